@@ -1,0 +1,49 @@
+# AMLS: the two set-up commands are `make demo` and `make check`.
+#
+#   make demo    install what is missing, build, run the flagship example
+#   make check   install what is missing, build, run every test suite
+#   make docs    regenerate docs/Dialect.md and docs/PassReference.md from ODS
+#
+# Incremental: with nothing changed, a second `make check` rebuilds nothing.
+
+BUILD_DIR ?= build
+JOBS ?= 2
+LLVM_PREFIX ?= /usr/lib/llvm-22
+AMLS_OPT := $(BUILD_DIR)/bin/amls-opt
+
+PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
+            libmlir-22-dev mlir-22-tools libgtest-dev
+
+.PHONY: all deps build demo check docs clean
+
+all: build
+
+deps:
+	@scripts/ensure-packages.sh $(PACKAGES)
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja \
+	  -DCMAKE_BUILD_TYPE=Release \
+	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
+	  -DPython3_EXECUTABLE=/usr/bin/python3
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+demo: build
+	@for f in examples/*.mlir; do \
+	  echo "== $$f: amls-opt --amls-infer-properties --canonicalize"; \
+	  $(AMLS_OPT) --amls-infer-properties --canonicalize $$f || exit 1; \
+	done
+
+check: build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target check-amls-lit
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cmake --build $(BUILD_DIR) --target check-docs
+
+docs: build
+	cmake --build $(BUILD_DIR) --target amls-doc
+
+clean:
+	rm -rf $(BUILD_DIR)

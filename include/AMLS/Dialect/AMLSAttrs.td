@@ -1,0 +1,77 @@
+//===- AMLSAttrs.td - AMLS enums and attributes ------------*- tablegen -*-===//
+
+#ifndef AMLS_DIALECT_AMLSATTRS_TD
+#define AMLS_DIALECT_AMLSATTRS_TD
+
+include "AMLS/Dialect/AMLSDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+class AMLS_I32Enum<string name, string summary, list<I32EnumAttrCase> cases>
+    : I32EnumAttr<name, summary, cases> {
+  let cppNamespace = "::mlir::amls";
+}
+
+def AMLS_MatrixFormat : AMLS_I32Enum<"MatrixFormat", "physical matrix layout", [
+  I32EnumAttrCase<"Dense", 0, "dense">,
+  I32EnumAttrCase<"CSR", 1, "csr">
+]>;
+
+def AMLS_AggKind : AMLS_I32Enum<"AggKind", "aggregation function", [
+  I32EnumAttrCase<"Sum", 0, "sum">,
+  I32EnumAttrCase<"SumSq", 1, "sumsq">,
+  I32EnumAttrCase<"Min", 2, "min">,
+  I32EnumAttrCase<"Max", 3, "max">,
+  I32EnumAttrCase<"Mean", 4, "mean">,
+  I32EnumAttrCase<"Prod", 5, "prod">,
+  I32EnumAttrCase<"Var", 6, "var">,
+  I32EnumAttrCase<"Sd", 7, "sd">,
+  I32EnumAttrCase<"MaxIndex", 8, "maxindex">,
+  I32EnumAttrCase<"MinIndex", 9, "minindex">
+]>;
+
+def AMLS_AggAxis : AMLS_I32Enum<"AggAxis", "aggregation direction", [
+  I32EnumAttrCase<"All", 0, "all">,
+  I32EnumAttrCase<"Row", 1, "row">,
+  I32EnumAttrCase<"Col", 2, "col">
+]>;
+
+def AMLS_CumAggKind : AMLS_I32Enum<"CumAggKind", "cumulative aggregate", [
+  I32EnumAttrCase<"CumSum", 0, "cumsum">,
+  I32EnumAttrCase<"CumProd", 1, "cumprod">,
+  I32EnumAttrCase<"CumMin", 2, "cummin">,
+  I32EnumAttrCase<"CumMax", 3, "cummax">
+]>;
+
+def AMLS_RandPdf : AMLS_I32Enum<"RandPdf", "probability distribution", [
+  I32EnumAttrCase<"Uniform", 0, "uniform">,
+  I32EnumAttrCase<"Normal", 1, "normal">
+]>;
+
+def AMLS_FileFormat : AMLS_I32Enum<"FileFormat", "matrix file format", [
+  I32EnumAttrCase<"CSV", 0, "csv">,
+  I32EnumAttrCase<"MatrixMarket", 1, "mm">
+]>;
+
+def AMLS_TsmmSide : AMLS_I32Enum<"TsmmSide", "which transpose-self product", [
+  I32EnumAttrCase<"Left", 0, "left">,
+  I32EnumAttrCase<"Right", 1, "right">
+]>;
+
+def AMLS_Margin : AMLS_I32Enum<"Margin", "rows or columns", [
+  I32EnumAttrCase<"Rows", 0, "rows">,
+  I32EnumAttrCase<"Cols", 1, "cols">
+]>;
+
+def AMLS_FusedTemplate : AMLS_I32Enum<"FusedTemplate",
+                                      "fused operator template", [
+  I32EnumAttrCase<"Cell", 0, "cell">,
+  I32EnumAttrCase<"Row", 1, "row">,
+  I32EnumAttrCase<"MAgg", 2, "magg">,
+  I32EnumAttrCase<"Outer", 3, "outer">
+]>;
+
+def AMLS_AggKindArrayAttr
+    : TypedArrayAttrBase<AMLS_AggKind, "array of aggregation kinds">;
+
+#endif // AMLS_DIALECT_AMLSATTRS_TD

@@ -1,0 +1,109 @@
+//===- AMLSInterfaces.h - AMLS interfaces and traits ------------*- C++ -*-===//
+
+#ifndef AMLS_DIALECT_AMLSINTERFACES_H
+#define AMLS_DIALECT_AMLSINTERFACES_H
+
+#include "AMLS/Analysis/SparsityEstimator.h"
+#include "AMLS/Dialect/AMLSTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::amls {
+
+/// What an inference rule may know about the operands of one operation.
+class MatrixInferenceContext {
+public:
+  /// `constantOperands` has one entry per operand, null where unknown.
+  /// Diagnostics go to `op` when `emitDiagnostics` is set, else nowhere.
+  MatrixInferenceContext(Operation *op, ArrayRef<Type> operandTypes,
+                         ArrayRef<Attribute> constantOperands,
+                         const SparsityEstimator &estimator,
+                         bool emitDiagnostics)
+      : op(op), operandTypes(operandTypes), constantOperands(constantOperands),
+        estimator(estimator), emitDiagnostics(emitDiagnostics) {}
+
+  Operation *getOp() const { return op; }
+  MLIRContext *getContext() const;
+  unsigned getNumOperands() const { return operandTypes.size(); }
+  Type getOperandType(unsigned i) const { return operandTypes[i]; }
+  /// The operand's matrix type, or null if it is a scalar.
+  MatrixType getMatrix(unsigned i) const;
+  std::optional<int64_t> getConstantInt(unsigned i) const;
+  std::optional<double> getConstantFloat(unsigned i) const;
+  Attribute getConstant(unsigned i) const { return constantOperands[i]; }
+  const SparsityEstimator &getEstimator() const { return estimator; }
+
+  /// An error at the operation (an inactive diagnostic when not emitting).
+  InFlightDiagnostic emitOpError() const;
+
+private:
+  Operation *op;
+  ArrayRef<Type> operandTypes;
+  ArrayRef<Attribute> constantOperands;
+  const SparsityEstimator &estimator;
+  bool emitDiagnostics;
+};
+
+/// Which cells of `f(A, B)` can be non-zero, for two matrix operands.
+enum class BinarySparsity {
+  /// Non-zero only where A or B is (f(0,0) = 0): add, sub, min, max, ...
+  Union,
+  /// Non-zero only where both are (f(x,0) = f(0,y) = 0): mul, and.
+  Intersection,
+  /// Non-zero only where A is non-zero or B is zero (f(0,y) = 0 for y != 0):
+  /// div, mod, intdiv.
+  LeftOrRightZero,
+  /// f(0,0) may be non-zero: nothing is known.
+  Unknown
+};
+
+/// Whether `refined` may replace `declared`: same element type and sizes
+/// that agree where both are known. Sparsity and format are estimates and
+/// physical choices, not part of compatibility.
+bool areCompatibleMatrixTypes(Type declared, Type refined);
+
+/// `declared` made as precise as `inferred` allows: unknown sizes take the
+/// inferred ones, and an inferred sparsity replaces the declared estimate.
+Type refineType(Type declared, Type inferred);
+
+/// Lattice join of two types of the same value: sizes and sparsity that
+/// differ become unknown.
+Type joinTypes(Type lhs, Type rhs);
+
+namespace detail {
+LogicalResult verifyInferredMatrixProperties(Operation *op);
+
+LogicalResult inferElementwiseBinary(const MatrixInferenceContext &context,
+                                     BinarySparsity sparsity,
+                                     double (*applyScalar)(double, double),
+                                     SmallVectorImpl<Type> &inferredTypes);
+LogicalResult
+inferElementwiseUnary(const MatrixInferenceContext &context,
+                      std::optional<double> (*estimate)(std::optional<double>),
+                      SmallVectorImpl<Type> &inferredTypes);
+OpFoldResult foldElementwiseBinary(Operation *op, Attribute lhs,
+                                   Attribute rhs,
+                                   double (*applyScalar)(double, double));
+OpFoldResult foldElementwiseUnary(Operation *op, Attribute input,
+                                  double (*applyScalar)(double));
+/// f(c, X) -> X and f(X, c) -> X for the given identities of op `opName`.
+void populateIdentityPatterns(RewritePatternSet &patterns, StringRef opName,
+                              std::optional<double> leftIdentity,
+                              std::optional<double> rightIdentity);
+/// f(f(X)) -> X for op `opName`.
+void populateInvolutionPatterns(RewritePatternSet &patterns, StringRef opName);
+/// `value` as a replacement for a result of type `type`: itself, or an
+/// `amls.cast` to `type` where the two types differ compatibly.
+Value castToType(OpBuilder &builder, Location loc, Value value, Type type);
+} // namespace detail
+
+/// Marks operations for which f(0, ...) = 0 on the main (first) input.
+template <typename ConcreteType>
+class SparseSafe : public OpTrait::TraitBase<ConcreteType, SparseSafe> {};
+
+} // namespace mlir::amls
+
+#include "AMLS/Dialect/AMLSOpInterfaces.h.inc"
+
+#endif // AMLS_DIALECT_AMLSINTERFACES_H

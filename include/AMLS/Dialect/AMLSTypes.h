@@ -1,0 +1,20 @@
+//===- AMLSTypes.h - AMLS types and attributes ------------------*- C++ -*-===//
+
+#ifndef AMLS_DIALECT_AMLSTYPES_H
+#define AMLS_DIALECT_AMLSTYPES_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Types.h"
+
+#include "AMLS/Dialect/AMLSEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "AMLS/Dialect/AMLSOpsTypes.h.inc"
+
+namespace mlir::amls {
+/// Element types a matrix may hold.
+bool isValidMatrixElementType(Type type);
+} // namespace mlir::amls
+
+#endif // AMLS_DIALECT_AMLSTYPES_H

@@ -1,0 +1,20 @@
+//===- Passes.h - AMLS transformation passes --------------------*- C++ -*-===//
+
+#ifndef AMLS_TRANSFORMS_PASSES_H
+#define AMLS_TRANSFORMS_PASSES_H
+
+#include "AMLS/Analysis/SparsityEstimator.h"
+#include "AMLS/Dialect/AMLSDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::amls {
+
+#define GEN_PASS_DECL
+#include "AMLS/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "AMLS/Transforms/Passes.h.inc"
+
+} // namespace mlir::amls
+
+#endif // AMLS_TRANSFORMS_PASSES_H

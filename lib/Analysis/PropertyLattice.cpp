@@ -1,0 +1,45 @@
+//===- PropertyLattice.cpp - Size and sparsity lattice --------------------===//
+
+#include "AMLS/Analysis/PropertyLattice.h"
+
+#include <cmath>
+
+using namespace mlir::amls;
+
+int64_t mlir::amls::joinSize(int64_t lhs, int64_t rhs) {
+  return lhs == rhs ? lhs : kUnknownSize;
+}
+
+std::optional<double> mlir::amls::joinSparsity(std::optional<double> lhs,
+                                               std::optional<double> rhs) {
+  if (!lhs || !rhs)
+    return std::nullopt;
+  // Estimates computed along different paths may differ in the last bits.
+  if (std::fabs(*lhs - *rhs) <= 1e-12 * std::fmax(1.0, std::fabs(*lhs)))
+    return lhs;
+  return std::nullopt;
+}
+
+std::optional<int64_t> mlir::amls::meetSize(int64_t lhs, int64_t rhs) {
+  if (!isKnownSize(lhs))
+    return rhs;
+  if (!isKnownSize(rhs) || lhs == rhs)
+    return lhs;
+  return std::nullopt;
+}
+
+int64_t mlir::amls::multiplySizes(int64_t lhs, int64_t rhs) {
+  int64_t result;
+  if (!isKnownSize(lhs) || !isKnownSize(rhs) ||
+      __builtin_mul_overflow(lhs, rhs, &result))
+    return kUnknownSize;
+  return result;
+}
+
+int64_t mlir::amls::addSizes(int64_t lhs, int64_t rhs) {
+  int64_t result;
+  if (!isKnownSize(lhs) || !isKnownSize(rhs) ||
+      __builtin_add_overflow(lhs, rhs, &result))
+    return kUnknownSize;
+  return result;
+}

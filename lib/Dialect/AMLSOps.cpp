@@ -1,0 +1,211 @@
+//===- AMLSOps.cpp - AMLS operations --------------------------------------===//
+//
+// Verifiers, side effects, region interfaces and custom directives. Size and
+// sparsity rules are in AMLSInference.cpp, folders in AMLSFolds.cpp and
+// canonicalization patterns in AMLSCanonicalization.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Dialect/AMLSOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// `[sum, max]` for an array of aggregation kinds.
+static ParseResult parseAggKindList(OpAsmParser &parser, ArrayAttr &kinds) {
+  SmallVector<Attribute> elements;
+  MLIRContext *context = parser.getContext();
+  auto parseOne = [&]() -> ParseResult {
+    StringRef name;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<AggKind> kind = symbolizeAggKind(name);
+    if (!kind)
+      return parser.emitError(loc, "expected an aggregation kind, found '")
+             << name << "'";
+    elements.push_back(AggKindAttr::get(context, *kind));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
+    return failure();
+  kinds = ArrayAttr::get(context, elements);
+  return success();
+}
+
+static void printAggKindList(OpAsmPrinter &printer, Operation *,
+                             ArrayAttr kinds) {
+  printer << '[';
+  llvm::interleaveComma(kinds, printer, [&](Attribute kind) {
+    printer << stringifyAggKind(cast<AggKindAttr>(kind).getValue());
+  });
+  printer << ']';
+}
+
+#define GET_OP_CLASSES
+#include "AMLS/Dialect/AMLSOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// RandOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The hidden state a seedless `amls.rand` draws from.
+struct RandomStreamResource
+    : public SideEffects::Resource::Base<RandomStreamResource> {
+  StringRef getName() final { return "amls::RandomStream"; }
+};
+} // namespace
+
+void RandOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // With a seed the result is a function of the operands: pure. Without one,
+  // the op behaves like an allocation of fresh contents: CSE must not merge
+  // two of them, but an unused one may still be erased.
+  if (getSeed())
+    return;
+  effects.emplace_back(MemoryEffects::Allocate::get(),
+                       getOperation()->getOpResult(0),
+                       RandomStreamResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// TableOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TableOp::verify() {
+  if (static_cast<bool>(getRows()) != static_cast<bool>(getCols()))
+    return emitOpError("expects both an output row and column count, or "
+                       "neither");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
+  if (inputs.size() != 1 || outputs.size() != 1)
+    return false;
+  auto input = dyn_cast<MatrixType>(inputs.front());
+  auto output = dyn_cast<MatrixType>(outputs.front());
+  return input && output && areCompatibleMatrixTypes(input, output) &&
+         input.getFormat() == output.getFormat();
+}
+
+//===----------------------------------------------------------------------===//
+// ParforOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParforOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getShared().size() + 1)
+    return emitOpError("body must take the induction variable and one "
+                       "argument per shared matrix (")
+           << getShared().size() + 1 << "), found " << body.getNumArguments();
+  if (!body.getArgument(0).getType().isIndex())
+    return emitOpError("induction variable must be 'index', found ")
+           << body.getArgument(0).getType();
+  if (getResults().size() != getShared().size())
+    return emitOpError("expects one result per shared matrix (")
+           << getShared().size() << "), found " << getResults().size();
+  for (auto [i, shared, arg, result] :
+       llvm::enumerate(getShared().getTypes(),
+                       TypeRange(body.getArguments().drop_front()),
+                       getResultTypes())) {
+    if (shared != arg || shared != result)
+      return emitOpError("shared matrix #")
+             << i << " has type " << shared << " but its body argument is "
+             << arg << " and its result is " << result;
+  }
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end in 'amls.yield'");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError("must yield the shared matrices' types ")
+           << getResultTypes() << ", found " << yield.getValues().getTypes();
+  return success();
+}
+
+void ParforOp::getSuccessorRegions(RegionBranchPoint point,
+                                   SmallVectorImpl<RegionSuccessor> &regions) {
+  // Like a sequential loop for dataflow purposes: the body may run zero or
+  // more times, each iteration seeing the shared matrices.
+  regions.push_back(RegionSuccessor(&getBody(),
+                                    getBody().getArguments().drop_front()));
+  regions.push_back(RegionSuccessor(getOperation(), getResults()));
+}
+
+OperandRange ParforOp::getEntrySuccessorOperands(RegionSuccessor successor) {
+  return getShared();
+}
+
+//===----------------------------------------------------------------------===//
+// FusedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusedOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body must take one argument per input (")
+           << getInputs().size() << "), found " << body.getNumArguments();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end in 'amls.yield'");
+  if (yield.getValues().size() != getNumResults())
+    return yield.emitOpError("must yield one value per result (")
+           << getNumResults() << "), found " << yield.getValues().size();
+
+  if (ArrayAttr kinds = getAggregateAttr()) {
+    if (!getAxis())
+      return emitOpError("an aggregating fused operator needs an axis");
+    if (kinds.size() != getNumResults())
+      return emitOpError("expects one aggregation per result (")
+             << getNumResults() << "), found " << kinds.size();
+    for (Attribute kind : kinds) {
+      AggKind value = cast<AggKindAttr>(kind).getValue();
+      if (value != AggKind::Sum && value != AggKind::SumSq &&
+          value != AggKind::Min && value != AggKind::Max)
+        return emitOpError("fused aggregation must be sum, sumsq, min or "
+                           "max, found ")
+               << stringifyAggKind(value);
+    }
+  } else if (getAxis()) {
+    return emitOpError("an axis needs 'aggregate'");
+  } else if (getKind() == FusedTemplate::MAgg) {
+    return emitOpError("a 'magg' operator must aggregate");
+  }
+
+  // Cell-wise templates see one scalar per input and yield one per result.
+  if (getKind() != FusedTemplate::Cell && getKind() != FusedTemplate::MAgg)
+    return success();
+  for (auto [i, input, arg] :
+       llvm::enumerate(getInputs().getTypes(), body.getArgumentTypes())) {
+    Type expected = input;
+    if (auto matrixType = dyn_cast<MatrixType>(input))
+      expected = matrixType.getElementType();
+    if (arg != expected)
+      return emitOpError("body argument #")
+             << i << " must be the cell type " << expected << " of input #"
+             << i << ", found " << arg;
+  }
+  for (auto [i, result, value] :
+       llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
+    Type expected = result;
+    if (auto matrixType = dyn_cast<MatrixType>(result))
+      expected = matrixType.getElementType();
+    if (value != expected)
+      return yield.emitOpError("value #")
+             << i << " must be the cell type " << expected << " of result #"
+             << i << ", found " << value;
+  }
+  return success();
+}

@@ -1,0 +1,240 @@
+//===- InferProperties.cpp - Matrix size and sparsity inference -----------===//
+//
+// A sparse forward data-flow analysis over the type lattice of matrix values
+// (sizes and sparsity: known below unknown), run by MLIR's DataFlowSolver
+// together with dead-code and constant propagation. The solver handles
+// region control flow (scf.if, scf.for, scf.while, amls.parfor) through
+// RegionBranchOpInterface, joining the types flowing into each region and
+// iterating loops to a fixpoint. The pass then writes the refined types back
+// and bridges edges whose types now differ with amls.cast.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Transforms/Passes.h"
+
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/SparseAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_AMLSINFERPROPERTIES
+#include "AMLS/Transforms/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+/// The most precise type known for a value; uninitialized before the
+/// analysis reached it.
+class MatrixTypeValue {
+public:
+  MatrixTypeValue() = default;
+  explicit MatrixTypeValue(Type type) : type(type) {}
+
+  bool isUninitialized() const { return !type; }
+  Type getType() const { return type; }
+
+  static MatrixTypeValue join(const MatrixTypeValue &lhs,
+                              const MatrixTypeValue &rhs) {
+    if (lhs.isUninitialized())
+      return rhs;
+    if (rhs.isUninitialized())
+      return lhs;
+    return MatrixTypeValue(joinTypes(lhs.type, rhs.type));
+  }
+
+  bool operator==(const MatrixTypeValue &other) const {
+    return type == other.type;
+  }
+
+  void print(raw_ostream &os) const {
+    if (type)
+      os << type;
+    else
+      os << "<uninitialized>";
+  }
+
+private:
+  Type type;
+};
+
+using MatrixTypeLattice = dataflow::Lattice<MatrixTypeValue>;
+using ConstantLattice = dataflow::Lattice<dataflow::ConstantValue>;
+
+class MatrixPropertyAnalysis
+    : public dataflow::SparseForwardDataFlowAnalysis<MatrixTypeLattice> {
+public:
+  MatrixPropertyAnalysis(DataFlowSolver &solver,
+                         const SparsityEstimator &estimator)
+      : SparseForwardDataFlowAnalysis(solver), estimator(estimator) {}
+
+  LogicalResult visitOperation(Operation *op,
+                               ArrayRef<const MatrixTypeLattice *> operands,
+                               ArrayRef<MatrixTypeLattice *> results) override {
+    auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
+    if (!inferable) {
+      setAllToEntryStates(results);
+      return success();
+    }
+
+    // Wait until every operand's type and constant value is known, so that
+    // an early imprecise result does not stick in the (monotone) lattice.
+    SmallVector<Type> operandTypes;
+    SmallVector<Attribute> constants;
+    for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands)) {
+      if (lattice->getValue().isUninitialized())
+        return success();
+      const ConstantLattice *constant =
+          getOrCreateFor<ConstantLattice>(getProgramPointAfter(op), operand);
+      if (constant->getValue().isUninitialized())
+        return success();
+      operandTypes.push_back(lattice->getValue().getType());
+      constants.push_back(constant->getValue().getConstantValue());
+    }
+
+    MatrixInferenceContext context(op, operandTypes, constants, estimator,
+                                   /*emitDiagnostics=*/true);
+    SmallVector<Type> inferred;
+    if (failed(inferable.inferMatrixProperties(context, inferred)))
+      return failure();
+    for (auto [result, lattice, type] :
+         llvm::zip(op->getResults(), results, inferred)) {
+      Type refined = refineType(result.getType(), type);
+      propagateIfChanged(lattice, lattice->join(MatrixTypeValue(refined)));
+    }
+    return success();
+  }
+
+  void setToEntryState(MatrixTypeLattice *lattice) override {
+    Type declared = lattice->getAnchor().getType();
+    propagateIfChanged(lattice, lattice->join(MatrixTypeValue(declared)));
+  }
+
+private:
+  const SparsityEstimator &estimator;
+};
+
+struct InferPropertiesPass
+    : public amls::impl::AMLSInferPropertiesBase<InferPropertiesPass> {
+  using AMLSInferPropertiesBase::AMLSInferPropertiesBase;
+
+  void runOnOperation() override;
+
+private:
+  /// Values whose type was refined, with their type before.
+  DenseMap<Value, Type> originalTypes;
+
+  void refine(DataFlowSolver &solver, Value value);
+  void bridgeRegionEdges(RegionBranchOpInterface op,
+                         DenseSet<OpOperand *> &edgeOperands);
+};
+
+} // namespace
+
+void InferPropertiesPass::refine(DataFlowSolver &solver, Value value) {
+  if (!isa<MatrixType>(value.getType()))
+    return;
+  const auto *lattice = solver.lookupState<MatrixTypeLattice>(value);
+  if (!lattice || lattice->getValue().isUninitialized())
+    return;
+  Type type = lattice->getValue().getType();
+  if (type == value.getType() || !isa<MatrixType>(type))
+    return;
+  originalTypes.try_emplace(value, value.getType());
+  value.setType(type);
+}
+
+/// Inserts `amls.cast` on region-branch edges whose operand type no longer
+/// equals the successor's input type, and records all forwarded operands.
+void InferPropertiesPass::bridgeRegionEdges(
+    RegionBranchOpInterface op, DenseSet<OpOperand *> &edgeOperands) {
+  auto bridge = [&](OpOperand &operand, Type expected) {
+    edgeOperands.insert(&operand);
+    if (operand.get().getType() == expected)
+      return;
+    OpBuilder builder(operand.getOwner());
+    Value cast = CastOp::create(builder, operand.getOwner()->getLoc(),
+                                expected, operand.get());
+    operand.set(cast);
+  };
+
+  SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (const RegionSuccessor &successor : successors) {
+    OperandRange operands = op.getEntrySuccessorOperands(successor);
+    unsigned begin = operands.getBeginOperandIndex();
+    for (auto [i, input] : llvm::enumerate(successor.getSuccessorInputs()))
+      bridge(op->getOpOperand(begin + i), input.getType());
+  }
+
+  for (Region &region : op->getRegions()) {
+    for (Block &block : region) {
+      auto terminator =
+          dyn_cast_or_null<RegionBranchTerminatorOpInterface>(
+              block.empty() ? nullptr : &block.back());
+      if (!terminator)
+        continue;
+      SmallVector<RegionSuccessor> exits;
+      op.getSuccessorRegions(RegionBranchPoint(terminator), exits);
+      for (const RegionSuccessor &successor : exits) {
+        MutableOperandRange operands =
+            terminator.getMutableSuccessorOperands(successor);
+        for (auto [operand, input] :
+             llvm::zip(operands, successor.getSuccessorInputs()))
+          bridge(operand, input.getType());
+      }
+    }
+  }
+}
+
+void InferPropertiesPass::runOnOperation() {
+  Operation *root = getOperation();
+  SparsityEstimator sparsityEstimator(estimator);
+  DataFlowSolver solver;
+  solver.load<dataflow::DeadCodeAnalysis>();
+  solver.load<dataflow::SparseConstantPropagation>();
+  solver.load<MatrixPropertyAnalysis>(sparsityEstimator);
+  if (failed(solver.initializeAndRun(root)))
+    return signalPassFailure();
+
+  // Refine results of inferable ops and the values merged by region control
+  // flow. Function arguments and call results keep their declared types.
+  originalTypes.clear();
+  root->walk([&](Operation *op) {
+    bool isBranch = isa<RegionBranchOpInterface>(op);
+    if (!isBranch && !isa<InferMatrixPropertiesInterface>(op))
+      return;
+    for (Value result : op->getResults())
+      refine(solver, result);
+    if (!isBranch)
+      return;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          refine(solver, arg);
+  });
+
+  DenseSet<OpOperand *> edgeOperands;
+  root->walk([&](RegionBranchOpInterface op) {
+    bridgeRegionEdges(op, edgeOperands);
+  });
+
+  // Consumers outside the dialect (returns, calls, other dialects' ops) see
+  // the type they were built with.
+  for (auto [value, original] : originalTypes) {
+    for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
+      Operation *owner = use.getOwner();
+      if (isa_and_nonnull<AMLSDialect>(owner->getDialect()) || edgeOperands.contains(&use))
+        continue;
+      OpBuilder builder(owner);
+      use.set(CastOp::create(builder, owner->getLoc(), original, value));
+    }
+  }
+}
