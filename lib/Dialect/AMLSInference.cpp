@@ -329,12 +329,13 @@ LogicalResult RandOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   std::optional<double> sparsity = ctx.getConstantFloat(4);
   if (sparsity && !(*sparsity >= 0.0 && *sparsity <= 1.0))
     return ctx.emitOpError() << "sparsity must be in [0, 1], got "
-                             << *sparsity;
+                             << formatShortest(*sparsity);
   std::optional<double> min = ctx.getConstantFloat(2);
   std::optional<double> max = ctx.getConstantFloat(3);
   if (min && max && *min > *max)
-    return ctx.emitOpError() << "min (" << *min << ") must not exceed max ("
-                             << *max << ")";
+    return ctx.emitOpError()
+           << "min (" << formatShortest(*min) << ") must not exceed max ("
+           << formatShortest(*max) << ")";
   // A uniform range that excludes zero makes every drawn cell non-zero.
   inferred.push_back(
       matrix(sizeOr(rows), sizeOr(cols), ctx.getOperandType(2), sparsity));
@@ -355,8 +356,9 @@ LogicalResult SeqOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
     double steps = (*to - *from) / *incr;
     if (steps < 0)
       return ctx.emitOpError()
-             << "increment " << *incr << " has the wrong sign to go from "
-             << *from << " to " << *to;
+             << "increment " << formatShortest(*incr)
+             << " has the wrong sign to go from " << formatShortest(*from)
+             << " to " << formatShortest(*to);
     // Tolerate rounding in e.g. seq(0, 1, 0.1).
     length = static_cast<int64_t>(std::floor(steps + 1e-10)) + 1;
     double zeroAt = -*from / *incr;
@@ -550,15 +552,19 @@ ReshapeOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
              << " cells) into " << *rows << "x" << *cols << " ("
              << *rows * *cols << " cells)";
     // One given size determines the other.
-    for (auto [given, other] : {std::pair(&rows, &cols), {&cols, &rows}}) {
-      if (!**given || **other || **given == 0)
-        continue;
-      if (*cells % **given != 0)
-        return ctx.emitOpError() << "cannot reshape " << shapeOf(input)
-                                 << " (" << *cells << " cells) into a size "
-                                 << "of " << **given;
-      **other = *cells / **given;
-    }
+    auto complete = [&](std::optional<int64_t> given,
+                        std::optional<int64_t> &other) -> LogicalResult {
+      if (!given || other || *given == 0)
+        return success();
+      if (*cells % *given != 0)
+        return ctx.emitOpError()
+               << "cannot reshape " << shapeOf(input) << " (" << *cells
+               << " cells) into " << *given << " rows or columns";
+      other = *cells / *given;
+      return success();
+    };
+    if (failed(complete(rows, cols)) || failed(complete(cols, rows)))
+      return failure();
   }
   inferred.push_back(matrix(sizeOr(rows), sizeOr(cols), input.getElementType(),
                             input.getSparsity()));

@@ -169,12 +169,16 @@ static Type parseMatrixType(DialectAsmParser &parser) {
                                 format);
 }
 
+std::string mlir::amls::formatShortest(double value) {
+  char buffer[32];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, error == std::errc() ? end : buffer);
+}
+
 /// The shortest decimal that reads back as `value`, in MLIR's float literal
 /// syntax (which needs a '.'): 0.5, 1.0, 1.0e-05.
 static std::string formatSparsity(double value) {
-  char buffer[32];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  std::string text(buffer, error == std::errc() ? end : buffer);
+  std::string text = formatShortest(value);
   if (text.find('.') == std::string::npos) {
     size_t exponent = text.find('e');
     text.insert(exponent == std::string::npos ? text.size() : exponent, ".0");

@@ -15,6 +15,8 @@
 namespace mlir::amls {
 /// Element types a matrix may hold.
 bool isValidMatrixElementType(Type type);
+/// The shortest decimal text that reads back as `value` ("0.5", "2", "1e-05").
+std::string formatShortest(double value);
 } // namespace mlir::amls
 
 #endif // AMLS_DIALECT_AMLSTYPES_H
