@@ -798,7 +798,8 @@ LogicalResult TableOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                << shapeOf(weights);
   }
   int64_t rows = kUnknownSize, cols = kUnknownSize;
-  if (getRows()) {
+  // A size with only one of the two counts is reported by the verifier.
+  if (getRows() && getCols()) {
     std::optional<int64_t> r = ctx.getConstantInt(next);
     std::optional<int64_t> c = ctx.getConstantInt(next + 1);
     if (failed(checkSize(ctx, r, "row count")) ||
@@ -890,6 +891,8 @@ LogicalResult FusedOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   if (!main)
     return ctx.emitOpError() << "expects a matrix as its first (main) input";
   std::optional<AggAxis> axis = getAxis();
+  if (getAggregate() && !axis)
+    return ctx.emitOpError() << "an aggregating fused operator needs an axis";
   for (Type declared : getResultTypes()) {
     Type elementType = declared;
     if (auto matrixType = dyn_cast<MatrixType>(declared))

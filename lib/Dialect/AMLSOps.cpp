@@ -165,8 +165,6 @@ LogicalResult FusedOp::verifyRegions() {
            << getNumResults() << "), found " << yield.getValues().size();
 
   if (ArrayAttr kinds = getAggregateAttr()) {
-    if (!getAxis())
-      return emitOpError("an aggregating fused operator needs an axis");
     if (kinds.size() != getNumResults())
       return emitOpError("expects one aggregation per result (")
              << getNumResults() << "), found " << kinds.size();

@@ -585,9 +585,9 @@ func.func @parfor_types(%init: !amls.matrix<10x1xf64>, %n: index) {
 // -----
 
 func.func @parfor_yield(%init: !amls.matrix<10x1xf64>, %n: index) {
-  // expected-error @+1 {{'amls.yield' op must yield the shared matrices' types '!amls.matrix<10x1xf64>', found}}
   %r = amls.parfor %n to %n step %n shared(%init : !amls.matrix<10x1xf64>) {
   ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    // expected-error @+1 {{'amls.yield' op must yield the shared matrices' types '!amls.matrix<10x1xf64>', found}}
     amls.yield
   } -> !amls.matrix<10x1xf64>
   return
@@ -611,9 +611,9 @@ func.func @fused_arguments(%X: !amls.matrix<?x?xf64>) {
 // -----
 
 func.func @fused_yield_count(%X: !amls.matrix<?x?xf64>) {
-  // expected-error @+1 {{'amls.yield' op must yield one value per result (1), found 2}}
   %0 = amls.fused cell ins(%X) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
   ^bb0(%x: f64):
+    // expected-error @+1 {{'amls.yield' op must yield one value per result (1), found 2}}
     amls.yield %x, %x : f64, f64
   }
   return
@@ -699,9 +699,9 @@ func.func @fused_argument_type(%X: !amls.matrix<?x?xf64>) {
 // -----
 
 func.func @fused_yield_type(%X: !amls.matrix<?x?xf64>, %i: i64) {
-  // expected-error @+1 {{'amls.yield' op value #0 must be the cell type 'f64' of result #0, found 'i64'}}
   %0 = amls.fused cell ins(%X, %i) : (!amls.matrix<?x?xf64>, i64) -> !amls.matrix<?x?xf64> {
   ^bb0(%x: f64, %j: i64):
+    // expected-error @+1 {{'amls.yield' op value #0 must be the cell type 'f64' of result #0, found 'i64'}}
     amls.yield %j : i64
   }
   return
