@@ -621,9 +621,6 @@ static LogicalResult inferConcat(const MatrixInferenceContext &ctx,
     return alongColumns ? m.getCols() : m.getRows();
   };
   int64_t sharedSize = shared(first);
-  int64_t joinedSize = joined(first);
-  std::optional<double> sparsity = first.getSparsity();
-  int64_t cells = cellsOrUnknown(first);
   for (unsigned i = 1; i < ctx.getNumOperands(); ++i) {
     MatrixType next = ctx.getMatrix(i);
     std::optional<int64_t> meet = meetSize(sharedSize, shared(next));
@@ -636,10 +633,17 @@ static LogicalResult inferConcat(const MatrixInferenceContext &ctx,
                                     "input #" + std::to_string(i))))
       return failure();
     sharedSize = *meet;
-    joinedSize = addSizes(joinedSize, joined(next));
-    int64_t nextCells = cellsOrUnknown(next);
+  }
+  // The non-zeros of all inputs, over the cells of all inputs.
+  int64_t joinedSize = joined(first);
+  int64_t cells = multiplySizes(sharedSize, joinedSize);
+  std::optional<double> sparsity = first.getSparsity();
+  for (unsigned i = 1; i < ctx.getNumOperands(); ++i) {
+    MatrixType next = ctx.getMatrix(i);
+    int64_t nextCells = multiplySizes(sharedSize, joined(next));
     sparsity = SparsityEstimator::concatenate(sparsity, cells,
                                               next.getSparsity(), nextCells);
+    joinedSize = addSizes(joinedSize, joined(next));
     cells = addSizes(cells, nextCells);
   }
   inferred.push_back(alongColumns ? matrix(sharedSize, joinedSize,
@@ -873,6 +877,14 @@ AsMatrixOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   if (std::optional<double> value = ctx.getConstantFloat(0))
     sparsity = *value == 0.0 ? 0.0 : 1.0;
   inferred.push_back(matrix(1, 1, type, sparsity));
+  return success();
+}
+
+LogicalResult CastOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
+                                            SmallVectorImpl<Type> &inferred) {
+  // The value is unchanged: everything known about the input holds for the
+  // result. Formats must match (CastOpInterface), so keep the declared one.
+  inferred.push_back(ctx.getMatrix(0).withFormat(getType().getFormat()));
   return success();
 }
 

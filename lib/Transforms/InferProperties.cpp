@@ -134,6 +134,7 @@ private:
   void refine(DataFlowSolver &solver, Value value);
   void bridgeRegionEdges(RegionBranchOpInterface op,
                          DenseSet<OpOperand *> &edgeOperands);
+  static void removeRedundantCasts(Operation *root);
 };
 
 } // namespace
@@ -169,6 +170,8 @@ void InferPropertiesPass::bridgeRegionEdges(
   op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
   for (const RegionSuccessor &successor : successors) {
     OperandRange operands = op.getEntrySuccessorOperands(successor);
+    if (operands.empty())
+      continue;
     unsigned begin = operands.getBeginOperandIndex();
     for (auto [i, input] : llvm::enumerate(successor.getSuccessorInputs()))
       bridge(op->getOpOperand(begin + i), input.getType());
@@ -197,7 +200,9 @@ void InferPropertiesPass::bridgeRegionEdges(
 void InferPropertiesPass::runOnOperation() {
   Operation *root = getOperation();
   SparsityEstimator sparsityEstimator(estimator);
-  DataFlowSolver solver;
+  // Function arguments keep their declared types: no propagation from call
+  // sites into callees (inter-procedural analysis is a separate step).
+  DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
   solver.load<dataflow::DeadCodeAnalysis>();
   solver.load<dataflow::SparseConstantPropagation>();
   solver.load<MatrixPropertyAnalysis>(sparsityEstimator);
@@ -231,10 +236,29 @@ void InferPropertiesPass::runOnOperation() {
   for (auto [value, original] : originalTypes) {
     for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
       Operation *owner = use.getOwner();
-      if (isa_and_nonnull<AMLSDialect>(owner->getDialect()) || edgeOperands.contains(&use))
+      if (isa_and_nonnull<AMLSDialect>(owner->getDialect()) ||
+          edgeOperands.contains(&use))
         continue;
       OpBuilder builder(owner);
       use.set(CastOp::create(builder, owner->getLoc(), original, value));
     }
   }
+
+  removeRedundantCasts(root);
+}
+
+/// Casts whose input now has the result type are no-ops; a cast of a cast
+/// can start from the first input. Both are left behind by refinement.
+void InferPropertiesPass::removeRedundantCasts(Operation *root) {
+  root->walk([](CastOp cast) {
+    if (auto inner = cast.getInput().getDefiningOp<CastOp>())
+      if (CastOp::areCastCompatible(inner.getInput().getType(), cast.getType()))
+        cast.getInputMutable().assign(inner.getInput());
+  });
+  root->walk([](CastOp cast) {
+    if (cast.getInput().getType() == cast.getType())
+      cast.getResult().replaceAllUsesWith(cast.getInput());
+    if (cast.getResult().use_empty())
+      cast.erase();
+  });
 }

@@ -757,16 +757,16 @@ def AMLS_AsMatrixOp : AMLS_InferOp<"as_matrix", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def AMLS_CastOp : AMLS_Op<"cast", [
+def AMLS_CastOp : AMLS_InferOp<"cast", [
     Pure, DeclareOpInterfaceMethods<CastOpInterface>]> {
   let summary = "change the static type of a matrix (refine or relax)";
   let description = [{
     Changes how much is statically known about a matrix without changing its
     value: sizes may go from known to `?` or back (a runtime check would be
     needed), sparsity estimates may be dropped or added. Element types must
-    match and known sizes must agree. The inference pass uses it where a
-    consumer (a function return, a loop-carried value) needs a less precise
-    type than the one inferred.
+    match and known sizes must agree. The inference pass sees through it (the
+    value is the input's) and inserts it where a consumer (a function return,
+    a loop-carried value) needs a less precise type than the one inferred.
 
     ```mlir
     %Y = amls.cast %X : !amls.matrix<4x4xf64, sparsity = 0.5>

@@ -1,0 +1,227 @@
+// RUN: amls-opt %s -split-input-file -amls-infer-properties -verify-diagnostics | FileCheck %s
+// RUN: amls-opt %s -split-input-file -amls-infer-properties=estimator=worst -verify-diagnostics | FileCheck %s --check-prefix=WORST
+
+// Sizes from constant operands, also those computed by arith ops, and
+// average-case sparsity: 1 - (1 - 0.01 * 1.0)^100 for the product.
+// CHECK-LABEL: func @constants
+// CHECK: amls.rand {{.*}} : f64 -> !amls.matrix<1000x100xf64, sparsity = 0.01>
+// CHECK: amls.fill {{.*}} : f64 -> !amls.matrix<100x1xf64, sparsity = 1.0>
+// CHECK: amls.matmul {{.*}} -> !amls.matrix<1000x1xf64, sparsity = 0.6339676587267705>
+// CHECK: amls.slice {{.*}} -> !amls.matrix<5x1xf64, sparsity = 0.6339676587267705>
+// One given size determines the other: 100000 cells / 10 rows.
+// CHECK: amls.reshape {{.*}} -> !amls.matrix<10x10000xf64, sparsity = 0.01>
+// CHECK: amls.agg sum all %{{.*}} : !amls.matrix<5x1xf64, sparsity = 0.6339676587267705> -> f64
+// The function result keeps its declared type.
+// CHECK: %[[R:.*]] = amls.cast %{{.*}} : !amls.matrix<10x10000xf64, sparsity = 0.01> -> !amls.matrix<?x?xf64>
+// CHECK: return %{{.*}}, %[[R]]
+// Worst case: min(1, 0.01 * 100) * min(1, 1.0 * 100).
+// WORST-LABEL: func @constants
+// WORST: amls.matmul {{.*}} -> !amls.matrix<1000x1xf64, sparsity = 1.0>
+// WORST: amls.slice {{.*}} -> !amls.matrix<5x1xf64, sparsity = 1.0>
+func.func @constants(%seed: i64, %n: index) -> (f64, !amls.matrix<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c10 = arith.constant 10 : index
+  %c100 = arith.constant 100 : index
+  %c1000 = arith.muli %c10, %c100 : index
+  %zero = arith.constant 0.0 : f64
+  %one = arith.constant 1.0 : f64
+  %sp = arith.constant 0.01 : f64
+  %X = amls.rand %c1000, %c100, %zero, %one, %sp seed %seed uniform : f64 -> !amls.matrix<?x?xf64>
+  %v = amls.fill %one, %c100, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %y = amls.matmul %X, %v : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %s = amls.slice %y[%c5 : %c10, %c0 : %c1] : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %r = amls.reshape %X, %c10, %n : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %t = amls.agg sum all %s : !amls.matrix<?x?xf64> -> f64
+  return %t, %r : f64, !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// Declared sizes are kept and combined with inferred ones.
+// CHECK-LABEL: func @declared_and_inferred
+// CHECK: amls.cbind {{.*}} -> !amls.matrix<4x7xf64, sparsity = 0.5>
+// CHECK: amls.tsmm left {{.*}} -> !amls.matrix<7x7xf64, sparsity = 0.68359375>
+func.func @declared_and_inferred(%A: !amls.matrix<4x3xf64, sparsity = 0.5>, %B: !amls.matrix<?x4xf64, sparsity = 0.5>) {
+  %C = amls.cbind %A, %B : !amls.matrix<4x3xf64, sparsity = 0.5>, !amls.matrix<?x4xf64, sparsity = 0.5> -> !amls.matrix<?x?xf64>
+  // 1 - (1 - 0.5 * 0.5)^4 = 1 - 0.75^4 over the 4 rows.
+  %G = amls.tsmm left %C : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  amls.print %G : !amls.matrix<?x?xf64>
+  return
+}
+
+// -----
+
+// scf.if joins its branches: equal sizes stay, different ones widen, and a
+// different sparsity becomes unknown. Yields get casts to the joined type.
+// CHECK-LABEL: func @if_join
+// CHECK-SAME: %[[A:[^:]*]]: !amls.matrix<4x3xf64, sparsity = 0.5>, %[[B:[^:]*]]: !amls.matrix<4x5xf64>
+// CHECK: %[[R:.*]]:2 = scf.if %{{.*}} -> (!amls.matrix<4x3xf64>, !amls.matrix<4x?xf64>)
+// CHECK: %[[T:.*]] = amls.cast %[[A]] : !amls.matrix<4x3xf64, sparsity = 0.5> -> !amls.matrix<4x3xf64>
+// CHECK: %[[U:.*]] = amls.cast %[[A]] : !amls.matrix<4x3xf64, sparsity = 0.5> -> !amls.matrix<4x?xf64>
+// CHECK: scf.yield %[[T]], %[[U]] : !amls.matrix<4x3xf64>, !amls.matrix<4x?xf64>
+// CHECK: } else {
+// CHECK: %[[E:.*]] = amls.exp %[[A]] : !amls.matrix<4x3xf64, sparsity = 0.5> -> !amls.matrix<4x3xf64, sparsity = 1.0>
+// CHECK: %[[V:.*]] = amls.cast %[[E]] : !amls.matrix<4x3xf64, sparsity = 1.0> -> !amls.matrix<4x3xf64>
+// CHECK: %[[W:.*]] = amls.cast %[[B]] : !amls.matrix<4x5xf64> -> !amls.matrix<4x?xf64>
+// CHECK: scf.yield %[[V]], %[[W]] : !amls.matrix<4x3xf64>, !amls.matrix<4x?xf64>
+// CHECK: amls.agg sum row %[[R]]#1 : !amls.matrix<4x?xf64> -> !amls.matrix<4x1xf64>
+func.func @if_join(%cond: i1, %A: !amls.matrix<4x3xf64, sparsity = 0.5>, %B: !amls.matrix<4x5xf64>) -> !amls.matrix<?x?xf64> {
+  %r:2 = scf.if %cond -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+    %a = amls.cast %A : !amls.matrix<4x3xf64, sparsity = 0.5> -> !amls.matrix<?x?xf64>
+    scf.yield %a, %a : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+  } else {
+    %e = amls.exp %A : !amls.matrix<4x3xf64, sparsity = 0.5> -> !amls.matrix<?x?xf64>
+    %b = amls.cast %B : !amls.matrix<4x5xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %e, %b : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+  }
+  %s = amls.agg sum row %r#1 : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  return %s : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// A constant condition makes the other branch dead: only one edge joins.
+// CHECK-LABEL: func @if_constant_condition
+// CHECK-SAME: (%[[A:.*]]: !amls.matrix<4x3xf64, sparsity = 0.5>,
+// CHECK: scf.if %{{.*}} -> (!amls.matrix<4x3xf64, sparsity = 0.5>)
+// CHECK-NEXT: scf.yield %[[A]] : !amls.matrix<4x3xf64, sparsity = 0.5>
+func.func @if_constant_condition(%A: !amls.matrix<4x3xf64, sparsity = 0.5>, %B: !amls.matrix<7x7xf64>) -> !amls.matrix<?x?xf64> {
+  %true = arith.constant true
+  %r = scf.if %true -> (!amls.matrix<?x?xf64>) {
+    %a = amls.cast %A : !amls.matrix<4x3xf64, sparsity = 0.5> -> !amls.matrix<?x?xf64>
+    scf.yield %a : !amls.matrix<?x?xf64>
+  } else {
+    %b = amls.cast %B : !amls.matrix<7x7xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %b : !amls.matrix<?x?xf64>
+  }
+  return %r : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// A loop that keeps the size of its carried matrix keeps it known; the
+// sparsity changes every iteration and widens to unknown.
+// CHECK-LABEL: func @for_keeps_size
+// CHECK: %[[INIT:.*]] = amls.cast %{{.*}} : !amls.matrix<10x10xf64, sparsity = 0.1> -> !amls.matrix<10x10xf64>
+// CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[W:.*]] = %[[INIT]]) -> (!amls.matrix<10x10xf64>)
+// CHECK: amls.add %[[W]], %[[W]] : !amls.matrix<10x10xf64>, !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+// CHECK: scf.yield %{{.*}} : !amls.matrix<10x10xf64>
+// CHECK: amls.agg sum all %[[R]] : !amls.matrix<10x10xf64> -> f64
+func.func @for_keeps_size(%X: !amls.matrix<10x10xf64, sparsity = 0.1>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = amls.cast %X : !amls.matrix<10x10xf64, sparsity = 0.1> -> !amls.matrix<?x?xf64>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%W = %init) -> (!amls.matrix<?x?xf64>) {
+    %next = amls.add %W, %W : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %next : !amls.matrix<?x?xf64>
+  }
+  %s = amls.agg sum all %r : !amls.matrix<?x?xf64> -> f64
+  return %s : f64
+}
+
+// -----
+
+// A loop that grows its carried matrix widens the growing size to '?'.
+// CHECK-LABEL: func @for_grows
+// CHECK: scf.for {{.*}} -> (!amls.matrix<10x?xf64>)
+// CHECK: amls.cbind %{{.*}}, %{{.*}} : !amls.matrix<10x?xf64>, !amls.matrix<10x1xf64> -> !amls.matrix<10x?xf64>
+// CHECK: amls.nrow %{{.*}} : !amls.matrix<10x?xf64>
+func.func @for_grows(%X: !amls.matrix<10x1xf64>, %n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = amls.cast %X : !amls.matrix<10x1xf64> -> !amls.matrix<?x?xf64>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%W = %init) -> (!amls.matrix<?x?xf64>) {
+    %next = amls.cbind %W, %X : !amls.matrix<?x?xf64>, !amls.matrix<10x1xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %next : !amls.matrix<?x?xf64>
+  }
+  %rows = amls.nrow %r : !amls.matrix<?x?xf64>
+  return %rows : index
+}
+
+// -----
+
+// scf.while: the before-region arguments join the init value and the values
+// from the after region.
+// CHECK-LABEL: func @while_loop
+// CHECK-SAME: (%[[X:.*]]: !amls.matrix<5x5xf64>)
+// CHECK: scf.while (%{{.*}} = %[[X]]) : (!amls.matrix<5x5xf64>) -> !amls.matrix<5x5xf64>
+// CHECK: amls.agg sum all %{{.*}} : !amls.matrix<5x5xf64> -> f64
+// CHECK: scf.condition(%{{.*}}) %{{.*}} : !amls.matrix<5x5xf64>
+// CHECK: ^bb0(%{{.*}}: !amls.matrix<5x5xf64>):
+// CHECK: amls.mul %{{.*}}, %{{.*}} : !amls.matrix<5x5xf64>, f64 -> !amls.matrix<5x5xf64>
+func.func @while_loop(%X: !amls.matrix<5x5xf64>) -> f64 {
+  %half = arith.constant 0.5 : f64
+  %eps = arith.constant 1.0e-3 : f64
+  %init = amls.cast %X : !amls.matrix<5x5xf64> -> !amls.matrix<?x?xf64>
+  %r = scf.while (%W = %init) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
+    %s = amls.agg sum all %W : !amls.matrix<?x?xf64> -> f64
+    %go = arith.cmpf ogt, %s, %eps : f64
+    scf.condition(%go) %W : !amls.matrix<?x?xf64>
+  } do {
+  ^bb0(%W: !amls.matrix<?x?xf64>):
+    %next = amls.mul %W, %half : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+    scf.yield %next : !amls.matrix<?x?xf64>
+  }
+  %total = amls.agg sum all %r : !amls.matrix<?x?xf64> -> f64
+  return %total : f64
+}
+
+// -----
+
+// Calls see the declared parameter types; the callee is analysed with its
+// own declared argument types.
+// CHECK-LABEL: func.func private @callee
+// CHECK: amls.transpose %{{.*}} : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+// CHECK-LABEL: func @caller
+// CHECK: %[[E:.*]] = amls.exp %{{.*}} : !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64, sparsity = 1.0>
+// CHECK: %[[C:.*]] = amls.cast %[[E]] : !amls.matrix<4x3xf64, sparsity = 1.0> -> !amls.matrix<?x3xf64>
+// CHECK: call @callee(%[[C]])
+func.func private @callee(%A: !amls.matrix<?x3xf64>) -> !amls.matrix<?x?xf64> {
+  %t = amls.transpose %A : !amls.matrix<?x3xf64> -> !amls.matrix<?x?xf64>
+  return %t : !amls.matrix<?x?xf64>
+}
+func.func @caller(%A: !amls.matrix<4x3xf64>) -> !amls.matrix<?x?xf64> {
+  %e = amls.exp %A : !amls.matrix<4x3xf64> -> !amls.matrix<?x3xf64>
+  %r = func.call @callee(%e) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x?xf64>
+  return %r : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// parfor's shared matrices flow like loop-carried values.
+// CHECK-LABEL: func @parfor
+// CHECK: amls.parfor {{.*}} shared(%{{.*}} : !amls.matrix<100x1xf64>) {
+// CHECK: ^bb0(%{{.*}}: index, %{{.*}}: !amls.matrix<100x1xf64>):
+// CHECK: amls.insert_slice {{.*}} : !amls.matrix<1x1xf64, sparsity = 1.0> into !amls.matrix<100x1xf64> -> !amls.matrix<100x1xf64>
+// CHECK: } -> !amls.matrix<100x1xf64>
+func.func @parfor(%n: index) -> !amls.matrix<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %zero = arith.constant 0.0 : f64
+  %two = arith.constant 2.0 : f64
+  %init = amls.fill %zero, %c100, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %r = amls.parfor %c0 to %n step %c1 shared(%init : !amls.matrix<?x?xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<?x?xf64>):
+    %i1 = arith.addi %i, %c1 : index
+    %cell = amls.as_matrix %two : f64 -> !amls.matrix<?x?xf64>
+    %next = amls.insert_slice %cell into %acc[%i : %i1, %c0 : %c1] : !amls.matrix<?x?xf64> into !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    amls.yield %next : !amls.matrix<?x?xf64>
+  } -> !amls.matrix<?x?xf64>
+  return %r : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// Refined types expose a mismatch the declared ones hid.
+func.func @mismatch_found(%v: f64) -> !amls.matrix<?x?xf64> {
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %A = amls.fill %v, %c3, %c4 : f64 -> !amls.matrix<?x?xf64>
+  %B = amls.fill %v, %c3, %c4 : f64 -> !amls.matrix<?x?xf64>
+  // expected-error @+1 {{'amls.matmul' op inner dimensions differ: 3x4 %*% 3x4}}
+  %C = amls.matmul %A, %B : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  return %C : !amls.matrix<?x?xf64>
+}
