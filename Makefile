@@ -2,7 +2,7 @@
 #
 #   make demo    install what is missing, build, run the flagship example
 #   make check   install what is missing, build, run every test suite
-#   make docs    regenerate docs/Dialect.md and docs/PassReference.md from ODS
+#   make docs    regenerate docs/dialect.md and docs/passes.md from ODS
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
 

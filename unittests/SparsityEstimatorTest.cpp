@@ -81,3 +81,12 @@ TEST(SparsityEstimator, UnknownInputsGiveUnknownResults) {
   EXPECT_EQ(SparsityEstimator::concatenate(0.5, 6, std::nullopt, 2),
             std::nullopt);
 }
+
+TEST(SparsityEstimator, EmptyInputGivesEmptyProduct) {
+  for (const SparsityEstimator *estimator : {&avg, &worst}) {
+    expectNear(estimator->matmul(std::nullopt, 0.0, 7), 0.0);
+    expectNear(estimator->matmul(0.0, 0.5, 7), 0.0);
+    expectNear(estimator->intersectionOf(0.0, std::nullopt), 0.0);
+    EXPECT_EQ(estimator->unionOf(0.0, std::nullopt), std::nullopt);
+  }
+}

@@ -11,8 +11,14 @@ using Sparsity = SparsityEstimator::Sparsity;
 
 static double clamp01(double value) { return std::clamp(value, 0.0, 1.0); }
 
+/// An all-zero input makes a product (or intersection) all-zero, whatever
+/// is known about the other input.
+static bool isEmpty(Sparsity sparsity) { return sparsity && *sparsity == 0.0; }
+
 Sparsity SparsityEstimator::matmul(Sparsity lhs, Sparsity rhs,
                                    int64_t k) const {
+  if (isEmpty(lhs) || isEmpty(rhs))
+    return 0.0;
   if (!lhs || !rhs || !isKnownSize(k))
     return std::nullopt;
   double kd = static_cast<double>(k);
@@ -30,10 +36,13 @@ Sparsity SparsityEstimator::unionOf(Sparsity lhs, Sparsity rhs) const {
     return std::nullopt;
   if (kind == EstimatorKind::WorstCase)
     return std::min(1.0, *lhs + *rhs);
-  return clamp01(*lhs + *rhs - *lhs * *rhs);
+  // 1 - (1-sA)(1-sB): exactly 1 when either input is dense.
+  return clamp01(1.0 - (1.0 - *lhs) * (1.0 - *rhs));
 }
 
 Sparsity SparsityEstimator::intersectionOf(Sparsity lhs, Sparsity rhs) const {
+  if (isEmpty(lhs) || isEmpty(rhs))
+    return 0.0;
   if (!lhs || !rhs)
     return std::nullopt;
   if (kind == EstimatorKind::WorstCase)

@@ -17,6 +17,7 @@
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -135,6 +136,10 @@ private:
   void bridgeRegionEdges(RegionBranchOpInterface op,
                          DenseSet<OpOperand *> &edgeOperands);
   static void removeRedundantCasts(Operation *root);
+  /// One analysis and rewrite of the types.
+  LogicalResult refineTypes();
+  /// Replaces nrow/ncol of known sizes by constants; true if any changed.
+  bool foldSizeQueries();
 };
 
 } // namespace
@@ -198,6 +203,42 @@ void InferPropertiesPass::bridgeRegionEdges(
 }
 
 void InferPropertiesPass::runOnOperation() {
+  // Sizes queried with nrow/ncol become constants once their operand's type
+  // is refined, and those constants can refine further types (e.g. a fill
+  // sized by ncol(X)). A few rounds reach the fixpoint in practice.
+  constexpr unsigned kMaxRounds = 4;
+  for (unsigned round = 0; round < kMaxRounds; ++round) {
+    if (failed(refineTypes()))
+      return signalPassFailure();
+    if (!foldSizeQueries())
+      break;
+  }
+}
+
+bool InferPropertiesPass::foldSizeQueries() {
+  bool changed = false;
+  getOperation()->walk([&](Operation *op) {
+    if (!isa<NRowOp, NColOp>(op))
+      return;
+    SmallVector<OpFoldResult> folded;
+    SmallVector<Attribute> noConstants(op->getNumOperands());
+    if (failed(op->fold(noConstants, folded)) || folded.size() != 1)
+      return;
+    auto value = dyn_cast_if_present<Attribute>(folded.front());
+    if (!value)
+      return;
+    OpBuilder builder(op);
+    Value constant = arith::ConstantOp::create(
+        builder, op->getLoc(), op->getResult(0).getType(),
+        cast<TypedAttr>(value));
+    op->getResult(0).replaceAllUsesWith(constant);
+    op->erase();
+    changed = true;
+  });
+  return changed;
+}
+
+LogicalResult InferPropertiesPass::refineTypes() {
   Operation *root = getOperation();
   SparsityEstimator sparsityEstimator(estimator);
   // Function arguments keep their declared types: no propagation from call
@@ -207,7 +248,7 @@ void InferPropertiesPass::runOnOperation() {
   solver.load<dataflow::SparseConstantPropagation>();
   solver.load<MatrixPropertyAnalysis>(sparsityEstimator);
   if (failed(solver.initializeAndRun(root)))
-    return signalPassFailure();
+    return failure();
 
   // Refine results of inferable ops and the values merged by region control
   // flow. Function arguments and call results keep their declared types.
@@ -245,6 +286,7 @@ void InferPropertiesPass::runOnOperation() {
   }
 
   removeRedundantCasts(root);
+  return success();
 }
 
 /// Casts whose input now has the result type are no-ops; a cast of a cast

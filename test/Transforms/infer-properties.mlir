@@ -127,7 +127,9 @@ func.func @for_keeps_size(%X: !amls.matrix<10x10xf64, sparsity = 0.1>, %n: index
 // CHECK-LABEL: func @for_grows
 // CHECK: scf.for {{.*}} -> (!amls.matrix<10x?xf64>)
 // CHECK: amls.cbind %{{.*}}, %{{.*}} : !amls.matrix<10x?xf64>, !amls.matrix<10x1xf64> -> !amls.matrix<10x?xf64>
-// CHECK: amls.nrow %{{.*}} : !amls.matrix<10x?xf64>
+// The row count stays known and folds.
+// CHECK: %[[TEN:.*]] = arith.constant 10 : index
+// CHECK-NEXT: return %[[TEN]] : index
 func.func @for_grows(%X: !amls.matrix<10x1xf64>, %n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -224,4 +226,25 @@ func.func @mismatch_found(%v: f64) -> !amls.matrix<?x?xf64> {
   // expected-error @+1 {{'amls.matmul' op inner dimensions differ: 3x4 %*% 3x4}}
   %C = amls.matmul %A, %B : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
   return %C : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// nrow/ncol of refined types become constants, which refine further ops.
+// CHECK-LABEL: func @size_queries
+// CHECK-NOT: amls.ncol
+// CHECK: amls.fill %{{.*}} : f64 -> !amls.matrix<3x7xf64>
+// CHECK: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-NEXT: amls.fill %{{.*}}, %[[C7]], %{{.*}} : f64 -> !amls.matrix<7x1xf64, sparsity = 0.0>
+// CHECK: amls.matmul {{.*}} -> !amls.matrix<3x1xf64, sparsity = 0.0>
+func.func @size_queries(%v: f64) -> !amls.matrix<?x?xf64> {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0.0 : f64
+  %X = amls.fill %v, %c3, %c7 : f64 -> !amls.matrix<?x?xf64>
+  %n = amls.ncol %X : !amls.matrix<?x?xf64>
+  %w = amls.fill %zero, %n, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %y = amls.matmul %X, %w : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  return %y : !amls.matrix<?x?xf64>
 }

@@ -8,7 +8,8 @@
 // distributed; the worst case gives an upper bound. Operations whose result
 // structure follows exactly from the metadata (concatenation, transpose,
 // diagonal, ...) are the same for both. An unknown input gives an unknown
-// result.
+// result, except that a product or intersection with an all-zero input is
+// all-zero.
 //
 //===----------------------------------------------------------------------===//
 
