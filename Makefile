@@ -39,7 +39,7 @@ demo: build
 
 check: build
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target check-amls-lit
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 	cmake --build $(BUILD_DIR) --target check-docs
 
 docs: build
