@@ -38,8 +38,8 @@ TEST(SparsityEstimator, MatmulWorstCase) {
 }
 
 TEST(SparsityEstimator, ElementwiseAverageCase) {
-  expectNear(avg.unionOf(0.1, 0.2), 0.28);        // 0.1 + 0.2 - 0.02
-  expectNear(avg.intersectionOf(0.1, 0.2), 0.02); // 0.1 * 0.2
+  expectNear(avg.unionOf(0.1, 0.2), 0.28);         // 0.1 + 0.2 - 0.02
+  expectNear(avg.intersectionOf(0.1, 0.2), 0.02);  // 0.1 * 0.2
   expectNear(avg.leftOrRightZero(0.1, 0.2), 0.82); // 0.1 + 0.9 * 0.8
 }
 

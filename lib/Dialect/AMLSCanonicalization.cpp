@@ -57,8 +57,9 @@ struct RemoveIdentityOperand : public RewritePattern {
       kept = rhs;
     if (!kept)
       return rewriter.notifyMatchFailure(op, "no identity operand");
-    rewriter.replaceOp(op, amls::detail::castToType(rewriter, op->getLoc(), kept,
-                                              op->getResult(0).getType()));
+    rewriter.replaceOp(op,
+                       amls::detail::castToType(rewriter, op->getLoc(), kept,
+                                                op->getResult(0).getType()));
     return success();
   }
 
@@ -75,9 +76,9 @@ struct RemoveInvolutionPair : public RewritePattern {
     Operation *inner = op->getOperand(0).getDefiningOp();
     if (!inner || inner->getName() != op->getName())
       return rewriter.notifyMatchFailure(op, "operand is not the same op");
-    rewriter.replaceOp(op, amls::detail::castToType(rewriter, op->getLoc(),
-                                              inner->getOperand(0),
-                                              op->getResult(0).getType()));
+    rewriter.replaceOp(op, amls::detail::castToType(
+                               rewriter, op->getLoc(), inner->getOperand(0),
+                               op->getResult(0).getType()));
     return success();
   }
 };
@@ -93,10 +94,10 @@ struct SumOfFill : public OpRewritePattern<AggOp> {
       return rewriter.notifyMatchFailure(op, "not the sum of a fill");
     Location loc = op.getLoc();
     Type type = op.getType();
-    Value cells = arith::MulIOp::create(rewriter, loc, fill.getRows(),
-                                        fill.getCols());
-    Value count = arith::IndexCastOp::create(rewriter, loc,
-                                             rewriter.getI64Type(), cells);
+    Value cells =
+        arith::MulIOp::create(rewriter, loc, fill.getRows(), fill.getCols());
+    Value count =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), cells);
     Value product;
     if (isa<FloatType>(type)) {
       count = arith::SIToFPOp::create(rewriter, loc, type, count);

@@ -19,17 +19,15 @@ void AMLSDialect::initialize() {
       >();
 }
 
-Operation *AMLSDialect::materializeConstant(OpBuilder &builder,
-                                            Attribute value, Type type,
-                                            Location loc) {
+Operation *AMLSDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
   if (auto matrixType = dyn_cast<MatrixType>(type)) {
     auto elements = dyn_cast<ElementsAttr>(value);
     if (!elements)
       return nullptr;
     return ConstantOp::create(builder, loc, matrixType, elements);
   }
-  if (auto typed = dyn_cast<TypedAttr>(value);
-      typed && typed.getType() == type)
+  if (auto typed = dyn_cast<TypedAttr>(value); typed && typed.getType() == type)
     return arith::ConstantOp::create(builder, loc, type, typed);
   return nullptr;
 }

@@ -94,9 +94,11 @@ OpFoldResult mlir::amls::detail::foldElementwiseBinary(
   bool rhsIsMatrix = isa<MatrixType>(op->getOperand(1).getType());
   std::optional<DenseMatrix> lhs, rhs;
   std::optional<double> lhsScalar, rhsScalar;
-  if (lhsIsMatrix ? !(lhs = getDense(lhsAttr)) : !(lhsScalar = getScalar(lhsAttr)))
+  if (lhsIsMatrix ? !(lhs = getDense(lhsAttr))
+                  : !(lhsScalar = getScalar(lhsAttr)))
     return {};
-  if (rhsIsMatrix ? !(rhs = getDense(rhsAttr)) : !(rhsScalar = getScalar(rhsAttr)))
+  if (rhsIsMatrix ? !(rhs = getDense(rhsAttr))
+                  : !(rhsScalar = getScalar(rhsAttr)))
     return {};
 
   // Broadcast sizes were checked by the verifier.
@@ -117,13 +119,14 @@ OpFoldResult mlir::amls::detail::foldElementwiseBinary(
   result.data.reserve(result.rows * result.cols);
   for (int64_t r = 0; r < result.rows; ++r)
     for (int64_t c = 0; c < result.cols; ++c)
-      result.data.push_back(applyScalar(cell(lhs, lhsScalar, r, c),
-                                        cell(rhs, rhsScalar, r, c)));
+      result.data.push_back(
+          applyScalar(cell(lhs, lhsScalar, r, c), cell(rhs, rhsScalar, r, c)));
   return toAttr(result, elementType);
 }
 
-OpFoldResult mlir::amls::detail::foldElementwiseUnary(
-    Operation *op, Attribute inputAttr, double (*applyScalar)(double)) {
+OpFoldResult
+mlir::amls::detail::foldElementwiseUnary(Operation *op, Attribute inputAttr,
+                                         double (*applyScalar)(double)) {
   FloatType elementType = foldableElementType(op->getResult(0).getType());
   std::optional<DenseMatrix> input = getDense(inputAttr);
   if (!elementType || !input)
@@ -187,11 +190,11 @@ static double aggregate(AggKind kind, ArrayRef<double> values) {
     return kind == AggKind::Var ? var : std::sqrt(var);
   }
   case AggKind::MaxIndex:
-    return 1.0 + (std::max_element(values.begin(), values.end()) -
-                  values.begin());
+    return 1.0 +
+           (std::max_element(values.begin(), values.end()) - values.begin());
   case AggKind::MinIndex:
-    return 1.0 + (std::min_element(values.begin(), values.end()) -
-                  values.begin());
+    return 1.0 +
+           (std::min_element(values.begin(), values.end()) - values.begin());
   }
   llvm_unreachable("unknown aggregation kind");
 }

@@ -32,7 +32,8 @@ MatrixType MatrixInferenceContext::getMatrix(unsigned i) const {
   return dyn_cast<MatrixType>(operandTypes[i]);
 }
 
-std::optional<int64_t> MatrixInferenceContext::getConstantInt(unsigned i) const {
+std::optional<int64_t>
+MatrixInferenceContext::getConstantInt(unsigned i) const {
   if (auto attr = dyn_cast_or_null<IntegerAttr>(constantOperands[i]))
     return attr.getValue().getSExtValue();
   return std::nullopt;
@@ -85,8 +86,7 @@ Type mlir::amls::joinTypes(Type lhs, Type rhs) {
   if (format != b.getFormat())
     format = std::nullopt;
   return MatrixType::get(joinSize(a.getRows(), b.getRows()),
-                         joinSize(a.getCols(), b.getCols()),
-                         a.getElementType(),
+                         joinSize(a.getCols(), b.getCols()), a.getElementType(),
                          joinSparsity(a.getSparsity(), b.getSparsity()),
                          format);
 }
@@ -184,9 +184,9 @@ LogicalResult mlir::amls::detail::inferElementwiseBinary(
     double (*applyScalar)(double, double), SmallVectorImpl<Type> &inferred) {
   MatrixType lhs = ctx.getMatrix(0), rhs = ctx.getMatrix(1);
   if (!lhs && !rhs)
-    return ctx.emitOpError() << "expects at least one matrix operand, found "
-                             << ctx.getOperandType(0) << " and "
-                             << ctx.getOperandType(1);
+    return ctx.emitOpError()
+           << "expects at least one matrix operand, found "
+           << ctx.getOperandType(0) << " and " << ctx.getOperandType(1);
   MatrixType main = lhs ? lhs : rhs;
   Type elementType = main.getElementType();
   if (failed(checkSameElementType(ctx, elementType, 0, "left operand")) ||
@@ -244,9 +244,8 @@ LogicalResult mlir::amls::detail::inferElementwiseUnary(
   return success();
 }
 
-LogicalResult
-IfElseOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                SmallVectorImpl<Type> &inferred) {
+LogicalResult IfElseOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
+                                              SmallVectorImpl<Type> &inferred) {
   MatrixType shapeSource;
   for (unsigned i = 0; i < 3; ++i) {
     MatrixType operand = ctx.getMatrix(i);
@@ -304,8 +303,8 @@ LogicalResult FillOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                             SmallVectorImpl<Type> &inferred) {
   Type elementType = ctx.getOperandType(0);
   if (!isValidMatrixElementType(elementType))
-    return ctx.emitOpError() << "fill value must be f64, f32 or i64, found "
-                             << elementType;
+    return ctx.emitOpError()
+           << "fill value must be f64, f32 or i64, found " << elementType;
   std::optional<int64_t> rows = ctx.getConstantInt(1);
   std::optional<int64_t> cols = ctx.getConstantInt(2);
   if (failed(checkSize(ctx, rows, "row count")) ||
@@ -314,8 +313,7 @@ LogicalResult FillOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   std::optional<double> sparsity;
   if (std::optional<double> value = ctx.getConstantFloat(0))
     sparsity = *value == 0.0 ? 0.0 : 1.0;
-  inferred.push_back(
-      matrix(sizeOr(rows), sizeOr(cols), elementType, sparsity));
+  inferred.push_back(matrix(sizeOr(rows), sizeOr(cols), elementType, sparsity));
   return success();
 }
 
@@ -328,8 +326,8 @@ LogicalResult RandOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
     return failure();
   std::optional<double> sparsity = ctx.getConstantFloat(4);
   if (sparsity && !(*sparsity >= 0.0 && *sparsity <= 1.0))
-    return ctx.emitOpError() << "sparsity must be in [0, 1], got "
-                             << formatShortest(*sparsity);
+    return ctx.emitOpError()
+           << "sparsity must be in [0, 1], got " << formatShortest(*sparsity);
   std::optional<double> min = ctx.getConstantFloat(2);
   std::optional<double> max = ctx.getConstantFloat(3);
   if (min && max && *min > *max)
@@ -375,8 +373,8 @@ ConstantOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                   SmallVectorImpl<Type> &inferred) {
   auto shaped = cast<ShapedType>(getValue().getType());
   if (shaped.getRank() != 2 || !shaped.hasStaticShape())
-    return ctx.emitOpError() << "literal must have a static 2-D shape, found "
-                             << shaped;
+    return ctx.emitOpError()
+           << "literal must have a static 2-D shape, found " << shaped;
   if (!isValidMatrixElementType(shaped.getElementType()))
     return ctx.emitOpError() << "literal element type must be f64, f32 or "
                                 "i64, found "
@@ -404,16 +402,15 @@ ConstantOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
 // Matrix products
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-MatmulOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                SmallVectorImpl<Type> &inferred) {
+LogicalResult MatmulOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
+                                              SmallVectorImpl<Type> &inferred) {
   MatrixType lhs = ctx.getMatrix(0), rhs = ctx.getMatrix(1);
   std::optional<int64_t> inner = meetSize(lhs.getCols(), rhs.getRows());
   if (!inner)
     return ctx.emitOpError() << "inner dimensions differ: " << shapeOf(lhs)
                              << " %*% " << shapeOf(rhs);
-  if (failed(checkSameElementType(ctx, lhs.getElementType(), 1,
-                                  "right operand")))
+  if (failed(
+          checkSameElementType(ctx, lhs.getElementType(), 1, "right operand")))
     return failure();
   inferred.push_back(matrix(
       lhs.getRows(), rhs.getCols(), lhs.getElementType(),
@@ -427,10 +424,10 @@ LogicalResult TsmmOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   bool left = getSide() == TsmmSide::Left;
   int64_t size = left ? input.getCols() : input.getRows();
   int64_t inner = left ? input.getRows() : input.getCols();
-  inferred.push_back(matrix(size, size, input.getElementType(),
-                            ctx.getEstimator().matmul(input.getSparsity(),
-                                                      input.getSparsity(),
-                                                      inner)));
+  inferred.push_back(
+      matrix(size, size, input.getElementType(),
+             ctx.getEstimator().matmul(input.getSparsity(), input.getSparsity(),
+                                       inner)));
   return success();
 }
 
@@ -440,22 +437,21 @@ MMChainOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   MatrixType input = ctx.getMatrix(0), vector = ctx.getMatrix(1);
   if (!meetSize(vector.getRows(), input.getCols()) ||
       !meetSize(vector.getCols(), 1))
-    return ctx.emitOpError() << "vector must be " << shapeOf(input.withShape(
-                                                         input.getCols(), 1))
-                             << " for a " << shapeOf(input)
-                             << " matrix, found " << shapeOf(vector);
+    return ctx.emitOpError()
+           << "vector must be " << shapeOf(input.withShape(input.getCols(), 1))
+           << " for a " << shapeOf(input) << " matrix, found "
+           << shapeOf(vector);
   const SparsityEstimator &estimator = ctx.getEstimator();
-  std::optional<double> product =
-      estimator.matmul(input.getSparsity(), vector.getSparsity(),
-                       input.getCols());
+  std::optional<double> product = estimator.matmul(
+      input.getSparsity(), vector.getSparsity(), input.getCols());
   if (ctx.getNumOperands() > 2) {
     MatrixType weights = ctx.getMatrix(2);
     if (!meetSize(weights.getRows(), input.getRows()) ||
         !meetSize(weights.getCols(), 1))
       return ctx.emitOpError()
-             << "weights must be " << shapeOf(input.withShape(input.getRows(), 1))
-             << " for a " << shapeOf(input) << " matrix, found "
-             << shapeOf(weights);
+             << "weights must be "
+             << shapeOf(input.withShape(input.getRows(), 1)) << " for a "
+             << shapeOf(input) << " matrix, found " << shapeOf(weights);
     product = estimator.intersectionOf(product, weights.getSparsity());
   }
   for (unsigned i = 1; i < ctx.getNumOperands(); ++i)
@@ -497,12 +493,11 @@ LogicalResult AggOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   std::optional<double> sparsity;
   if (isIndex)
     sparsity = 1.0; // 1-based positions are never zero.
-  else if (kind != AggKind::Var && kind != AggKind::Sd &&
-           kind != AggKind::Prod)
+  else if (kind != AggKind::Var && kind != AggKind::Sd && kind != AggKind::Prod)
     sparsity = ctx.getEstimator().aggregate(input.getSparsity(), length);
-  inferred.push_back(perRow ? matrix(input.getRows(), 1, elementType, sparsity)
-                            : matrix(1, input.getCols(), elementType,
-                                     sparsity));
+  inferred.push_back(perRow
+                         ? matrix(input.getRows(), 1, elementType, sparsity)
+                         : matrix(1, input.getCols(), elementType, sparsity));
   return success();
 }
 
@@ -510,15 +505,14 @@ LogicalResult TraceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                              SmallVectorImpl<Type> &inferred) {
   MatrixType input = ctx.getMatrix(0);
   if (!meetSize(input.getRows(), input.getCols()))
-    return ctx.emitOpError() << "expects a square matrix, found "
-                             << shapeOf(input);
+    return ctx.emitOpError()
+           << "expects a square matrix, found " << shapeOf(input);
   inferred.push_back(input.getElementType());
   return success();
 }
 
-LogicalResult
-CumAggOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                SmallVectorImpl<Type> &inferred) {
+LogicalResult CumAggOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
+                                              SmallVectorImpl<Type> &inferred) {
   inferred.push_back(ctx.getMatrix(0).getLogicalType());
   return success();
 }
@@ -547,10 +541,9 @@ ReshapeOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
     return failure();
   if (std::optional<int64_t> cells = cellsOf(input)) {
     if (rows && cols && *rows * *cols != *cells)
-      return ctx.emitOpError()
-             << "cannot reshape " << shapeOf(input) << " (" << *cells
-             << " cells) into " << *rows << "x" << *cols << " ("
-             << *rows * *cols << " cells)";
+      return ctx.emitOpError() << "cannot reshape " << shapeOf(input) << " ("
+                               << *cells << " cells) into " << *rows << "x"
+                               << *cols << " (" << *rows * *cols << " cells)";
     // One given size determines the other.
     auto complete = [&](std::optional<int64_t> given,
                         std::optional<int64_t> &other) -> LogicalResult {
@@ -611,8 +604,8 @@ static LogicalResult inferConcat(const MatrixInferenceContext &ctx,
                                  bool alongColumns,
                                  SmallVectorImpl<Type> &inferred) {
   if (ctx.getNumOperands() < 2)
-    return ctx.emitOpError() << "expects at least two inputs, found "
-                             << ctx.getNumOperands();
+    return ctx.emitOpError()
+           << "expects at least two inputs, found " << ctx.getNumOperands();
   MatrixType first = ctx.getMatrix(0);
   auto shared = [&](MatrixType m) {
     return alongColumns ? m.getRows() : m.getCols();
@@ -646,10 +639,10 @@ static LogicalResult inferConcat(const MatrixInferenceContext &ctx,
     joinedSize = addSizes(joinedSize, joined(next));
     cells = addSizes(cells, nextCells);
   }
-  inferred.push_back(alongColumns ? matrix(sharedSize, joinedSize,
-                                           first.getElementType(), sparsity)
-                                  : matrix(joinedSize, sharedSize,
-                                           first.getElementType(), sparsity));
+  inferred.push_back(
+      alongColumns
+          ? matrix(sharedSize, joinedSize, first.getElementType(), sparsity)
+          : matrix(joinedSize, sharedSize, first.getElementType(), sparsity));
   return success();
 }
 
@@ -671,15 +664,13 @@ static FailureOr<int64_t> sliceExtent(const MatrixInferenceContext &ctx,
   std::optional<int64_t> begin = ctx.getConstantInt(beginOperand);
   std::optional<int64_t> end = ctx.getConstantInt(beginOperand + 1);
   if (begin && *begin < 0)
-    return ctx.emitOpError() << dim << " begin " << *begin
-                             << " is negative";
+    return ctx.emitOpError() << dim << " begin " << *begin << " is negative";
   if (begin && end && *begin > *end)
-    return ctx.emitOpError() << dim << " range [" << *begin << ", " << *end
-                             << ") is reversed";
+    return ctx.emitOpError()
+           << dim << " range [" << *begin << ", " << *end << ") is reversed";
   if (end && isKnownSize(size) && *end > size)
-    return ctx.emitOpError() << dim << " range end " << *end
-                             << " exceeds the " << size << " " << dim
-                             << "s of the matrix";
+    return ctx.emitOpError() << dim << " range end " << *end << " exceeds the "
+                             << size << " " << dim << "s of the matrix";
   if (begin && !end && isKnownSize(size) && *begin > size)
     return ctx.emitOpError() << dim << " begin " << *begin << " exceeds the "
                              << size << " " << dim << "s of the matrix";
@@ -697,10 +688,10 @@ LogicalResult SliceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   FailureOr<int64_t> cols = sliceExtent(ctx, 3, input.getCols(), "column");
   if (failed(cols))
     return failure();
-  inferred.push_back(matrix(
-      *rows, *cols, input.getElementType(),
-      ctx.getEstimator().part(input.getSparsity(), cellsOrUnknown(input),
-                              multiplySizes(*rows, *cols))));
+  inferred.push_back(
+      matrix(*rows, *cols, input.getElementType(),
+             ctx.getEstimator().part(input.getSparsity(), cellsOrUnknown(input),
+                                     multiplySizes(*rows, *cols))));
   return success();
 }
 
@@ -751,16 +742,16 @@ RemoveEmptyOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
     if (!ok)
       return ctx.emitOpError()
              << "select must be a " << (rows ? "column" : "row")
-             << " vector of " << shapeOf(rows ? input.withShape(input.getRows(), 1)
-                                              : input.withShape(1, input.getCols()))
+             << " vector of "
+             << shapeOf(rows ? input.withShape(input.getRows(), 1)
+                             : input.withShape(1, input.getCols()))
              << " for a " << shapeOf(input) << " matrix, found "
              << shapeOf(select);
   }
   // The removed count depends on the data; removing zeros only densifies.
-  inferred.push_back(rows ? matrix(kUnknownSize, input.getCols(),
-                                   input.getElementType())
-                          : matrix(input.getRows(), kUnknownSize,
-                                   input.getElementType()));
+  inferred.push_back(
+      rows ? matrix(kUnknownSize, input.getCols(), input.getElementType())
+           : matrix(input.getRows(), kUnknownSize, input.getElementType()));
   return success();
 }
 
@@ -790,16 +781,17 @@ LogicalResult TableOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                   "found "
                                << shapeOf(vector);
   if (!meetSize(lhs.getRows(), rhs.getRows()))
-    return ctx.emitOpError() << "category vectors differ in length: "
-                             << shapeOf(lhs) << " and " << shapeOf(rhs);
+    return ctx.emitOpError()
+           << "category vectors differ in length: " << shapeOf(lhs) << " and "
+           << shapeOf(rhs);
   unsigned next = 2;
   if (getWeights()) {
     MatrixType weights = ctx.getMatrix(next++);
     if (!meetSize(weights.getCols(), 1) ||
         !meetSize(weights.getRows(), lhs.getRows()))
-      return ctx.emitOpError() << "weights must be " << shapeOf(lhs)
-                               << " like the category vectors, found "
-                               << shapeOf(weights);
+      return ctx.emitOpError()
+             << "weights must be " << shapeOf(lhs)
+             << " like the category vectors, found " << shapeOf(weights);
   }
   int64_t rows = kUnknownSize, cols = kUnknownSize;
   // A size with only one of the two counts is reported by the verifier.
@@ -825,8 +817,7 @@ LogicalResult OrderOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                << shapeOf(input) << " matrix";
   }
   if (getIndices())
-    inferred.push_back(
-        matrix(input.getRows(), 1, input.getElementType(), 1.0));
+    inferred.push_back(matrix(input.getRows(), 1, input.getElementType(), 1.0));
   else
     inferred.push_back(
         input.getLogicalType().withSparsity(input.getSparsity()));
@@ -860,8 +851,8 @@ AsScalarOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                   SmallVectorImpl<Type> &inferred) {
   MatrixType input = ctx.getMatrix(0);
   if (!meetSize(input.getRows(), 1) || !meetSize(input.getCols(), 1))
-    return ctx.emitOpError() << "expects a 1x1 matrix, found "
-                             << shapeOf(input);
+    return ctx.emitOpError()
+           << "expects a 1x1 matrix, found " << shapeOf(input);
   inferred.push_back(input.getElementType());
   return success();
 }
@@ -871,8 +862,8 @@ AsMatrixOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                   SmallVectorImpl<Type> &inferred) {
   Type type = ctx.getOperandType(0);
   if (!isValidMatrixElementType(type))
-    return ctx.emitOpError() << "scalar must be f64, f32 or i64, found "
-                             << type;
+    return ctx.emitOpError()
+           << "scalar must be f64, f32 or i64, found " << type;
   std::optional<double> sparsity;
   if (std::optional<double> value = ctx.getConstantFloat(0))
     sparsity = *value == 0.0 ? 0.0 : 1.0;

@@ -117,10 +117,9 @@ LogicalResult ParforOp::verify() {
   if (getResults().size() != getShared().size())
     return emitOpError("expects one result per shared matrix (")
            << getShared().size() << "), found " << getResults().size();
-  for (auto [i, shared, arg, result] :
-       llvm::enumerate(getShared().getTypes(),
-                       TypeRange(body.getArguments().drop_front()),
-                       getResultTypes())) {
+  for (auto [i, shared, arg, result] : llvm::enumerate(
+           getShared().getTypes(), TypeRange(body.getArguments().drop_front()),
+           getResultTypes())) {
     if (shared != arg || shared != result)
       return emitOpError("shared matrix #")
              << i << " has type " << shared << " but its body argument is "
@@ -139,8 +138,8 @@ void ParforOp::getSuccessorRegions(RegionBranchPoint point,
                                    SmallVectorImpl<RegionSuccessor> &regions) {
   // Like a sequential loop for dataflow purposes: the body may run zero or
   // more times, each iteration seeing the shared matrices.
-  regions.push_back(RegionSuccessor(&getBody(),
-                                    getBody().getArguments().drop_front()));
+  regions.push_back(
+      RegionSuccessor(&getBody(), getBody().getArguments().drop_front()));
   regions.push_back(RegionSuccessor(getOperation(), getResults()));
 }
 
@@ -192,8 +191,8 @@ LogicalResult FusedOp::verifyRegions() {
       expected = matrixType.getElementType();
     if (arg != expected)
       return emitOpError("body argument #")
-             << i << " must be the cell type " << expected << " of input #"
-             << i << ", found " << arg;
+             << i << " must be the cell type " << expected << " of input #" << i
+             << ", found " << arg;
   }
   for (auto [i, result, value] :
        llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {

@@ -49,10 +49,10 @@ MatrixType MatrixType::getChecked(function_ref<InFlightDiagnostic()> emitError,
                           ::getSparsityAttr(context, sparsity), format);
 }
 
-LogicalResult
-MatrixType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t rows,
-                   int64_t cols, Type elementType, FloatAttr sparsityAttr,
-                   std::optional<MatrixFormat> format) {
+LogicalResult MatrixType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t rows, int64_t cols, Type elementType,
+                                 FloatAttr sparsityAttr,
+                                 std::optional<MatrixFormat> format) {
   if (rows < 0 && rows != ShapedType::kDynamic)
     return emitError() << "matrix row count must be non-negative or '?', got "
                        << rows;
@@ -90,8 +90,8 @@ MatrixType MatrixType::withShape(int64_t rows, int64_t cols) const {
 }
 
 MatrixType MatrixType::withElementType(Type elementType) const {
-  return get(getContext(), getRows(), getCols(), elementType,
-             getSparsityAttr(), getFormat());
+  return get(getContext(), getRows(), getCols(), elementType, getSparsityAttr(),
+             getFormat());
 }
 
 MatrixType MatrixType::withSparsity(std::optional<double> sparsity) const {
@@ -164,9 +164,8 @@ static Type parseMatrixType(DialectAsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return MatrixType::getChecked([&] { return parser.emitError(loc); },
-                                dims[0], dims[1], elementType, sparsity,
-                                format);
+  return MatrixType::getChecked([&] { return parser.emitError(loc); }, dims[0],
+                                dims[1], elementType, sparsity, format);
 }
 
 std::string mlir::amls::formatShortest(double value) {

@@ -166,8 +166,8 @@ void InferPropertiesPass::bridgeRegionEdges(
     if (operand.get().getType() == expected)
       return;
     OpBuilder builder(operand.getOwner());
-    Value cast = CastOp::create(builder, operand.getOwner()->getLoc(),
-                                expected, operand.get());
+    Value cast = CastOp::create(builder, operand.getOwner()->getLoc(), expected,
+                                operand.get());
     operand.set(cast);
   };
 
@@ -184,9 +184,8 @@ void InferPropertiesPass::bridgeRegionEdges(
 
   for (Region &region : op->getRegions()) {
     for (Block &block : region) {
-      auto terminator =
-          dyn_cast_or_null<RegionBranchTerminatorOpInterface>(
-              block.empty() ? nullptr : &block.back());
+      auto terminator = dyn_cast_or_null<RegionBranchTerminatorOpInterface>(
+          block.empty() ? nullptr : &block.back());
       if (!terminator)
         continue;
       SmallVector<RegionSuccessor> exits;
@@ -228,9 +227,9 @@ bool InferPropertiesPass::foldSizeQueries() {
     if (!value)
       return;
     OpBuilder builder(op);
-    Value constant = arith::ConstantOp::create(
-        builder, op->getLoc(), op->getResult(0).getType(),
-        cast<TypedAttr>(value));
+    Value constant = arith::ConstantOp::create(builder, op->getLoc(),
+                                               op->getResult(0).getType(),
+                                               cast<TypedAttr>(value));
     op->getResult(0).replaceAllUsesWith(constant);
     op->erase();
     changed = true;
@@ -268,9 +267,8 @@ LogicalResult InferPropertiesPass::refineTypes() {
   });
 
   DenseSet<OpOperand *> edgeOperands;
-  root->walk([&](RegionBranchOpInterface op) {
-    bridgeRegionEdges(op, edgeOperands);
-  });
+  root->walk(
+      [&](RegionBranchOpInterface op) { bridgeRegionEdges(op, edgeOperands); });
 
   // Consumers outside the dialect (returns, calls, other dialects' ops) see
   // the type they were built with.

@@ -27,6 +27,6 @@ int main(int argc, char **argv) {
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   registry.insert<mlir::amls::AMLSDialect>();
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "AMLS optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "AMLS optimizer driver\n", registry));
 }

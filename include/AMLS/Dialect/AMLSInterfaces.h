@@ -82,8 +82,7 @@ LogicalResult
 inferElementwiseUnary(const MatrixInferenceContext &context,
                       std::optional<double> (*estimate)(std::optional<double>),
                       SmallVectorImpl<Type> &inferredTypes);
-OpFoldResult foldElementwiseBinary(Operation *op, Attribute lhs,
-                                   Attribute rhs,
+OpFoldResult foldElementwiseBinary(Operation *op, Attribute lhs, Attribute rhs,
                                    double (*applyScalar)(double, double));
 OpFoldResult foldElementwiseUnary(Operation *op, Attribute input,
                                   double (*applyScalar)(double));
