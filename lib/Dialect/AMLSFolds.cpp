@@ -302,17 +302,8 @@ OpFoldResult NColOp::fold(FoldAdaptor) {
 
 OpFoldResult NnzOp::fold(FoldAdaptor adaptor) {
   // The type's sparsity is an estimate; only exactly known contents fold.
-  if (auto literal = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput())) {
-    int64_t count = 0;
-    if (isa<FloatType>(literal.getElementType())) {
-      for (const APFloat &value : literal.getValues<APFloat>())
-        count += !value.isZero();
-    } else {
-      for (const APInt &value : literal.getValues<APInt>())
-        count += !value.isZero();
-    }
-    return IntegerAttr::get(getType(), count);
-  }
+  if (auto literal = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    return IntegerAttr::get(getType(), detail::countNonZeros(literal));
   if (auto fill = getInput().getDefiningOp<FillOp>()) {
     std::optional<int64_t> cells = getInput().getType().getNumElements();
     Attribute value;

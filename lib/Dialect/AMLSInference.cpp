@@ -112,6 +112,18 @@ static int64_t cellsOrUnknown(MatrixType type) {
   return multiplySizes(type.getRows(), type.getCols());
 }
 
+int64_t mlir::amls::detail::countNonZeros(DenseElementsAttr literal) {
+  int64_t count = 0;
+  if (isa<FloatType>(literal.getElementType())) {
+    for (const APFloat &value : literal.getValues<APFloat>())
+      count += !value.isZero();
+  } else {
+    for (const APInt &value : literal.getValues<APInt>())
+      count += !value.isZero();
+  }
+  return count;
+}
+
 LogicalResult
 mlir::amls::detail::verifyInferredMatrixProperties(Operation *op) {
   SmallVector<Attribute> constants(op->getNumOperands());
@@ -380,19 +392,10 @@ ConstantOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                 "i64, found "
                              << shaped.getElementType();
   int64_t cells = shaped.getNumElements();
-  int64_t nonZeros = 0;
-  if (auto dense = dyn_cast<DenseElementsAttr>(getValue())) {
-    if (isa<FloatType>(shaped.getElementType())) {
-      for (const APFloat &value : dense.getValues<APFloat>())
-        nonZeros += !value.isZero();
-    } else {
-      for (const APInt &value : dense.getValues<APInt>())
-        nonZeros += !value.isZero();
-    }
-  }
   std::optional<double> sparsity;
-  if (isa<DenseElementsAttr>(getValue()))
-    sparsity = cells ? static_cast<double>(nonZeros) / cells : 0.0;
+  if (auto dense = dyn_cast<DenseElementsAttr>(getValue()))
+    sparsity =
+        cells ? static_cast<double>(detail::countNonZeros(dense)) / cells : 0.0;
   inferred.push_back(matrix(shaped.getDimSize(0), shaped.getDimSize(1),
                             shaped.getElementType(), sparsity));
   return success();

@@ -74,6 +74,9 @@ Type joinTypes(Type lhs, Type rhs);
 namespace detail {
 LogicalResult verifyInferredMatrixProperties(Operation *op);
 
+/// The number of non-zero elements of a literal.
+int64_t countNonZeros(DenseElementsAttr literal);
+
 LogicalResult inferElementwiseBinary(const MatrixInferenceContext &context,
                                      BinarySparsity sparsity,
                                      double (*applyScalar)(double, double),
