@@ -12,7 +12,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 AMLS_OPT := $(BUILD_DIR)/bin/amls-opt
 
 PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
-            libmlir-22-dev mlir-22-tools libgtest-dev
+            libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev
 
 .PHONY: all deps build demo check docs clean
 

@@ -1,0 +1,73 @@
+//===- MatrixIO.h - Reading, writing and printing matrices ------*- C++ -*-===//
+//
+// The C++ side of the runtime's I/O, used by the C ABI in Runtime.h and by
+// the tools (amls-run binds input files with it). Errors are returned as a
+// message "path:line: problem" (empty on success), never thrown.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_RUNTIME_MATRIXIO_H
+#define AMLS_RUNTIME_MATRIXIO_H
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amls::runtime {
+
+/// The values match `mlir::amls::FileFormat`.
+enum class FileFormat : int32_t { CSV = 0, MatrixMarket = 1 };
+
+/// `.mtx` and `.mm` are Matrix Market, anything else CSV.
+FileFormat formatForPath(std::string_view path);
+
+/// A dense row-major matrix.
+struct Matrix {
+  int64_t rows = 0, cols = 0;
+  std::vector<double> data;
+
+  double &at(int64_t r, int64_t c) { return data[r * cols + c]; }
+  double at(int64_t r, int64_t c) const { return data[r * cols + c]; }
+};
+
+/// A strided view of matrix cells (a memref descriptor's data).
+struct MatrixView {
+  const double *data;
+  int64_t rows, cols;
+  int64_t rowStride, colStride;
+
+  double at(int64_t r, int64_t c) const {
+    return data[r * rowStride + c * colStride];
+  }
+  static MatrixView of(const Matrix &m) {
+    return {m.data.data(), m.rows, m.cols, m.cols, 1};
+  }
+};
+
+/// Reads a CSV file (comma-separated numbers, one row per line; a first
+/// line that is not all numbers is a header and skipped; an empty field is
+/// 0) or a Matrix Market file (coordinate or array; real, integer or
+/// pattern; general, symmetric or skew-symmetric).
+std::string readMatrix(const std::string &path, FileFormat format,
+                       Matrix &result);
+
+enum class MatrixMarketLayout { Coordinate, Array };
+
+/// Writes with full (round-trip) precision. Matrix Market uses `layout`.
+std::string
+writeMatrix(const std::string &path, FileFormat format,
+            const MatrixView &matrix,
+            MatrixMarketLayout layout = MatrixMarketLayout::Coordinate);
+
+/// DML's toString(X): three decimals, cells separated by a space, one row
+/// per line, at most 100 rows and columns.
+std::string formatMatrix(const MatrixView &matrix);
+
+/// DML's print of a double: "3.5", "2.0", "1.0E-4", "NaN", "Infinity".
+std::string formatScalar(double value);
+
+} // namespace amls::runtime
+
+#endif // AMLS_RUNTIME_MATRIXIO_H

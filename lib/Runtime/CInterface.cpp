@@ -1,0 +1,99 @@
+//===- CInterface.cpp - I/O entry points of compiled programs -------------===//
+
+#include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+using namespace amls::runtime;
+
+namespace {
+
+[[noreturn]] void fail(const std::string &message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "amls: %s\n", message.c_str());
+  std::exit(1);
+}
+
+/// `amls.read` asks for the sizes first, then for the contents into a
+/// buffer of those sizes: the file is parsed once and kept in between.
+struct ReadCache {
+  std::mutex mutex;
+  std::string path;
+  FileFormat format = FileFormat::CSV;
+  Matrix matrix;
+};
+
+ReadCache &readCache() {
+  static ReadCache cache;
+  return cache;
+}
+
+MatrixView viewOf(const AmlsMatrixF64 *m) {
+  return {m->aligned + m->offset, m->sizes[0], m->sizes[1], m->strides[0],
+          m->strides[1]};
+}
+
+} // namespace
+
+extern "C" void amls_rt_file_dims(const char *path, int32_t format,
+                                  int64_t *rows, int64_t *cols) {
+  ReadCache &cache = readCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  cache.path = path;
+  cache.format = static_cast<FileFormat>(format);
+  std::string error = readMatrix(cache.path, cache.format, cache.matrix);
+  if (!error.empty())
+    fail(error);
+  *rows = cache.matrix.rows;
+  *cols = cache.matrix.cols;
+}
+
+extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
+                                          int32_t format) {
+  ReadCache &cache = readCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  if (cache.path != path || cache.format != static_cast<FileFormat>(format)) {
+    cache.path = path;
+    cache.format = static_cast<FileFormat>(format);
+    std::string error = readMatrix(cache.path, cache.format, cache.matrix);
+    if (!error.empty())
+      fail(error);
+  }
+  const Matrix &m = cache.matrix;
+  if (m.rows != dest->sizes[0] || m.cols != dest->sizes[1])
+    fail(std::string(path) + ": the file changed while it was read");
+  for (int64_t r = 0; r < m.rows; ++r)
+    for (int64_t c = 0; c < m.cols; ++c)
+      dest->aligned[dest->offset + r * dest->strides[0] +
+                    c * dest->strides[1]] = m.at(r, c);
+  cache.path.clear();
+  cache.matrix = Matrix();
+}
+
+extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
+                                           const char *path, int32_t format) {
+  std::string error =
+      writeMatrix(path, static_cast<FileFormat>(format), viewOf(source));
+  if (!error.empty())
+    fail(error);
+}
+
+extern "C" void _mlir_ciface_amls_rt_print_matrix(AmlsMatrixF64 *source) {
+  std::string text = formatMatrix(viewOf(source));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+extern "C" void amls_rt_print_f64(double value) {
+  std::printf("%s\n", formatScalar(value).c_str());
+  std::fflush(stdout);
+}
+
+extern "C" void amls_rt_print_i64(int64_t value) {
+  std::printf("%lld\n", static_cast<long long>(value));
+  std::fflush(stdout);
+}

@@ -1,0 +1,331 @@
+//===- MatrixIO.cpp - Reading, writing and printing matrices --------------===//
+
+#include "AMLS/Runtime/MatrixIO.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace amls::runtime {
+
+FileFormat formatForPath(std::string_view path) {
+  auto endsWith = [&](std::string_view suffix) {
+    return path.size() >= suffix.size() &&
+           path.substr(path.size() - suffix.size()) == suffix;
+  };
+  if (endsWith(".mtx") || endsWith(".mm"))
+    return FileFormat::MatrixMarket;
+  return FileFormat::CSV;
+}
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text[0])))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
+  return text;
+}
+
+/// Parses all of `text` as a number (strtod syntax: also "nan", "inf").
+bool parseNumber(std::string_view text, double &value) {
+  std::string copy(text);
+  if (copy.empty())
+    return false;
+  char *end = nullptr;
+  value = std::strtod(copy.c_str(), &end);
+  return end == copy.c_str() + copy.size();
+}
+
+std::vector<std::string_view> split(std::string_view line, char separator) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  while (true) {
+    size_t end = line.find(separator, start);
+    fields.push_back(trim(line.substr(start, end - start)));
+    if (end == std::string_view::npos)
+      return fields;
+    start = end + 1;
+  }
+}
+
+std::string located(const std::string &path, int64_t line,
+                    const std::string &problem) {
+  return path + ":" + std::to_string(line) + ": " + problem;
+}
+
+std::string quoted(std::string_view text) {
+  constexpr size_t kMax = 40;
+  std::string shown(text.substr(0, kMax));
+  if (text.size() > kMax)
+    shown += "...";
+  return "'" + shown + "'";
+}
+
+std::string readCSV(const std::string &path, std::istream &in, Matrix &result) {
+  result = Matrix();
+  std::string line;
+  int64_t lineNo = 0;
+  bool sawData = false;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (trim(line).empty())
+      continue;
+    std::vector<std::string_view> fields = split(line, ',');
+    std::vector<double> values(fields.size(), 0.0);
+    size_t bad = fields.size();
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (!fields[i].empty() && !parseNumber(fields[i], values[i])) {
+        bad = i;
+        break;
+      }
+    if (bad != fields.size()) {
+      // A first line of names is a header.
+      if (!sawData && lineNo == 1)
+        continue;
+      return located(path, lineNo,
+                     "column " + std::to_string(bad + 1) +
+                         ": expected a number, found " + quoted(fields[bad]));
+    }
+    if (!sawData) {
+      result.cols = static_cast<int64_t>(fields.size());
+      sawData = true;
+    } else if (static_cast<int64_t>(fields.size()) != result.cols) {
+      return located(path, lineNo,
+                     "expected " + std::to_string(result.cols) +
+                         " values as in the first row, found " +
+                         std::to_string(fields.size()));
+    }
+    result.data.insert(result.data.end(), values.begin(), values.end());
+    ++result.rows;
+  }
+  if (in.bad())
+    return path + ": read error";
+  return "";
+}
+
+std::string readMatrixMarket(const std::string &path, std::istream &in,
+                             Matrix &result) {
+  result = Matrix();
+  std::string line;
+  int64_t lineNo = 0;
+  if (!std::getline(in, line))
+    return located(path, 1,
+                   "expected a '%%MatrixMarket' header, found an "
+                   "empty file");
+  ++lineNo;
+  std::istringstream header(line);
+  std::string banner, object, layout, field, symmetry;
+  header >> banner >> object >> layout >> field >> symmetry;
+  auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    return s;
+  };
+  object = lower(object);
+  layout = lower(layout);
+  field = lower(field);
+  symmetry = lower(symmetry);
+  if (banner != "%%MatrixMarket" || object != "matrix")
+    return located(path, lineNo,
+                   "expected '%%MatrixMarket matrix ...', found " +
+                       quoted(line));
+  if (layout != "coordinate" && layout != "array")
+    return located(path, lineNo,
+                   "expected layout 'coordinate' or 'array', found " +
+                       quoted(layout));
+  if (field != "real" && field != "integer" && field != "pattern" &&
+      field != "double")
+    return located(path, lineNo,
+                   "expected field 'real', 'integer' or 'pattern', found " +
+                       quoted(field));
+  if (symmetry != "general" && symmetry != "symmetric" &&
+      symmetry != "skew-symmetric")
+    return located(path, lineNo,
+                   "expected symmetry 'general', 'symmetric' or "
+                   "'skew-symmetric', found " +
+                       quoted(symmetry));
+  bool coordinate = layout == "coordinate";
+  bool pattern = field == "pattern";
+  if (pattern && !coordinate)
+    return located(path, lineNo, "a 'pattern' matrix must be 'coordinate'");
+
+  // Skip comments up to the size line.
+  auto nextLine = [&]() -> bool {
+    while (std::getline(in, line)) {
+      ++lineNo;
+      std::string_view text = trim(line);
+      if (!text.empty() && text[0] != '%')
+        return true;
+    }
+    return false;
+  };
+  if (!nextLine())
+    return located(path, lineNo + 1,
+                   "expected the size line, found the end "
+                   "of the file");
+  std::istringstream sizes(line);
+  int64_t rows = -1, cols = -1, entries = -1;
+  sizes >> rows >> cols;
+  if (coordinate)
+    sizes >> entries;
+  if (sizes.fail() || rows < 0 || cols < 0 || (coordinate && entries < 0))
+    return located(path, lineNo,
+                   std::string("expected the size line '<rows> <cols>") +
+                       (coordinate ? " <entries>'" : "'") + ", found " +
+                       quoted(line));
+  result.rows = rows;
+  result.cols = cols;
+  result.data.assign(rows * cols, 0.0);
+  int64_t expected = coordinate ? entries : rows * cols;
+  bool symmetric = symmetry != "general";
+  double mirrorSign = symmetry == "skew-symmetric" ? -1.0 : 1.0;
+  for (int64_t k = 0; k < expected; ++k) {
+    if (!nextLine())
+      return located(path, lineNo + 1,
+                     "expected " + std::to_string(expected) +
+                         " entries, found " + std::to_string(k));
+    std::istringstream entry(line);
+    if (!coordinate) {
+      double value;
+      if (!(entry >> value))
+        return located(path, lineNo,
+                       "expected a number, found " + quoted(line));
+      // Array layout lists the cells column by column.
+      int64_t r = k % rows, c = k / rows;
+      result.at(r, c) = value;
+      continue;
+    }
+    int64_t r, c;
+    double value = 1.0;
+    if (!(entry >> r >> c) || (!pattern && !(entry >> value)))
+      return located(path, lineNo,
+                     std::string("expected '<row> <col>") +
+                         (pattern ? "'" : " <value>'") + ", found " +
+                         quoted(line));
+    if (r < 1 || r > rows || c < 1 || c > cols)
+      return located(path, lineNo,
+                     "entry (" + std::to_string(r) + ", " + std::to_string(c) +
+                         ") is outside the " + std::to_string(rows) + "x" +
+                         std::to_string(cols) + " matrix");
+    result.at(r - 1, c - 1) = value;
+    if (symmetric && r != c)
+      result.at(c - 1, r - 1) = mirrorSign * value;
+  }
+  return "";
+}
+
+std::string formatFull(double value) {
+  char buffer[32];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, error == std::errc() ? end : buffer);
+}
+
+} // namespace
+
+std::string readMatrix(const std::string &path, FileFormat format,
+                       Matrix &result) {
+  std::ifstream in(path);
+  if (!in)
+    return path + ": cannot open the file for reading";
+  if (format == FileFormat::MatrixMarket)
+    return readMatrixMarket(path, in, result);
+  return readCSV(path, in, result);
+}
+
+std::string writeMatrix(const std::string &path, FileFormat format,
+                        const MatrixView &m, MatrixMarketLayout layout) {
+  std::ofstream out(path);
+  if (!out)
+    return path + ": cannot open the file for writing";
+  if (format == FileFormat::CSV) {
+    for (int64_t r = 0; r < m.rows; ++r) {
+      for (int64_t c = 0; c < m.cols; ++c) {
+        if (c)
+          out << ',';
+        out << formatFull(m.at(r, c));
+      }
+      out << '\n';
+    }
+  } else if (layout == MatrixMarketLayout::Array) {
+    out << "%%MatrixMarket matrix array real general\n"
+        << m.rows << ' ' << m.cols << '\n';
+    for (int64_t c = 0; c < m.cols; ++c)
+      for (int64_t r = 0; r < m.rows; ++r)
+        out << formatFull(m.at(r, c)) << '\n';
+  } else {
+    int64_t nonZeros = 0;
+    for (int64_t r = 0; r < m.rows; ++r)
+      for (int64_t c = 0; c < m.cols; ++c)
+        nonZeros += m.at(r, c) != 0.0;
+    out << "%%MatrixMarket matrix coordinate real general\n"
+        << m.rows << ' ' << m.cols << ' ' << nonZeros << '\n';
+    for (int64_t r = 0; r < m.rows; ++r)
+      for (int64_t c = 0; c < m.cols; ++c)
+        if (m.at(r, c) != 0.0)
+          out << r + 1 << ' ' << c + 1 << ' ' << formatFull(m.at(r, c)) << '\n';
+  }
+  out.flush();
+  if (!out)
+    return path + ": write error";
+  return "";
+}
+
+std::string formatMatrix(const MatrixView &m) {
+  constexpr int64_t kMaxShown = 100;
+  std::string text;
+  char buffer[64];
+  for (int64_t r = 0; r < std::min(m.rows, kMaxShown); ++r) {
+    for (int64_t c = 0; c < std::min(m.cols, kMaxShown); ++c) {
+      if (c)
+        text += ' ';
+      double value = m.at(r, c);
+      if (std::isnan(value))
+        text += "NaN";
+      else if (std::isinf(value))
+        text += value > 0 ? "Infinity" : "-Infinity";
+      else {
+        std::snprintf(buffer, sizeof(buffer), "%.3f", value);
+        text += buffer;
+      }
+    }
+    text += '\n';
+  }
+  return text;
+}
+
+std::string formatScalar(double value) {
+  if (std::isnan(value))
+    return "NaN";
+  if (std::isinf(value))
+    return value > 0 ? "Infinity" : "-Infinity";
+  double magnitude = std::fabs(value);
+  char buffer[64];
+  // Java's Double.toString: plain decimals in [1e-3, 1e7), else d.dddE<n>.
+  if (magnitude == 0.0 || (magnitude >= 1e-3 && magnitude < 1e7)) {
+    auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value,
+                                      std::chars_format::fixed);
+    std::string text(buffer, end);
+    if (text.find('.') == std::string::npos)
+      text += ".0";
+    return text;
+  }
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value,
+                                    std::chars_format::scientific);
+  std::string text(buffer, end);
+  size_t e = text.find('e');
+  std::string mantissa = text.substr(0, e);
+  int exponent = std::atoi(text.c_str() + e + 1);
+  if (mantissa.find('.') == std::string::npos)
+    mantissa += ".0";
+  return mantissa + "E" + std::to_string(exponent);
+}
+
+} // namespace amls::runtime

@@ -1,0 +1,69 @@
+//===- BlasTest.cpp - BLAS glue -------------------------------------------===//
+
+#include "AMLS/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+/// OPENBLAS_CORETYPE as the process started, before BLAS was loaded.
+const std::string userCoreTypeAtStart = [] {
+  const char *value = std::getenv("OPENBLAS_CORETYPE");
+  return std::string(value ? value : "");
+}();
+
+AmlsMatrixF64 descriptor(std::vector<double> &data, int64_t rows, int64_t cols,
+                         int64_t rowStride) {
+  return {data.data(), data.data(), 0, {rows, cols}, {rowStride, 1}};
+}
+} // namespace
+
+TEST(Blas, GemmMatchesTheDefinition) {
+  const int64_t m = 37, k = 53, n = 29;
+  std::vector<double> a(m * k), b(k * n), c(m * n, -1.0);
+  for (int64_t i = 0; i < m * k; ++i)
+    a[i] = amls_rt_rand(1, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
+  for (int64_t i = 0; i < k * n; ++i)
+    b[i] = amls_rt_rand(2, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
+  AmlsMatrixF64 da = descriptor(a, m, k, k), db = descriptor(b, k, n, n),
+                dc = descriptor(c, m, n, n);
+  _mlir_ciface_amls_rt_gemm(&da, &db, &dc);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double expected = 0;
+      for (int64_t p = 0; p < k; ++p)
+        expected += a[i * k + p] * b[p * n + j];
+      EXPECT_NEAR(c[i * n + j], expected, 1e-12);
+    }
+}
+
+TEST(Blas, GemmOnAStridedSubmatrix) {
+  // A is the left 2x2 block of a 2x4 buffer: row stride 4.
+  std::vector<double> a = {1, 2, 99, 99, 3, 4, 99, 99};
+  std::vector<double> b = {5, 6, 7, 8};
+  std::vector<double> c(4);
+  AmlsMatrixF64 da = descriptor(a, 2, 2, 4), db = descriptor(b, 2, 2, 2),
+                dc = descriptor(c, 2, 2, 2);
+  _mlir_ciface_amls_rt_gemm(&da, &db, &dc);
+  EXPECT_EQ(c, (std::vector<double>{19, 22, 43, 50}));
+}
+
+TEST(Blas, PicksAFastOpenBlasCore) {
+  // Loading BLAS sets the core type for this CPU unless the user chose one.
+  std::vector<double> one = {1};
+  AmlsMatrixF64 d = descriptor(one, 1, 1, 1);
+  _mlir_ciface_amls_rt_gemm(&d, &d, &d);
+  __builtin_cpu_init();
+  const char *detected = __builtin_cpu_supports("avx512f") ? "SkylakeX"
+                         : __builtin_cpu_supports("avx2")  ? "Haswell"
+                                                           : nullptr;
+  // A core the user chose is left alone.
+  const char *expected =
+      userCoreTypeAtStart.empty() ? detected : userCoreTypeAtStart.c_str();
+  if (expected)
+    EXPECT_STREQ(std::getenv("OPENBLAS_CORETYPE"), expected);
+}

@@ -1,0 +1,152 @@
+//===- MatrixIOTest.cpp - Runtime matrix I/O ------------------------------===//
+
+#include "AMLS/Runtime/MatrixIO.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+using namespace amls::runtime;
+
+namespace {
+/// A file in a fresh temporary directory, removed afterwards.
+class TempFile {
+public:
+  explicit TempFile(const std::string &name, const std::string &contents = "") {
+    char dir[] = "/tmp/amls-io-XXXXXX";
+    directory = mkdtemp(dir);
+    path = directory + "/" + name;
+    if (!contents.empty())
+      std::ofstream(path) << contents;
+  }
+  ~TempFile() {
+    std::remove(path.c_str());
+    rmdir(directory.c_str());
+  }
+  std::string directory, path;
+};
+
+Matrix make(int64_t rows, int64_t cols, std::vector<double> data) {
+  Matrix m;
+  m.rows = rows;
+  m.cols = cols;
+  m.data = std::move(data);
+  return m;
+}
+} // namespace
+
+TEST(MatrixIO, FormatFromExtension) {
+  EXPECT_EQ(formatForPath("a/b.mtx"), FileFormat::MatrixMarket);
+  EXPECT_EQ(formatForPath("b.mm"), FileFormat::MatrixMarket);
+  EXPECT_EQ(formatForPath("b.csv"), FileFormat::CSV);
+  EXPECT_EQ(formatForPath("data"), FileFormat::CSV);
+}
+
+TEST(MatrixIO, ReadsCsvWithAndWithoutHeader) {
+  TempFile plain("x.csv", "1,2.5,-3\n4e2, 5 ,nan\n\n");
+  Matrix m;
+  ASSERT_EQ(readMatrix(plain.path, FileFormat::CSV, m), "");
+  EXPECT_EQ(m.rows, 2);
+  EXPECT_EQ(m.cols, 3);
+  EXPECT_EQ(m.at(0, 1), 2.5);
+  EXPECT_EQ(m.at(1, 0), 400.0);
+  EXPECT_EQ(m.at(1, 1), 5.0);
+  EXPECT_TRUE(std::isnan(m.at(1, 2)));
+
+  TempFile header("h.csv", "a,b\r\n1,\r\n3,4\r\n");
+  ASSERT_EQ(readMatrix(header.path, FileFormat::CSV, m), "");
+  EXPECT_EQ(m.rows, 2);
+  EXPECT_EQ(m.cols, 2);
+  EXPECT_EQ(m.data, (std::vector<double>{1, 0, 3, 4}));
+}
+
+TEST(MatrixIO, ReportsMalformedCsvWithLine) {
+  TempFile bad("bad.csv", "1,2\n3,x4\n");
+  Matrix m;
+  EXPECT_EQ(readMatrix(bad.path, FileFormat::CSV, m),
+            bad.path + ":2: column 2: expected a number, found 'x4'");
+  TempFile ragged("ragged.csv", "1,2\n3\n");
+  EXPECT_EQ(readMatrix(ragged.path, FileFormat::CSV, m),
+            ragged.path + ":2: expected 2 values as in the first row, found 1");
+  EXPECT_EQ(readMatrix("/nonexistent/x.csv", FileFormat::CSV, m),
+            "/nonexistent/x.csv: cannot open the file for reading");
+}
+
+TEST(MatrixIO, ReadsMatrixMarketForms) {
+  Matrix m;
+  TempFile coordinate("c.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                               "% a comment\n3 2 2\n1 1 1.5\n3 2 -2\n");
+  ASSERT_EQ(readMatrix(coordinate.path, FileFormat::MatrixMarket, m), "");
+  EXPECT_EQ(m.data, (std::vector<double>{1.5, 0, 0, 0, 0, -2}));
+
+  TempFile array("a.mtx", "%%MatrixMarket matrix array real general\n"
+                          "2 2\n1\n2\n3\n4\n");
+  ASSERT_EQ(readMatrix(array.path, FileFormat::MatrixMarket, m), "");
+  // Column-major listing.
+  EXPECT_EQ(m.data, (std::vector<double>{1, 3, 2, 4}));
+
+  TempFile symmetric("s.mtx",
+                     "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                     "2 2 1\n2 1\n");
+  ASSERT_EQ(readMatrix(symmetric.path, FileFormat::MatrixMarket, m), "");
+  EXPECT_EQ(m.data, (std::vector<double>{0, 1, 1, 0}));
+}
+
+TEST(MatrixIO, ReportsMalformedMatrixMarket) {
+  Matrix m;
+  TempFile noHeader("n.mtx", "2 2 1\n1 1 1\n");
+  EXPECT_EQ(readMatrix(noHeader.path, FileFormat::MatrixMarket, m),
+            noHeader.path +
+                ":1: expected '%%MatrixMarket matrix ...', found '2 2 1'");
+  TempFile outside("o.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                            "2 2 1\n3 1 1.0\n");
+  EXPECT_EQ(readMatrix(outside.path, FileFormat::MatrixMarket, m),
+            outside.path + ":3: entry (3, 1) is outside the 2x2 matrix");
+  TempFile truncated("t.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                              "2 2 2\n1 1 1.0\n");
+  EXPECT_EQ(readMatrix(truncated.path, FileFormat::MatrixMarket, m),
+            truncated.path + ":4: expected 2 entries, found 1");
+}
+
+TEST(MatrixIO, RoundTripsEveryFormat) {
+  Matrix original = make(2, 3, {0.1, 0, -1e-300, 1.0 / 3.0, 0, 12345.678});
+  for (auto [name, format, layout] :
+       {std::tuple{"r.csv", FileFormat::CSV, MatrixMarketLayout::Coordinate},
+        {"r.mtx", FileFormat::MatrixMarket, MatrixMarketLayout::Coordinate},
+        {"r.mtx", FileFormat::MatrixMarket, MatrixMarketLayout::Array}}) {
+    TempFile file(name);
+    ASSERT_EQ(writeMatrix(file.path, format, MatrixView::of(original), layout),
+              "");
+    Matrix back;
+    ASSERT_EQ(readMatrix(file.path, format, back), "");
+    EXPECT_EQ(back.rows, 2);
+    EXPECT_EQ(back.cols, 3);
+    EXPECT_EQ(back.data, original.data) << name; // bit-exact
+  }
+}
+
+TEST(MatrixIO, WritesStridedViews) {
+  // The transpose of a 2x3 matrix, as a strided view.
+  Matrix m = make(2, 3, {1, 2, 3, 4, 5, 6});
+  MatrixView transposed{m.data.data(), 3, 2, 1, 3};
+  TempFile file("t.csv");
+  ASSERT_EQ(writeMatrix(file.path, FileFormat::CSV, transposed), "");
+  std::ifstream in(file.path);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, "1,4\n2,5\n3,6\n");
+}
+
+TEST(MatrixIO, FormatsLikeDml) {
+  Matrix m = make(2, 2, {1, -2.5, 0.0004, NAN});
+  EXPECT_EQ(formatMatrix(MatrixView::of(m)), "1.000 -2.500\n0.000 NaN\n");
+  EXPECT_EQ(formatScalar(3.5), "3.5");
+  EXPECT_EQ(formatScalar(2.0), "2.0");
+  EXPECT_EQ(formatScalar(-0.001), "-0.001");
+  EXPECT_EQ(formatScalar(1e-4), "1.0E-4");
+  EXPECT_EQ(formatScalar(12345678.0), "1.2345678E7");
+  EXPECT_EQ(formatScalar(0.0), "0.0");
+  EXPECT_EQ(formatScalar(INFINITY), "Infinity");
+}
