@@ -64,6 +64,7 @@ TEST(Blas, PicksAFastOpenBlasCore) {
   // A core the user chose is left alone.
   const char *expected =
       userCoreTypeAtStart.empty() ? detected : userCoreTypeAtStart.c_str();
-  if (expected)
+  if (expected) {
     EXPECT_STREQ(std::getenv("OPENBLAS_CORETYPE"), expected);
+  }
 }
