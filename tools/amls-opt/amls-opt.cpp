@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Conversion/Passes.h"
 #include "AMLS/Dialect/AMLSDialect.h"
 #include "AMLS/Transforms/Passes.h"
 
@@ -19,6 +20,8 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::amls::registerAMLSPasses();
+  mlir::amls::registerAMLSConversionPasses();
+  mlir::amls::registerAMLSPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -34,6 +34,33 @@ def AMLS_InferMatrixPropertiesInterface
   }];
 }
 
+def AMLS_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
+  let cppNamespace = "::mlir::amls";
+  let description = [{
+    An operation that computes every result cell from the cells at the same
+    position of its matrix operands (after broadcasting) and its scalar
+    operands. The cell computation is available as IR, so that lowerings and
+    fusion can build loop bodies without knowing the op.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Builds the computation of one result cell. `cells` has one value per
+        operand, in operand order: the cell of a matrix operand, or the
+        scalar operand itself, all of the element type (or `i1`/any scalar
+        for conditions). Returns a value of the result element type.
+      }],
+      "::mlir::Value", "buildCellComputation",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::ValueRange":$cells)>,
+    InterfaceMethod<[{
+        Whether the cell computation can be built for matrices of
+        `elementType` (some functions exist only on floating point).
+      }],
+      "bool", "supportsElementType", (ins "::mlir::Type":$elementType), [{}],
+      /*defaultImplementation=*/[{ return true; }]>
+  ];
+}
+
 // f(0, ...) = 0 on the main (first) input: zeros of the main input stay zero,
 // so the operation can iterate over the non-zeros of a sparse input only.
 def AMLS_SparseSafe : NativeOpTrait<"SparseSafe"> {

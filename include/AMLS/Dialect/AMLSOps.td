@@ -177,7 +177,11 @@ class AMLS_BinaryOp<string mnemonic, string dml, string scalarFn,
                     string sparsity, list<Trait> traits = [],
                     string leftIdentity = "std::nullopt",
                     string rightIdentity = "std::nullopt">
-    : AMLS_InferOp<mnemonic, !listconcat([Pure], traits)> {
+    : AMLS_InferOp<mnemonic, !listconcat([Pure,
+        DeclareOpInterfaceMethods<AMLS_ElementwiseOpInterface,
+                                  ["supportsElementType"]>], traits)> {
+  // Set for functions that only exist on floating point.
+  bit floatOnly = 0;
   let summary = "element-wise " # mnemonic # " [" # dml # "]";
   let description = [{
     Applies the operation cell by cell. Each operand is a matrix or a scalar
@@ -217,6 +221,14 @@ class AMLS_BinaryOp<string mnemonic, string dml, string scalarFn,
           getOperation(), adaptor.getLhs(), adaptor.getRhs(),
           &$cppClass::applyScalar);
     }
+    ::mlir::Value $cppClass::buildCellComputation(::mlir::OpBuilder &builder,
+        ::mlir::Location loc, ::mlir::ValueRange cells) {
+      return ::mlir::amls::buildCell(*this, builder, loc, cells);
+    }
+    bool $cppClass::supportsElementType(::mlir::Type elementType) {
+      return }] # !if(floatOnly, "::llvm::isa<::mlir::FloatType>(elementType)",
+                      "true") # [{;
+    }
     void $cppClass::getCanonicalizationPatterns(
         ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
       ::mlir::amls::detail::populateIdentityPatterns(
@@ -232,9 +244,13 @@ def AMLS_SubOp : AMLS_BinaryOp<"sub", "-", "return lhs - rhs;", "Union", [],
 def AMLS_MulOp : AMLS_BinaryOp<"mul", "*", "return lhs * rhs;", "Intersection",
                                [Commutative, AMLS_SparseSafe], "1.0", "1.0">;
 def AMLS_DivOp : AMLS_BinaryOp<"div", "/", "return lhs / rhs;",
-                               "LeftOrRightZero", [], "std::nullopt", "1.0">;
+                               "LeftOrRightZero", [], "std::nullopt", "1.0"> {
+  let floatOnly = 1;
+}
 def AMLS_PowOp : AMLS_BinaryOp<"pow", "^", "return std::pow(lhs, rhs);",
-                               "Unknown", [], "std::nullopt", "1.0">;
+                               "Unknown", [], "std::nullopt", "1.0"> {
+  let floatOnly = 1;
+}
 def AMLS_MinOp : AMLS_BinaryOp<"min", "min",
                                "return std::isnan(lhs) || std::isnan(rhs) ? "
                                "NAN : std::fmin(lhs, rhs);",
@@ -246,10 +262,14 @@ def AMLS_MaxOp : AMLS_BinaryOp<"max", "max",
 // DML's %% and %/% floor towards negative infinity (R semantics).
 def AMLS_ModOp : AMLS_BinaryOp<"mod", "%%",
                                "return lhs - std::floor(lhs / rhs) * rhs;",
-                               "LeftOrRightZero">;
+                               "LeftOrRightZero"> {
+  let floatOnly = 1;
+}
 def AMLS_IntDivOp : AMLS_BinaryOp<"intdiv", "%/%",
                                   "return std::floor(lhs / rhs);",
-                                  "LeftOrRightZero">;
+                                  "LeftOrRightZero"> {
+  let floatOnly = 1;
+}
 def AMLS_LtOp : AMLS_BinaryOp<"lt", "<", "return lhs < rhs ? 1.0 : 0.0;",
                               "Union">;
 def AMLS_LeOp : AMLS_BinaryOp<"le", "<=", "return lhs <= rhs ? 1.0 : 0.0;",
@@ -278,7 +298,11 @@ def AMLS_OrOp : AMLS_BinaryOp<"or", "|",
 class AMLS_UnaryOp<string mnemonic, string dml, string scalarFn,
                    list<Trait> traits = [],
                    string sparsityFn = "return 1.0;", bit involution = 0>
-    : AMLS_InferOp<mnemonic, !listconcat([Pure], traits)> {
+    : AMLS_InferOp<mnemonic, !listconcat([Pure,
+        DeclareOpInterfaceMethods<AMLS_ElementwiseOpInterface,
+                                  ["supportsElementType"]>], traits)> {
+  // Set for functions that only exist on floating point.
+  bit floatOnly = 0;
   let summary = "element-wise " # mnemonic # " [" # dml # "]";
   let description = [{
     Applies the function to every cell of the input matrix. Scalars use the
@@ -310,6 +334,14 @@ class AMLS_UnaryOp<string mnemonic, string dml, string scalarFn,
       return ::mlir::amls::detail::foldElementwiseUnary(
           getOperation(), adaptor.getInput(), &$cppClass::applyScalar);
     }
+    ::mlir::Value $cppClass::buildCellComputation(::mlir::OpBuilder &builder,
+        ::mlir::Location loc, ::mlir::ValueRange cells) {
+      return ::mlir::amls::buildCell(*this, builder, loc, cells);
+    }
+    bool $cppClass::supportsElementType(::mlir::Type elementType) {
+      return }] # !if(floatOnly, "::llvm::isa<::mlir::FloatType>(elementType)",
+                      "true") # [{;
+    }
     void $cppClass::getCanonicalizationPatterns(
         ::mlir::RewritePatternSet &results, ::mlir::MLIRContext *context) {
       if (}] # !if(involution, "true", "false") # [{)
@@ -330,24 +362,44 @@ def AMLS_NegOp : AMLS_SparseSafeUnaryOp<"neg", "-X", "return -x;",
 def AMLS_NotOp : AMLS_UnaryOp<"not", "!X", "return x == 0 ? 1.0 : 0.0;", [],
     "return s ? std::optional<double>(1.0 - *s) : std::nullopt;">;
 def AMLS_AbsOp : AMLS_SparseSafeUnaryOp<"abs", "abs", "return std::fabs(x);">;
-def AMLS_ExpOp : AMLS_UnaryOp<"exp", "exp", "return std::exp(x);">;
-def AMLS_LogOp : AMLS_UnaryOp<"log", "log", "return std::log(x);">;
+def AMLS_ExpOp : AMLS_UnaryOp<"exp", "exp", "return std::exp(x);"> {
+  let floatOnly = 1;
+}
+def AMLS_LogOp : AMLS_UnaryOp<"log", "log", "return std::log(x);"> {
+  let floatOnly = 1;
+}
 def AMLS_SqrtOp : AMLS_SparseSafeUnaryOp<"sqrt", "sqrt",
-                                         "return std::sqrt(x);">;
+                                         "return std::sqrt(x);"> {
+  let floatOnly = 1;
+}
 def AMLS_RoundOp : AMLS_SparseSafeUnaryOp<"round", "round",
-                                          "return std::round(x);">;
+                                          "return std::round(x);"> {
+  let floatOnly = 1;
+}
 def AMLS_FloorOp : AMLS_SparseSafeUnaryOp<"floor", "floor",
-                                          "return std::floor(x);">;
+                                          "return std::floor(x);"> {
+  let floatOnly = 1;
+}
 def AMLS_CeilOp : AMLS_SparseSafeUnaryOp<"ceil", "ceil",
-                                         "return std::ceil(x);">;
+                                         "return std::ceil(x);"> {
+  let floatOnly = 1;
+}
 def AMLS_SignOp : AMLS_SparseSafeUnaryOp<"sign", "sign",
     "return x > 0 ? 1.0 : (x < 0 ? -1.0 : x);">;
 def AMLS_SigmoidOp : AMLS_UnaryOp<"sigmoid", "sigmoid",
-                                  "return 1.0 / (1.0 + std::exp(-x));">;
-def AMLS_SinOp : AMLS_SparseSafeUnaryOp<"sin", "sin", "return std::sin(x);">;
-def AMLS_CosOp : AMLS_UnaryOp<"cos", "cos", "return std::cos(x);">;
+                                  "return 1.0 / (1.0 + std::exp(-x));"> {
+  let floatOnly = 1;
+}
+def AMLS_SinOp : AMLS_SparseSafeUnaryOp<"sin", "sin", "return std::sin(x);"> {
+  let floatOnly = 1;
+}
+def AMLS_CosOp : AMLS_UnaryOp<"cos", "cos", "return std::cos(x);"> {
+  let floatOnly = 1;
+}
 def AMLS_TanhOp : AMLS_SparseSafeUnaryOp<"tanh", "tanh",
-                                         "return std::tanh(x);">;
+                                         "return std::tanh(x);"> {
+  let floatOnly = 1;
+}
 def AMLS_IsNaNOp : AMLS_SparseSafeUnaryOp<"isnan", "isNaN",
                                           "return std::isnan(x) ? 1.0 : 0.0;">;
 
@@ -355,7 +407,8 @@ def AMLS_IsNaNOp : AMLS_SparseSafeUnaryOp<"isnan", "isNaN",
 // Selection
 //===----------------------------------------------------------------------===//
 
-def AMLS_IfElseOp : AMLS_InferOp<"ifelse", [Pure]> {
+def AMLS_IfElseOp : AMLS_InferOp<"ifelse", [
+    Pure, DeclareOpInterfaceMethods<AMLS_ElementwiseOpInterface>]> {
   let summary = "cell-wise selection [ifelse(cond, a, b)]";
   let description = [{
     Selects `a` where `cond` is non-zero and `b` elsewhere. Each operand is a

@@ -1,0 +1,65 @@
+//===- Passes.td - AMLS conversion passes ------------------*- tablegen -*-===//
+
+#ifndef AMLS_CONVERSION_PASSES_TD
+#define AMLS_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
+  let summary = "Lower dense AMLS matrices to linalg on tensors";
+  let description = [{
+    Converts `!amls.matrix<RxCxT>` to `tensor<RxCxT>` and every op on dense
+    matrices to `linalg` (named ops where one fits: `linalg.matmul`,
+    `linalg.transpose`, `linalg.fill`; `linalg.generic` otherwise) plus
+    `tensor`, `arith`, `math` and `scf`. Element-wise ops get their loop body
+    from `ElementwiseOpInterface`. Ops that need the runtime (file I/O,
+    printing, random numbers, and the ops whose result size depends on the
+    data: `remove_empty`, `table`, `order`) become calls into
+    libamls_runtime (`amls_rt_*`). `amls.parfor` becomes an `scf.for`.
+
+    Sizes that are `?` are read at run time with `tensor.dim`. Where two
+    unknown sizes must agree (element-wise operands, products, slices within
+    bounds), a `cf.assert` checks it at run time, naming the op's location.
+    Broadcasting a row or column vector needs the vector's size 1 to be known
+    statically; `--amls-infer-properties` (or amls-run's specialization to
+    the inputs) provides it.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
+  let summary = "Run large dense products through BLAS";
+  let description = [{
+    After bufferization, replaces `linalg.matmul` on `f64` memrefs by a call
+    to the runtime's `amls_rt_gemm` (OpenBLAS dgemm, with the right kernel
+    for the CPU). With `mode=auto`, products of at least `min-flops`
+    multiply-adds call BLAS and smaller ones keep the generated loops; the
+    decision is made at compile time for static sizes and at run time
+    otherwise. `mode=always` and `mode=never` force one side.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "When to call BLAS: auto, always or never">,
+    Option<"minFlops", "min-flops", "int64_t", "32768",
+           "Smallest product (M*N*K) that calls BLAS in auto mode">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+#endif // AMLS_CONVERSION_PASSES_TD

@@ -1,0 +1,1730 @@
+//===- AMLSToLinalg.cpp - Lower dense AMLS matrices to linalg -------------===//
+//
+// `!amls.matrix<RxCxT>` becomes `tensor<RxCxT>`. Each op becomes linalg on
+// tensors, or a call into libamls_runtime where it needs files, printing,
+// random numbers, or produces a data-dependent size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Dialect/AMLSOps.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_CONVERTAMLSTOLINALG
+#include "AMLS/Conversion/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+}
+
+/// Size `dim` of a 2-D tensor: a constant when static.
+Value dimOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return indexConstant(b, loc, type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, tensor, dim);
+}
+
+/// An uninitialized tensor of `type` whose dynamic sizes are `rows`/`cols`.
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<Value> sizes) {
+  SmallVector<Value> dynamic;
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (type.isDynamicDim(i))
+      dynamic.push_back(size);
+  return tensor::EmptyOp::create(b, loc, type, dynamic);
+}
+
+Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+/// "file:line:col" of an op, for run-time messages.
+std::string describe(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "'";
+  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << " at " << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+       << ":" << fileLoc.getColumn();
+  return text;
+}
+
+/// A run-time check that aborts with `message` when `condition` is false.
+void check(OpBuilder &b, Location loc, Value condition, Operation *op,
+           const Twine &message) {
+  cf::AssertOp::create(
+      b, loc, condition,
+      b.getStringAttr("amls: " + describe(op) + ": " + message));
+}
+
+void checkEqual(OpBuilder &b, Location loc, Value lhs, Value rhs, Operation *op,
+                const Twine &message) {
+  if (getConstantIntValue(lhs) && getConstantIntValue(rhs))
+    return; // Static sizes were verified already.
+  Value equal =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  check(b, loc, equal, op, message);
+}
+
+SmallVector<utils::IteratorType> iterators(ArrayRef<bool> reduced) {
+  SmallVector<utils::IteratorType> result;
+  for (bool r : reduced)
+    result.push_back(r ? utils::IteratorType::reduction
+                       : utils::IteratorType::parallel);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime calls
+//===----------------------------------------------------------------------===//
+
+/// The memref type matrices cross into the runtime with: any strides.
+MemRefType runtimeMatrixType(MLIRContext *context) {
+  int64_t dyn = ShapedType::kDynamic;
+  return MemRefType::get(
+      {dyn, dyn}, Float64Type::get(context),
+      StridedLayoutAttr::get(context, /*offset=*/dyn, /*strides=*/{dyn, dyn}));
+}
+
+/// Declares `name` in the module (once) and returns it.
+func::FuncOp getRuntimeFunction(OpBuilder &b, Operation *from, StringRef name,
+                                TypeRange inputs, TypeRange results) {
+  auto module = from->getParentOfType<ModuleOp>();
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto type = b.getFunctionType(inputs, results);
+  auto function = func::FuncOp::create(b, from->getLoc(), name, type);
+  function.setPrivate();
+  // Matrices are passed as descriptors: use the `_mlir_ciface_` ABI.
+  if (llvm::any_of(inputs, llvm::IsaPred<MemRefType>))
+    function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      b.getUnitAttr());
+  return function;
+}
+
+Value callRuntime(OpBuilder &b, Location loc, Operation *from, StringRef name,
+                  ValueRange args, TypeRange results = {}) {
+  func::FuncOp function =
+      getRuntimeFunction(b, from, name, ValueRange(args).getTypes(), results);
+  auto call = func::CallOp::create(b, loc, function, args);
+  return results.empty() ? Value() : call.getResult(0);
+}
+
+/// A pointer to a NUL-terminated copy of `text` in a module constant.
+Value stringPointer(OpBuilder &b, Location loc, Operation *from,
+                    StringRef text) {
+  auto module = from->getParentOfType<ModuleOp>();
+  std::string name =
+      llvm::formatv("amls_str_{0:x}",
+                    static_cast<uint64_t>(llvm::hash_value(text)))
+          .str();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  if (!global) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size() + 1);
+    global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    b.getStringAttr(text.str() + '\0'));
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+/// A read-only view of a tensor as a runtime matrix.
+Value asRuntimeMatrix(OpBuilder &b, Location loc, Value tensor) {
+  int64_t dyn = ShapedType::kDynamic;
+  auto dynamicType = RankedTensorType::get(
+      {dyn, dyn}, cast<RankedTensorType>(tensor.getType()).getElementType());
+  return bufferization::ToBufferOp::create(
+      b, loc, runtimeMatrixType(b.getContext()),
+      castTo(b, loc, tensor, dynamicType), /*read_only=*/true);
+}
+
+/// Allocates a rows x cols f64 buffer, lets `fill` write it through the
+/// runtime, and returns it as a tensor of `type`.
+Value tensorFromRuntime(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value rows, Value cols,
+                        function_ref<void(Value matrix)> fill) {
+  int64_t dyn = ShapedType::kDynamic;
+  auto bufferType = MemRefType::get({dyn, dyn}, b.getF64Type());
+  Value buffer =
+      memref::AllocOp::create(b, loc, bufferType, ValueRange{rows, cols});
+  Value view =
+      memref::CastOp::create(b, loc, runtimeMatrixType(b.getContext()), buffer);
+  fill(view);
+  Value tensor = bufferization::ToTensorOp::create(
+      b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()), buffer,
+      /*restrict=*/b.getUnitAttr(), /*writable=*/b.getUnitAttr());
+  return castTo(b, loc, tensor, type);
+}
+
+LogicalResult requireF64(Operation *op, RankedTensorType type,
+                         ConversionPatternRewriter &rewriter) {
+  if (type.getElementType().isF64())
+    return success();
+  return rewriter.notifyMatchFailure(op, "runtime matrices are f64"),
+         op->emitOpError("on ") << type.getElementType()
+                                << " matrices is not supported yet: the "
+                                   "runtime handles f64 only";
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise operations
+//===----------------------------------------------------------------------===//
+
+/// Any op with ElementwiseOpInterface: one linalg.generic over the result,
+/// broadcasting operands whose size is statically 1 along a dimension.
+struct LowerElementwise
+    : public OpInterfaceConversionPattern<ElementwiseOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ElementwiseOpInterface op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op->getLoc();
+    auto resultType = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op->getResult(0).getType()));
+    if (!resultType)
+      return failure();
+    Type elementType = resultType.getElementType();
+    if (!isa<FloatType>(elementType) && !op.supportsElementType(elementType))
+      return op->emitOpError("on ")
+             << elementType << " matrices is not supported by the lowering";
+
+    // Sizes of the result: static, or read from an operand that is not
+    // broadcast along that dimension.
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < 2; ++d) {
+      Value size;
+      if (!resultType.isDynamicDim(d)) {
+        size = indexConstant(rewriter, loc, resultType.getDimSize(d));
+      } else {
+        for (Value operand : operands) {
+          auto type = dyn_cast<RankedTensorType>(operand.getType());
+          if (type && type.getDimSize(d) != 1) {
+            size = dimOf(rewriter, loc, operand, d);
+            break;
+          }
+        }
+        if (!size)
+          size = indexConstant(rewriter, loc, 1);
+      }
+      sizes.push_back(size);
+    }
+
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    SmallVector<int> inputOf(operands.size(), -1);
+    MLIRContext *context = rewriter.getContext();
+    for (auto [i, operand] : llvm::enumerate(operands)) {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type)
+        continue;
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < 2; ++d) {
+        bool broadcast =
+            type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
+        if (broadcast) {
+          exprs.push_back(getAffineConstantExpr(0, context));
+          continue;
+        }
+        exprs.push_back(getAffineDimExpr(d, context));
+        checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, d), sizes[d],
+                   op,
+                   "operand #" + Twine(i) +
+                       " has a different size in "
+                       "dimension " +
+                       Twine(d) + " than the result");
+      }
+      inputOf[i] = inputs.size();
+      inputs.push_back(operand);
+      maps.push_back(AffineMap::get(2, 0, exprs, context));
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(2, context));
+
+    Value init = emptyTensor(rewriter, loc, resultType, sizes);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, inputs, init, maps,
+        iterators({false, false}),
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          SmallVector<Value> cells;
+          for (auto [i, operand] : llvm::enumerate(operands))
+            cells.push_back(inputOf[i] >= 0 ? args[inputOf[i]] : operand);
+          Value result = op.buildCellComputation(b, bodyLoc, cells);
+          linalg::YieldOp::create(b, bodyLoc, result);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Generic helper for op-specific patterns
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> struct AMLSPattern : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  RankedTensorType tensorType(Value value) const {
+    return dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(value.getType()));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Data generation
+//===----------------------------------------------------------------------===//
+
+struct LowerFill : public AMLSPattern<FillOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    checkNonNegative(rewriter, loc, op, adaptor.getRows(), "row count");
+    checkNonNegative(rewriter, loc, op, adaptor.getCols(), "column count");
+    Value init = emptyTensor(rewriter, loc, type,
+                             {adaptor.getRows(), adaptor.getCols()});
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, adaptor.getValue(), init);
+    return success();
+  }
+
+  static void checkNonNegative(OpBuilder &b, Location loc, Operation *op,
+                               Value size, StringRef what) {
+    if (getConstantIntValue(size))
+      return;
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size,
+                                     indexConstant(b, loc, 0));
+    check(b, loc, ok, op, Twine(what) + " must be non-negative");
+  }
+};
+
+struct LowerConstant : public AMLSPattern<ConstantOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!value)
+      return op.emitOpError("only dense literals can be lowered");
+    Value constant = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                               value.getType(), value);
+    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), constant,
+                                  tensorType(op.getResult())));
+    return success();
+  }
+};
+
+struct LowerSeq : public AMLSPattern<SeqOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(SeqOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    Type elementType = type.getElementType();
+    Value from = adaptor.getFrom(), to = adaptor.getTo(),
+          incr = adaptor.getIncr();
+    // length = floor((to - from) / incr + eps) + 1, as in inference.
+    Value span = arith::SubFOp::create(rewriter, loc, to, from);
+    Value steps = arith::DivFOp::create(rewriter, loc, span, incr);
+    Value nudged = arith::AddFOp::create(
+        rewriter, loc, steps, floatConstant(rewriter, loc, elementType, 1e-10));
+    Value nonNegative =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE, nudged,
+                              floatConstant(rewriter, loc, elementType, 0.0));
+    check(rewriter, loc, nonNegative, op,
+          "the increment has the wrong sign (or is zero)");
+    Value floored = math::FloorOp::create(rewriter, loc, nudged);
+    Value count =
+        arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), floored);
+    Value length = arith::AddIOp::create(
+        rewriter, loc,
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                   count),
+        indexConstant(rewriter, loc, 1));
+    Value init = emptyTensor(rewriter, loc, type,
+                             {length, indexConstant(rewriter, loc, 1)});
+    MLIRContext *context = rewriter.getContext();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, init,
+        {AffineMap::getMultiDimIdentityMap(2, context)},
+        iterators({false, false}),
+        [&](OpBuilder &b, Location bodyLoc, ValueRange) {
+          Value i = linalg::IndexOp::create(b, bodyLoc, 0);
+          Value i64 = arith::IndexCastOp::create(b, bodyLoc, b.getI64Type(), i);
+          Value fi = arith::SIToFPOp::create(b, bodyLoc, elementType, i64);
+          Value offset = arith::MulFOp::create(b, bodyLoc, fi, incr);
+          linalg::YieldOp::create(
+              b, bodyLoc,
+              arith::AddFOp::create(b, bodyLoc, from, offset).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct LowerRand : public AMLSPattern<RandOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(RandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    Type elementType = type.getElementType();
+    if (!isa<FloatType>(elementType))
+      return op.emitOpError("random ") << elementType << " matrices are not "
+                                       << "supported";
+    Value seed = adaptor.getSeed();
+    if (!seed)
+      seed = callRuntime(rewriter, loc, op, "amls_rt_fresh_seed", {},
+                         rewriter.getI64Type());
+    auto toF64 = [&](Value v) -> Value {
+      if (v.getType().isF64())
+        return v;
+      return arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), v);
+    };
+    Value min = toF64(adaptor.getMin()), max = toF64(adaptor.getMax());
+    Value sparsity = toF64(adaptor.getSparsity());
+    Value pdf = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getPdf()), 32);
+    Value rows = adaptor.getRows(), cols = adaptor.getCols();
+    LowerFill::checkNonNegative(rewriter, loc, op, rows, "row count");
+    LowerFill::checkNonNegative(rewriter, loc, op, cols, "column count");
+    Value init = emptyTensor(rewriter, loc, type, {rows, cols});
+    func::FuncOp cell = getRuntimeFunction(
+        rewriter, op, "amls_rt_rand",
+        {rewriter.getI64Type(), rewriter.getI64Type(), rewriter.getF64Type(),
+         rewriter.getF64Type(), rewriter.getF64Type(), rewriter.getI32Type()},
+        {rewriter.getF64Type()});
+    MLIRContext *context = rewriter.getContext();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, ValueRange{}, init,
+        {AffineMap::getMultiDimIdentityMap(2, context)},
+        iterators({false, false}),
+        [&](OpBuilder &b, Location bodyLoc, ValueRange) {
+          // The row-major cell index: the same matrix at any thread count.
+          Value i = linalg::IndexOp::create(b, bodyLoc, 0);
+          Value j = linalg::IndexOp::create(b, bodyLoc, 1);
+          Value rowStart = arith::MulIOp::create(b, bodyLoc, i, cols);
+          Value index = arith::AddIOp::create(b, bodyLoc, rowStart, j);
+          Value index64 =
+              arith::IndexCastOp::create(b, bodyLoc, b.getI64Type(), index);
+          Value value = func::CallOp::create(
+                            b, bodyLoc, cell,
+                            ValueRange{seed, index64, min, max, sparsity, pdf})
+                            .getResult(0);
+          if (!elementType.isF64())
+            value = arith::TruncFOp::create(b, bodyLoc, elementType, value);
+          linalg::YieldOp::create(b, bodyLoc, value);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// I/O
+//===----------------------------------------------------------------------===//
+
+struct LowerRead : public AMLSPattern<ReadOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    if (failed(requireF64(op, type, rewriter)))
+      return failure();
+    Value path = stringPointer(rewriter, loc, op, op.getPath());
+    Value format = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
+    auto i64 = rewriter.getI64Type();
+    Value rows64 = callRuntime(rewriter, loc, op, "amls_rt_file_rows",
+                               {path, format}, i64);
+    Value cols64 = callRuntime(rewriter, loc, op, "amls_rt_file_cols",
+                               {path, format}, i64);
+    Value rows = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), rows64);
+    Value cols = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), cols64);
+    for (auto [d, size] : llvm::enumerate(ValueRange{rows, cols}))
+      if (!type.isDynamicDim(d))
+        checkEqual(rewriter, loc, size,
+                   indexConstant(rewriter, loc, type.getDimSize(d)), op,
+                   Twine("the file '") + op.getPath() + "' has a different " +
+                       (d ? "column" : "row") +
+                       " count than the declared type");
+    Value result =
+        tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value matrix) {
+          callRuntime(rewriter, loc, op, "amls_rt_read",
+                      {matrix, path, format});
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LowerWrite : public AMLSPattern<WriteOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(WriteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (failed(requireF64(op, tensorType(op.getInput()), rewriter)))
+      return failure();
+    Value matrix = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
+    Value path = stringPointer(rewriter, loc, op, op.getPath());
+    Value format = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
+    callRuntime(rewriter, loc, op, "amls_rt_write", {matrix, path, format});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerPrint : public AMLSPattern<PrintOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(PrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Type type = input.getType();
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      if (failed(requireF64(op, tensor, rewriter)))
+        return failure();
+      callRuntime(rewriter, loc, op, "amls_rt_print_matrix",
+                  {asRuntimeMatrix(rewriter, loc, input)});
+    } else if (isa<FloatType>(type)) {
+      if (!type.isF64())
+        input =
+            arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), input);
+      callRuntime(rewriter, loc, op, "amls_rt_print_f64", {input});
+    } else {
+      if (type.isIndex())
+        input = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                           input);
+      else if (type.getIntOrFloatBitWidth() < 64)
+        input =
+            arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), input);
+      callRuntime(rewriter, loc, op, "amls_rt_print_i64", {input});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Products
+//===----------------------------------------------------------------------===//
+
+/// C = A' B' with zero-initialized C of `type`; `maps` select transposes.
+Value buildMatmul(OpBuilder &b, Location loc, RankedTensorType type, Value lhs,
+                  Value rhs, Value rows, Value cols,
+                  std::optional<ArrayRef<AffineMap>> maps = std::nullopt) {
+  Value init = emptyTensor(b, loc, type, {rows, cols});
+  Value zero = arith::ConstantOp::create(b, loc, type.getElementType(),
+                                         b.getZeroAttr(type.getElementType()));
+  Value filled = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+  SmallVector<NamedAttribute> attributes;
+  if (maps)
+    attributes.push_back(
+        b.getNamedAttr("indexing_maps", b.getAffineMapArrayAttr(*maps)));
+  return linalg::MatmulOp::create(b, loc, TypeRange{type}, ValueRange{lhs, rhs},
+                                  ValueRange{filled}, attributes)
+      .getResult(0);
+}
+
+/// Affine maps (m, n, k) of a product with optionally transposed operands.
+SmallVector<AffineMap> matmulMaps(MLIRContext *context, bool transposeLhs,
+                                  bool transposeRhs) {
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  auto map = [&](AffineExpr a, AffineExpr c) {
+    return AffineMap::get(3, 0, {a, c}, context);
+  };
+  return {transposeLhs ? map(k, m) : map(m, k),
+          transposeRhs ? map(n, k) : map(k, n), map(m, n)};
+}
+
+struct LowerMatmul : public AMLSPattern<MatmulOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, lhs, 1),
+               dimOf(rewriter, loc, rhs, 0), op, "inner dimensions differ");
+    rewriter.replaceOp(op,
+                       buildMatmul(rewriter, loc, tensorType(op.getResult()),
+                                   lhs, rhs, dimOf(rewriter, loc, lhs, 0),
+                                   dimOf(rewriter, loc, rhs, 1)));
+    return success();
+  }
+};
+
+struct LowerTsmm : public AMLSPattern<TsmmOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(TsmmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    bool left = op.getSide() == TsmmSide::Left;
+    Value size = dimOf(rewriter, loc, x, left ? 1 : 0);
+    SmallVector<AffineMap> maps =
+        matmulMaps(rewriter.getContext(), /*transposeLhs=*/left,
+                   /*transposeRhs=*/!left);
+    rewriter.replaceOp(op,
+                       buildMatmul(rewriter, loc, tensorType(op.getResult()), x,
+                                   x, size, size, ArrayRef<AffineMap>(maps)));
+    return success();
+  }
+};
+
+struct LowerMMChain : public AMLSPattern<MMChainOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(MMChainOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput(), v = adaptor.getVector();
+    auto xType = cast<RankedTensorType>(x.getType());
+    Type elementType = xType.getElementType();
+    Value rows = dimOf(rewriter, loc, x, 0), cols = dimOf(rewriter, loc, x, 1);
+    Value one = indexConstant(rewriter, loc, 1);
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, v, 0), cols, op,
+               "the vector's length differs from the matrix's columns");
+    auto column = RankedTensorType::get({xType.getDimSize(0), 1}, elementType);
+    Value xv = buildMatmul(rewriter, loc, column, x, v, rows, one);
+    if (Value w = adaptor.getWeights()) {
+      checkEqual(rewriter, loc, dimOf(rewriter, loc, w, 0), rows, op,
+                 "the weights' length differs from the matrix's rows");
+      w = castTo(rewriter, loc, w, column);
+      MLIRContext *context = rewriter.getContext();
+      auto id = AffineMap::getMultiDimIdentityMap(2, context);
+      Value init = emptyTensor(rewriter, loc, column, {rows, one});
+      xv = linalg::GenericOp::create(
+               rewriter, loc, column, ValueRange{w, xv}, init, {id, id, id},
+               iterators({false, false}),
+               [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+                 linalg::YieldOp::create(
+                     b, bodyLoc,
+                     arith::MulFOp::create(b, bodyLoc, args[0], args[1])
+                         .getResult());
+               })
+               .getResult(0);
+    }
+    SmallVector<AffineMap> maps = matmulMaps(rewriter.getContext(),
+                                             /*transposeLhs=*/true,
+                                             /*transposeRhs=*/false);
+    rewriter.replaceOp(op,
+                       buildMatmul(rewriter, loc, tensorType(op.getResult()), x,
+                                   xv, cols, one, ArrayRef<AffineMap>(maps)));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Aggregates
+//===----------------------------------------------------------------------===//
+
+/// The identity of a reduction and its combining step, on `type`.
+struct Reduction {
+  double init;
+  std::function<Value(OpBuilder &, Location, Value cell, Value acc)> combine;
+};
+
+Reduction reductionFor(AggKind kind) {
+  auto isFloat = [](Value v) { return isa<FloatType>(v.getType()); };
+  switch (kind) {
+  case AggKind::Sum:
+  case AggKind::Mean:
+    return {0.0, [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+              return isFloat(x)
+                         ? arith::AddFOp::create(b, l, acc, x).getResult()
+                         : arith::AddIOp::create(b, l, acc, x).getResult();
+            }};
+  case AggKind::SumSq:
+    return {0.0, [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+              if (!isFloat(x))
+                return arith::AddIOp::create(b, l, acc,
+                                             arith::MulIOp::create(b, l, x, x));
+              return arith::AddFOp::create(b, l, acc,
+                                           arith::MulFOp::create(b, l, x, x));
+            }};
+  case AggKind::Prod:
+    return {1.0, [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+              return isFloat(x)
+                         ? arith::MulFOp::create(b, l, acc, x).getResult()
+                         : arith::MulIOp::create(b, l, acc, x).getResult();
+            }};
+  case AggKind::Min:
+    return {std::numeric_limits<double>::infinity(),
+            [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+              return isFloat(x)
+                         ? arith::MinimumFOp::create(b, l, acc, x).getResult()
+                         : arith::MinSIOp::create(b, l, acc, x).getResult();
+            }};
+  case AggKind::Max:
+    return {-std::numeric_limits<double>::infinity(),
+            [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
+              return isFloat(x)
+                         ? arith::MaximumFOp::create(b, l, acc, x).getResult()
+                         : arith::MaxSIOp::create(b, l, acc, x).getResult();
+            }};
+  default:
+    llvm_unreachable("not a plain reduction");
+  }
+}
+
+Value reductionInit(OpBuilder &b, Location loc, Type type, double value) {
+  if (isa<FloatType>(type))
+    return floatConstant(b, loc, type, value);
+  int64_t integer = std::isinf(value)
+                        ? (value > 0 ? std::numeric_limits<int64_t>::max()
+                                     : std::numeric_limits<int64_t>::min())
+                        : static_cast<int64_t>(value);
+  return arith::ConstantOp::create(b, loc, type,
+                                   b.getIntegerAttr(type, integer));
+}
+
+/// Reduces `input` over `axis` into a tensor of rank 0 (all), or rank 1
+/// (row: one value per row, col: one per column), with `extra` tensors of
+/// the same shape as further inputs (for var/sd: the means).
+struct ReductionBuilder {
+  OpBuilder &b;
+  Location loc;
+  Value input;
+  AggAxis axis;
+  Type resultElementType;
+
+  /// The rank-0 or rank-1 output shape and the maps of input and output.
+  std::pair<RankedTensorType, SmallVector<Value>> outputShape() const {
+    auto type = cast<RankedTensorType>(input.getType());
+    switch (axis) {
+    case AggAxis::All:
+      return {RankedTensorType::get({}, resultElementType), {}};
+    case AggAxis::Row:
+      return {RankedTensorType::get({type.getDimSize(0)}, resultElementType),
+              {dimOf(b, loc, input, 0)}};
+    case AggAxis::Col:
+      return {RankedTensorType::get({type.getDimSize(1)}, resultElementType),
+              {dimOf(b, loc, input, 1)}};
+    }
+    llvm_unreachable("unknown axis");
+  }
+
+  AffineMap outputMap() const {
+    MLIRContext *context = b.getContext();
+    switch (axis) {
+    case AggAxis::All:
+      return AffineMap::get(2, 0, {}, context);
+    case AggAxis::Row:
+      return AffineMap::get(2, 0, {getAffineDimExpr(0, context)}, context);
+    case AggAxis::Col:
+      return AffineMap::get(2, 0, {getAffineDimExpr(1, context)}, context);
+    }
+    llvm_unreachable("unknown axis");
+  }
+
+  SmallVector<bool> reducedDims() const {
+    return {axis != AggAxis::Row, axis != AggAxis::Col};
+  }
+
+  /// One reduction; `cellOf` maps the input cell (and the `extras` cells) to
+  /// the value reduced.
+  Value reduce(double init,
+               function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+               ValueRange extras = {},
+               function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf =
+                   nullptr) const {
+    auto [outputType, sizes] = outputShape();
+    Value empty = tensor::EmptyOp::create(b, loc, outputType.getShape(),
+                                          resultElementType,
+                                          dynamicOnly(outputType, sizes));
+    Value filled =
+        linalg::FillOp::create(
+            b, loc, reductionInit(b, loc, resultElementType, init), empty)
+            .getResult(0);
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(2, b.getContext())};
+    for (size_t i = 0; i < extras.size(); ++i)
+      maps.push_back(outputMap());
+    maps.push_back(outputMap());
+    SmallVector<Value> inputs = {input};
+    inputs.append(extras.begin(), extras.end());
+    return linalg::GenericOp::create(
+               b, loc, outputType, inputs, filled, maps,
+               iterators(reducedDims()),
+               [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+                 Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
+                                     : toResultType(nested, bodyLoc, args[0]);
+                 linalg::YieldOp::create(
+                     nested, bodyLoc,
+                     combine(nested, bodyLoc, cell, args.back()));
+               })
+        .getResult(0);
+  }
+
+  Value toResultType(OpBuilder &nested, Location bodyLoc, Value cell) const {
+    if (cell.getType() == resultElementType)
+      return cell;
+    return arith::SIToFPOp::create(nested, bodyLoc, resultElementType, cell);
+  }
+
+  static SmallVector<Value> dynamicOnly(RankedTensorType type,
+                                        ArrayRef<Value> sizes) {
+    SmallVector<Value> dynamic;
+    for (auto [i, size] : llvm::enumerate(sizes))
+      if (type.isDynamicDim(i))
+        dynamic.push_back(size);
+    return dynamic;
+  }
+
+  /// Applies `fn` to every element of a rank-0/1 reduction result.
+  Value map(Value reduced,
+            function_ref<Value(OpBuilder &, Location, Value)> fn) const {
+    auto type = cast<RankedTensorType>(reduced.getType());
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(
+          type.isDynamicDim(d)
+              ? tensor::DimOp::create(b, loc, reduced, d).getResult()
+              : indexConstant(b, loc, type.getDimSize(d)));
+    Value empty =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(),
+                                dynamicOnly(type, sizes));
+    auto id = AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+    return linalg::GenericOp::create(
+               b, loc, type, reduced, empty, {id, id},
+               SmallVector<utils::IteratorType>(type.getRank(),
+                                                utils::IteratorType::parallel),
+               [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+                 linalg::YieldOp::create(nested, bodyLoc,
+                                         fn(nested, bodyLoc, args[0]));
+               })
+        .getResult(0);
+  }
+};
+
+struct LowerAgg : public AMLSPattern<AggOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(AggOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elementType = resultType;
+    if (auto tensor = dyn_cast<RankedTensorType>(resultType))
+      elementType = tensor.getElementType();
+    ReductionBuilder builder{rewriter, loc, input, op.getAxis(), elementType};
+    AggKind kind = op.getKind();
+
+    Value reduced;
+    if (kind == AggKind::MaxIndex || kind == AggKind::MinIndex) {
+      reduced = buildIndexReduction(rewriter, loc, op, builder);
+    } else if (kind == AggKind::Var || kind == AggKind::Sd ||
+               kind == AggKind::Mean) {
+      if (!isa<FloatType>(elementType))
+        return op.emitOpError("mean/var/sd need a floating-point result");
+      reduced = buildMoments(rewriter, loc, op, builder);
+    } else {
+      Reduction reduction = reductionFor(kind);
+      reduced = builder.reduce(reduction.init, reduction.combine);
+    }
+
+    // Back to the op's result: a scalar, or an Rx1 / 1xC matrix.
+    if (op.getAxis() == AggAxis::All) {
+      rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, reduced, ValueRange{});
+      return success();
+    }
+    auto tensorResult = cast<RankedTensorType>(resultType);
+    bool perRow = op.getAxis() == AggAxis::Row;
+    Value length = dimOf(rewriter, loc, input, perRow ? 0 : 1);
+    SmallVector<OpFoldResult> shape =
+        perRow ? SmallVector<OpFoldResult>{length, rewriter.getIndexAttr(1)}
+               : SmallVector<OpFoldResult>{rewriter.getIndexAttr(1), length};
+    auto expandedType = RankedTensorType::get(
+        perRow
+            ? SmallVector<int64_t>{cast<RankedTensorType>(reduced.getType())
+                                       .getDimSize(0),
+                                   1}
+            : SmallVector<int64_t>{1, cast<RankedTensorType>(reduced.getType())
+                                          .getDimSize(0)},
+        elementType);
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc, expandedType, reduced,
+        SmallVector<ReassociationIndices>{{0, 1}}, shape);
+    rewriter.replaceOp(op, castTo(rewriter, loc, expanded, tensorResult));
+    return success();
+  }
+
+  /// mean = sum / n; var = sum((x - mean)^2) / (n - 1); sd = sqrt(var).
+  static Value buildMoments(OpBuilder &b, Location loc, AggOp op,
+                            const ReductionBuilder &builder) {
+    Type type = builder.resultElementType;
+    Value input = builder.input;
+    Value rows = dimOf(b, loc, input, 0), cols = dimOf(b, loc, input, 1);
+    Value count = op.getAxis() == AggAxis::All
+                      ? arith::MulIOp::create(b, loc, rows, cols).getResult()
+                      : (op.getAxis() == AggAxis::Row ? cols : rows);
+    Value n = arith::UIToFPOp::create(
+        b, loc, type,
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), count));
+    Reduction sum = reductionFor(AggKind::Sum);
+    Value sums = builder.reduce(sum.init, sum.combine);
+    Value means = builder.map(sums, [&](OpBuilder &nb, Location l, Value s) {
+      return arith::DivFOp::create(nb, l, s, n).getResult();
+    });
+    if (op.getKind() == AggKind::Mean)
+      return means;
+    Value squares = builder.reduce(
+        0.0, sum.combine, means,
+        [&](OpBuilder &nb, Location l, ValueRange cells) -> Value {
+          Value x = builder.toResultType(nb, l, cells[0]);
+          Value d = arith::SubFOp::create(nb, l, x, cells[1]);
+          return arith::MulFOp::create(nb, l, d, d);
+        });
+    Value nMinusOne =
+        arith::SubFOp::create(b, loc, n, floatConstant(b, loc, type, 1.0));
+    bool sd = op.getKind() == AggKind::Sd;
+    return builder.map(squares, [&](OpBuilder &nb, Location l, Value s) {
+      Value var = arith::DivFOp::create(nb, l, s, nMinusOne);
+      return sd ? math::SqrtOp::create(nb, l, var).getResult() : var;
+    });
+  }
+
+  /// 1-based position of the first maximum (minimum) per row or column.
+  static Value buildIndexReduction(OpBuilder &b, Location loc, AggOp op,
+                                   const ReductionBuilder &builder) {
+    Type type = builder.resultElementType;
+    bool isMax = op.getKind() == AggKind::MaxIndex;
+    auto [outputType, sizes] = builder.outputShape();
+    auto dynamic = ReductionBuilder::dynamicOnly(outputType, sizes);
+    Value inputElement = builder.input;
+    Type cellType =
+        cast<RankedTensorType>(inputElement.getType()).getElementType();
+    auto valueType = RankedTensorType::get(outputType.getShape(), cellType);
+    Value best =
+        linalg::FillOp::create(
+            b, loc,
+            reductionInit(b, loc, cellType,
+                          isMax ? -std::numeric_limits<double>::infinity()
+                                : std::numeric_limits<double>::infinity()),
+            tensor::EmptyOp::create(b, loc, outputType.getShape(), cellType,
+                                    dynamic)
+                .getResult())
+            .getResult(0);
+    Value position =
+        linalg::FillOp::create(b, loc, reductionInit(b, loc, type, 1.0),
+                               tensor::EmptyOp::create(
+                                   b, loc, outputType.getShape(), type, dynamic)
+                                   .getResult())
+            .getResult(0);
+    int64_t reducedDim = op.getAxis() == AggAxis::Row ? 1 : 0;
+    auto id = AffineMap::getMultiDimIdentityMap(2, b.getContext());
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{valueType, outputType}, ValueRange{builder.input},
+        ValueRange{best, position},
+        {id, builder.outputMap(), builder.outputMap()},
+        iterators(builder.reducedDims()),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value x = args[0], bestSoFar = args[1], where = args[2];
+          // Strictly better: the first extreme wins, as in DML.
+          Value better =
+              isa<FloatType>(cellType)
+                  ? arith::CmpFOp::create(nb, l,
+                                          isMax ? arith::CmpFPredicate::OGT
+                                                : arith::CmpFPredicate::OLT,
+                                          x, bestSoFar)
+                        .getResult()
+                  : arith::CmpIOp::create(nb, l,
+                                          isMax ? arith::CmpIPredicate::sgt
+                                                : arith::CmpIPredicate::slt,
+                                          x, bestSoFar)
+                        .getResult();
+          Value k = linalg::IndexOp::create(nb, l, reducedDim);
+          Value k1 = arith::AddIOp::create(nb, l, k, indexConstant(nb, l, 1));
+          Value k64 = arith::IndexCastOp::create(nb, l, nb.getI64Type(), k1);
+          Value here =
+              isa<FloatType>(type)
+                  ? arith::SIToFPOp::create(nb, l, type, k64).getResult()
+                  : k64;
+          linalg::YieldOp::create(
+              nb, l,
+              ValueRange{arith::SelectOp::create(nb, l, better, x, bestSoFar),
+                         arith::SelectOp::create(nb, l, better, here, where)});
+        });
+    return generic.getResult(1);
+  }
+};
+
+struct LowerTrace : public AMLSPattern<TraceOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(TraceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, input, 0),
+               dimOf(rewriter, loc, input, 1), op, "the matrix is not square");
+    Type type = op.getType();
+    MLIRContext *context = rewriter.getContext();
+    AffineExpr i = getAffineDimExpr(0, context);
+    auto outputType = RankedTensorType::get({}, type);
+    Value init =
+        linalg::FillOp::create(
+            rewriter, loc, reductionInit(rewriter, loc, type, 0.0),
+            tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, type)
+                .getResult())
+            .getResult(0);
+    Reduction sum = reductionFor(AggKind::Sum);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, outputType, input, init,
+        {AffineMap::get(1, 0, {i, i}, context),
+         AffineMap::get(1, 0, {}, context)},
+        iterators({true}), [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, sum.combine(b, l, args[0], args[1]));
+        });
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, generic.getResult(0),
+                                                   ValueRange{});
+    return success();
+  }
+};
+
+/// Row i combines row i-1 of the result with row i of the input; the rows
+/// are a sequential loop, the columns of a row a parallel generic.
+struct LowerCumAgg : public AMLSPattern<CumAggOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(CumAggOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto type = cast<RankedTensorType>(input.getType());
+    Type elementType = type.getElementType();
+    if (!isa<FloatType>(elementType))
+      return op.emitOpError("cumulative aggregates of ")
+             << elementType << " matrices are not supported";
+    Value rows = dimOf(rewriter, loc, input, 0);
+    Value cols = dimOf(rewriter, loc, input, 1);
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value one = indexConstant(rewriter, loc, 1);
+    auto rowType = RankedTensorType::get({1, type.getDimSize(1)}, elementType);
+    CumAggKind kind = op.getKind();
+    MLIRContext *context = rewriter.getContext();
+    auto id = AffineMap::getMultiDimIdentityMap(2, context);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, one, rows, one, ValueRange{input},
+        [&](OpBuilder &b, Location l, Value i, ValueRange carried) {
+          Value result = carried[0];
+          Value previous = arith::SubIOp::create(b, l, i, one);
+          SmallVector<OpFoldResult> offsetsPrev = {previous, b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> offsetsCur = {i, b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), cols};
+          SmallVector<OpFoldResult> strides = {b.getIndexAttr(1),
+                                               b.getIndexAttr(1)};
+          Value prev = tensor::ExtractSliceOp::create(
+              b, l, rowType, result, offsetsPrev, sizes, strides);
+          Value cur = tensor::ExtractSliceOp::create(
+              b, l, rowType, result, offsetsCur, sizes, strides);
+          Value combined =
+              linalg::GenericOp::create(
+                  b, l, rowType, ValueRange{prev}, ValueRange{cur}, {id, id},
+                  iterators({false, false}),
+                  [&](OpBuilder &nb, Location bl, ValueRange args) {
+                    Value p = args[0], c = args[1];
+                    Value r;
+                    switch (kind) {
+                    case CumAggKind::CumSum:
+                      r = arith::AddFOp::create(nb, bl, p, c);
+                      break;
+                    case CumAggKind::CumProd:
+                      r = arith::MulFOp::create(nb, bl, p, c);
+                      break;
+                    case CumAggKind::CumMin:
+                      r = arith::MinimumFOp::create(nb, bl, p, c);
+                      break;
+                    case CumAggKind::CumMax:
+                      r = arith::MaximumFOp::create(nb, bl, p, c);
+                      break;
+                    }
+                    linalg::YieldOp::create(nb, bl, r);
+                  })
+                  .getResult(0);
+          Value updated = tensor::InsertSliceOp::create(
+              b, l, combined, result, offsetsCur, sizes, strides);
+          scf::YieldOp::create(b, l, updated);
+        });
+    (void)zero;
+    rewriter.replaceOp(op, castTo(rewriter, loc, loop.getResult(0),
+                                  tensorType(op.getResult())));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reorganisation
+//===----------------------------------------------------------------------===//
+
+struct LowerTranspose : public AMLSPattern<TransposeOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType type = tensorType(op.getResult());
+    Value init = emptyTensor(
+        rewriter, loc, type,
+        {dimOf(rewriter, loc, input, 1), dimOf(rewriter, loc, input, 0)});
+    auto transpose = linalg::TransposeOp::create(rewriter, loc, input, init,
+                                                 ArrayRef<int64_t>{1, 0});
+    rewriter.replaceOp(op, transpose.getResult()[0]);
+    return success();
+  }
+};
+
+struct LowerReshape : public AMLSPattern<ReshapeOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Value rows = adaptor.getRows(), cols = adaptor.getCols();
+    Value cellsIn =
+        arith::MulIOp::create(rewriter, loc, dimOf(rewriter, loc, input, 0),
+                              dimOf(rewriter, loc, input, 1));
+    Value cellsOut = arith::MulIOp::create(rewriter, loc, rows, cols);
+    checkEqual(rewriter, loc, cellsIn, cellsOut, op,
+               "the number of cells changes");
+    Value shape = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({2}, rewriter.getIndexType()),
+        ValueRange{rows, cols});
+    RankedTensorType type = tensorType(op.getResult());
+    auto dynamicType = RankedTensorType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic}, type.getElementType());
+    Value reshaped =
+        tensor::ReshapeOp::create(rewriter, loc, dynamicType, input, shape);
+    rewriter.replaceOp(op, castTo(rewriter, loc, reshaped, type));
+    return success();
+  }
+};
+
+/// An output-only generic whose body computes each cell from its indices.
+Value generateFromIndices(
+    OpBuilder &b, Location loc, RankedTensorType type, Value rows, Value cols,
+    function_ref<Value(OpBuilder &, Location, Value i, Value j)> cell) {
+  Value init = emptyTensor(b, loc, type, {rows, cols});
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{}, init,
+             {AffineMap::getMultiDimIdentityMap(2, b.getContext())},
+             iterators({false, false}),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               Value i = linalg::IndexOp::create(nb, l, 0);
+               Value j = linalg::IndexOp::create(nb, l, 1);
+               linalg::YieldOp::create(nb, l, cell(nb, l, i, j));
+             })
+      .getResult(0);
+}
+
+struct LowerRev : public AMLSPattern<RevOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(RevOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Value rows = dimOf(rewriter, loc, input, 0);
+    Value last = arith::SubIOp::create(rewriter, loc, rows,
+                                       indexConstant(rewriter, loc, 1));
+    rewriter.replaceOp(
+        op, generateFromIndices(
+                rewriter, loc, tensorType(op.getResult()), rows,
+                dimOf(rewriter, loc, input, 1),
+                [&](OpBuilder &b, Location l, Value i, Value j) -> Value {
+                  Value source = arith::SubIOp::create(b, l, last, i);
+                  return tensor::ExtractOp::create(b, l, input,
+                                                   ValueRange{source, j});
+                }));
+    return success();
+  }
+};
+
+struct LowerDiag : public AMLSPattern<DiagOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(DiagOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    RankedTensorType type = tensorType(op.getResult());
+    if (inputType.getDimSize(1) == 1) {
+      rewriter.replaceOp(op, fromVector(rewriter, loc, input, type));
+      return success();
+    }
+    if (!inputType.isDynamicDim(1)) {
+      rewriter.replaceOp(op, ofMatrix(rewriter, loc, op, input, type));
+      return success();
+    }
+    // Unknown column count: decide at run time.
+    Value isVector = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, dimOf(rewriter, loc, input, 1),
+        indexConstant(rewriter, loc, 1));
+    auto dynamicType = RankedTensorType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic}, type.getElementType());
+    auto branch = scf::IfOp::create(
+        rewriter, loc, isVector,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(
+              b, l,
+              castTo(b, l, fromVector(b, l, input, dynamicType), dynamicType));
+        },
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l,
+                               castTo(b, l,
+                                      ofMatrix(b, l, op, input, dynamicType),
+                                      dynamicType));
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, branch.getResult(0), type));
+    return success();
+  }
+
+  static Value fromVector(OpBuilder &b, Location loc, Value vector,
+                          RankedTensorType type) {
+    Value n = dimOf(b, loc, vector, 0);
+    Type elementType = type.getElementType();
+    auto resultType = RankedTensorType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic}, elementType);
+    Value result = generateFromIndices(
+        b, loc, resultType, n, n,
+        [&](OpBuilder &nb, Location l, Value i, Value j) -> Value {
+          Value onDiagonal =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, i, j);
+          Value cell = tensor::ExtractOp::create(
+              nb, l, vector, ValueRange{i, indexConstant(nb, l, 0)});
+          Value zero = arith::ConstantOp::create(nb, l, elementType,
+                                                 nb.getZeroAttr(elementType));
+          return arith::SelectOp::create(nb, l, onDiagonal, cell, zero);
+        });
+    return castTo(b, loc, result, type);
+  }
+
+  static Value ofMatrix(OpBuilder &b, Location loc, Operation *op, Value matrix,
+                        RankedTensorType type) {
+    Value n = dimOf(b, loc, matrix, 0);
+    checkEqual(b, loc, n, dimOf(b, loc, matrix, 1), op,
+               "expects a column vector or a square matrix");
+    auto resultType =
+        RankedTensorType::get({ShapedType::kDynamic, 1}, type.getElementType());
+    return castTo(b, loc,
+                  generateFromIndices(
+                      b, loc, resultType, n, indexConstant(b, loc, 1),
+                      [&](OpBuilder &nb, Location l, Value i, Value) -> Value {
+                        return tensor::ExtractOp::create(nb, l, matrix,
+                                                         ValueRange{i, i});
+                      }),
+                  type);
+  }
+};
+
+/// cbind (alongColumns) and rbind: copy each input into its place.
+template <typename OpTy, bool alongColumns>
+struct LowerConcat : public AMLSPattern<OpTy> {
+  using AMLSPattern<OpTy>::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange inputs = adaptor.getInputs();
+    int64_t joinedDim = alongColumns ? 1 : 0, sharedDim = 1 - joinedDim;
+    Value shared = dimOf(rewriter, loc, inputs[0], sharedDim);
+    Value total = indexConstant(rewriter, loc, 0);
+    for (Value input : inputs) {
+      checkEqual(rewriter, loc, dimOf(rewriter, loc, input, sharedDim), shared,
+                 op,
+                 alongColumns ? "inputs differ in their number of rows"
+                              : "inputs differ in their number of columns");
+      total = arith::AddIOp::create(rewriter, loc, total,
+                                    dimOf(rewriter, loc, input, joinedDim));
+    }
+    RankedTensorType type = this->tensorType(op.getResult());
+    Value result =
+        emptyTensor(rewriter, loc, type,
+                    alongColumns ? SmallVector<Value>{shared, total}
+                                 : SmallVector<Value>{total, shared});
+    Value offset = indexConstant(rewriter, loc, 0);
+    Value zero = indexConstant(rewriter, loc, 0);
+    for (Value input : inputs) {
+      Value rows = dimOf(rewriter, loc, input, 0);
+      Value cols = dimOf(rewriter, loc, input, 1);
+      SmallVector<OpFoldResult> offsets =
+          alongColumns ? SmallVector<OpFoldResult>{zero, offset}
+                       : SmallVector<OpFoldResult>{offset, zero};
+      result = tensor::InsertSliceOp::create(
+          rewriter, loc, input, result, offsets,
+          SmallVector<OpFoldResult>{rows, cols},
+          SmallVector<OpFoldResult>{rewriter.getIndexAttr(1),
+                                    rewriter.getIndexAttr(1)});
+      offset = arith::AddIOp::create(rewriter, loc, offset,
+                                     alongColumns ? cols : rows);
+    }
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, type));
+    return success();
+  }
+};
+
+/// Checks 0 <= begin <= end <= size at run time where not static.
+void checkRange(OpBuilder &b, Location loc, Operation *op, Value begin,
+                Value end, Value size, StringRef dim) {
+  if (getConstantIntValue(begin) && getConstantIntValue(end) &&
+      getConstantIntValue(size))
+    return;
+  Value zero = indexConstant(b, loc, 0);
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, zero, begin),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, begin, end)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, end, size));
+  check(b, loc, ok, op, Twine(dim) + " range is out of bounds");
+}
+
+struct LowerSlice : public AMLSPattern<SliceOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    checkRange(rewriter, loc, op, adaptor.getRowBegin(), adaptor.getRowEnd(),
+               dimOf(rewriter, loc, input, 0), "row");
+    checkRange(rewriter, loc, op, adaptor.getColBegin(), adaptor.getColEnd(),
+               dimOf(rewriter, loc, input, 1), "column");
+    Value rows = arith::SubIOp::create(rewriter, loc, adaptor.getRowEnd(),
+                                       adaptor.getRowBegin());
+    Value cols = arith::SubIOp::create(rewriter, loc, adaptor.getColEnd(),
+                                       adaptor.getColBegin());
+    RankedTensorType type = tensorType(op.getResult());
+    auto dynamicType = RankedTensorType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic}, type.getElementType());
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, dynamicType, input,
+        SmallVector<OpFoldResult>{adaptor.getRowBegin(), adaptor.getColBegin()},
+        SmallVector<OpFoldResult>{rows, cols},
+        SmallVector<OpFoldResult>{rewriter.getIndexAttr(1),
+                                  rewriter.getIndexAttr(1)});
+    rewriter.replaceOp(op, castTo(rewriter, loc, slice, type));
+    return success();
+  }
+};
+
+struct LowerInsertSlice : public AMLSPattern<InsertSliceOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(InsertSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value source = adaptor.getSource(), dest = adaptor.getDest();
+    checkRange(rewriter, loc, op, adaptor.getRowBegin(), adaptor.getRowEnd(),
+               dimOf(rewriter, loc, dest, 0), "row");
+    checkRange(rewriter, loc, op, adaptor.getColBegin(), adaptor.getColEnd(),
+               dimOf(rewriter, loc, dest, 1), "column");
+    Value rows = arith::SubIOp::create(rewriter, loc, adaptor.getRowEnd(),
+                                       adaptor.getRowBegin());
+    Value cols = arith::SubIOp::create(rewriter, loc, adaptor.getColEnd(),
+                                       adaptor.getColBegin());
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, source, 0), rows, op,
+               "the source's rows differ from the target range");
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, source, 1), cols, op,
+               "the source's columns differ from the target range");
+    auto dynamicType = RankedTensorType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic},
+        cast<RankedTensorType>(source.getType()).getElementType());
+    Value result = tensor::InsertSliceOp::create(
+        rewriter, loc, castTo(rewriter, loc, source, dynamicType), dest,
+        SmallVector<OpFoldResult>{adaptor.getRowBegin(), adaptor.getColBegin()},
+        SmallVector<OpFoldResult>{rows, cols},
+        SmallVector<OpFoldResult>{rewriter.getIndexAttr(1),
+                                  rewriter.getIndexAttr(1)});
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, result, tensorType(op.getResult())));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Data-dependent results: the runtime computes them
+//===----------------------------------------------------------------------===//
+
+Value i32Constant(OpBuilder &b, Location loc, int32_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+struct LowerRemoveEmpty : public AMLSPattern<RemoveEmptyOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(RemoveEmptyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    if (failed(requireF64(op, type, rewriter)))
+      return failure();
+    Value input = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
+    bool rows = op.getMargin() == Margin::Rows;
+    Value select = adaptor.getSelect()
+                       ? asRuntimeMatrix(rewriter, loc, adaptor.getSelect())
+                       : input;
+    Value margin = i32Constant(rewriter, loc, rows ? 0 : 1);
+    Value useSelect = i32Constant(rewriter, loc, adaptor.getSelect() ? 1 : 0);
+    Value kept64 =
+        callRuntime(rewriter, loc, op, "amls_rt_count_nonempty",
+                    {input, select, margin, useSelect}, rewriter.getI64Type());
+    Value kept = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), kept64);
+    Value resultRows =
+        rows ? kept : dimOf(rewriter, loc, adaptor.getInput(), 0);
+    Value resultCols =
+        rows ? dimOf(rewriter, loc, adaptor.getInput(), 1) : kept;
+    rewriter.replaceOp(
+        op, tensorFromRuntime(
+                rewriter, loc, type, resultRows, resultCols, [&](Value out) {
+                  callRuntime(rewriter, loc, op, "amls_rt_remove_empty",
+                              {input, select, out, margin, useSelect});
+                }));
+    return success();
+  }
+};
+
+struct LowerTable : public AMLSPattern<TableOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(TableOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    if (failed(requireF64(op, type, rewriter)))
+      return failure();
+    Value lhs = asRuntimeMatrix(rewriter, loc, adaptor.getLhs());
+    Value rhs = asRuntimeMatrix(rewriter, loc, adaptor.getRhs());
+    Value weights = adaptor.getWeights()
+                        ? asRuntimeMatrix(rewriter, loc, adaptor.getWeights())
+                        : lhs;
+    Value useWeights = i32Constant(rewriter, loc, adaptor.getWeights() ? 1 : 0);
+    auto size = [&](Value given, Value categories) -> Value {
+      if (given)
+        return given;
+      Value max = callRuntime(rewriter, loc, op, "amls_rt_max_category",
+                              {categories}, rewriter.getI64Type());
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        max);
+    };
+    Value rows = size(adaptor.getRows(), lhs);
+    Value cols = size(adaptor.getCols(), rhs);
+    rewriter.replaceOp(
+        op, tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
+          callRuntime(rewriter, loc, op, "amls_rt_table",
+                      {lhs, rhs, weights, out, useWeights});
+        }));
+    return success();
+  }
+};
+
+struct LowerOrder : public AMLSPattern<OrderOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(OrderOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    if (failed(requireF64(op, type, rewriter)))
+      return failure();
+    Value input = adaptor.getInput();
+    Value rows = dimOf(rewriter, loc, input, 0);
+    Value cols = op.getIndices() ? indexConstant(rewriter, loc, 1)
+                                 : dimOf(rewriter, loc, input, 1);
+    Value by = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          adaptor.getBy());
+    Value matrix = asRuntimeMatrix(rewriter, loc, input);
+    Value decreasing = i32Constant(rewriter, loc, op.getDecreasing() ? 1 : 0);
+    Value indices = i32Constant(rewriter, loc, op.getIndices() ? 1 : 0);
+    rewriter.replaceOp(
+        op, tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
+          callRuntime(rewriter, loc, op, "amls_rt_order",
+                      {matrix, out, by, decreasing, indices});
+        }));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Sizes, casts, scalars
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy, int64_t dim>
+struct LowerSize : public AMLSPattern<OpTy> {
+  using AMLSPattern<OpTy>::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op,
+                       dimOf(rewriter, op.getLoc(), adaptor.getInput(), dim));
+    return success();
+  }
+};
+
+struct LowerNnz : public AMLSPattern<NnzOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(NnzOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    ReductionBuilder builder{rewriter, loc, adaptor.getInput(), AggAxis::All,
+                             i64};
+    Value count = builder.reduce(
+        0.0,
+        [](OpBuilder &b, Location l, Value nonZero, Value acc) -> Value {
+          return arith::AddIOp::create(b, l, acc, nonZero);
+        },
+        {},
+        [&](OpBuilder &b, Location l, ValueRange cells) -> Value {
+          Value x = cells[0];
+          Value zero = arith::ConstantOp::create(b, l, x.getType(),
+                                                 b.getZeroAttr(x.getType()));
+          Value isNonZero = isa<FloatType>(x.getType())
+                                ? arith::CmpFOp::create(
+                                      b, l, arith::CmpFPredicate::UNE, x, zero)
+                                      .getResult()
+                                : arith::CmpIOp::create(
+                                      b, l, arith::CmpIPredicate::ne, x, zero)
+                                      .getResult();
+          return arith::ExtUIOp::create(b, l, b.getI64Type(), isNonZero);
+        });
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, count, ValueRange{});
+    return success();
+  }
+};
+
+struct LowerAsScalar : public AMLSPattern<AsScalarOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(AsScalarOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Value one = indexConstant(rewriter, loc, 1);
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, input, 0), one, op,
+               "expects a 1x1 matrix");
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, input, 1), one, op,
+               "expects a 1x1 matrix");
+    Value zero = indexConstant(rewriter, loc, 0);
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, input,
+                                                   ValueRange{zero, zero});
+    return success();
+  }
+};
+
+struct LowerAsMatrix : public AMLSPattern<AsMatrixOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(AsMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Value matrix = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({1, 1}, input.getType()), input);
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, matrix, tensorType(op.getResult())));
+    return success();
+  }
+};
+
+struct LowerCast : public AMLSPattern<CastOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    RankedTensorType type = tensorType(op.getResult());
+    // Making a size static asserts it.
+    for (int64_t d = 0; d < 2; ++d)
+      if (!type.isDynamicDim(d) &&
+          cast<RankedTensorType>(input.getType()).isDynamicDim(d))
+        checkEqual(rewriter, loc, dimOf(rewriter, loc, input, d),
+                   indexConstant(rewriter, loc, type.getDimSize(d)), op,
+                   "the matrix does not have the size the cast asserts");
+    rewriter.replaceOp(op, castTo(rewriter, loc, input, type));
+    return success();
+  }
+};
+
+struct LowerConvert : public AMLSPattern<ConvertOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto isCSR = [](Type type) {
+      return cast<MatrixType>(type).getFormat() == MatrixFormat::CSR;
+    };
+    if (isCSR(op.getInput().getType()) || isCSR(op.getType()))
+      return op.emitOpError("CSR matrices are not supported by the dense "
+                            "lowering");
+    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), adaptor.getInput(),
+                                  tensorType(op.getResult())));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Regions
+//===----------------------------------------------------------------------===//
+
+/// The iterations of a parfor are independent, so running them in order is
+/// one correct schedule; the parallel plan is chosen by --amls-parfor.
+struct LowerParfor : public AMLSPattern<ParforOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ParforOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto loop = scf::ForOp::create(rewriter, loc, adaptor.getLowerBound(),
+                                   adaptor.getUpperBound(), adaptor.getStep(),
+                                   adaptor.getShared());
+    rewriter.eraseBlock(loop.getBody());
+    rewriter.inlineRegionBefore(op.getBody(), loop.getRegion(),
+                                loop.getRegion().end());
+    if (failed(rewriter.convertRegionTypes(&loop.getRegion(),
+                                           *getTypeConverter())))
+      return failure();
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
+struct LowerParforYield : public AMLSPattern<YieldOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(YieldOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<scf::ForOp>(op->getParentOp()))
+      return failure();
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getValues());
+    return success();
+  }
+};
+
+struct LowerFused : public AMLSPattern<FusedOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(FusedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return op.emitOpError("fused operators are lowered by the fusion "
+                          "pipeline, not by --convert-amls-to-linalg");
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertAMLSToLinalgPass
+    : public amls::impl::ConvertAMLSToLinalgBase<ConvertAMLSToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([](MatrixType type) -> Type {
+      return RankedTensorType::get({type.getRows(), type.getCols()},
+                                   type.getElementType());
+    });
+    auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
+                          Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+          .getResult(0);
+    };
+    converter.addSourceMaterialization(materialize);
+    converter.addTargetMaterialization(materialize);
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<AMLSDialect>();
+    target.addLegalDialect<
+        arith::ArithDialect, bufferization::BufferizationDialect,
+        cf::ControlFlowDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+        math::MathDialect, memref::MemRefDialect, tensor::TensorDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addLegalOp<ModuleOp>();
+
+    RewritePatternSet patterns(context);
+    populateAMLSToLinalgConversionPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::amls::populateAMLSToLinalgConversionPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<LowerElementwise>(converter, context);
+  patterns
+      .add<LowerFill, LowerConstant, LowerSeq, LowerRand, LowerRead, LowerWrite,
+           LowerPrint, LowerMatmul, LowerTsmm, LowerMMChain, LowerAgg,
+           LowerTrace, LowerCumAgg, LowerTranspose, LowerReshape, LowerRev,
+           LowerDiag, LowerConcat<CBindOp, true>, LowerConcat<RBindOp, false>,
+           LowerSlice, LowerInsertSlice, LowerRemoveEmpty, LowerTable,
+           LowerOrder, LowerSize<NRowOp, 0>, LowerSize<NColOp, 1>, LowerNnz,
+           LowerAsScalar, LowerAsMatrix, LowerCast, LowerConvert, LowerParfor,
+           LowerParforYield, LowerFused>(converter, context);
+}

@@ -1,0 +1,148 @@
+//===- UseBlas.cpp - Run large dense products through BLAS ----------------===//
+
+#include "AMLS/Conversion/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_AMLSUSEBLAS
+#include "AMLS/Conversion/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+MemRefType anyStridedMatrix(MLIRContext *context) {
+  int64_t dyn = ShapedType::kDynamic;
+  return MemRefType::get({dyn, dyn}, Float64Type::get(context),
+                         StridedLayoutAttr::get(context, dyn, {dyn, dyn}));
+}
+
+/// Whether operand `index` of a matmul is read transposed ((m,n,k) maps).
+FailureOr<bool> isTransposed(linalg::MatmulOp op, unsigned index) {
+  MLIRContext *context = op.getContext();
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  auto map = [&](AffineExpr a, AffineExpr b) {
+    return AffineMap::get(3, 0, {a, b}, context);
+  };
+  AffineMap actual = op.getIndexingMapsArray()[index];
+  AffineMap plain = index == 0 ? map(m, k) : map(k, n);
+  AffineMap transposed = index == 0 ? map(k, m) : map(n, k);
+  if (actual == plain)
+    return false;
+  if (actual == transposed)
+    return true;
+  return failure();
+}
+
+struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
+  using AMLSUseBlasBase::AMLSUseBlasBase;
+
+  void runOnOperation() override {
+    if (mode != "auto" && mode != "always" && mode != "never") {
+      getOperation().emitError("amls-use-blas: expected mode 'auto', "
+                               "'always' or 'never', found '")
+          << mode << "'";
+      return signalPassFailure();
+    }
+    if (mode == "never")
+      return;
+    SmallVector<linalg::MatmulOp> products;
+    getOperation().walk([&](linalg::MatmulOp op) {
+      if (op.hasPureBufferSemantics() &&
+          llvm::all_of(op->getOperandTypes(), [](Type type) {
+            return cast<MemRefType>(type).getElementType().isF64();
+          }))
+        products.push_back(op);
+    });
+    for (linalg::MatmulOp op : products)
+      rewrite(op);
+  }
+
+  void rewrite(linalg::MatmulOp op) {
+    FailureOr<bool> transposeLhs = isTransposed(op, 0);
+    FailureOr<bool> transposeRhs = isTransposed(op, 1);
+    if (failed(transposeLhs) || failed(transposeRhs))
+      return; // A contraction BLAS does not express: keep the loops.
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value lhs = op.getDpsInputOperand(0)->get();
+    Value rhs = op.getDpsInputOperand(1)->get();
+    Value out = op.getDpsInitOperand(0)->get();
+    auto size = [&](Value memref, int64_t dim) -> OpFoldResult {
+      auto type = cast<MemRefType>(memref.getType());
+      if (!type.isDynamicDim(dim))
+        return b.getIndexAttr(type.getDimSize(dim));
+      return memref::DimOp::create(b, loc, memref, dim).getResult();
+    };
+    OpFoldResult m = size(out, 0), n = size(out, 1),
+                 k = size(lhs, *transposeLhs ? 0 : 1);
+
+    std::optional<int64_t> staticM = getConstantIntValue(m),
+                           staticN = getConstantIntValue(n),
+                           staticK = getConstantIntValue(k);
+    if (mode == "auto" && staticM && staticN && staticK) {
+      if (*staticM * *staticN * *staticK < minFlops)
+        return;
+      emitCall(b, loc, op, lhs, rhs, out, *transposeLhs, *transposeRhs);
+      op.erase();
+      return;
+    }
+    if (mode == "always") {
+      emitCall(b, loc, op, lhs, rhs, out, *transposeLhs, *transposeRhs);
+      op.erase();
+      return;
+    }
+    // Unknown sizes: decide at run time.
+    auto toValue = [&](OpFoldResult size) -> Value {
+      if (auto value = dyn_cast<Value>(size))
+        return value;
+      return arith::ConstantIndexOp::create(b, loc, *getConstantIntValue(size));
+    };
+    Value flops = arith::MulIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, toValue(m), toValue(n)),
+        toValue(k));
+    Value large =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, flops,
+                              arith::ConstantIndexOp::create(b, loc, minFlops));
+    auto branch = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
+    OpBuilder thenBuilder = branch.getThenBodyBuilder();
+    emitCall(thenBuilder, loc, op, lhs, rhs, out, *transposeLhs, *transposeRhs);
+    op->moveBefore(branch.elseBlock()->getTerminator());
+  }
+
+  void emitCall(OpBuilder &b, Location loc, Operation *from, Value lhs,
+                Value rhs, Value out, bool transposeLhs, bool transposeRhs) {
+    MLIRContext *context = b.getContext();
+    auto view = [&](Value memref, bool transpose) -> Value {
+      if (transpose) {
+        AffineMap swap =
+            AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, context);
+        memref = memref::TransposeOp::create(b, loc, memref,
+                                             AffineMapAttr::get(swap));
+      }
+      return memref::CastOp::create(b, loc, anyStridedMatrix(context), memref);
+    };
+    Value args[] = {view(lhs, transposeLhs), view(rhs, transposeRhs),
+                    view(out, false)};
+    auto module = from->getParentOfType<ModuleOp>();
+    auto function = module.lookupSymbol<func::FuncOp>("amls_rt_gemm");
+    if (!function) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      function = func::FuncOp::create(
+          b, loc, "amls_rt_gemm",
+          b.getFunctionType(ValueRange(args).getTypes(), {}));
+      function.setPrivate();
+      function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                        b.getUnitAttr());
+    }
+    func::CallOp::create(b, loc, function, ValueRange(args));
+  }
+};
+
+} // namespace

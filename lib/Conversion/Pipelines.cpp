@@ -1,0 +1,44 @@
+//===- Pipelines.cpp - Named AMLS pipelines -------------------------------===//
+
+#include "AMLS/Conversion/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                          const LowerToLLVMOptions &options) {
+  // The stages are upstream passes; spelling them as a pipeline keeps the
+  // order readable and is what `--dump-pass-pipeline` shows.
+  std::string parallelLoops =
+      options.threads > 1
+          ? llvm::formatv("func.func(convert-linalg-to-parallel-loops),"
+                          "convert-scf-to-openmp{{num-threads={0}},",
+                          unsigned(options.threads))
+                .str()
+          : "func.func(convert-linalg-to-loops),";
+  std::string pipeline =
+      "convert-amls-to-linalg,canonicalize,"
+      "func.func(linalg-fuse-elementwise-ops),"
+      "one-shot-bufferize{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "buffer-deallocation-pipeline,"
+      "amls-use-blas{mode=" +
+      options.blas + "}," + parallelLoops +
+      "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+      "convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,"
+      "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    llvm::report_fatal_error("amls-lower-to-llvm: invalid pass pipeline");
+}
+
+void mlir::amls::registerAMLSPipelines() {
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "amls-lower-to-llvm",
+      "Lower an AMLS program to the LLVM dialect for the CPU: linalg, "
+      "bufferization, deallocation, BLAS for large products, parallel loops "
+      "through OpenMP (threads > 1), then LLVM",
+      buildLowerToLLVMPipeline);
+}
