@@ -11,11 +11,13 @@
 
 #include "AMLS/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
+#include <optional>
 
 namespace {
 
@@ -77,28 +79,47 @@ extern "C" void amls_rt_set_num_threads(int32_t threads) {
     blas.setThreads(threads);
 }
 
+namespace {
+enum { kCblasTrans = 112 };
+
+/// How BLAS sees a matrix view: row-major as is, or a column-major view of
+/// its transpose. Fails for views with no unit stride.
+struct BlasOperand {
+  int transpose;
+  int leadingDimension;
+};
+
+std::optional<BlasOperand> asBlasOperand(const AmlsMatrixF64 *m) {
+  int64_t rows = m->sizes[0], cols = m->sizes[1];
+  if (m->strides[1] == 1 && m->strides[0] >= std::max<int64_t>(cols, 1))
+    return BlasOperand{kCblasNoTrans,
+                       static_cast<int>(std::max<int64_t>(m->strides[0], 1))};
+  if (m->strides[0] == 1 && m->strides[1] >= std::max<int64_t>(rows, 1))
+    return BlasOperand{kCblasTrans,
+                       static_cast<int>(std::max<int64_t>(m->strides[1], 1))};
+  return std::nullopt;
+}
+} // namespace
+
 extern "C" void _mlir_ciface_amls_rt_gemm(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
                                           AmlsMatrixF64 *c) {
   int64_t m = a->sizes[0], k = a->sizes[1], n = b->sizes[1];
+  if (m == 0 || n == 0 || k == 0)
+    return;
   const Blas &blas = getBlas();
-  bool rowMajor = a->strides[1] == 1 && b->strides[1] == 1 &&
-                  c->strides[1] == 1 && a->strides[0] >= k &&
-                  b->strides[0] >= n && c->strides[0] >= n;
-  if (blas.dgemm && rowMajor && m > 0 && n > 0 && k > 0) {
-    // Leading dimensions must be at least 1 even for single rows.
-    auto ld = [](int64_t stride, int64_t minimum) {
-      return static_cast<int>(stride > minimum ? stride : minimum);
-    };
-    blas.dgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, m, n, k, 1.0,
-               a->aligned + a->offset, ld(a->strides[0], k),
-               b->aligned + b->offset, ld(b->strides[0], n), 0.0,
-               c->aligned + c->offset, ld(c->strides[0], n));
+  std::optional<BlasOperand> opA = asBlasOperand(a), opB = asBlasOperand(b);
+  bool cRowMajor =
+      c->strides[1] == 1 && c->strides[0] >= std::max<int64_t>(n, 1);
+  if (blas.dgemm && opA && opB && cRowMajor) {
+    blas.dgemm(kCblasRowMajor, opA->transpose, opB->transpose, m, n, k, 1.0,
+               a->aligned + a->offset, opA->leadingDimension,
+               b->aligned + b->offset, opB->leadingDimension, 1.0,
+               c->aligned + c->offset,
+               static_cast<int>(std::max<int64_t>(c->strides[0], 1)));
     return;
   }
   for (int64_t i = 0; i < m; ++i) {
     double *row = c->aligned + c->offset + i * c->strides[0];
-    for (int64_t j = 0; j < n; ++j)
-      row[j * c->strides[1]] = 0.0;
     for (int64_t p = 0; p < k; ++p) {
       double aip = at(a, i, p);
       for (int64_t j = 0; j < n; ++j)

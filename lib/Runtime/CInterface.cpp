@@ -39,23 +39,9 @@ MatrixView viewOf(const AmlsMatrixF64 *m) {
 
 } // namespace
 
-extern "C" void amls_rt_file_dims(const char *path, int32_t format,
-                                  int64_t *rows, int64_t *cols) {
-  ReadCache &cache = readCache();
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  cache.path = path;
-  cache.format = static_cast<FileFormat>(format);
-  std::string error = readMatrix(cache.path, cache.format, cache.matrix);
-  if (!error.empty())
-    fail(error);
-  *rows = cache.matrix.rows;
-  *cols = cache.matrix.cols;
-}
-
-extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
-                                          int32_t format) {
-  ReadCache &cache = readCache();
-  std::lock_guard<std::mutex> lock(cache.mutex);
+/// Parses `path` into the cache unless it is already there.
+static const Matrix &cachedFile(ReadCache &cache, const char *path,
+                                int32_t format) {
   if (cache.path != path || cache.format != static_cast<FileFormat>(format)) {
     cache.path = path;
     cache.format = static_cast<FileFormat>(format);
@@ -63,7 +49,26 @@ extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
     if (!error.empty())
       fail(error);
   }
-  const Matrix &m = cache.matrix;
+  return cache.matrix;
+}
+
+extern "C" int64_t amls_rt_file_rows(const char *path, int32_t format) {
+  ReadCache &cache = readCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cachedFile(cache, path, format).rows;
+}
+
+extern "C" int64_t amls_rt_file_cols(const char *path, int32_t format) {
+  ReadCache &cache = readCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cachedFile(cache, path, format).cols;
+}
+
+extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
+                                          int32_t format) {
+  ReadCache &cache = readCache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  const Matrix &m = cachedFile(cache, path, format);
   if (m.rows != dest->sizes[0] || m.cols != dest->sizes[1])
     fail(std::string(path) + ": the file changed while it was read");
   for (int64_t r = 0; r < m.rows; ++r)

@@ -24,7 +24,7 @@ AmlsMatrixF64 descriptor(std::vector<double> &data, int64_t rows, int64_t cols,
 
 TEST(Blas, GemmMatchesTheDefinition) {
   const int64_t m = 37, k = 53, n = 29;
-  std::vector<double> a(m * k), b(k * n), c(m * n, -1.0);
+  std::vector<double> a(m * k), b(k * n), c(m * n, 0.0);
   for (int64_t i = 0; i < m * k; ++i)
     a[i] = amls_rt_rand(1, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
   for (int64_t i = 0; i < k * n; ++i)
@@ -50,6 +50,19 @@ TEST(Blas, GemmOnAStridedSubmatrix) {
                 dc = descriptor(c, 2, 2, 2);
   _mlir_ciface_amls_rt_gemm(&da, &db, &dc);
   EXPECT_EQ(c, (std::vector<double>{19, 22, 43, 50}));
+}
+
+TEST(Blas, GemmAccumulatesAndReadsTransposedViews) {
+  // C += t(A) %*% B with A stored 2x2 row-major and read through a
+  // column-major (transposed) view.
+  std::vector<double> a = {1, 2, 3, 4};
+  std::vector<double> b = {5, 6, 7, 8};
+  std::vector<double> c = {1, 1, 1, 1};
+  AmlsMatrixF64 transposed = {a.data(), a.data(), 0, {2, 2}, {1, 2}};
+  AmlsMatrixF64 db = descriptor(b, 2, 2, 2), dc = descriptor(c, 2, 2, 2);
+  _mlir_ciface_amls_rt_gemm(&transposed, &db, &dc);
+  // t(A) = [[1, 3], [2, 4]]; t(A) %*% B = [[26, 30], [38, 44]].
+  EXPECT_EQ(c, (std::vector<double>{27, 31, 39, 45}));
 }
 
 TEST(Blas, PicksAFastOpenBlasCore) {

@@ -35,9 +35,9 @@ enum { AMLS_RT_CSV = 0, AMLS_RT_MATRIX_MARKET = 1 };
 enum { AMLS_RT_UNIFORM = 0, AMLS_RT_NORMAL = 1 };
 
 /// Rows and columns of the matrix in `path`.
-void amls_rt_file_dims(const char *path, int32_t format, int64_t *rows,
-                       int64_t *cols);
-/// Reads `path` into `dest`, whose sizes come from `amls_rt_file_dims`.
+int64_t amls_rt_file_rows(const char *path, int32_t format);
+int64_t amls_rt_file_cols(const char *path, int32_t format);
+/// Reads `path` into `dest`, whose sizes come from `amls_rt_file_rows/cols`.
 void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
                                int32_t format);
 /// Writes `source` to `path` with full precision.
@@ -57,9 +57,31 @@ double amls_rt_rand(uint64_t seed, uint64_t cell, double min, double max,
 /// The seed of a rand() without one: fresh on every call.
 uint64_t amls_rt_fresh_seed(void);
 
-/// C = A %*% B through BLAS (dgemm), C preallocated with the right sizes.
+/// C += A %*% B through BLAS (dgemm). A and B may be row-major or
+/// column-major views (a transposed operand is a column-major view); C is
+/// row-major.
 void _mlir_ciface_amls_rt_gemm(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
                                AmlsMatrixF64 *c);
+
+/// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
+/// `use_select` the select argument is ignored.
+int64_t _mlir_ciface_amls_rt_count_nonempty(AmlsMatrixF64 *x,
+                                            AmlsMatrixF64 *select,
+                                            int32_t margin, int32_t use_select);
+void _mlir_ciface_amls_rt_remove_empty(AmlsMatrixF64 *x, AmlsMatrixF64 *select,
+                                       AmlsMatrixF64 *out, int32_t margin,
+                                       int32_t use_select);
+/// The largest category id of a column vector (ids are positive integers).
+int64_t _mlir_ciface_amls_rt_max_category(AmlsMatrixF64 *ids);
+/// out[a[i]-1, b[i]-1] += w[i] (or 1) for ids inside out; out is zeroed.
+void _mlir_ciface_amls_rt_table(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
+                                AmlsMatrixF64 *w, AmlsMatrixF64 *out,
+                                int32_t use_weights);
+/// Rows of x stably sorted by column `by` (0-based), or their 1-based
+/// positions when `indices` is set.
+void _mlir_ciface_amls_rt_order(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
+                                int64_t by, int32_t decreasing,
+                                int32_t indices);
 /// Number of threads BLAS and the runtime's kernels use.
 void amls_rt_set_num_threads(int32_t threads);
 

@@ -1,0 +1,127 @@
+//===- DataDependent.cpp - Ops whose result depends on the data -----------===//
+//
+// removeEmpty, table and order: the compiled program asks the runtime for
+// the result size (where it depends on the data), allocates the result, and
+// lets the runtime fill it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/Runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void fail(const std::string &message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "amls: %s\n", message.c_str());
+  std::exit(1);
+}
+
+double &at(AmlsMatrixF64 *m, int64_t r, int64_t c) {
+  return m->aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
+}
+
+/// Whether row (margin 0) or column (margin 1) `i` of x is kept.
+bool isKept(AmlsMatrixF64 *x, AmlsMatrixF64 *select, int32_t margin,
+            int32_t useSelect, int64_t i) {
+  if (useSelect)
+    return margin == 0 ? at(select, i, 0) != 0.0 : at(select, 0, i) != 0.0;
+  int64_t length = x->sizes[1 - margin];
+  for (int64_t j = 0; j < length; ++j)
+    if ((margin == 0 ? at(x, i, j) : at(x, j, i)) != 0.0)
+      return true;
+  return false;
+}
+
+int64_t categoryId(double value, const char *what, int64_t row) {
+  if (!(value >= 1.0) || value != std::floor(value) || value > 1e15)
+    fail(std::string("table: ") + what +
+         " category ids must be positive "
+         "integers, found " +
+         std::to_string(value) + " in row " + std::to_string(row + 1));
+  return static_cast<int64_t>(value);
+}
+
+} // namespace
+
+extern "C" int64_t _mlir_ciface_amls_rt_count_nonempty(AmlsMatrixF64 *x,
+                                                       AmlsMatrixF64 *select,
+                                                       int32_t margin,
+                                                       int32_t useSelect) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < x->sizes[margin]; ++i)
+    count += isKept(x, select, margin, useSelect, i);
+  return count;
+}
+
+extern "C" void _mlir_ciface_amls_rt_remove_empty(AmlsMatrixF64 *x,
+                                                  AmlsMatrixF64 *select,
+                                                  AmlsMatrixF64 *out,
+                                                  int32_t margin,
+                                                  int32_t useSelect) {
+  int64_t next = 0, length = x->sizes[1 - margin];
+  for (int64_t i = 0; i < x->sizes[margin]; ++i) {
+    if (!isKept(x, select, margin, useSelect, i))
+      continue;
+    for (int64_t j = 0; j < length; ++j) {
+      if (margin == 0)
+        at(out, next, j) = at(x, i, j);
+      else
+        at(out, j, next) = at(x, j, i);
+    }
+    ++next;
+  }
+}
+
+extern "C" int64_t _mlir_ciface_amls_rt_max_category(AmlsMatrixF64 *ids) {
+  int64_t max = 0;
+  for (int64_t i = 0; i < ids->sizes[0]; ++i)
+    max = std::max(max, categoryId(at(ids, i, 0), "the", i));
+  return max;
+}
+
+extern "C" void _mlir_ciface_amls_rt_table(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
+                                           AmlsMatrixF64 *w, AmlsMatrixF64 *out,
+                                           int32_t useWeights) {
+  for (int64_t r = 0; r < out->sizes[0]; ++r)
+    for (int64_t c = 0; c < out->sizes[1]; ++c)
+      at(out, r, c) = 0.0;
+  for (int64_t i = 0; i < a->sizes[0]; ++i) {
+    int64_t row = categoryId(at(a, i, 0), "first", i) - 1;
+    int64_t col = categoryId(at(b, i, 0), "second", i) - 1;
+    // Pairs outside a given output size are dropped, as in DML.
+    if (row < out->sizes[0] && col < out->sizes[1])
+      at(out, row, col) += useWeights ? at(w, i, 0) : 1.0;
+  }
+}
+
+extern "C" void _mlir_ciface_amls_rt_order(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
+                                           int64_t by, int32_t decreasing,
+                                           int32_t indices) {
+  int64_t rows = x->sizes[0], cols = x->sizes[1];
+  if (by < 0 || by >= cols)
+    fail("order: sort column " + std::to_string(by + 1) + " is outside the " +
+         std::to_string(cols) + " columns");
+  std::vector<int64_t> permutation(rows);
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::stable_sort(permutation.begin(), permutation.end(),
+                   [&](int64_t l, int64_t r) {
+                     double a = at(x, l, by), b = at(x, r, by);
+                     return decreasing ? a > b : a < b;
+                   });
+  for (int64_t i = 0; i < rows; ++i) {
+    if (indices) {
+      at(out, i, 0) = static_cast<double>(permutation[i] + 1);
+      continue;
+    }
+    for (int64_t j = 0; j < cols; ++j)
+      at(out, i, j) = at(x, permutation[i], j);
+  }
+}
