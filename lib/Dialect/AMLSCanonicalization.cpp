@@ -36,6 +36,13 @@ static std::optional<double> getConstantScalar(Value value) {
   return std::nullopt;
 }
 
+/// Whether `value` can stand for a result of `type`, with at most a cast
+/// (which never changes the physical format).
+static bool canReplaceWith(Value value, Type type) {
+  return value.getType() == type ||
+         CastOp::areCastCompatible(value.getType(), type);
+}
+
 namespace {
 /// f(c, X) -> X and f(X, c) -> X where c is the op's identity on that side.
 struct RemoveIdentityOperand : public RewritePattern {
@@ -57,6 +64,8 @@ struct RemoveIdentityOperand : public RewritePattern {
       kept = rhs;
     if (!kept)
       return rewriter.notifyMatchFailure(op, "no identity operand");
+    if (!canReplaceWith(kept, op->getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "formats differ");
     rewriter.replaceOp(op,
                        amls::detail::castToType(rewriter, op->getLoc(), kept,
                                                 op->getResult(0).getType()));
@@ -76,6 +85,8 @@ struct RemoveInvolutionPair : public RewritePattern {
     Operation *inner = op->getOperand(0).getDefiningOp();
     if (!inner || inner->getName() != op->getName())
       return rewriter.notifyMatchFailure(op, "operand is not the same op");
+    if (!canReplaceWith(inner->getOperand(0), op->getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "formats differ");
     rewriter.replaceOp(op, amls::detail::castToType(
                                rewriter, op->getLoc(), inner->getOperand(0),
                                op->getResult(0).getType()));

@@ -48,60 +48,51 @@ Value isNonZero(OpBuilder &b, Location loc, Value v) {
 
 Value compare(OpBuilder &b, Location loc, ValueRange cells,
               arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
-  Value cmp = isFloat(cells[0])
-                  ? arith::CmpFOp::create(b, loc, fp, cells[0], cells[1])
-                        .getResult()
-                  : arith::CmpIOp::create(b, loc, ip, cells[0], cells[1])
-                        .getResult();
+  Value cmp =
+      isFloat(cells[0])
+          ? arith::CmpFOp::create(b, loc, fp, cells[0], cells[1]).getResult()
+          : arith::CmpIOp::create(b, loc, ip, cells[0], cells[1]).getResult();
   return boolToNumber(b, loc, cmp, cells[0].getType());
 }
 } // namespace
 
-Value mlir::amls::buildCell(AddOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(AddOp, OpBuilder &b, Location loc, ValueRange c) {
   return isFloat(c[0]) ? arith::AddFOp::create(b, loc, c[0], c[1]).getResult()
                        : arith::AddIOp::create(b, loc, c[0], c[1]).getResult();
 }
 
-Value mlir::amls::buildCell(SubOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(SubOp, OpBuilder &b, Location loc, ValueRange c) {
   return isFloat(c[0]) ? arith::SubFOp::create(b, loc, c[0], c[1]).getResult()
                        : arith::SubIOp::create(b, loc, c[0], c[1]).getResult();
 }
 
-Value mlir::amls::buildCell(MulOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(MulOp, OpBuilder &b, Location loc, ValueRange c) {
   return isFloat(c[0]) ? arith::MulFOp::create(b, loc, c[0], c[1]).getResult()
                        : arith::MulIOp::create(b, loc, c[0], c[1]).getResult();
 }
 
-Value mlir::amls::buildCell(DivOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(DivOp, OpBuilder &b, Location loc, ValueRange c) {
   return arith::DivFOp::create(b, loc, c[0], c[1]);
 }
 
-Value mlir::amls::buildCell(PowOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(PowOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::PowFOp::create(b, loc, c[0], c[1]);
 }
 
-Value mlir::amls::buildCell(MinOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(MinOp, OpBuilder &b, Location loc, ValueRange c) {
   return isFloat(c[0])
              ? arith::MinimumFOp::create(b, loc, c[0], c[1]).getResult()
              : arith::MinSIOp::create(b, loc, c[0], c[1]).getResult();
 }
 
-Value mlir::amls::buildCell(MaxOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(MaxOp, OpBuilder &b, Location loc, ValueRange c) {
   return isFloat(c[0])
              ? arith::MaximumFOp::create(b, loc, c[0], c[1]).getResult()
              : arith::MaxSIOp::create(b, loc, c[0], c[1]).getResult();
 }
 
 // x %% y = x - floor(x / y) * y
-Value mlir::amls::buildCell(ModOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(ModOp, OpBuilder &b, Location loc, ValueRange c) {
   Value quotient = arith::DivFOp::create(b, loc, c[0], c[1]);
   Value floored = math::FloorOp::create(b, loc, quotient);
   Value product = arith::MulFOp::create(b, loc, floored, c[1]);
@@ -146,8 +137,7 @@ Value mlir::amls::buildCell(NeOp, OpBuilder &b, Location loc, ValueRange c) {
                  arith::CmpIPredicate::ne);
 }
 
-Value mlir::amls::buildCell(AndOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(AndOp, OpBuilder &b, Location loc, ValueRange c) {
   Value both = arith::AndIOp::create(b, loc, isNonZero(b, loc, c[0]),
                                      isNonZero(b, loc, c[1]));
   return boolToNumber(b, loc, both, c[0].getType());
@@ -159,78 +149,75 @@ Value mlir::amls::buildCell(OrOp, OpBuilder &b, Location loc, ValueRange c) {
   return boolToNumber(b, loc, either, c[0].getType());
 }
 
-Value mlir::amls::buildCell(NegOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(NegOp, OpBuilder &b, Location loc, ValueRange c) {
   if (isFloat(c[0]))
     return arith::NegFOp::create(b, loc, c[0]);
   return arith::SubIOp::create(b, loc, constantLike(b, loc, c[0].getType(), 0),
                                c[0]);
 }
 
-Value mlir::amls::buildCell(NotOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(NotOp, OpBuilder &b, Location loc, ValueRange c) {
   Value isZero = arith::XOrIOp::create(
       b, loc, isNonZero(b, loc, c[0]),
       arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
   return boolToNumber(b, loc, isZero, c[0].getType());
 }
 
-Value mlir::amls::buildCell(AbsOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(AbsOp, OpBuilder &b, Location loc, ValueRange c) {
   if (isFloat(c[0]))
     return math::AbsFOp::create(b, loc, c[0]);
   return math::AbsIOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(ExpOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(ExpOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::ExpOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(LogOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(LogOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::LogOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(SqrtOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(SqrtOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::SqrtOp::create(b, loc, c[0]);
 }
 
-// DML rounds half away from zero (Java's Math.round for positives).
-Value mlir::amls::buildCell(RoundOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
-  return math::RoundOp::create(b, loc, c[0]);
+// Java's Math.round, as in DML: floor(x + 0.5), and 0 for NaN.
+Value mlir::amls::buildCell(RoundOp, OpBuilder &b, Location loc, ValueRange c) {
+  Type type = c[0].getType();
+  Value half = constantLike(b, loc, type, 0.5);
+  Value rounded =
+      math::FloorOp::create(b, loc, arith::AddFOp::create(b, loc, c[0], half));
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, c[0], c[0]);
+  return arith::SelectOp::create(b, loc, isNaN, constantLike(b, loc, type, 0.0),
+                                 rounded);
 }
 
-Value mlir::amls::buildCell(FloorOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(FloorOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::FloorOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(CeilOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(CeilOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::CeilOp::create(b, loc, c[0]);
 }
 
 // sign(0) = 0 and sign(NaN) = NaN.
-Value mlir::amls::buildCell(SignOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(SignOp, OpBuilder &b, Location loc, ValueRange c) {
   Type type = c[0].getType();
   Value zero = constantLike(b, loc, type, 0.0);
   Value one = constantLike(b, loc, type, 1.0);
   Value minusOne = constantLike(b, loc, type, -1.0);
   Value positive, negative;
   if (isFloat(c[0])) {
-    positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, c[0],
-                                     zero);
-    negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, c[0],
-                                     zero);
+    positive =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, c[0], zero);
+    negative =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, c[0], zero);
   } else {
-    positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, c[0],
-                                     zero);
-    negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c[0],
-                                     zero);
+    positive =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, c[0], zero);
+    negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c[0], zero);
   }
   Value orZero = arith::SelectOp::create(b, loc, negative, minusOne, c[0]);
   return arith::SelectOp::create(b, loc, positive, one, orZero);
@@ -246,27 +233,23 @@ Value mlir::amls::buildCell(SigmoidOp, OpBuilder &b, Location loc,
   return arith::DivFOp::create(b, loc, one, denominator);
 }
 
-Value mlir::amls::buildCell(SinOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(SinOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::SinOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(CosOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(CosOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::CosOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(TanhOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(TanhOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::TanhOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(IsNaNOp, OpBuilder &b, Location loc,
-                            ValueRange c) {
+Value mlir::amls::buildCell(IsNaNOp, OpBuilder &b, Location loc, ValueRange c) {
   if (!isFloat(c[0]))
     return constantLike(b, loc, c[0].getType(), 0.0);
-  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
-                                      c[0], c[0]);
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, c[0], c[0]);
   return boolToNumber(b, loc, isNaN, c[0].getType());
 }
 

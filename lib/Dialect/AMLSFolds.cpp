@@ -159,8 +159,15 @@ OpFoldResult MatmulOp::fold(FoldAdaptor adaptor) {
   return toAttr(result, elementType);
 }
 
-/// One aggregate over `values` (DML semantics; positions are 1-based and the
-/// first extreme wins).
+/// min/max that propagate NaN, as Java's Math.min/max (and DML) do.
+static double nanMin(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? NAN : std::fmin(a, b);
+}
+static double nanMax(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? NAN : std::fmax(a, b);
+}
+
+/// One aggregate over `values` (DML semantics; positions are 1-based).
 static double aggregate(AggKind kind, ArrayRef<double> values) {
   double n = static_cast<double>(values.size());
   switch (kind) {
@@ -170,11 +177,11 @@ static double aggregate(AggKind kind, ArrayRef<double> values) {
     return std::accumulate(values.begin(), values.end(), 0.0,
                            [](double acc, double v) { return acc + v * v; });
   case AggKind::Min:
-    return values.empty() ? std::numeric_limits<double>::infinity()
-                          : *std::min_element(values.begin(), values.end());
+    return std::accumulate(values.begin(), values.end(),
+                           std::numeric_limits<double>::infinity(), nanMin);
   case AggKind::Max:
-    return values.empty() ? -std::numeric_limits<double>::infinity()
-                          : *std::max_element(values.begin(), values.end());
+    return std::accumulate(values.begin(), values.end(),
+                           -std::numeric_limits<double>::infinity(), nanMax);
   case AggKind::Mean:
     return std::accumulate(values.begin(), values.end(), 0.0) / n;
   case AggKind::Prod:
@@ -186,15 +193,20 @@ static double aggregate(AggKind kind, ArrayRef<double> values) {
     double squares = 0.0;
     for (double v : values)
       squares += (v - mean) * (v - mean);
-    double var = squares / (n - 1.0);
+    // One value has no spread: SystemDS gives 0, not 0/0.
+    double var = n > 1.0 ? squares / (n - 1.0) : 0.0;
     return kind == AggKind::Var ? var : std::sqrt(var);
   }
   case AggKind::MaxIndex:
-    return 1.0 +
-           (std::max_element(values.begin(), values.end()) - values.begin());
-  case AggKind::MinIndex:
-    return 1.0 +
-           (std::min_element(values.begin(), values.end()) - values.begin());
+  case AggKind::MinIndex: {
+    // The last extreme wins ties, as in SystemDS; NaN never wins.
+    bool isMax = kind == AggKind::MaxIndex;
+    size_t best = 0;
+    for (size_t i = 1; i < values.size(); ++i)
+      if (isMax ? values[i] >= values[best] : values[i] <= values[best])
+        best = i;
+    return 1.0 + static_cast<double>(best);
+  }
   }
   llvm_unreachable("unknown aggregation kind");
 }
@@ -255,10 +267,10 @@ OpFoldResult CumAggOp::fold(FoldAdaptor adaptor) {
         cur *= prev;
         break;
       case CumAggKind::CumMin:
-        cur = std::min(cur, prev);
+        cur = nanMin(cur, prev);
         break;
       case CumAggKind::CumMax:
-        cur = std::max(cur, prev);
+        cur = nanMax(cur, prev);
         break;
       }
     }

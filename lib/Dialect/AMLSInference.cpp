@@ -161,6 +161,17 @@ static LogicalResult checkSameElementType(const MatrixInferenceContext &ctx,
                            << ", expected " << expected;
 }
 
+/// Element-wise functions that only exist on floating point.
+static LogicalResult checkCellType(const MatrixInferenceContext &ctx,
+                                   Type elementType) {
+  auto elementwise = dyn_cast<ElementwiseOpInterface>(ctx.getOp());
+  if (!elementwise || elementwise.supportsElementType(elementType))
+    return success();
+  return ctx.emitOpError() << "is only defined on floating-point matrices, "
+                              "found element type "
+                           << elementType;
+}
+
 static LogicalResult checkSize(const MatrixInferenceContext &ctx,
                                std::optional<int64_t> size, StringRef what) {
   if (size && *size < 0)
@@ -202,7 +213,8 @@ LogicalResult mlir::amls::detail::inferElementwiseBinary(
   MatrixType main = lhs ? lhs : rhs;
   Type elementType = main.getElementType();
   if (failed(checkSameElementType(ctx, elementType, 0, "left operand")) ||
-      failed(checkSameElementType(ctx, elementType, 1, "right operand")))
+      failed(checkSameElementType(ctx, elementType, 1, "right operand")) ||
+      failed(checkCellType(ctx, elementType)))
     return failure();
 
   const SparsityEstimator &estimator = ctx.getEstimator();
@@ -214,6 +226,19 @@ LogicalResult mlir::amls::detail::inferElementwiseBinary(
              << "operand shapes " << shapeOf(lhs) << " and " << shapeOf(rhs)
              << " are not broadcast-compatible (expected equal sizes, or a "
                 "row or column vector against a matrix)";
+    // DML broadcasts one vector against a matrix, never both operands
+    // (which would be an outer product).
+    auto broadcastsAlong = [](MatrixType self, MatrixType other, bool cols) {
+      int64_t mine = cols ? self.getCols() : self.getRows();
+      int64_t theirs = cols ? other.getCols() : other.getRows();
+      return mine == 1 && theirs != 1;
+    };
+    if ((broadcastsAlong(lhs, rhs, false) && broadcastsAlong(rhs, lhs, true)) ||
+        (broadcastsAlong(lhs, rhs, true) && broadcastsAlong(rhs, lhs, false)))
+      return ctx.emitOpError()
+             << "operand shapes " << shapeOf(lhs) << " and " << shapeOf(rhs)
+             << " would both be broadcast (an outer product); DML broadcasts "
+                "only a row or column vector against a matrix";
     std::optional<double> sparsity;
     std::optional<double> sA = lhs.getSparsity(), sB = rhs.getSparsity();
     switch (sparsityKind) {
@@ -251,6 +276,8 @@ LogicalResult mlir::amls::detail::inferElementwiseUnary(
     std::optional<double> (*estimate)(std::optional<double>),
     SmallVectorImpl<Type> &inferred) {
   MatrixType input = ctx.getMatrix(0);
+  if (failed(checkCellType(ctx, input.getElementType())))
+    return failure();
   inferred.push_back(
       input.getLogicalType().withSparsity(estimate(input.getSparsity())));
   return success();
@@ -340,9 +367,13 @@ LogicalResult RandOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   if (sparsity && !(*sparsity >= 0.0 && *sparsity <= 1.0))
     return ctx.emitOpError()
            << "sparsity must be in [0, 1], got " << formatShortest(*sparsity);
+  if (!isValidMatrixElementType(ctx.getOperandType(2)))
+    return ctx.emitOpError() << "random values must be f64 or f32, found "
+                             << ctx.getOperandType(2);
   std::optional<double> min = ctx.getConstantFloat(2);
   std::optional<double> max = ctx.getConstantFloat(3);
-  if (min && max && *min > *max)
+  // min and max only matter for the uniform distribution.
+  if (getPdf() == RandPdf::Uniform && min && max && *min > *max)
     return ctx.emitOpError()
            << "min (" << formatShortest(*min) << ") must not exceed max ("
            << formatShortest(*max) << ")";
@@ -355,6 +386,9 @@ LogicalResult RandOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
 LogicalResult SeqOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                            SmallVectorImpl<Type> &inferred) {
   Type elementType = ctx.getOperandType(0);
+  if (!isValidMatrixElementType(elementType))
+    return ctx.emitOpError()
+           << "sequence values must be f64 or f32, found " << elementType;
   std::optional<double> from = ctx.getConstantFloat(0);
   std::optional<double> to = ctx.getConstantFloat(1);
   std::optional<double> incr = ctx.getConstantFloat(2);
@@ -364,6 +398,11 @@ LogicalResult SeqOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   std::optional<double> sparsity;
   if (from && to && incr) {
     double steps = (*to - *from) / *incr;
+    if (!std::isfinite(steps) || steps >= 9.0e15)
+      return ctx.emitOpError()
+             << "cannot generate a sequence from " << formatShortest(*from)
+             << " to " << formatShortest(*to) << " in steps of "
+             << formatShortest(*incr);
     if (steps < 0)
       return ctx.emitOpError()
              << "increment " << formatShortest(*incr)
@@ -550,6 +589,10 @@ ReshapeOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
     // One given size determines the other.
     auto complete = [&](std::optional<int64_t> given,
                         std::optional<int64_t> &other) -> LogicalResult {
+      if (given && *given == 0 && *cells != 0)
+        return ctx.emitOpError() << "cannot reshape " << shapeOf(input) << " ("
+                                 << *cells << " cells) into 0 "
+                                 << "rows or columns";
       if (!given || other || *given == 0)
         return success();
       if (*cells % *given != 0)
@@ -668,6 +711,8 @@ static FailureOr<int64_t> sliceExtent(const MatrixInferenceContext &ctx,
   std::optional<int64_t> end = ctx.getConstantInt(beginOperand + 1);
   if (begin && *begin < 0)
     return ctx.emitOpError() << dim << " begin " << *begin << " is negative";
+  if (end && *end < 0)
+    return ctx.emitOpError() << dim << " end " << *end << " is negative";
   if (begin && end && *begin > *end)
     return ctx.emitOpError()
            << dim << " range [" << *begin << ", " << *end << ") is reversed";
@@ -691,6 +736,16 @@ LogicalResult SliceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   FailureOr<int64_t> cols = sliceExtent(ctx, 3, input.getCols(), "column");
   if (failed(cols))
     return failure();
+  // Without constant bounds the extent is unknown, but never more than the
+  // input has.
+  MatrixType declared = getType();
+  if ((input.hasStaticRows() && declared.hasStaticRows() &&
+       declared.getRows() > input.getRows()) ||
+      (input.hasStaticCols() && declared.hasStaticCols() &&
+       declared.getCols() > input.getCols()))
+    return ctx.emitOpError()
+           << "result " << shapeOf(declared) << " is larger than the "
+           << shapeOf(input) << " input";
   inferred.push_back(
       matrix(*rows, *cols, input.getElementType(),
              ctx.getEstimator().part(input.getSparsity(), cellsOrUnknown(input),
@@ -710,6 +765,13 @@ InsertSliceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   FailureOr<int64_t> cols = sliceExtent(ctx, 4, dest.getCols(), "column");
   if (failed(cols))
     return failure();
+  if ((source.hasStaticRows() && dest.hasStaticRows() &&
+       source.getRows() > dest.getRows()) ||
+      (source.hasStaticCols() && dest.hasStaticCols() &&
+       source.getCols() > dest.getCols()))
+    return ctx.emitOpError()
+           << "source " << shapeOf(source) << " does not fit into the "
+           << shapeOf(dest) << " destination";
   if (!meetSize(*rows, source.getRows()) || !meetSize(*cols, source.getCols()))
     return ctx.emitOpError()
            << "source is " << shapeOf(source) << " but the target range is "

@@ -100,11 +100,16 @@ public:
       constants.push_back(constant->getValue().getConstantValue());
     }
 
+    // Quietly: a loop's first visit sees only its initial values, and a rule
+    // may fail on that intermediate state of a valid program. The final
+    // types are checked, with diagnostics, once the fixpoint is reached.
     MatrixInferenceContext context(op, operandTypes, constants, estimator,
-                                   /*emitDiagnostics=*/true);
+                                   /*emitDiagnostics=*/false);
     SmallVector<Type> inferred;
-    if (failed(inferable.inferMatrixProperties(context, inferred)))
-      return failure();
+    if (failed(inferable.inferMatrixProperties(context, inferred))) {
+      setAllToEntryStates(results);
+      return success();
+    }
     for (auto [result, lattice, type] :
          llvm::zip(op->getResults(), results, inferred)) {
       Type refined = refineType(result.getType(), type);
@@ -138,6 +143,13 @@ private:
   static void removeRedundantCasts(Operation *root);
   /// One analysis and rewrite of the types.
   LogicalResult refineTypes();
+  /// Runs every rule on the fixpoint's types, reporting inconsistencies.
+  LogicalResult checkFixpoint(DataFlowSolver &solver,
+                              const SparsityEstimator &estimator);
+  /// Gives all successor inputs fed by one operand the same type (inputs in
+  /// dead regions were not refined with the others).
+  void unifySuccessorInputs(RegionBranchOpInterface op);
+  void setRefinedType(Value value, Type type);
   /// Replaces nrow/ncol of known sizes by constants; true if any changed.
   bool foldSizeQueries();
 };
@@ -151,10 +163,104 @@ void InferPropertiesPass::refine(DataFlowSolver &solver, Value value) {
   if (!lattice || lattice->getValue().isUninitialized())
     return;
   Type type = lattice->getValue().getType();
-  if (type == value.getType() || !isa<MatrixType>(type))
+  if (isa<MatrixType>(type))
+    setRefinedType(value, type);
+}
+
+void InferPropertiesPass::setRefinedType(Value value, Type type) {
+  if (type == value.getType())
     return;
   originalTypes.try_emplace(value, value.getType());
   value.setType(type);
+}
+
+LogicalResult
+InferPropertiesPass::checkFixpoint(DataFlowSolver &solver,
+                                   const SparsityEstimator &estimator) {
+  WalkResult result = getOperation()->walk([&](Operation *op) {
+    auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
+    if (!inferable)
+      return WalkResult::advance();
+    SmallVector<Type> operandTypes;
+    SmallVector<Attribute> constants;
+    for (Value operand : op->getOperands()) {
+      const auto *lattice = solver.lookupState<MatrixTypeLattice>(operand);
+      // Unreached (dead) code keeps its declared types.
+      if (!lattice || lattice->getValue().isUninitialized())
+        return WalkResult::advance();
+      operandTypes.push_back(lattice->getValue().getType());
+      const auto *constant = solver.lookupState<ConstantLattice>(operand);
+      constants.push_back(constant && !constant->getValue().isUninitialized()
+                              ? constant->getValue().getConstantValue()
+                              : Attribute());
+    }
+    MatrixInferenceContext context(op, operandTypes, constants, estimator,
+                                   /*emitDiagnostics=*/true);
+    SmallVector<Type> inferred;
+    if (failed(inferable.inferMatrixProperties(context, inferred)))
+      return WalkResult::interrupt();
+    for (auto [i, declared, implied] :
+         llvm::enumerate(op->getResultTypes(), inferred)) {
+      if (areCompatibleMatrixTypes(declared, implied))
+        continue;
+      op->emitOpError() << "result #" << i << " is declared " << declared
+                        << " but the program implies " << implied;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void InferPropertiesPass::unifySuccessorInputs(RegionBranchOpInterface op) {
+  // (operand, successor input) pairs of every edge of `op`.
+  SmallVector<std::pair<OpOperand *, Value>> edges;
+  SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (const RegionSuccessor &successor : successors) {
+    OperandRange operands = op.getEntrySuccessorOperands(successor);
+    if (operands.empty())
+      continue;
+    unsigned begin = operands.getBeginOperandIndex();
+    for (auto [i, input] : llvm::enumerate(successor.getSuccessorInputs()))
+      edges.push_back({&op->getOpOperand(begin + i), input});
+  }
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      auto terminator = dyn_cast_or_null<RegionBranchTerminatorOpInterface>(
+          block.empty() ? nullptr : &block.back());
+      if (!terminator)
+        continue;
+      SmallVector<RegionSuccessor> exits;
+      op.getSuccessorRegions(RegionBranchPoint(terminator), exits);
+      for (const RegionSuccessor &successor : exits) {
+        MutableOperandRange operands =
+            terminator.getMutableSuccessorOperands(successor);
+        for (auto [operand, input] :
+             llvm::zip(operands, successor.getSuccessorInputs()))
+          edges.push_back({&operand, input});
+      }
+    }
+  // Join the input types per operand until they agree.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    DenseMap<OpOperand *, Type> joined;
+    for (auto [operand, input] : edges) {
+      if (!isa<MatrixType>(input.getType()))
+        continue;
+      auto [it, inserted] = joined.try_emplace(operand, input.getType());
+      if (!inserted)
+        it->second = joinTypes(it->second, input.getType());
+    }
+    for (auto [operand, input] : edges) {
+      auto it = joined.find(operand);
+      if (it == joined.end() || it->second == input.getType())
+        continue;
+      setRefinedType(input, it->second);
+      changed = true;
+    }
+  }
 }
 
 /// Inserts `amls.cast` on region-branch edges whose operand type no longer
@@ -246,7 +352,8 @@ LogicalResult InferPropertiesPass::refineTypes() {
   solver.load<dataflow::DeadCodeAnalysis>();
   solver.load<dataflow::SparseConstantPropagation>();
   solver.load<MatrixPropertyAnalysis>(sparsityEstimator);
-  if (failed(solver.initializeAndRun(root)))
+  if (failed(solver.initializeAndRun(root)) ||
+      failed(checkFixpoint(solver, sparsityEstimator)))
     return failure();
 
   // Refine results of inferable ops and the values merged by region control
@@ -265,6 +372,8 @@ LogicalResult InferPropertiesPass::refineTypes() {
         for (BlockArgument arg : block.getArguments())
           refine(solver, arg);
   });
+
+  root->walk([&](RegionBranchOpInterface op) { unifySuccessorInputs(op); });
 
   DenseSet<OpOperand *> edgeOperands;
   root->walk(

@@ -248,3 +248,64 @@ func.func @size_queries(%v: f64) -> !amls.matrix<?x?xf64> {
   %y = amls.matmul %X, %w : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
   return %y : !amls.matrix<?x?xf64>
 }
+
+// -----
+
+// The first visit of the loop body sees B as 1x1, which does not fit the
+// product; the fixpoint (B is 1x1 or 5x5: ?x?) does. No error.
+// CHECK-LABEL: func @intermediate_state
+// CHECK: scf.for {{.*}} -> (!amls.matrix<?x?xf64, sparsity = 0.0>)
+// CHECK: amls.matmul %{{.*}}, %{{.*}} : !amls.matrix<?x?xf64, sparsity = 0.0>, !amls.matrix<5x1xf64> -> !amls.matrix<?x1xf64, sparsity = 0.0>
+func.func @intermediate_state(%n: index, %v: !amls.matrix<5x1xf64>) -> !amls.matrix<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %z = arith.constant 0.0 : f64
+  %B0 = amls.fill %z, %c1, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%B = %B0) -> (!amls.matrix<?x?xf64>) {
+    %p = arith.cmpi ugt, %i, %c0 : index
+    scf.if %p {
+      %y = amls.matmul %B, %v : !amls.matrix<?x?xf64>, !amls.matrix<5x1xf64> -> !amls.matrix<?x?xf64>
+      amls.print %y : !amls.matrix<?x?xf64>
+    }
+    %B1 = amls.fill %z, %c5, %c5 : f64 -> !amls.matrix<?x?xf64>
+    scf.yield %B1 : !amls.matrix<?x?xf64>
+  }
+  return %r : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// The after region is dead: its argument still gets the type of the
+// results that the same condition operand feeds.
+// CHECK-LABEL: func @dead_after_region
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (!amls.matrix<10x1xf64, sparsity = 0.0>) -> !amls.matrix<?x?xf64>
+// CHECK: %[[C:.*]] = amls.cast %{{.*}} : !amls.matrix<10x1xf64, sparsity = 0.0> -> !amls.matrix<?x?xf64>
+// CHECK: scf.condition(%{{.*}}) %[[C]] : !amls.matrix<?x?xf64>
+// CHECK: ^bb0(%{{.*}}: !amls.matrix<?x?xf64>):
+func.func @dead_after_region() -> !amls.matrix<?x?xf64> {
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %z = arith.constant 0.0 : f64
+  %f = arith.constant false
+  %R0 = amls.fill %z, %c10, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %r = scf.while (%A = %R0) : (!amls.matrix<?x?xf64>) -> (!amls.matrix<?x?xf64>) {
+    scf.condition(%f) %A : !amls.matrix<?x?xf64>
+  } do {
+  ^bb0(%B: !amls.matrix<?x?xf64>):
+    %C = amls.rbind %B, %B : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %C : !amls.matrix<?x?xf64>
+  }
+  return %r : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// A declared type the program contradicts is reported by the pass.
+func.func @declared_conflict(%v: f64) -> !amls.matrix<4x4xf64> {
+  %c5 = arith.constant 5 : index
+  %A = amls.fill %v, %c5, %c5 : f64 -> !amls.matrix<?x?xf64>
+  // expected-error @+1 {{'amls.cast' op result #0 is declared '!amls.matrix<4x4xf64>' but the program implies '!amls.matrix<5x5xf64>'}}
+  %B = amls.cast %A : !amls.matrix<?x?xf64> -> !amls.matrix<4x4xf64>
+  return %B : !amls.matrix<4x4xf64>
+}

@@ -22,11 +22,12 @@ namespace mlir::amls {
 /// as arith/math IR on scalars of the element type.
 #define AMLS_CELL_OPS(X)                                                       \
   X(AddOp)                                                                     \
-  X(SubOp) X(MulOp) X(DivOp) X(PowOp) X(MinOp) X(MaxOp) X(ModOp) X(IntDivOp)   \
-      X(LtOp) X(LeOp) X(GtOp) X(GeOp) X(EqOp) X(NeOp) X(AndOp) X(OrOp)         \
-          X(NegOp) X(NotOp) X(AbsOp) X(ExpOp) X(LogOp) X(SqrtOp) X(RoundOp)    \
-              X(FloorOp) X(CeilOp) X(SignOp) X(SigmoidOp) X(SinOp) X(CosOp)    \
-                  X(TanhOp) X(IsNaNOp) X(IfElseOp)
+  X(SubOp)                                                                     \
+  X(MulOp) X(DivOp) X(PowOp) X(MinOp) X(MaxOp) X(ModOp) X(IntDivOp) X(LtOp)    \
+      X(LeOp) X(GtOp) X(GeOp) X(EqOp) X(NeOp) X(AndOp) X(OrOp) X(NegOp)        \
+          X(NotOp) X(AbsOp) X(ExpOp) X(LogOp) X(SqrtOp) X(RoundOp) X(FloorOp)  \
+              X(CeilOp) X(SignOp) X(SigmoidOp) X(SinOp) X(CosOp) X(TanhOp)     \
+                  X(IsNaNOp) X(IfElseOp)
 #define AMLS_DECLARE_CELL(Op)                                                  \
   Value buildCell(Op op, OpBuilder &b, Location loc, ValueRange cells);
 AMLS_CELL_OPS(AMLS_DECLARE_CELL)

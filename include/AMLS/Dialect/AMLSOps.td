@@ -372,8 +372,9 @@ def AMLS_SqrtOp : AMLS_SparseSafeUnaryOp<"sqrt", "sqrt",
                                          "return std::sqrt(x);"> {
   let floatOnly = 1;
 }
+// Java's Math.round, as in DML: floor(x + 0.5), and 0 for NaN.
 def AMLS_RoundOp : AMLS_SparseSafeUnaryOp<"round", "round",
-                                          "return std::round(x);"> {
+    "return std::isnan(x) ? 0.0 : std::floor(x + 0.5);"> {
   let floatOnly = 1;
 }
 def AMLS_FloorOp : AMLS_SparseSafeUnaryOp<"floor", "floor",

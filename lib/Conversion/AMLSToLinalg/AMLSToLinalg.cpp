@@ -923,12 +923,18 @@ struct LowerAgg : public AMLSPattern<AggOp> {
         arith::SubFOp::create(b, loc, n, floatConstant(b, loc, type, 1.0));
     bool sd = op.getKind() == AggKind::Sd;
     return builder.map(squares, [&](OpBuilder &nb, Location l, Value s) {
-      Value var = arith::DivFOp::create(nb, l, s, nMinusOne);
+      // One value has no spread: SystemDS gives 0, not 0/0.
+      Value var = arith::SelectOp::create(
+          nb, l,
+          arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, nMinusOne,
+                                floatConstant(nb, l, type, 0.0)),
+          arith::DivFOp::create(nb, l, s, nMinusOne),
+          floatConstant(nb, l, type, 0.0));
       return sd ? math::SqrtOp::create(nb, l, var).getResult() : var;
     });
   }
 
-  /// 1-based position of the first maximum (minimum) per row or column.
+  /// 1-based position of the last maximum (minimum) per row or column.
   static Value buildIndexReduction(OpBuilder &b, Location loc, AggOp op,
                                    const ReductionBuilder &builder) {
     Type type = builder.resultElementType;
@@ -964,17 +970,17 @@ struct LowerAgg : public AMLSPattern<AggOp> {
         iterators(builder.reducedDims()),
         [&](OpBuilder &nb, Location l, ValueRange args) {
           Value x = args[0], bestSoFar = args[1], where = args[2];
-          // Strictly better: the first extreme wins, as in DML.
+          // The last extreme wins ties, as in SystemDS; NaN never wins.
           Value better =
               isa<FloatType>(cellType)
                   ? arith::CmpFOp::create(nb, l,
-                                          isMax ? arith::CmpFPredicate::OGT
-                                                : arith::CmpFPredicate::OLT,
+                                          isMax ? arith::CmpFPredicate::OGE
+                                                : arith::CmpFPredicate::OLE,
                                           x, bestSoFar)
                         .getResult()
                   : arith::CmpIOp::create(nb, l,
-                                          isMax ? arith::CmpIPredicate::sgt
-                                                : arith::CmpIPredicate::slt,
+                                          isMax ? arith::CmpIPredicate::sge
+                                                : arith::CmpIPredicate::sle,
                                           x, bestSoFar)
                         .getResult();
           Value k = linalg::IndexOp::create(nb, l, reducedDim);

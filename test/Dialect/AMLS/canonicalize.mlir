@@ -254,3 +254,43 @@ func.func @casts(%X: !amls.matrix<4x3xf64>) -> (!amls.matrix<4x3xf64>, !amls.mat
   %4 = amls.convert %3 : !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
   return %0, %2, %4 : !amls.matrix<4x3xf64>, !amls.matrix<?x?xf64>, !amls.matrix<4x3xf64>
 }
+
+// -----
+
+// SystemDS semantics: the last extreme wins ties, min/max propagate NaN,
+// the variance of one value is 0, round is Java's floor(x + 0.5).
+// CHECK-LABEL: func @fold_dml_edge_cases
+// CHECK-DAG: %[[NAN:.*]] = arith.constant 0x7FF8000000000000 : f64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: amls.constant dense<3.000000e+00> : tensor<1x1xf64>
+// CHECK-DAG: amls.constant dense<5.000000e+00> : tensor<1x1xf64>
+// CHECK-DAG: amls.constant dense<{{\[\[}}-1.000000e+00, -2.000000e+00, 3.000000e+00, 0.000000e+00]]> : tensor<1x4xf64>
+// CHECK: return {{.*}}%[[NAN]], %[[ZERO]]
+func.func @fold_dml_edge_cases() -> (!amls.matrix<1x1xf64>, !amls.matrix<1x1xf64>, !amls.matrix<1x4xf64>, f64, f64) {
+  %A = amls.constant dense<[[2.0, 5.0, 5.0, 1.0, 1.0]]> : tensor<1x5xf64> -> !amls.matrix<1x5xf64>
+  %maxi = amls.agg maxindex row %A : !amls.matrix<1x5xf64> -> !amls.matrix<1x1xf64>
+  %mini = amls.agg minindex row %A : !amls.matrix<1x5xf64> -> !amls.matrix<1x1xf64>
+  %R = amls.constant dense<[[-1.5, -2.5, 2.5, 0x7FF8000000000000]]> : tensor<1x4xf64> -> !amls.matrix<1x4xf64>
+  %rounded = amls.round %R : !amls.matrix<1x4xf64> -> !amls.matrix<1x4xf64>
+  %N = amls.constant dense<[[1.0, 0x7FF8000000000000, 0.0]]> : tensor<1x3xf64> -> !amls.matrix<1x3xf64>
+  %min = amls.agg min all %N : !amls.matrix<1x3xf64> -> f64
+  %one = amls.constant dense<[[7.0]]> : tensor<1x1xf64> -> !amls.matrix<1x1xf64>
+  %var = amls.agg var all %one : !amls.matrix<1x1xf64> -> f64
+  return %maxi, %mini, %rounded, %min, %var : !amls.matrix<1x1xf64>, !amls.matrix<1x1xf64>, !amls.matrix<1x4xf64>, f64, f64
+}
+
+// -----
+
+// An identity never changes the physical format: no cast from CSR to an
+// unformatted matrix is created.
+// CHECK-LABEL: func @identity_keeps_format
+// CHECK: amls.mul
+// CHECK: amls.transpose
+// CHECK: amls.transpose
+func.func @identity_keeps_format(%X: !amls.matrix<4x4xf64, format = csr>) -> (!amls.matrix<4x4xf64>, !amls.matrix<4x4xf64>) {
+  %one = arith.constant 1.0 : f64
+  %0 = amls.mul %X, %one : !amls.matrix<4x4xf64, format = csr>, f64 -> !amls.matrix<4x4xf64>
+  %t = amls.transpose %X : !amls.matrix<4x4xf64, format = csr> -> !amls.matrix<4x4xf64>
+  %tt = amls.transpose %t : !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64>
+  return %0, %tt : !amls.matrix<4x4xf64>, !amls.matrix<4x4xf64>
+}

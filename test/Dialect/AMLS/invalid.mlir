@@ -70,6 +70,38 @@ func.func @binary_broadcast(%a: !amls.matrix<4x3xf64>, %b: !amls.matrix<2x3xf64>
 
 // -----
 
+func.func @binary_outer(%a: !amls.matrix<4x1xf64>, %b: !amls.matrix<1x3xf64>) {
+  // expected-error @+1 {{'amls.add' op operand shapes 4x1 and 1x3 would both be broadcast (an outer product); DML broadcasts only a row or column vector against a matrix}}
+  %0 = amls.add %a, %b : !amls.matrix<4x1xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<4x3xf64>
+  return
+}
+
+// -----
+
+func.func @binary_outer_unknown(%a: !amls.matrix<?x1xf64>, %b: !amls.matrix<1x?xf64>) {
+  // expected-error @+1 {{'amls.mul' op operand shapes ?x1 and 1x? would both be broadcast}}
+  %0 = amls.mul %a, %b : !amls.matrix<?x1xf64>, !amls.matrix<1x?xf64> -> !amls.matrix<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @binary_float_only(%a: !amls.matrix<4x3xi64>) {
+  // expected-error @+1 {{'amls.div' op is only defined on floating-point matrices, found element type 'i64'}}
+  %0 = amls.div %a, %a : !amls.matrix<4x3xi64>, !amls.matrix<4x3xi64> -> !amls.matrix<4x3xi64>
+  return
+}
+
+// -----
+
+func.func @unary_float_only(%a: !amls.matrix<4x3xi64>) {
+  // expected-error @+1 {{'amls.exp' op is only defined on floating-point matrices, found element type 'i64'}}
+  %0 = amls.exp %a : !amls.matrix<4x3xi64> -> !amls.matrix<4x3xi64>
+  return
+}
+
+// -----
+
 func.func @binary_result(%a: !amls.matrix<4x3xf64>, %b: !amls.matrix<1x3xf64>) {
   // expected-error @+1 {{'amls.add' op result #0 type '!amls.matrix<4x4xf64>' is incompatible with '!amls.matrix<4x3xf64>' implied by the operands}}
   %0 = amls.add %a, %b : !amls.matrix<4x3xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<4x4xf64>
@@ -160,6 +192,24 @@ func.func @rand_range(%n: index, %sp: f64) {
 
 // -----
 
+func.func @rand_element_type(%n: index, %v: f16) {
+  // expected-error @+1 {{'amls.rand' op random values must be f64 or f32, found 'f16'}}
+  %0 = amls.rand %n, %n, %v, %v, %v uniform : f16 -> !amls.matrix<?x?xf64>
+  return
+}
+
+// -----
+
+// min and max do not matter for a normal distribution.
+func.func @rand_normal_ignores_range(%n: index, %sp: f64) {
+  %lo = arith.constant 5.0 : f64
+  %hi = arith.constant 1.0 : f64
+  %0 = amls.rand %n, %n, %lo, %hi, %sp normal : f64 -> !amls.matrix<?x?xf64>
+  return
+}
+
+// -----
+
 func.func @rand_negative(%v: f64) {
   %c2 = arith.constant 2 : index
   %m3 = arith.constant -3 : index
@@ -184,6 +234,17 @@ func.func @seq_wrong_sign() {
   %to = arith.constant 10.0 : f64
   %incr = arith.constant -1.0 : f64
   // expected-error @+1 {{'amls.seq' op increment -1 has the wrong sign to go from 1 to 10}}
+  %0 = amls.seq %from, %to, %incr : f64 -> !amls.matrix<?x1xf64>
+  return
+}
+
+// -----
+
+func.func @seq_nan() {
+  %from = arith.constant 0.0 : f64
+  %to = arith.constant 0x7FF8000000000000 : f64
+  %incr = arith.constant 1.0 : f64
+  // expected-error @+1 {{'amls.seq' op cannot generate a sequence from 0 to nan in steps of 1}}
   %0 = amls.seq %from, %to, %incr : f64 -> !amls.matrix<?x1xf64>
   return
 }
@@ -403,6 +464,40 @@ func.func @slice_result(%X: !amls.matrix<10x10xf64>) {
   %c2 = arith.constant 2 : index
   // expected-error @+1 {{'amls.slice' op result #0 type '!amls.matrix<3x2xf64>' is incompatible with '!amls.matrix<2x2xf64>' implied by the operands}}
   %0 = amls.slice %X[%c0 : %c2, %c0 : %c2] : !amls.matrix<10x10xf64> -> !amls.matrix<3x2xf64>
+  return
+}
+
+// -----
+
+func.func @slice_declared_too_large(%X: !amls.matrix<3x3xf64>, %n: index) {
+  // expected-error @+1 {{'amls.slice' op result 5x5 is larger than the 3x3 input}}
+  %0 = amls.slice %X[%n : %n, %n : %n] : !amls.matrix<3x3xf64> -> !amls.matrix<5x5xf64>
+  return
+}
+
+// -----
+
+func.func @slice_negative_end(%X: !amls.matrix<10x10xf64>, %n: index) {
+  %m2 = arith.constant -2 : index
+  // expected-error @+1 {{'amls.slice' op column end -2 is negative}}
+  %0 = amls.slice %X[%n : %n, %n : %m2] : !amls.matrix<10x10xf64> -> !amls.matrix<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @insert_slice_too_large(%Y: !amls.matrix<5x5xf64>, %X: !amls.matrix<3x3xf64>, %n: index) {
+  // expected-error @+1 {{'amls.insert_slice' op source 5x5 does not fit into the 3x3 destination}}
+  %0 = amls.insert_slice %Y into %X[%n : %n, %n : %n] : !amls.matrix<5x5xf64> into !amls.matrix<3x3xf64> -> !amls.matrix<3x3xf64>
+  return
+}
+
+// -----
+
+func.func @reshape_zero(%X: !amls.matrix<3x3xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'amls.reshape' op cannot reshape 3x3 (9 cells) into 0 rows or columns}}
+  %0 = amls.reshape %X, %c0, %n : !amls.matrix<3x3xf64> -> !amls.matrix<?x?xf64>
   return
 }
 

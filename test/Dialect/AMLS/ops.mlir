@@ -87,9 +87,9 @@ func.func @binary(%X: !amls.matrix<4x3xf64>, %row: !amls.matrix<1x3xf64>,
   %15 = amls.and %X, %X : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
   // CHECK: amls.or
   %16 = amls.or %X, %X : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
-  // Outer broadcasting: a column vector against a row vector.
-  // CHECK: amls.add %{{.*}}, %{{.*}} : !amls.matrix<4x1xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<4x3xf64>
-  %17 = amls.add %col, %row : !amls.matrix<4x1xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<4x3xf64>
+  // A column vector on the left.
+  // CHECK: amls.sub %{{.*}}, %{{.*}} : !amls.matrix<4x1xf64>, !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %17 = amls.sub %col, %X : !amls.matrix<4x1xf64>, !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
   return
 }
 
