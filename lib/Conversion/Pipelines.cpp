@@ -8,8 +8,17 @@
 
 using namespace mlir;
 
-void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
-                                          const LowerToLLVMOptions &options) {
+static void addPipeline(OpPassManager &pm, StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    llvm::report_fatal_error("amls: invalid pass pipeline");
+}
+
+void mlir::amls::buildToLinalgPipeline(OpPassManager &pm) {
+  addPipeline(pm, "convert-amls-to-linalg,canonicalize");
+}
+
+void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
+                                           const LowerToLLVMOptions &options) {
   // The stages are upstream passes; spelling them as a pipeline keeps the
   // order readable and is what `--dump-pass-pipeline` shows.
   std::string parallelLoops =
@@ -20,7 +29,6 @@ void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
                 .str()
           : "func.func(convert-linalg-to-loops),";
   std::string pipeline =
-      "convert-amls-to-linalg,canonicalize,"
       "func.func(linalg-fuse-elementwise-ops),"
       "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
@@ -30,8 +38,13 @@ void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
       "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
       "convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,"
       "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    llvm::report_fatal_error("amls-lower-to-llvm: invalid pass pipeline");
+  addPipeline(pm, pipeline);
+}
+
+void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                          const LowerToLLVMOptions &options) {
+  buildToLinalgPipeline(pm);
+  buildLinalgToLLVMPipeline(pm, options);
 }
 
 void mlir::amls::registerAMLSPipelines() {

@@ -48,6 +48,10 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
 /// AMLS (after optimization) -> linalg -> bufferized loops -> LLVM dialect.
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
+/// The two halves of it: AMLS -> linalg on tensors, and from there to LLVM.
+void buildToLinalgPipeline(OpPassManager &pm);
+void buildLinalgToLLVMPipeline(OpPassManager &pm,
+                               const LowerToLLVMOptions &options);
 void registerAMLSPipelines();
 
 } // namespace amls

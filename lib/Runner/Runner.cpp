@@ -1,0 +1,437 @@
+//===- Runner.cpp - Specialize, compile and run AMLS programs -------------===//
+
+#include "AMLS/Runner/Runner.h"
+
+#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Runtime/Runtime.h"
+#include "AMLS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::amls;
+
+//===----------------------------------------------------------------------===//
+// Result sinks: compiled programs hand their results to the runner
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Results of the running program. Runs are serialized (runMutex), so one
+/// list serves every runner.
+SmallVector<RuntimeValue> *currentResults = nullptr;
+std::mutex runMutex;
+
+RuntimeValue &resultSlot(int64_t index) {
+  if (static_cast<int64_t>(currentResults->size()) <= index)
+    currentResults->resize(index + 1);
+  return (*currentResults)[index];
+}
+} // namespace
+
+extern "C" void _mlir_ciface_amls_run_sink_matrix(int64_t index,
+                                                  AmlsMatrixF64 *m) {
+  runtime::Matrix copy;
+  copy.rows = m->sizes[0];
+  copy.cols = m->sizes[1];
+  copy.data.resize(copy.rows * copy.cols);
+  for (int64_t r = 0; r < copy.rows; ++r)
+    for (int64_t c = 0; c < copy.cols; ++c)
+      copy.at(r, c) =
+          m->aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
+  resultSlot(index) = RuntimeValue::ofMatrix(std::move(copy));
+}
+
+extern "C" void amls_run_sink_float(int64_t index, double value) {
+  resultSlot(index) = RuntimeValue::ofFloat(value);
+}
+
+extern "C" void amls_run_sink_integer(int64_t index, int64_t value) {
+  resultSlot(index) = RuntimeValue::ofInteger(value);
+}
+
+RuntimeValue RuntimeValue::ofMatrix(runtime::Matrix matrix) {
+  RuntimeValue value;
+  value.kind = Kind::Matrix;
+  value.matrix = std::move(matrix);
+  return value;
+}
+
+RuntimeValue RuntimeValue::ofFloat(double number) {
+  RuntimeValue value;
+  value.kind = Kind::Float;
+  value.number = number;
+  return value;
+}
+
+RuntimeValue RuntimeValue::ofInteger(int64_t number) {
+  RuntimeValue value;
+  value.kind = Kind::Integer;
+  value.number = static_cast<double>(number);
+  return value;
+}
+
+void mlir::amls::registerRunnerDialects(DialectRegistry &registry) {
+  // The lowering pipelines are spelled with pass names.
+  static std::once_flag passes;
+  std::call_once(passes, [] {
+    registerAllPasses();
+    registerAMLSPasses();
+    registerAMLSConversionPasses();
+  });
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<AMLSDialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramRunner
+//===----------------------------------------------------------------------===//
+
+static constexpr StringLiteral kWrapperName = "amls_main";
+
+ProgramRunner::ProgramRunner(OwningOpRef<ModuleOp> module,
+                             RunnerOptions options)
+    : program(std::move(module)), options(std::move(options)) {}
+
+ProgramRunner::~ProgramRunner() = default;
+
+FailureOr<std::unique_ptr<ProgramRunner>>
+ProgramRunner::create(OwningOpRef<ModuleOp> module, RunnerOptions options) {
+  auto entry = module->lookupSymbol<func::FuncOp>(options.entry);
+  if (!entry || entry.isDeclaration()) {
+    std::string names;
+    module->walk([&](func::FuncOp f) {
+      if (!f.isDeclaration())
+        names += (names.empty() ? "" : ", ") + f.getSymName().str();
+    });
+    return module->emitError("no function '")
+           << options.entry
+           << "' to run; functions: " << (names.empty() ? "none" : names);
+  }
+  auto runner = std::unique_ptr<ProgramRunner>(
+      new ProgramRunner(std::move(module), std::move(options)));
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    std::string name = "arg" + std::to_string(i);
+    if (auto attr = entry.getArgAttrOfType<StringAttr>(i, "amls.name"))
+      name = attr.getValue().str();
+    bool supported =
+        isa<MatrixType, FloatType, IndexType>(type) || type.isSignlessInteger();
+    if (!supported)
+      return entry.emitError("parameter '")
+             << name << "' has type " << type
+             << ", which amls-run cannot bind (matrices and scalars only)";
+    runner->parameters.push_back({name, type});
+  }
+  return runner;
+}
+
+std::optional<unsigned> ProgramRunner::findParameter(StringRef name) const {
+  for (auto [i, parameter] : llvm::enumerate(parameters))
+    if (parameter.name == name)
+      return i;
+  unsigned index;
+  if (!name.getAsInteger(10, index) && index < parameters.size())
+    return index;
+  return std::nullopt;
+}
+
+/// Sparsity rounded to two significant digits: inputs of the same shape and
+/// nearly the same density share compiled code.
+static double roundedSparsity(const runtime::Matrix &m) {
+  if (m.data.empty())
+    return 0.0;
+  int64_t nonZeros = 0;
+  for (double v : m.data)
+    nonZeros += v != 0.0;
+  double s = static_cast<double>(nonZeros) / m.data.size();
+  if (s == 0.0 || s == 1.0)
+    return s;
+  double scale = std::pow(10.0, 1 - std::floor(std::log10(s)));
+  return std::min(1.0, std::round(s * scale) / scale);
+}
+
+/// The type a parameter gets for a concrete argument.
+static FailureOr<Type> specializedType(Location loc, StringRef name,
+                                       Type declared, const RuntimeValue &arg) {
+  auto matrixType = dyn_cast<MatrixType>(declared);
+  bool isMatrix = arg.kind == RuntimeValue::Kind::Matrix;
+  if (static_cast<bool>(matrixType) != isMatrix)
+    return emitError(loc, "parameter '")
+           << name << "' is declared " << declared << " but was given a "
+           << (isMatrix ? "matrix" : "scalar");
+  if (!matrixType)
+    return declared;
+  if (!matrixType.getElementType().isF64())
+    return emitError(loc, "parameter '")
+           << name << "' is declared " << declared
+           << "; amls-run binds f64 matrices only";
+  auto exact =
+      MatrixType::get(arg.matrix.rows, arg.matrix.cols,
+                      matrixType.getElementType(), roundedSparsity(arg.matrix));
+  if (!areCompatibleMatrixTypes(matrixType, exact))
+    return emitError(loc, "parameter '")
+           << name << "' is declared " << declared << " but the input is "
+           << arg.matrix.rows << "x" << arg.matrix.cols;
+  return Type(exact);
+}
+
+/// `amls_main`: calls the entry and hands every result to a sink, so that
+/// the JIT entry point takes arguments only (the C ABI of memrefs).
+static LogicalResult addResultWrapper(ModuleOp module, func::FuncOp entry) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = entry.getLoc();
+  MLIRContext *context = module.getContext();
+  auto declare = [&](StringRef name, TypeRange inputs) {
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto f = func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, {}));
+    f.setPrivate();
+    if (llvm::any_of(inputs, llvm::IsaPred<MemRefType>))
+      f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+    return f;
+  };
+  auto wrapper = func::FuncOp::create(
+      b, loc, kWrapperName, b.getFunctionType(entry.getArgumentTypes(), {}));
+  wrapper->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                   b.getUnitAttr());
+  // The caller's input matrices are read-only: writes need copies.
+  for (unsigned i = 0; i < wrapper.getNumArguments(); ++i)
+    if (isa<TensorType>(wrapper.getArgumentTypes()[i]))
+      wrapper.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
+  Block *body = wrapper.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  auto call = func::CallOp::create(b, loc, entry, body->getArguments());
+  int64_t dyn = ShapedType::kDynamic;
+  auto anyMatrix =
+      MemRefType::get({dyn, dyn}, b.getF64Type(),
+                      StridedLayoutAttr::get(context, dyn, {dyn, dyn}));
+  for (auto [i, result] : llvm::enumerate(call.getResults())) {
+    Value index = arith::ConstantIntOp::create(b, loc, i, 64);
+    Type type = result.getType();
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      if (!tensor.getElementType().isF64())
+        return entry.emitError("result #")
+               << i << " is a " << tensor.getElementType()
+               << " matrix; amls-run returns f64 matrices only";
+      Value dynamic = tensor::CastOp::create(
+          b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()), result);
+      Value buffer =
+          bufferization::ToBufferOp::create(b, loc, anyMatrix, dynamic, true);
+      func::CallOp::create(
+          b, loc, declare("amls_run_sink_matrix", {b.getI64Type(), anyMatrix}),
+          ValueRange{index, buffer});
+    } else if (isa<FloatType>(type)) {
+      Value value = type.isF64()
+                        ? result
+                        : arith::ExtFOp::create(b, loc, b.getF64Type(), result)
+                              .getResult();
+      func::CallOp::create(
+          b, loc,
+          declare("amls_run_sink_float", {b.getI64Type(), b.getF64Type()}),
+          ValueRange{index, value});
+    } else if (type.isIndex() || type.isSignlessInteger()) {
+      Value value = result;
+      if (type.isIndex())
+        value = arith::IndexCastOp::create(b, loc, b.getI64Type(), result);
+      else if (type.getIntOrFloatBitWidth() < 64)
+        value = arith::ExtSIOp::create(b, loc, b.getI64Type(), result);
+      func::CallOp::create(
+          b, loc,
+          declare("amls_run_sink_integer", {b.getI64Type(), b.getI64Type()}),
+          ValueRange{index, value});
+    } else {
+      return entry.emitError("result #")
+             << i << " has type " << type << ", which amls-run cannot return";
+    }
+  }
+  func::ReturnOp::create(b, loc);
+  return success();
+}
+
+using Clock = std::chrono::steady_clock;
+static double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+FailureOr<ExecutionEngine *>
+ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
+  auto start = Clock::now();
+  OwningOpRef<ModuleOp> module = program->clone();
+  auto entry = module->lookupSymbol<func::FuncOp>(options.entry);
+
+  // Specialize the entry's parameters to the arguments.
+  SmallVector<Type> types;
+  std::string signature;
+  llvm::raw_string_ostream key(signature);
+  for (auto [parameter, arg, blockArg] :
+       llvm::zip(parameters, args, entry.getArguments())) {
+    FailureOr<Type> type =
+        specializedType(entry.getLoc(), parameter.name, parameter.type, arg);
+    if (failed(type))
+      return failure();
+    blockArg.setType(*type);
+    types.push_back(*type);
+    key << *type << ";";
+  }
+  entry.setFunctionType(
+      FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
+  // Parameter names are for binding only.
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    entry.removeArgAttr(i, StringAttr::get(entry.getContext(), "amls.name"));
+
+  auto cached = cache.find(signature);
+  if (cached != cache.end()) {
+    lastTimes = {};
+    return cached->second.get();
+  }
+
+  PassManager optimize(module->getContext());
+  if (options.printIRAfterAll) {
+    module->getContext()->disableMultithreading();
+    optimize.enableIRPrinting();
+  }
+  if (options.passStatistics)
+    optimize.enableStatistics();
+  optimize.addPass(createAMLSInferProperties());
+  optimize.addPass(createCanonicalizerPass());
+  optimize.addPass(createCSEPass());
+  optimize.addPass(createAMLSInferProperties());
+  buildToLinalgPipeline(optimize);
+  if (failed(optimize.run(*module)))
+    return failure();
+  if (failed(addResultWrapper(*module, entry)))
+    return failure();
+  lastTimes.optimize = millisecondsSince(start);
+
+  start = Clock::now();
+  PassManager lower(module->getContext());
+  if (options.printIRAfterAll)
+    lower.enableIRPrinting();
+  if (options.passStatistics)
+    lower.enableStatistics();
+  LowerToLLVMOptions lowering;
+  lowering.threads = options.threads;
+  lowering.blas = options.blas;
+  buildLinalgToLLVMPipeline(lower, lowering);
+  if (failed(lower.run(*module)))
+    return failure();
+
+  static std::once_flag nativeTarget;
+  std::call_once(nativeTarget, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*module, engineOptions);
+  if (!engine) {
+    std::string message = llvm::toString(engine.takeError());
+    return module->emitError("JIT compilation failed: ") << message;
+  }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto add = [&](StringRef name, void *address) {
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
+    };
+    add("_mlir_ciface_amls_run_sink_matrix",
+        reinterpret_cast<void *>(&_mlir_ciface_amls_run_sink_matrix));
+    add("amls_run_sink_float", reinterpret_cast<void *>(&amls_run_sink_float));
+    add("amls_run_sink_integer",
+        reinterpret_cast<void *>(&amls_run_sink_integer));
+    return symbols;
+  });
+  lastTimes.compile = millisecondsSince(start);
+  lastTimes.compiled = true;
+  ++numCompilations;
+  ExecutionEngine *result = engine->get();
+  cache[signature] = std::move(*engine);
+  return result;
+}
+
+FailureOr<SmallVector<RuntimeValue>>
+ProgramRunner::run(ArrayRef<RuntimeValue> args) {
+  if (args.size() != parameters.size())
+    return program->emitError("expected ")
+           << parameters.size() << " arguments, found " << args.size();
+  std::lock_guard<std::mutex> lock(runMutex);
+  amls_rt_set_num_threads(static_cast<int32_t>(options.threads));
+  FailureOr<ExecutionEngine *> engine = compile(args);
+  if (failed(engine))
+    return failure();
+
+  // Arguments of the packed C interface: a pointer to each argument (for a
+  // matrix, a pointer to a pointer to its memref descriptor).
+  std::deque<AmlsMatrixF64> descriptors;
+  std::deque<AmlsMatrixF64 *> descriptorPointers;
+  std::deque<int64_t> integers;
+  std::deque<double> floats;
+  std::deque<float> singles;
+  std::deque<bool> booleans;
+  SmallVector<void *> packed;
+  for (auto [parameter, arg] : llvm::zip(parameters, args)) {
+    if (arg.kind == RuntimeValue::Kind::Matrix) {
+      auto *data = const_cast<double *>(arg.matrix.data.data());
+      descriptors.push_back({data,
+                             data,
+                             0,
+                             {arg.matrix.rows, arg.matrix.cols},
+                             {arg.matrix.cols, 1}});
+      descriptorPointers.push_back(&descriptors.back());
+      packed.push_back(&descriptorPointers.back());
+    } else if (parameter.type.isF64()) {
+      floats.push_back(arg.number);
+      packed.push_back(&floats.back());
+    } else if (parameter.type.isF32()) {
+      singles.push_back(static_cast<float>(arg.number));
+      packed.push_back(&singles.back());
+    } else if (parameter.type.isInteger(1)) {
+      booleans.push_back(arg.number != 0.0);
+      packed.push_back(&booleans.back());
+    } else {
+      integers.push_back(static_cast<int64_t>(arg.number));
+      packed.push_back(&integers.back());
+    }
+  }
+
+  SmallVector<RuntimeValue> results;
+  currentResults = &results;
+  auto start = Clock::now();
+  llvm::Error error = (*engine)->invokePacked(
+      (Twine("_mlir_ciface_") + kWrapperName).str(), packed);
+  lastTimes.execute = millisecondsSince(start);
+  currentResults = nullptr;
+  if (error) {
+    std::string message = llvm::toString(std::move(error));
+    return program->emitError("running the program failed: ") << message;
+  }
+  return results;
+}

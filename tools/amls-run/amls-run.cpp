@@ -1,0 +1,283 @@
+//===- amls-run.cpp - Run AMLS programs ----------------------------------===//
+//
+// amls-run FILE.mlir [--entry main] [--input NAME=path ...] [--arg NAME=value]
+//          [--output N=path ...] [--threads N] [--blas auto|always|never]
+//          [--print-ir-after-all] [--timing] [--stats]
+//
+// Binds files and scalars to the entry function's parameters, specializes
+// the program to them, compiles it and runs it; results are printed (DML's
+// format) or written with --output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Dialect/AMLSTypes.h"
+#include "AMLS/Runner/Runner.h"
+#include "AMLS/Runtime/MatrixIO.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("amls-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<program.mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string> entryName("entry", cl::init("main"),
+                                      cl::desc("Function to run"),
+                                      cl::cat(category));
+static cl::list<std::string>
+    inputs("input",
+           cl::desc("Bind a matrix file to a parameter: NAME=path "
+                    "(CSV, or Matrix Market for .mtx/.mm)"),
+           cl::value_desc("NAME=path"), cl::cat(category));
+static cl::list<std::string>
+    scalarArgs("arg", cl::desc("Bind a scalar to a parameter: NAME=value"),
+               cl::value_desc("NAME=value"), cl::cat(category));
+static cl::list<std::string>
+    outputs("output",
+            cl::desc("Write result N (0-based) to a file instead of printing "
+                     "it: N=path"),
+            cl::value_desc("N=path"), cl::cat(category));
+static cl::opt<std::string>
+    blas("blas", cl::init("auto"),
+         cl::desc("When dense products call BLAS: auto, always, never"),
+         cl::cat(category));
+static cl::opt<bool> printIRAfterAll("print-ir-after-all",
+                                     cl::desc("Print the IR after each pass"),
+                                     cl::cat(category));
+static cl::opt<bool>
+    timing("timing",
+           cl::desc("Report parse, optimize, compile and execute times"),
+           cl::cat(category));
+
+static int fail(const Twine &message) {
+  llvm::errs() << "amls-run: error: " << message << "\n";
+  return 1;
+}
+
+/// Splits "NAME=rest" or fails with a message naming the option.
+static bool splitBinding(StringRef binding, StringRef option, StringRef &name,
+                         StringRef &rest) {
+  std::tie(name, rest) = binding.split('=');
+  if (!name.empty() && binding.contains('='))
+    return true;
+  fail("--" + option + " expects NAME=value, found '" + binding + "'");
+  return false;
+}
+
+static void printValue(const RuntimeValue &value) {
+  if (value.kind == RuntimeValue::Kind::Matrix) {
+    llvm::outs() << runtime::formatMatrix(
+        runtime::MatrixView::of(value.matrix));
+  } else if (value.kind == RuntimeValue::Kind::Integer) {
+    llvm::outs() << static_cast<int64_t>(value.number) << "\n";
+  } else {
+    llvm::outs() << runtime::formatScalar(value.number) << "\n";
+  }
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // libLLVM registers `--threads` and `--stats` options of its own (some
+  // lazily, when the options are first listed); ours replace them.
+  for (StringRef name : {"threads", "stats"}) {
+    auto registered = cl::getRegisteredOptions();
+    if (auto it = registered.find(name); it != registered.end())
+      it->second->removeArgument();
+  }
+  cl::opt<bool> stats("stats",
+                      cl::desc("Report pass statistics and the number of "
+                               "compilations"),
+                      cl::cat(category));
+  cl::opt<unsigned> threads(
+      "threads",
+      cl::desc("Worker threads (default: the machine's cores; 1 runs "
+               "sequential code)"),
+      cl::init(0), cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "AMLS program runner\n");
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+
+  if (StringRef(inputFile).ends_with(".dml"))
+    return fail("'" + inputFile +
+                "': DML scripts need the DML frontend, which is not part of "
+                "this build yet; run AMLS IR (.mlir)");
+
+  DialectRegistry registry;
+  registerRunnerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return 1;
+  double parseMs =
+      std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+
+  RunnerOptions options;
+  options.entry = entryName;
+  options.threads =
+      threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  options.blas = blas;
+  options.printIRAfterAll = printIRAfterAll;
+  options.passStatistics = stats;
+  if (blas != "auto" && blas != "always" && blas != "never")
+    return fail("--blas expects auto, always or never, found '" + blas + "'");
+  FailureOr<std::unique_ptr<ProgramRunner>> runner =
+      ProgramRunner::create(std::move(module), options);
+  if (failed(runner))
+    return 1;
+  ArrayRef<ProgramRunner::Parameter> parameters = (*runner)->getParameters();
+
+  auto parameterList = [&] {
+    std::string list;
+    for (const auto &p : parameters)
+      list += (list.empty() ? "" : ", ") + p.name;
+    return list.empty() ? std::string("none") : list;
+  };
+
+  // Bind every parameter exactly once.
+  SmallVector<std::optional<RuntimeValue>> bound(parameters.size());
+  auto bind = [&](StringRef name, RuntimeValue value,
+                  StringRef option) -> bool {
+    std::optional<unsigned> index = (*runner)->findParameter(name);
+    if (!index) {
+      fail("--" + option + ": '" + entryName + "' has no parameter '" + name +
+           "'; parameters: " + parameterList());
+      return false;
+    }
+    if (bound[*index]) {
+      fail("parameter '" + parameters[*index].name + "' is bound twice");
+      return false;
+    }
+    bound[*index] = std::move(value);
+    return true;
+  };
+  for (StringRef binding : inputs) {
+    StringRef name, path;
+    if (!splitBinding(binding, "input", name, path))
+      return 1;
+    runtime::Matrix matrix;
+    std::string readError =
+        runtime::readMatrix(path.str(), runtime::formatForPath(path), matrix);
+    if (!readError.empty())
+      return fail("cannot read input '" + name + "': " + readError);
+    if (!bind(name, RuntimeValue::ofMatrix(std::move(matrix)), "input"))
+      return 1;
+  }
+  for (StringRef binding : scalarArgs) {
+    StringRef name, text;
+    if (!splitBinding(binding, "arg", name, text))
+      return 1;
+    double value;
+    if (text.trim().getAsDouble(value))
+      return fail("--arg " + name + ": expected a number, found '" + text +
+                  "'");
+    std::optional<unsigned> index = (*runner)->findParameter(name);
+    bool isInteger = index && (parameters[*index].type.isIndex() ||
+                               parameters[*index].type.isSignlessInteger());
+    if (isInteger && value != std::floor(value))
+      return fail("--arg " + name + ": parameter '" + name +
+                  "' is an integer, "
+                  "found '" +
+                  text + "'");
+    if (!bind(name,
+              isInteger ? RuntimeValue::ofInteger(static_cast<int64_t>(value))
+                        : RuntimeValue::ofFloat(value),
+              "arg"))
+      return 1;
+  }
+  SmallVector<RuntimeValue> args;
+  for (auto [i, value] : llvm::enumerate(bound)) {
+    if (!value) {
+      bool isMatrix = isa<MatrixType>(parameters[i].type);
+      std::string typeText;
+      llvm::raw_string_ostream os(typeText);
+      os << parameters[i].type;
+      return fail("parameter '" + parameters[i].name + "' (" + typeText +
+                  ") is not bound: use " + (isMatrix ? "--input " : "--arg ") +
+                  parameters[i].name + "=" + (isMatrix ? "path" : "value"));
+    }
+    args.push_back(std::move(*value));
+  }
+
+  // Where results go.
+  DenseMap<unsigned, std::string> outputPaths;
+  for (StringRef binding : outputs) {
+    StringRef name, path;
+    if (!splitBinding(binding, "output", name, path))
+      return 1;
+    unsigned index;
+    if (name.getAsInteger(10, index))
+      return fail("--output expects a result number N=path, found '" + binding +
+                  "'");
+    outputPaths[index] = path.str();
+  }
+
+  FailureOr<SmallVector<RuntimeValue>> results = (*runner)->run(args);
+  if (failed(results))
+    return 1;
+
+  for (auto [index, path] : outputPaths) {
+    if (index >= results->size())
+      return fail("--output " + Twine(index) + ": the program has only " +
+                  Twine(results->size()) + " results");
+    const RuntimeValue &value = (*results)[index];
+    runtime::Matrix scalar;
+    if (value.kind != RuntimeValue::Kind::Matrix) {
+      scalar.rows = scalar.cols = 1;
+      scalar.data = {value.number};
+    }
+    const runtime::Matrix &matrix =
+        value.kind == RuntimeValue::Kind::Matrix ? value.matrix : scalar;
+    std::string writeError = runtime::writeMatrix(
+        path, runtime::formatForPath(path), runtime::MatrixView::of(matrix));
+    if (!writeError.empty())
+      return fail(writeError);
+  }
+  bool several = results->size() - outputPaths.size() > 1;
+  for (auto [i, value] : llvm::enumerate(*results)) {
+    if (outputPaths.count(i))
+      continue;
+    if (several)
+      llvm::outs() << "result #" << i << ":\n";
+    printValue(value);
+  }
+  llvm::outs().flush();
+
+  const PhaseTimes &times = (*runner)->getLastTimes();
+  if (timing)
+    llvm::errs() << llvm::formatv(
+        "amls-run timing (ms): parse {0:F1}, optimize {1:F1}, compile {2:F1}, "
+        "execute {3:F1}\n",
+        parseMs, times.optimize, times.compile, times.execute);
+  if (stats)
+    llvm::errs() << "amls-run: " << (*runner)->getNumCompilations()
+                 << " compilation(s), " << options.threads << " thread(s)\n";
+  return 0;
+}
