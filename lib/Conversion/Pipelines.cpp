@@ -32,7 +32,7 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
       "func.func(linalg-fuse-elementwise-ops),"
       "one-shot-bufferize{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-deallocation-pipeline,"
+      "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
       "amls-use-blas{mode=" +
       options.blas + "}," + parallelLoops +
       "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"

@@ -875,9 +875,10 @@ struct LowerAgg : public AMLSPattern<AggOp> {
     auto tensorResult = cast<RankedTensorType>(resultType);
     bool perRow = op.getAxis() == AggAxis::Row;
     Value length = dimOf(rewriter, loc, input, perRow ? 0 : 1);
+    OpFoldResult lengthSize = getAsOpFoldResult(length);
     SmallVector<OpFoldResult> shape =
-        perRow ? SmallVector<OpFoldResult>{length, rewriter.getIndexAttr(1)}
-               : SmallVector<OpFoldResult>{rewriter.getIndexAttr(1), length};
+        perRow ? SmallVector<OpFoldResult>{lengthSize, rewriter.getIndexAttr(1)}
+               : SmallVector<OpFoldResult>{rewriter.getIndexAttr(1), lengthSize};
     auto expandedType = RankedTensorType::get(
         perRow
             ? SmallVector<int64_t>{cast<RankedTensorType>(reduced.getType())
@@ -1061,7 +1062,8 @@ struct LowerCumAgg : public AMLSPattern<CumAggOp> {
           Value previous = arith::SubIOp::create(b, l, i, one);
           SmallVector<OpFoldResult> offsetsPrev = {previous, b.getIndexAttr(0)};
           SmallVector<OpFoldResult> offsetsCur = {i, b.getIndexAttr(0)};
-          SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), cols};
+          SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                             getAsOpFoldResult(cols)};
           SmallVector<OpFoldResult> strides = {b.getIndexAttr(1),
                                                b.getIndexAttr(1)};
           Value prev = tensor::ExtractSliceOp::create(
@@ -1305,7 +1307,8 @@ struct LowerConcat : public AMLSPattern<OpTy> {
                        : SmallVector<OpFoldResult>{offset, zero};
       result = tensor::InsertSliceOp::create(
           rewriter, loc, input, result, offsets,
-          SmallVector<OpFoldResult>{rows, cols},
+          SmallVector<OpFoldResult>{getAsOpFoldResult(rows),
+                                    getAsOpFoldResult(cols)},
           SmallVector<OpFoldResult>{rewriter.getIndexAttr(1),
                                     rewriter.getIndexAttr(1)});
       offset = arith::AddIOp::create(rewriter, loc, offset,

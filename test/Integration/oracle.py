@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Runs an AMLS program with amls-run and checks its results against NumPy.
+
+  oracle.py PROGRAM --amls-run PATH [--input NAME=EXPR ...] [--arg NAME=VALUE]
+            --expect EXPR [--expect EXPR ...] [--rtol R] [--atol A]
+            [-- extra amls-run options]
+
+Each --input is a NumPy expression evaluated with `rng` (a seeded
+numpy.random.Generator) and `np` in scope, e.g. "rng.random((50, 20))"; it
+is written to CSV (or Matrix Market for NAME ending in .mtx) and bound with
+--input. Each --expect is evaluated with the inputs and scalar args in
+scope and compared with the program's result of the same position. Prints
+one line per result and exits non-zero on any mismatch.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+
+def write_matrix(path, value):
+    value = np.atleast_2d(np.asarray(value, dtype=np.float64))
+    np.savetxt(path, value, delimiter=",", fmt="%.17g")
+
+
+def read_matrix(path):
+    return np.atleast_2d(np.loadtxt(path, delimiter=",", ndmin=2))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("program")
+    parser.add_argument("--amls-run", required=True)
+    parser.add_argument("--input", action="append", default=[])
+    parser.add_argument("--arg", action="append", default=[])
+    parser.add_argument("--expect", action="append", default=[])
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rtol", type=float, default=1e-9)
+    parser.add_argument("--atol", type=float, default=1e-9)
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        split = argv.index("--")
+        argv, extra = argv[:split], argv[split + 1:]
+    options = parser.parse_args(argv)
+
+    rng = np.random.default_rng(options.seed)
+    scope = {"np": np, "rng": rng}
+    with tempfile.TemporaryDirectory(prefix="amls-oracle-") as workdir:
+        command = [options.amls_run, options.program]
+        for binding in options.input:
+            name, expression = binding.split("=", 1)
+            value = np.atleast_2d(eval(expression, scope))
+            scope[name] = value
+            path = os.path.join(workdir, name + ".csv")
+            write_matrix(path, value)
+            command += ["--input", f"{name}={path}"]
+        for binding in options.arg:
+            name, text = binding.split("=", 1)
+            scope[name] = float(text)
+            command += ["--arg", binding]
+        outputs = []
+        for i in range(len(options.expect)):
+            path = os.path.join(workdir, f"result{i}.csv")
+            outputs.append(path)
+            command += ["--output", f"{i}={path}"]
+        command += extra
+
+        run = subprocess.run(command, capture_output=True, text=True)
+        sys.stdout.write(run.stdout)
+        if run.returncode != 0:
+            sys.stderr.write(run.stderr)
+            print(f"FAIL: amls-run exited with {run.returncode}")
+            return 1
+
+        failures = 0
+        for i, (expression, path) in enumerate(zip(options.expect, outputs)):
+            expected = np.atleast_2d(np.asarray(eval(expression, scope),
+                                                dtype=np.float64))
+            actual = read_matrix(path)
+            if actual.shape != expected.shape:
+                print(f"FAIL: result {i}: shape {actual.shape}, NumPy "
+                      f"({expression}) gives {expected.shape}")
+                failures += 1
+                continue
+            if not np.allclose(actual, expected, rtol=options.rtol,
+                               atol=options.atol, equal_nan=True):
+                worst = np.nanmax(np.abs(actual - expected))
+                print(f"FAIL: result {i}: differs from NumPy ({expression}) "
+                      f"by up to {worst:.3g}")
+                failures += 1
+                continue
+            print(f"PASS: result {i} matches {expression} "
+                  f"{'x'.join(map(str, expected.shape))}")
+        return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
