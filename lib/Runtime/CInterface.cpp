@@ -102,3 +102,8 @@ extern "C" void amls_rt_print_i64(int64_t value) {
   std::printf("%lld\n", static_cast<long long>(value));
   std::fflush(stdout);
 }
+
+extern "C" void amls_rt_check(int32_t ok, const char *message) {
+  if (!ok)
+    fail(message);
+}

@@ -22,6 +22,38 @@ import tempfile
 import numpy as np
 
 
+MASK = (1 << 64) - 1
+
+
+def _mix64(z):
+    """SplitMix64's finalizer on uint64 arrays (wrapping arithmetic)."""
+    with np.errstate(over="ignore"):
+        z = z + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def _uniform(seed, cells, stream):
+    key = _mix64(np.uint64((seed ^ (stream * 0xD1B54A32D192ED03)) & MASK))
+    with np.errstate(over="ignore"):
+        bits = _mix64(key + cells)
+    return (bits >> np.uint64(11)).astype(np.float64) * 2.0**-53
+
+
+def amls_rand(seed, rows, cols, low, high, sparsity, pdf="uniform"):
+    """The runtime's counter-based rand(), independently in NumPy."""
+    cells = np.arange(rows * cols, dtype=np.uint64)
+    seed &= MASK
+    values = (low + (high - low) * _uniform(seed, cells, 2)
+              if pdf == "uniform" else
+              np.sqrt(-2.0 * np.log(1.0 - _uniform(seed, cells, 2))) *
+              np.cos(2.0 * np.pi * _uniform(seed, cells, 3)))
+    if sparsity < 1.0:
+        values = np.where(_uniform(seed, cells, 1) < sparsity, values, 0.0)
+    return values.reshape(rows, cols)
+
+
 def write_matrix(path, value):
     value = np.atleast_2d(np.asarray(value, dtype=np.float64))
     np.savetxt(path, value, delimiter=",", fmt="%.17g")
@@ -49,7 +81,7 @@ def main():
     options = parser.parse_args(argv)
 
     rng = np.random.default_rng(options.seed)
-    scope = {"np": np, "rng": rng}
+    scope = {"np": np, "rng": rng, "amls_rand": amls_rand}
     with tempfile.TemporaryDirectory(prefix="amls-oracle-") as workdir:
         command = [options.amls_run, options.program]
         for binding in options.input:

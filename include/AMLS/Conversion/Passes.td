@@ -19,7 +19,8 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
 
     Sizes that are `?` are read at run time with `tensor.dim`. Where two
     unknown sizes must agree (element-wise operands, products, slices within
-    bounds), a `cf.assert` checks it at run time, naming the op's location.
+    bounds), a run-time check (`amls_rt_check`) reports a violation with the
+    op's location and exits with status 1.
     Broadcasting a row or column vector needs the vector's size 1 to be known
     statically; `--amls-infer-properties` (or amls-run's specialization to
     the inputs) provides it.

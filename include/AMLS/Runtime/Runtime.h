@@ -49,6 +49,10 @@ void _mlir_ciface_amls_rt_print_matrix(AmlsMatrixF64 *source);
 void amls_rt_print_f64(double value);
 void amls_rt_print_i64(int64_t value);
 
+/// A failed run-time check of a compiled program (a size that contradicts
+/// the program, an index out of bounds): reports and exits with status 1.
+void amls_rt_check(int32_t ok, const char *message);
+
 /// Cell `cell` (row-major index) of rand(..., seed): a counter-based
 /// generator, so every cell is a function of (seed, cell) only and the
 /// matrix is the same at any thread count.

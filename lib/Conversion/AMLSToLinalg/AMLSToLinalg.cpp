@@ -75,12 +75,18 @@ std::string describe(Operation *op) {
   return text;
 }
 
-/// A run-time check that aborts with `message` when `condition` is false.
+Value stringPointer(OpBuilder &b, Location loc, Operation *from,
+                    StringRef text);
+Value callRuntime(OpBuilder &b, Location loc, Operation *from, StringRef name,
+                  ValueRange args, TypeRange results = {});
+
+/// A run-time check: when `condition` is false the runtime reports
+/// `message` (with the op's location) and exits with status 1.
 void check(OpBuilder &b, Location loc, Value condition, Operation *op,
            const Twine &message) {
-  cf::AssertOp::create(
-      b, loc, condition,
-      b.getStringAttr("amls: " + describe(op) + ": " + message));
+  Value text = stringPointer(b, loc, op, (describe(op) + ": " + message).str());
+  Value flag = arith::ExtUIOp::create(b, loc, b.getI32Type(), condition);
+  callRuntime(b, loc, op, "amls_rt_check", {flag, text});
 }
 
 void checkEqual(OpBuilder &b, Location loc, Value lhs, Value rhs, Operation *op,
@@ -131,7 +137,7 @@ func::FuncOp getRuntimeFunction(OpBuilder &b, Operation *from, StringRef name,
 }
 
 Value callRuntime(OpBuilder &b, Location loc, Operation *from, StringRef name,
-                  ValueRange args, TypeRange results = {}) {
+                  ValueRange args, TypeRange results) {
   func::FuncOp function =
       getRuntimeFunction(b, from, name, ValueRange(args).getTypes(), results);
   auto call = func::CallOp::create(b, loc, function, args);
