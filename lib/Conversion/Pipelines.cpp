@@ -31,6 +31,7 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
   std::string pipeline =
       "func.func(linalg-fuse-elementwise-ops),"
       "one-shot-bufferize{bufferize-function-boundaries "
+      "allow-return-allocs-from-loops "
       "function-boundary-type-conversion=identity-layout-map},"
       "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
       "amls-use-blas{mode=" +
