@@ -10,6 +10,7 @@ BUILD_DIR ?= build
 JOBS ?= 2
 LLVM_PREFIX ?= /usr/lib/llvm-22
 AMLS_OPT := $(BUILD_DIR)/bin/amls-opt
+AMLS_RUN := $(BUILD_DIR)/bin/amls-run
 
 PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev
@@ -32,10 +33,11 @@ build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 demo: build
-	@for f in examples/*.mlir; do \
-	  echo "== $$f: amls-opt --amls-infer-properties --canonicalize"; \
-	  $(AMLS_OPT) --amls-infer-properties --canonicalize $$f || exit 1; \
-	done
+	@echo "== Inferred sizes and sparsity: amls-opt --amls-infer-properties --canonicalize examples/linreg-cg.mlir"
+	@$(AMLS_OPT) --amls-infer-properties --canonicalize examples/linreg-cg.mlir | grep -E "amls.rand|scf.while" | cut -c1-160
+	@echo "== Linear regression by conjugate gradient (1000x100 generated data), coefficients w:"
+	@$(AMLS_RUN) examples/linreg-cg.mlir --arg seed=7 --arg max_iter=100 \
+	  --arg lambda=0 --arg tolerance=1e-9 --timing
 
 check: build
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target check-amls-lit

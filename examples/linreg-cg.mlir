@@ -14,8 +14,14 @@
 //
 // Every matrix is declared with unknown sizes, as a frontend that knows
 // nothing would emit it; `amls-opt --amls-infer-properties` recovers them.
+//
+// Run it:
+//   amls-run examples/linreg-cg.mlir --arg seed=7 --arg max_iter=100 \
+//            --arg lambda=0 --arg tolerance=1e-9 --timing
 
-func.func @linreg_cg(%seed: i64, %max_iter: i64, %lambda: f64, %tolerance: f64) -> !amls.matrix<?x?xf64> {
+func.func @main(%seed: i64 {amls.name = "seed"}, %max_iter: i64 {amls.name = "max_iter"},
+                %lambda: f64 {amls.name = "lambda"}, %tolerance: f64 {amls.name = "tolerance"})
+    -> !amls.matrix<?x?xf64> {
   %c1 = arith.constant 1 : index
   %c100 = arith.constant 100 : index
   %c1000 = arith.constant 1000 : index

@@ -8,7 +8,8 @@
 // The sparsity annotations `--amls-infer-properties` derives here are what
 // later passes use to pick CSR for G and a sparse matrix-vector product.
 
-func.func @pagerank(%seed: i64, %iterations: index, %alpha: f64) -> !amls.matrix<?x?xf64> {
+func.func @main(%seed: i64 {amls.name = "seed"}, %iterations: index {amls.name = "iterations"},
+                %alpha: f64 {amls.name = "alpha"}) -> !amls.matrix<?x?xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = arith.constant 10000 : index
