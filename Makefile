@@ -2,6 +2,7 @@
 #
 #   make demo    install what is missing, build, run the flagship example
 #   make check   install what is missing, build, run every test suite
+#   make bench   AMLS against NumPy on this machine (not a test)
 #   make docs    regenerate docs/dialect.md and docs/passes.md from ODS
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
@@ -13,9 +14,10 @@ AMLS_OPT := $(BUILD_DIR)/bin/amls-opt
 AMLS_RUN := $(BUILD_DIR)/bin/amls-run
 
 PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
-            libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev
+            libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
+            libomp-22-dev python3-numpy
 
-.PHONY: all deps build demo check docs clean
+.PHONY: all deps build demo check bench leak-check docs clean
 
 all: build
 
@@ -43,6 +45,9 @@ check: build
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target check-amls-lit
 	cd $(BUILD_DIR) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 	cmake --build $(BUILD_DIR) --target check-docs
+
+bench: build
+	/usr/bin/python3 bench/run.py --amls-run $(AMLS_RUN)
 
 docs: build
 	cmake --build $(BUILD_DIR) --target amls-doc

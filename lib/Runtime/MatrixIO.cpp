@@ -19,6 +19,8 @@ FileFormat formatForPath(std::string_view path) {
   };
   if (endsWith(".mtx") || endsWith(".mm"))
     return FileFormat::MatrixMarket;
+  if (endsWith(".bin"))
+    return FileFormat::Binary;
   return FileFormat::CSV;
 }
 
@@ -222,6 +224,30 @@ std::string readMatrixMarket(const std::string &path, std::istream &in,
   return "";
 }
 
+constexpr char kBinaryMagic[8] = {'A', 'M', 'L', 'S', 'M', 'A', 'T', '1'};
+
+std::string readBinary(const std::string &path, std::istream &in,
+                       Matrix &result) {
+  result = Matrix();
+  char magic[8];
+  int64_t sizes[2];
+  if (!in.read(magic, sizeof(magic)) ||
+      !std::equal(magic, magic + 8, kBinaryMagic))
+    return path + ": expected a binary matrix starting with 'AMLSMAT1'";
+  if (!in.read(reinterpret_cast<char *>(sizes), sizeof(sizes)) ||
+      sizes[0] < 0 || sizes[1] < 0 ||
+      (sizes[1] && sizes[0] > INT64_MAX / 8 / sizes[1]))
+    return path + ": expected the row and column counts after the header";
+  result.rows = sizes[0];
+  result.cols = sizes[1];
+  result.data.resize(result.rows * result.cols);
+  auto bytes = static_cast<std::streamsize>(result.data.size() * 8);
+  if (!in.read(reinterpret_cast<char *>(result.data.data()), bytes))
+    return path + ": expected " + std::to_string(result.data.size()) +
+           " cells, found fewer";
+  return "";
+}
+
 std::string formatFull(double value) {
   char buffer[32];
   auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
@@ -232,20 +258,31 @@ std::string formatFull(double value) {
 
 std::string readMatrix(const std::string &path, FileFormat format,
                        Matrix &result) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in)
     return path + ": cannot open the file for reading";
   if (format == FileFormat::MatrixMarket)
     return readMatrixMarket(path, in, result);
+  if (format == FileFormat::Binary)
+    return readBinary(path, in, result);
   return readCSV(path, in, result);
 }
 
 std::string writeMatrix(const std::string &path, FileFormat format,
                         const MatrixView &m, MatrixMarketLayout layout) {
-  std::ofstream out(path);
+  std::ofstream out(path, std::ios::binary);
   if (!out)
     return path + ": cannot open the file for writing";
-  if (format == FileFormat::CSV) {
+  if (format == FileFormat::Binary) {
+    int64_t sizes[2] = {m.rows, m.cols};
+    out.write(kBinaryMagic, sizeof(kBinaryMagic));
+    out.write(reinterpret_cast<const char *>(sizes), sizeof(sizes));
+    for (int64_t r = 0; r < m.rows; ++r)
+      for (int64_t c = 0; c < m.cols; ++c) {
+        double value = m.at(r, c);
+        out.write(reinterpret_cast<const char *>(&value), sizeof(value));
+      }
+  } else if (format == FileFormat::CSV) {
     for (int64_t r = 0; r < m.rows; ++r) {
       for (int64_t c = 0; c < m.cols; ++c) {
         if (c)

@@ -43,6 +43,7 @@ TEST(MatrixIO, FormatFromExtension) {
   EXPECT_EQ(formatForPath("b.mm"), FileFormat::MatrixMarket);
   EXPECT_EQ(formatForPath("b.csv"), FileFormat::CSV);
   EXPECT_EQ(formatForPath("data"), FileFormat::CSV);
+  EXPECT_EQ(formatForPath("big.bin"), FileFormat::Binary);
 }
 
 TEST(MatrixIO, ReadsCsvWithAndWithoutHeader) {
@@ -116,7 +117,8 @@ TEST(MatrixIO, RoundTripsEveryFormat) {
   for (auto [name, format, layout] :
        {std::tuple{"r.csv", FileFormat::CSV, MatrixMarketLayout::Coordinate},
         {"r.mtx", FileFormat::MatrixMarket, MatrixMarketLayout::Coordinate},
-        {"r.mtx", FileFormat::MatrixMarket, MatrixMarketLayout::Array}}) {
+        {"r.mtx", FileFormat::MatrixMarket, MatrixMarketLayout::Array},
+        {"r.bin", FileFormat::Binary, MatrixMarketLayout::Coordinate}}) {
     TempFile file(name);
     ASSERT_EQ(writeMatrix(file.path, format, MatrixView::of(original), layout),
               "");
@@ -126,6 +128,16 @@ TEST(MatrixIO, RoundTripsEveryFormat) {
     EXPECT_EQ(back.cols, 3);
     EXPECT_EQ(back.data, original.data) << name; // bit-exact
   }
+}
+
+TEST(MatrixIO, ReportsTruncatedBinary) {
+  TempFile file("t.bin", std::string("AMLSMAT1") + std::string(16, '\0'));
+  // 0x0 is a valid (empty) matrix; a wrong header is not.
+  Matrix m;
+  EXPECT_EQ(readMatrix(file.path, FileFormat::Binary, m), "");
+  TempFile wrong("w.bin", "NOTAMATRIX");
+  EXPECT_EQ(readMatrix(wrong.path, FileFormat::Binary, m),
+            wrong.path + ": expected a binary matrix starting with 'AMLSMAT1'");
 }
 
 TEST(MatrixIO, WritesStridedViews) {

@@ -17,10 +17,13 @@
 
 namespace amls::runtime {
 
-/// The values match `mlir::amls::FileFormat`.
-enum class FileFormat : int32_t { CSV = 0, MatrixMarket = 1 };
+/// The first two values match `mlir::amls::FileFormat`. Binary is the
+/// runtime's own fast format for large inputs: the 8 bytes "AMLSMAT1", the
+/// row and column counts as little-endian int64, then the cells as
+/// little-endian f64 in row-major order (what NumPy's `tofile` writes).
+enum class FileFormat : int32_t { CSV = 0, MatrixMarket = 1, Binary = 2 };
 
-/// `.mtx` and `.mm` are Matrix Market, anything else CSV.
+/// `.mtx` and `.mm` are Matrix Market, `.bin` binary, anything else CSV.
 FileFormat formatForPath(std::string_view path);
 
 /// A dense row-major matrix.
