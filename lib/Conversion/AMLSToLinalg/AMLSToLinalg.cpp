@@ -228,15 +228,18 @@ struct LowerElementwise
     // Sizes of the result: static, or read from an operand that is not
     // broadcast along that dimension.
     SmallVector<Value> sizes;
+    // The operand each dynamic size is read from needs no check against it.
+    SmallVector<int64_t> sizeSource = {-1, -1};
     for (int64_t d = 0; d < 2; ++d) {
       Value size;
       if (!resultType.isDynamicDim(d)) {
         size = indexConstant(rewriter, loc, resultType.getDimSize(d));
       } else {
-        for (Value operand : operands) {
+        for (auto [i, operand] : llvm::enumerate(operands)) {
           auto type = dyn_cast<RankedTensorType>(operand.getType());
           if (type && type.getDimSize(d) != 1) {
             size = dimOf(rewriter, loc, operand, d);
+            sizeSource[d] = i;
             break;
           }
         }
@@ -263,6 +266,8 @@ struct LowerElementwise
           continue;
         }
         exprs.push_back(getAffineDimExpr(d, context));
+        if (sizeSource[d] == static_cast<int64_t>(i))
+          continue;
         checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, d), sizes[d],
                    op,
                    "operand #" + Twine(i) +

@@ -1,0 +1,197 @@
+// RUN: amls-opt %s -split-input-file -convert-amls-to-linalg -canonicalize -verify-diagnostics | FileCheck %s
+
+// Element-wise ops: one linalg.generic, broadcasting through constant-0
+// indexing maps, scalars captured in the body.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-LABEL: func @elementwise
+// CHECK-SAME: (%[[X:.*]]: tensor<4x3xf64>, %[[R:.*]]: tensor<1x3xf64>, %[[S:.*]]: f64) -> tensor<4x3xf64>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x3xf64>
+// CHECK: %[[A:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[R]] : tensor<4x3xf64>, tensor<1x3xf64>) outs(%[[E]] : tensor<4x3xf64>)
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}} ins(%[[A]] : tensor<4x3xf64>)
+// CHECK: arith.mulf %{{.*}}, %[[S]] : f64
+func.func @elementwise(%X: !amls.matrix<4x3xf64>, %r: !amls.matrix<1x3xf64>, %s: f64) -> !amls.matrix<4x3xf64> {
+  %0 = amls.add %X, %r : !amls.matrix<4x3xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<4x3xf64>
+  %1 = amls.mul %0, %s : !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
+  return %1 : !amls.matrix<4x3xf64>
+}
+
+// -----
+
+// Unknown sizes come from tensor.dim; sizes that must agree are checked at
+// run time, with the op's location in the message.
+// CHECK-LABEL: func @dynamic
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf64>, %[[Y:.*]]: tensor<?x?xf64>)
+// CHECK-DAG: %[[ROWS:.*]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[COLS:.*]] = tensor.dim %[[X]], %c1
+// CHECK: %[[YR:.*]] = tensor.dim %[[Y]], %c0
+// CHECK: arith.cmpi eq, %[[YR]], %[[ROWS]]
+// CHECK: call @amls_rt_check
+// CHECK: tensor.empty(%[[ROWS]], %[[COLS]]) : tensor<?x?xf64>
+// CHECK: arith.subf
+func.func @dynamic(%X: !amls.matrix<?x?xf64>, %Y: !amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
+  %0 = amls.sub %X, %Y : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  return %0 : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary_and_select
+// CHECK: math.exp
+// CHECK: math.floor
+// CHECK: arith.cmpf une
+// CHECK: arith.select
+func.func @unary_and_select(%X: !amls.matrix<4x3xf64>, %s: f64) -> !amls.matrix<4x3xf64> {
+  %0 = amls.exp %X : !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %1 = amls.round %0 : !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %2 = amls.ifelse %1, %X, %s : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
+  return %2 : !amls.matrix<4x3xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func @generation
+// CHECK-DAG: arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00]]> : tensor<1x2xf64>
+// CHECK-DAG: linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<?x?xf64>)
+// CHECK: linalg.generic
+// CHECK: linalg.index 0
+// CHECK: linalg.index 1
+// CHECK: func.call @amls_rt_rand(
+func.func @generation(%n: index, %v: f64, %seed: i64) -> (!amls.matrix<?x?xf64>, !amls.matrix<1x2xf64>, !amls.matrix<?x?xf64>) {
+  %0 = amls.fill %v, %n, %n : f64 -> !amls.matrix<?x?xf64>
+  %1 = amls.constant dense<[[1.0, 2.0]]> : tensor<1x2xf64> -> !amls.matrix<1x2xf64>
+  %2 = amls.rand %n, %n, %v, %v, %v seed %seed uniform : f64 -> !amls.matrix<?x?xf64>
+  return %0, %1, %2 : !amls.matrix<?x?xf64>, !amls.matrix<1x2xf64>, !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// File I/O and printing call the runtime with matrix descriptors.
+// CHECK-LABEL: func @io
+// CHECK: call @amls_rt_file_rows
+// CHECK: call @amls_rt_file_cols
+// CHECK: %[[BUF:.*]] = memref.alloc
+// CHECK: %[[VIEW:.*]] = memref.cast %[[BUF]] : memref<?x?xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: call @amls_rt_read(%[[VIEW]]
+// CHECK: call @amls_rt_print_matrix
+// CHECK: call @amls_rt_write
+func.func @io() {
+  %X = amls.read "X.csv" csv : !amls.matrix<?x?xf64>
+  amls.print %X : !amls.matrix<?x?xf64>
+  amls.write %X, "Y.mtx" mm : !amls.matrix<?x?xf64>
+  return
+}
+
+// -----
+
+// Products are linalg.matmul; transposed operands are indexing maps.
+// CHECK-DAG: #[[KM:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG: #[[KN:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[MN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func @products
+// CHECK: linalg.fill
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<100x10xf64>, tensor<10x5xf64>)
+// CHECK: linalg.matmul indexing_maps = [#[[KM]], #[[KN]], #[[MN]]] ins(%{{.*}}, %{{.*}} : tensor<100x10xf64>, tensor<100x10xf64>) outs(%{{.*}} : tensor<10x10xf64>)
+func.func @products(%X: !amls.matrix<100x10xf64>, %Y: !amls.matrix<10x5xf64>) -> (!amls.matrix<100x5xf64>, !amls.matrix<10x10xf64>) {
+  %0 = amls.matmul %X, %Y : !amls.matrix<100x10xf64>, !amls.matrix<10x5xf64> -> !amls.matrix<100x5xf64>
+  %1 = amls.tsmm left %X : !amls.matrix<100x10xf64> -> !amls.matrix<10x10xf64>
+  return %0, %1 : !amls.matrix<100x5xf64>, !amls.matrix<10x10xf64>
+}
+
+// -----
+
+// Aggregates are reductions into rank-0 or rank-1 tensors.
+// CHECK-LABEL: func @aggregates
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]
+// CHECK: tensor.extract %{{.*}}[] : tensor<f64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<4xf64>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [4, 1] : tensor<4xf64> into tensor<4x1xf64>
+func.func @aggregates(%X: !amls.matrix<4x3xf64>) -> (f64, !amls.matrix<4x1xf64>) {
+  %0 = amls.agg sum all %X : !amls.matrix<4x3xf64> -> f64
+  %1 = amls.agg max row %X : !amls.matrix<4x3xf64> -> !amls.matrix<4x1xf64>
+  return %0, %1 : f64, !amls.matrix<4x1xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func @reorganisation
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<4x3xf64>) outs(%{{.*}} : tensor<3x4xf64>) permutation = [1, 0]
+// CHECK: tensor.extract_slice %{{.*}}[1, 0] [2, 3] [1, 1]
+// CHECK: tensor.insert_slice
+func.func @reorganisation(%X: !amls.matrix<4x3xf64>) -> (!amls.matrix<3x4xf64>, !amls.matrix<2x3xf64>, !amls.matrix<4x6xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %0 = amls.transpose %X : !amls.matrix<4x3xf64> -> !amls.matrix<3x4xf64>
+  %1 = amls.slice %X[%c1 : %c3, %c0 : %c3] : !amls.matrix<4x3xf64> -> !amls.matrix<2x3xf64>
+  %2 = amls.cbind %X, %X : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64> -> !amls.matrix<4x6xf64>
+  return %0, %1, %2 : !amls.matrix<3x4xf64>, !amls.matrix<2x3xf64>, !amls.matrix<4x6xf64>
+}
+
+// -----
+
+// Results whose size depends on the data: the runtime sizes and fills them.
+// CHECK-LABEL: func @data_dependent
+// CHECK: call @amls_rt_count_nonempty
+// CHECK: call @amls_rt_remove_empty
+// CHECK: call @amls_rt_order
+func.func @data_dependent(%X: !amls.matrix<?x3xf64>, %c: index) -> (!amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) {
+  %0 = amls.remove_empty rows %X : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+  %1 = amls.order %X by %c : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+  return %0, %1 : !amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>
+}
+
+// -----
+
+// parfor runs its independent iterations as an scf.for.
+// CHECK-LABEL: func @parfor
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<10x1xf64>)
+// CHECK: tensor.insert_slice
+// CHECK: scf.yield %{{.*}} : tensor<10x1xf64>
+func.func @parfor(%init: !amls.matrix<10x1xf64>, %n: index) -> !amls.matrix<10x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 2.0 : f64
+  %r = amls.parfor %c0 to %n step %c1 shared(%init : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    %i1 = arith.addi %i, %c1 : index
+    %cell = amls.as_matrix %v : f64 -> !amls.matrix<1x1xf64>
+    %next = amls.insert_slice %cell into %acc[%i : %i1, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<10x1xf64> -> !amls.matrix<10x1xf64>
+    amls.yield %next : !amls.matrix<10x1xf64>
+  } -> !amls.matrix<10x1xf64>
+  return %r : !amls.matrix<10x1xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func @sizes_and_casts
+// CHECK-SAME: (%[[X:.*]]: tensor<?x3xf64>)
+// CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK: tensor.cast %[[X]] : tensor<?x3xf64> to tensor<?x?xf64>
+func.func @sizes_and_casts(%X: !amls.matrix<?x3xf64>) -> (index, !amls.matrix<?x?xf64>) {
+  %0 = amls.nrow %X : !amls.matrix<?x3xf64>
+  %1 = amls.cast %X : !amls.matrix<?x3xf64> -> !amls.matrix<?x?xf64>
+  return %0, %1 : index, !amls.matrix<?x?xf64>
+}
+
+// -----
+
+func.func @fused_is_not_lowered_here(%X: !amls.matrix<?x?xf64>) -> f64 {
+  // expected-error @+2 {{'amls.fused' op fused operators are lowered by the fusion pipeline, not by --convert-amls-to-linalg}}
+  // expected-error @+1 {{failed to legalize operation 'amls.fused'}}
+  %0 = amls.fused cell aggregate [sum] all ins(%X) : (!amls.matrix<?x?xf64>) -> f64 {
+  ^bb0(%x: f64):
+    amls.yield %x : f64
+  }
+  return %0 : f64
+}
+
+// -----
+
+func.func @runtime_needs_f64(%X: !amls.matrix<?x?xf32>) {
+  // expected-error @+2 {{'amls.print' op on 'f32' matrices is not supported yet: the runtime handles f64 only}}
+  // expected-error @+1 {{failed to legalize operation 'amls.print'}}
+  amls.print %X : !amls.matrix<?x?xf32>
+  return
+}
