@@ -1,0 +1,72 @@
+// RUN: amls-opt %s -split-input-file -amls-use-blas | FileCheck %s --check-prefix=AUTO
+// RUN: amls-opt %s -split-input-file -amls-use-blas=mode=never | FileCheck %s --check-prefix=NEVER
+// RUN: amls-opt %s -split-input-file -amls-use-blas=mode=always | FileCheck %s --check-prefix=ALWAYS
+// RUN: not amls-opt %s -split-input-file -amls-use-blas=mode=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: amls-use-blas: expected mode 'auto', 'always' or 'never', found 'sometimes'
+
+// A large static product calls BLAS in auto mode.
+// AUTO-LABEL: func @large
+// AUTO: memref.cast %{{.*}} : memref<200x300xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// AUTO: call @amls_rt_gemm
+// AUTO-NOT: linalg.matmul
+// NEVER-LABEL: func @large
+// NEVER: linalg.matmul
+// NEVER-NOT: call @amls_rt_gemm
+func.func @large(%A: memref<200x300xf64>, %B: memref<300x100xf64>, %C: memref<200x100xf64>) {
+  linalg.matmul ins(%A, %B : memref<200x300xf64>, memref<300x100xf64>) outs(%C : memref<200x100xf64>)
+  return
+}
+
+// -----
+
+// A small static product keeps the generated loops, unless forced.
+// AUTO-LABEL: func @small
+// AUTO: linalg.matmul
+// AUTO-NOT: call @amls_rt_gemm
+// ALWAYS-LABEL: func @small
+// ALWAYS: call @amls_rt_gemm
+func.func @small(%A: memref<4x3xf64>, %B: memref<3x2xf64>, %C: memref<4x2xf64>) {
+  linalg.matmul ins(%A, %B : memref<4x3xf64>, memref<3x2xf64>) outs(%C : memref<4x2xf64>)
+  return
+}
+
+// -----
+
+// Unknown sizes: decided at run time from M*N*K.
+// AUTO-LABEL: func @dynamic
+// AUTO: arith.muli
+// AUTO-NEXT: %[[FLOPS:.*]] = arith.muli
+// AUTO: %[[LARGE:.*]] = arith.cmpi sge, %[[FLOPS]], %{{.*}} : index
+// AUTO: scf.if %[[LARGE]] {
+// AUTO: func.call @amls_rt_gemm(
+// AUTO: } else {
+// AUTO: linalg.matmul
+func.func @dynamic(%A: memref<?x?xf64>, %B: memref<?x?xf64>, %C: memref<?x?xf64>) {
+  linalg.matmul ins(%A, %B : memref<?x?xf64>, memref<?x?xf64>) outs(%C : memref<?x?xf64>)
+  return
+}
+
+// -----
+
+// A transposed operand is passed as a transposed (column-major) view.
+// ALWAYS-LABEL: func @transposed
+// ALWAYS: %[[T:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0)
+// ALWAYS: memref.cast %[[T]]
+// ALWAYS: call @amls_rt_gemm
+func.func @transposed(%X: memref<100x10xf64>, %C: memref<10x10xf64>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%X, %X : memref<100x10xf64>, memref<100x10xf64>) outs(%C : memref<10x10xf64>)
+  return
+}
+
+// -----
+
+// Products on tensors (before bufferization) or of other element types
+// are left alone.
+// ALWAYS-LABEL: func @not_f64
+// ALWAYS: linalg.matmul
+// ALWAYS-NOT: call @amls_rt_gemm
+func.func @not_f64(%A: memref<4x3xf32>, %B: memref<3x2xf32>, %C: memref<4x2xf32>) {
+  linalg.matmul ins(%A, %B : memref<4x3xf32>, memref<3x2xf32>) outs(%C : memref<4x2xf32>)
+  return
+}
