@@ -1,0 +1,64 @@
+//===- amls-translate.cpp - AMLS translations ----------------------------===//
+//
+// mlir-translate with AMLS added: `--amls-to-llvmir` lowers an AMLS program
+// through the CPU pipeline (amls-lower-to-llvm) and prints LLVM IR; every
+// upstream translation (--mlir-to-llvmir, ...) is available too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Runner/Runner.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/InitAllTranslations.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<unsigned>
+    loweringThreads("amls-threads",
+                    llvm::cl::desc("--amls-to-llvmir: worker threads of "
+                                   "parallel loops (1: sequential code)"),
+                    llvm::cl::init(2));
+static llvm::cl::opt<std::string>
+    loweringBlas("amls-blas",
+                 llvm::cl::desc("--amls-to-llvmir: when dense products call "
+                                "BLAS (auto, always, never)"),
+                 llvm::cl::init("auto"));
+
+static LogicalResult translateAMLSToLLVMIR(Operation *op,
+                                           llvm::raw_ostream &output) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    return op->emitError("expected a module");
+  PassManager pm(op->getContext());
+  mlir::amls::LowerToLLVMOptions options;
+  options.threads = loweringThreads;
+  options.blas = loweringBlas;
+  mlir::amls::buildLowerToLLVMPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed");
+  llvmModule->print(output, nullptr);
+  return success();
+}
+
+int main(int argc, char **argv) {
+  registerAllTranslations();
+  TranslateFromMLIRRegistration amlsToLLVMIR(
+      "amls-to-llvmir", "Lower an AMLS program for the CPU and print LLVM IR",
+      translateAMLSToLLVMIR, [](DialectRegistry &registry) {
+        mlir::amls::registerRunnerDialects(registry);
+      });
+  return failed(mlirTranslateMain(argc, argv, "AMLS translation driver"));
+}
