@@ -3,6 +3,7 @@
 #   make demo    install what is missing, build, run the flagship example
 #   make check   install what is missing, build, run every test suite
 #   make bench   AMLS against NumPy on this machine (not a test)
+#   make leak-check  the integration tests under valgrind's leak checker
 #   make docs    regenerate docs/dialect.md and docs/passes.md from ODS
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
@@ -45,6 +46,12 @@ check: build
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target check-amls-lit
 	cd $(BUILD_DIR) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 	cmake --build $(BUILD_DIR) --target check-docs
+
+# Every integration program under valgrind: no memory may leak (slow).
+leak-check: build
+	@scripts/ensure-packages.sh valgrind
+	cmake --build $(BUILD_DIR) --target amls-run
+	/usr/lib/llvm-22/bin/lit -sv --param leak_check=1 $(BUILD_DIR)/test/Integration
 
 bench: build
 	/usr/bin/python3 bench/run.py --amls-run $(AMLS_RUN)

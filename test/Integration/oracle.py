@@ -15,6 +15,7 @@ one line per result and exits non-zero on any mismatch.
 
 import argparse
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -83,7 +84,7 @@ def main():
     rng = np.random.default_rng(options.seed)
     scope = {"np": np, "rng": rng, "amls_rand": amls_rand}
     with tempfile.TemporaryDirectory(prefix="amls-oracle-") as workdir:
-        command = [options.amls_run, options.program]
+        command = shlex.split(options.amls_run) + [options.program]
         for binding in options.input:
             name, expression = binding.split("=", 1)
             value = np.atleast_2d(eval(expression, scope))
