@@ -4,7 +4,7 @@
 #   make check   install what is missing, build, run every test suite
 #   make bench   AMLS against NumPy on this machine (not a test)
 #   make leak-check  the integration tests under valgrind's leak checker
-#   make docs    regenerate docs/dialect.md and docs/passes.md from ODS
+#   make docs    regenerate the ODS references in docs/
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
 
