@@ -22,6 +22,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -347,11 +348,26 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
+  // The optimizer must see the host CPU: without a target machine LLVM's
+  // cost model assumes no vector registers and the loop vectorizer does
+  // nothing.
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder) {
+    std::string message = llvm::toString(machineBuilder.takeError());
+    return module->emitError("cannot target the host CPU: ") << message;
+  }
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = machineBuilder->createTargetMachine();
+  if (!targetMachine) {
+    std::string message = llvm::toString(targetMachine.takeError());
+    return module->emitError("cannot target the host CPU: ") << message;
+  }
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+      /*optLevel=*/3, /*sizeLevel=*/0, targetMachine->get());
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*module, engineOptions);
+  auto engine = ExecutionEngine::create(*module, engineOptions,
+                                        std::move(*targetMachine));
   if (!engine) {
     std::string message = llvm::toString(engine.takeError());
     return module->emitError("JIT compilation failed: ") << message;

@@ -18,18 +18,36 @@
 #include <dlfcn.h>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 
 namespace {
 
-enum { kCblasRowMajor = 101, kCblasNoTrans = 111 };
+enum { kCblasRowMajor = 101, kCblasNoTrans = 111, kCblasTrans = 112 };
 
-using DgemmFn = void (*)(int, int, int, int, int, int, double, const double *,
-                         int, const double *, int, double, double *, int);
+template <typename T>
+using GemmFn = void (*)(int, int, int, int, int, int, T, const T *, int,
+                        const T *, int, T, T *, int);
+template <typename T>
+using GemvFn = void (*)(int, int, int, int, T, const T *, int, const T *, int,
+                        T, T *, int);
 using SetThreadsFn = void (*)(int);
 
+template <typename T> struct BlasRoutines {
+  GemmFn<T> gemm = nullptr;
+  GemvFn<T> gemv = nullptr;
+};
+
 struct Blas {
-  DgemmFn dgemm = nullptr;
+  BlasRoutines<double> f64;
+  BlasRoutines<float> f32;
   SetThreadsFn setThreads = nullptr;
+
+  template <typename T> const BlasRoutines<T> &routines() const {
+    if constexpr (std::is_same_v<T, double>)
+      return f64;
+    else
+      return f32;
+  }
 };
 
 std::atomic<int32_t> requestedThreads{0};
@@ -54,20 +72,22 @@ const Blas &getBlas() {
       void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
       if (!handle)
         continue;
-      blas.dgemm = reinterpret_cast<DgemmFn>(dlsym(handle, "cblas_dgemm"));
-      blas.setThreads = reinterpret_cast<SetThreadsFn>(
-          dlsym(handle, "openblas_set_num_threads"));
-      if (blas.dgemm)
+      auto load = [&](auto &fn, const char *symbol) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+            dlsym(handle, symbol));
+      };
+      load(blas.f64.gemm, "cblas_dgemm");
+      load(blas.f64.gemv, "cblas_dgemv");
+      load(blas.f32.gemm, "cblas_sgemm");
+      load(blas.f32.gemv, "cblas_sgemv");
+      load(blas.setThreads, "openblas_set_num_threads");
+      if (blas.f64.gemm)
         break;
     }
     if (blas.setThreads && requestedThreads > 0)
       blas.setThreads(requestedThreads);
   });
   return blas;
-}
-
-double at(const AmlsMatrixF64 *m, int64_t r, int64_t c) {
-  return m->aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
 }
 
 } // namespace
@@ -80,7 +100,6 @@ extern "C" void amls_rt_set_num_threads(int32_t threads) {
 }
 
 namespace {
-enum { kCblasTrans = 112 };
 
 /// How BLAS sees a matrix view: row-major as is, or a column-major view of
 /// its transpose. Fails for views with no unit stride.
@@ -89,7 +108,8 @@ struct BlasOperand {
   int leadingDimension;
 };
 
-std::optional<BlasOperand> asBlasOperand(const AmlsMatrixF64 *m) {
+template <typename Matrix>
+std::optional<BlasOperand> asBlasOperand(const Matrix *m) {
   int64_t rows = m->sizes[0], cols = m->sizes[1];
   if (m->strides[1] == 1 && m->strides[0] >= std::max<int64_t>(cols, 1))
     return BlasOperand{kCblasNoTrans,
@@ -99,31 +119,83 @@ std::optional<BlasOperand> asBlasOperand(const AmlsMatrixF64 *m) {
                        static_cast<int>(std::max<int64_t>(m->strides[1], 1))};
   return std::nullopt;
 }
-} // namespace
 
-extern "C" void _mlir_ciface_amls_rt_gemm(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
-                                          AmlsMatrixF64 *c) {
+template <typename Matrix> auto *origin(const Matrix *m) {
+  return m->aligned + m->offset;
+}
+
+/// y += op(A) x through gemv, where op(A) is `rows` x `cols` and A is the
+/// BLAS view `opA` of `a`.
+template <typename T, typename Matrix>
+void gemv(const BlasRoutines<T> &blas, const Matrix *a, BlasOperand opA,
+          int64_t rows, int64_t cols, const T *x, int64_t incX, T *y,
+          int64_t incY) {
+  // Row-major storage of op(A) (NoTrans) is rows x cols; of its transpose
+  // (Trans) cols x rows.
+  bool plain = opA.transpose == kCblasNoTrans;
+  blas.gemv(kCblasRowMajor, opA.transpose, plain ? rows : cols,
+            plain ? cols : rows, T(1), origin(a), opA.leadingDimension, x,
+            static_cast<int>(incX), T(1), y, static_cast<int>(incY));
+}
+
+/// C += A %*% B: gemv for matrix-vector shapes (OpenBLAS's gemm is slow on
+/// them), gemm otherwise, loops when BLAS is missing or a view has no unit
+/// stride.
+template <typename T, typename Matrix>
+void gemm(const Matrix *a, const Matrix *b, Matrix *c) {
   int64_t m = a->sizes[0], k = a->sizes[1], n = b->sizes[1];
   if (m == 0 || n == 0 || k == 0)
     return;
-  const Blas &blas = getBlas();
+  const BlasRoutines<T> &blas = getBlas().routines<T>();
   std::optional<BlasOperand> opA = asBlasOperand(a), opB = asBlasOperand(b);
-  bool cRowMajor =
-      c->strides[1] == 1 && c->strides[0] >= std::max<int64_t>(n, 1);
-  if (blas.dgemm && opA && opB && cRowMajor) {
-    blas.dgemm(kCblasRowMajor, opA->transpose, opB->transpose, m, n, k, 1.0,
-               a->aligned + a->offset, opA->leadingDimension,
-               b->aligned + b->offset, opB->leadingDimension, 1.0,
-               c->aligned + c->offset,
-               static_cast<int>(std::max<int64_t>(c->strides[0], 1)));
+  // BLAS rejects zero increments; a stride along a single element is free.
+  auto increment = [](int64_t stride) { return stride == 0 ? 1 : stride; };
+  if (blas.gemv && n == 1 && opA && m > 1) {
+    gemv(blas, a, *opA, m, k, origin(b), increment(b->strides[0]), origin(c),
+         increment(c->strides[0]));
     return;
   }
+  if (blas.gemv && m == 1 && opB && n > 1) {
+    // c = a B is t(c) = t(B) t(a).
+    BlasOperand transposedB = *opB;
+    transposedB.transpose =
+        opB->transpose == kCblasNoTrans ? kCblasTrans : kCblasNoTrans;
+    gemv(blas, b, transposedB, n, k, origin(a), increment(a->strides[1]),
+         origin(c), increment(c->strides[1]));
+    return;
+  }
+  bool cRowMajor =
+      c->strides[1] == 1 && c->strides[0] >= std::max<int64_t>(n, 1);
+  if (blas.gemm && opA && opB && cRowMajor) {
+    blas.gemm(kCblasRowMajor, opA->transpose, opB->transpose, m, n, k, T(1),
+              origin(a), opA->leadingDimension, origin(b),
+              opB->leadingDimension, T(1), origin(c),
+              static_cast<int>(std::max<int64_t>(c->strides[0], 1)));
+    return;
+  }
+  auto at = [](const Matrix *x, int64_t r, int64_t col) {
+    return origin(x)[r * x->strides[0] + col * x->strides[1]];
+  };
   for (int64_t i = 0; i < m; ++i) {
-    double *row = c->aligned + c->offset + i * c->strides[0];
+    T *row = origin(c) + i * c->strides[0];
     for (int64_t p = 0; p < k; ++p) {
-      double aip = at(a, i, p);
+      T aip = at(a, i, p);
       for (int64_t j = 0; j < n; ++j)
         row[j * c->strides[1]] += aip * at(b, p, j);
     }
   }
+}
+
+} // namespace
+
+extern "C" void _mlir_ciface_amls_rt_gemm_f64(AmlsMatrixF64 *a,
+                                              AmlsMatrixF64 *b,
+                                              AmlsMatrixF64 *c) {
+  gemm<double>(a, b, c);
+}
+
+extern "C" void _mlir_ciface_amls_rt_gemm_f32(AmlsMatrixF32 *a,
+                                              AmlsMatrixF32 *b,
+                                              AmlsMatrixF32 *c) {
+  gemm<float>(a, b, c);
 }

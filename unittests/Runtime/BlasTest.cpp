@@ -31,7 +31,7 @@ TEST(Blas, GemmMatchesTheDefinition) {
     b[i] = amls_rt_rand(2, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
   AmlsMatrixF64 da = descriptor(a, m, k, k), db = descriptor(b, k, n, n),
                 dc = descriptor(c, m, n, n);
-  _mlir_ciface_amls_rt_gemm(&da, &db, &dc);
+  _mlir_ciface_amls_rt_gemm_f64(&da, &db, &dc);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double expected = 0;
@@ -48,7 +48,7 @@ TEST(Blas, GemmOnAStridedSubmatrix) {
   std::vector<double> c(4);
   AmlsMatrixF64 da = descriptor(a, 2, 2, 4), db = descriptor(b, 2, 2, 2),
                 dc = descriptor(c, 2, 2, 2);
-  _mlir_ciface_amls_rt_gemm(&da, &db, &dc);
+  _mlir_ciface_amls_rt_gemm_f64(&da, &db, &dc);
   EXPECT_EQ(c, (std::vector<double>{19, 22, 43, 50}));
 }
 
@@ -60,16 +60,61 @@ TEST(Blas, GemmAccumulatesAndReadsTransposedViews) {
   std::vector<double> c = {1, 1, 1, 1};
   AmlsMatrixF64 transposed = {a.data(), a.data(), 0, {2, 2}, {1, 2}};
   AmlsMatrixF64 db = descriptor(b, 2, 2, 2), dc = descriptor(c, 2, 2, 2);
-  _mlir_ciface_amls_rt_gemm(&transposed, &db, &dc);
+  _mlir_ciface_amls_rt_gemm_f64(&transposed, &db, &dc);
   // t(A) = [[1, 3], [2, 4]]; t(A) %*% B = [[26, 30], [38, 44]].
   EXPECT_EQ(c, (std::vector<double>{27, 31, 39, 45}));
+}
+
+TEST(Blas, MatrixVectorShapesMatchTheDefinition) {
+  // X is 3x2; t(X) %*% v, X %*% w and u %*% X go through gemv: check each
+  // against hand-computed values, with X read plain and transposed.
+  std::vector<double> x = {1, 2, 3, 4, 5, 6};
+  std::vector<double> v = {1, 1, 2}, w = {10, 1}, u = {1, 0, -1};
+  AmlsMatrixF64 dx = descriptor(x, 3, 2, 2);
+  AmlsMatrixF64 transposedX = {x.data(), x.data(), 0, {2, 3}, {1, 2}};
+
+  std::vector<double> xw(3);
+  AmlsMatrixF64 dw = descriptor(w, 2, 1, 1), dxw = descriptor(xw, 3, 1, 1);
+  _mlir_ciface_amls_rt_gemm_f64(&dx, &dw, &dxw);
+  EXPECT_EQ(xw, (std::vector<double>{12, 34, 56}));
+
+  std::vector<double> txv(2);
+  AmlsMatrixF64 dv = descriptor(v, 3, 1, 1), dtxv = descriptor(txv, 2, 1, 1);
+  _mlir_ciface_amls_rt_gemm_f64(&transposedX, &dv, &dtxv);
+  EXPECT_EQ(txv, (std::vector<double>{14, 18}));
+
+  std::vector<double> ux(2);
+  AmlsMatrixF64 du = descriptor(u, 1, 3, 3), dux = descriptor(ux, 1, 2, 2);
+  _mlir_ciface_amls_rt_gemm_f64(&du, &dx, &dux);
+  EXPECT_EQ(ux, (std::vector<double>{-4, -4}));
+
+  // w' t(X) = t(X w): the row-vector form with a transposed right operand.
+  std::vector<double> wtx(3);
+  AmlsMatrixF64 wRow = descriptor(w, 1, 2, 2), dwtx = descriptor(wtx, 1, 3, 3);
+  _mlir_ciface_amls_rt_gemm_f64(&wRow, &transposedX, &dwtx);
+  EXPECT_EQ(wtx, (std::vector<double>{12, 34, 56}));
+}
+
+TEST(Blas, SinglePrecisionGemm) {
+  std::vector<float> a = {1, 2, 3, 4}, b = {5, 6, 7, 8}, c(4), v = {1, 2},
+                     av(2);
+  auto descriptor32 = [](std::vector<float> &data, int64_t rows, int64_t cols) {
+    return AmlsMatrixF32{data.data(), data.data(), 0, {rows, cols}, {cols, 1}};
+  };
+  AmlsMatrixF32 da = descriptor32(a, 2, 2), db = descriptor32(b, 2, 2),
+                dc = descriptor32(c, 2, 2), dv = descriptor32(v, 2, 1),
+                dav = descriptor32(av, 2, 1);
+  _mlir_ciface_amls_rt_gemm_f32(&da, &db, &dc);
+  EXPECT_EQ(c, (std::vector<float>{19, 22, 43, 50}));
+  _mlir_ciface_amls_rt_gemm_f32(&da, &dv, &dav);
+  EXPECT_EQ(av, (std::vector<float>{5, 11}));
 }
 
 TEST(Blas, PicksAFastOpenBlasCore) {
   // Loading BLAS sets the core type for this CPU unless the user chose one.
   std::vector<double> one = {1};
   AmlsMatrixF64 d = descriptor(one, 1, 1, 1);
-  _mlir_ciface_amls_rt_gemm(&d, &d, &d);
+  _mlir_ciface_amls_rt_gemm_f64(&d, &d, &d);
   __builtin_cpu_init();
   const char *detected = __builtin_cpu_supports("avx512f") ? "SkylakeX"
                          : __builtin_cpu_supports("avx2")  ? "Haswell"

@@ -42,9 +42,11 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
 def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
   let summary = "Run large dense products through BLAS";
   let description = [{
-    After bufferization, replaces `linalg.matmul` on `f64` memrefs by a call
-    to the runtime's `amls_rt_gemm` (OpenBLAS dgemm, with the right kernel
-    for the CPU). With `mode=auto`, products of at least `min-flops`
+    After bufferization, replaces `linalg.matmul` on `f64` or `f32` memrefs
+    (plain or with transposed operand maps) by a call to the runtime's
+    `amls_rt_gemm_f64` / `amls_rt_gemm_f32` (OpenBLAS gemv for
+    matrix-vector shapes, gemm otherwise, with the right kernel for the
+    CPU; transposed operands are passed as transposed views). With `mode=auto`, products of at least `min-flops`
     multiply-adds call BLAS and smaller ones keep the generated loops; the
     decision is made at compile time for static sizes and at run time
     otherwise. `mode=always` and `mode=never` force one side.

@@ -29,6 +29,15 @@ typedef struct AmlsMatrixF64 {
   int64_t strides[2];
 } AmlsMatrixF64;
 
+/// Layout of MLIR's `StridedMemRefType<float, 2>`.
+typedef struct AmlsMatrixF32 {
+  float *allocated;
+  float *aligned;
+  int64_t offset;
+  int64_t sizes[2];
+  int64_t strides[2];
+} AmlsMatrixF32;
+
 /// File formats; the values match `amls::FileFormat`.
 enum { AMLS_RT_CSV = 0, AMLS_RT_MATRIX_MARKET = 1 };
 /// Distributions; the values match `amls::RandPdf`.
@@ -61,11 +70,13 @@ double amls_rt_rand(uint64_t seed, uint64_t cell, double min, double max,
 /// The seed of a rand() without one: fresh on every call.
 uint64_t amls_rt_fresh_seed(void);
 
-/// C += A %*% B through BLAS (dgemm). A and B may be row-major or
-/// column-major views (a transposed operand is a column-major view); C is
-/// row-major.
-void _mlir_ciface_amls_rt_gemm(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
-                               AmlsMatrixF64 *c);
+/// C += A %*% B through BLAS (gemv for matrix-vector shapes, gemm
+/// otherwise). A and B may be row-major or column-major views (a transposed
+/// operand is a column-major view); C is row-major.
+void _mlir_ciface_amls_rt_gemm_f64(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
+                                   AmlsMatrixF64 *c);
+void _mlir_ciface_amls_rt_gemm_f32(AmlsMatrixF32 *a, AmlsMatrixF32 *b,
+                                   AmlsMatrixF32 *c);
 
 /// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
 /// `use_select` the select argument is ignored.

@@ -595,13 +595,34 @@ struct LowerMatmul : public AMLSPattern<MatmulOp> {
   matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
-    checkEqual(rewriter, loc, dimOf(rewriter, loc, lhs, 1),
-               dimOf(rewriter, loc, rhs, 0), op, "inner dimensions differ");
+    // A transposed operand is read through a transposed indexing map instead
+    // of being materialized (BLAS then gets it as a transposed view).
+    auto untransposed = [&](Value original, Value converted) {
+      auto transpose = original.getDefiningOp<TransposeOp>();
+      if (!transpose)
+        return std::make_pair(converted, false);
+      Value input = rewriter.getRemappedValue(transpose.getInput());
+      if (!input || !isa<RankedTensorType>(input.getType()))
+        return std::make_pair(converted, false);
+      return std::make_pair(input, true);
+    };
+    auto [lhs, transposeLhs] = untransposed(op.getLhs(), adaptor.getLhs());
+    auto [rhs, transposeRhs] = untransposed(op.getRhs(), adaptor.getRhs());
+    Value rows = dimOf(rewriter, loc, lhs, transposeLhs ? 1 : 0);
+    Value inner = dimOf(rewriter, loc, lhs, transposeLhs ? 0 : 1);
+    Value rhsInner = dimOf(rewriter, loc, rhs, transposeRhs ? 1 : 0);
+    Value cols = dimOf(rewriter, loc, rhs, transposeRhs ? 0 : 1);
+    checkEqual(rewriter, loc, inner, rhsInner, op, "inner dimensions differ");
+    std::optional<ArrayRef<AffineMap>> maps;
+    SmallVector<AffineMap> transposedMaps;
+    if (transposeLhs || transposeRhs) {
+      transposedMaps =
+          matmulMaps(rewriter.getContext(), transposeLhs, transposeRhs);
+      maps = transposedMaps;
+    }
     rewriter.replaceOp(op,
                        buildMatmul(rewriter, loc, tensorType(op.getResult()),
-                                   lhs, rhs, dimOf(rewriter, loc, lhs, 0),
-                                   dimOf(rewriter, loc, rhs, 1)));
+                                   lhs, rhs, rows, cols, maps));
     return success();
   }
 };
@@ -679,13 +700,19 @@ struct Reduction {
 };
 
 Reduction reductionFor(AggKind kind) {
+  // Sums and products may be reassociated so that LLVM vectorizes the
+  // reduction loops (several partial accumulators); like NumPy's pairwise
+  // summation, the result differs from a strict left-to-right sum only by
+  // rounding.
+  auto reassociable = arith::FastMathFlags::reassoc;
   auto isFloat = [](Value v) { return isa<FloatType>(v.getType()); };
   switch (kind) {
   case AggKind::Sum:
   case AggKind::Mean:
     return {0.0, [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
               return isFloat(x)
-                         ? arith::AddFOp::create(b, l, acc, x).getResult()
+                         ? arith::AddFOp::create(b, l, acc, x, reassociable)
+                               .getResult()
                          : arith::AddIOp::create(b, l, acc, x).getResult();
             }};
   case AggKind::SumSq:
@@ -693,13 +720,14 @@ Reduction reductionFor(AggKind kind) {
               if (!isFloat(x))
                 return arith::AddIOp::create(b, l, acc,
                                              arith::MulIOp::create(b, l, x, x));
-              return arith::AddFOp::create(b, l, acc,
-                                           arith::MulFOp::create(b, l, x, x));
+              return arith::AddFOp::create(
+                  b, l, acc, arith::MulFOp::create(b, l, x, x), reassociable);
             }};
   case AggKind::Prod:
     return {1.0, [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
               return isFloat(x)
-                         ? arith::MulFOp::create(b, l, acc, x).getResult()
+                         ? arith::MulFOp::create(b, l, acc, x, reassociable)
+                               .getResult()
                          : arith::MulIOp::create(b, l, acc, x).getResult();
             }};
   case AggKind::Min:
@@ -888,8 +916,9 @@ struct LowerAgg : public AMLSPattern<AggOp> {
     Value length = dimOf(rewriter, loc, input, perRow ? 0 : 1);
     OpFoldResult lengthSize = getAsOpFoldResult(length);
     SmallVector<OpFoldResult> shape =
-        perRow ? SmallVector<OpFoldResult>{lengthSize, rewriter.getIndexAttr(1)}
-               : SmallVector<OpFoldResult>{rewriter.getIndexAttr(1), lengthSize};
+        perRow
+            ? SmallVector<OpFoldResult>{lengthSize, rewriter.getIndexAttr(1)}
+            : SmallVector<OpFoldResult>{rewriter.getIndexAttr(1), lengthSize};
     auto expandedType = RankedTensorType::get(
         perRow
             ? SmallVector<int64_t>{cast<RankedTensorType>(reduced.getType())

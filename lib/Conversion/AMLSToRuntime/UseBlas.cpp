@@ -15,9 +15,10 @@ using namespace mlir::amls;
 
 namespace {
 
-MemRefType anyStridedMatrix(MLIRContext *context) {
+MemRefType anyStridedMatrix(Type elementType) {
+  MLIRContext *context = elementType.getContext();
   int64_t dyn = ShapedType::kDynamic;
-  return MemRefType::get({dyn, dyn}, Float64Type::get(context),
+  return MemRefType::get({dyn, dyn}, elementType,
                          StridedLayoutAttr::get(context, dyn, {dyn, dyn}));
 }
 
@@ -54,9 +55,13 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
     SmallVector<linalg::MatmulOp> products;
     getOperation().walk([&](linalg::MatmulOp op) {
       if (op.hasPureBufferSemantics() &&
-          llvm::all_of(op->getOperandTypes(), [](Type type) {
-            return cast<MemRefType>(type).getElementType().isF64();
-          }))
+          llvm::all_equal(
+              llvm::map_range(op->getOperandTypes(),
+                              [](Type type) {
+                                return cast<MemRefType>(type).getElementType();
+                              })) &&
+          isa<Float64Type, Float32Type>(
+              cast<MemRefType>(op->getOperand(0).getType()).getElementType()))
         products.push_back(op);
     });
     for (linalg::MatmulOp op : products)
@@ -125,18 +130,23 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
         memref = memref::TransposeOp::create(b, loc, memref,
                                              AffineMapAttr::get(swap));
       }
-      return memref::CastOp::create(b, loc, anyStridedMatrix(context), memref);
+      return memref::CastOp::create(
+          b, loc,
+          anyStridedMatrix(cast<MemRefType>(memref.getType()).getElementType()),
+          memref);
     };
     Value args[] = {view(lhs, transposeLhs), view(rhs, transposeRhs),
                     view(out, false)};
     auto module = from->getParentOfType<ModuleOp>();
-    auto function = module.lookupSymbol<func::FuncOp>("amls_rt_gemm");
+    StringRef name = cast<MemRefType>(out.getType()).getElementType().isF64()
+                         ? "amls_rt_gemm_f64"
+                         : "amls_rt_gemm_f32";
+    auto function = module.lookupSymbol<func::FuncOp>(name);
     if (!function) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(module.getBody());
       function = func::FuncOp::create(
-          b, loc, "amls_rt_gemm",
-          b.getFunctionType(ValueRange(args).getTypes(), {}));
+          b, loc, name, b.getFunctionType(ValueRange(args).getTypes(), {}));
       function.setPrivate();
       function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                         b.getUnitAttr());

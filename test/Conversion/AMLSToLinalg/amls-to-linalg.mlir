@@ -101,6 +101,24 @@ func.func @products(%X: !amls.matrix<100x10xf64>, %Y: !amls.matrix<10x5xf64>) ->
 
 // -----
 
+// A transposed matmul operand is not materialized: the product reads the
+// transpose's input through a transposed map.
+// CHECK-DAG: #[[KM:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG: #[[NK:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[MN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func @transposed_operands
+// CHECK-SAME: (%[[X:.*]]: tensor<100x10xf64>, %[[W:.*]]: tensor<5x100xf64>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.matmul indexing_maps = [#[[KM]], #[[NK]], #[[MN]]] ins(%[[X]], %[[W]] : tensor<100x10xf64>, tensor<5x100xf64>) outs(%{{.*}} : tensor<10x5xf64>)
+func.func @transposed_operands(%X: !amls.matrix<100x10xf64>, %W: !amls.matrix<5x100xf64>) -> !amls.matrix<10x5xf64> {
+  %tX = amls.transpose %X : !amls.matrix<100x10xf64> -> !amls.matrix<10x100xf64>
+  %tW = amls.transpose %W : !amls.matrix<5x100xf64> -> !amls.matrix<100x5xf64>
+  %product = amls.matmul %tX, %tW : !amls.matrix<10x100xf64>, !amls.matrix<100x5xf64> -> !amls.matrix<10x5xf64>
+  return %product : !amls.matrix<10x5xf64>
+}
+
+// -----
+
 // Aggregates are reductions into rank-0 or rank-1 tensors.
 // CHECK-LABEL: func @aggregates
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]

@@ -8,11 +8,11 @@
 // A large static product calls BLAS in auto mode.
 // AUTO-LABEL: func @large
 // AUTO: memref.cast %{{.*}} : memref<200x300xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
-// AUTO: call @amls_rt_gemm
+// AUTO: call @amls_rt_gemm_f64
 // AUTO-NOT: linalg.matmul
 // NEVER-LABEL: func @large
 // NEVER: linalg.matmul
-// NEVER-NOT: call @amls_rt_gemm
+// NEVER-NOT: call @amls_rt_gemm_f64
 func.func @large(%A: memref<200x300xf64>, %B: memref<300x100xf64>, %C: memref<200x100xf64>) {
   linalg.matmul ins(%A, %B : memref<200x300xf64>, memref<300x100xf64>) outs(%C : memref<200x100xf64>)
   return
@@ -23,9 +23,9 @@ func.func @large(%A: memref<200x300xf64>, %B: memref<300x100xf64>, %C: memref<20
 // A small static product keeps the generated loops, unless forced.
 // AUTO-LABEL: func @small
 // AUTO: linalg.matmul
-// AUTO-NOT: call @amls_rt_gemm
+// AUTO-NOT: call @amls_rt_gemm_f64
 // ALWAYS-LABEL: func @small
-// ALWAYS: call @amls_rt_gemm
+// ALWAYS: call @amls_rt_gemm_f64
 func.func @small(%A: memref<4x3xf64>, %B: memref<3x2xf64>, %C: memref<4x2xf64>) {
   linalg.matmul ins(%A, %B : memref<4x3xf64>, memref<3x2xf64>) outs(%C : memref<4x2xf64>)
   return
@@ -39,7 +39,7 @@ func.func @small(%A: memref<4x3xf64>, %B: memref<3x2xf64>, %C: memref<4x2xf64>) 
 // AUTO-NEXT: %[[FLOPS:.*]] = arith.muli
 // AUTO: %[[LARGE:.*]] = arith.cmpi sge, %[[FLOPS]], %{{.*}} : index
 // AUTO: scf.if %[[LARGE]] {
-// AUTO: func.call @amls_rt_gemm(
+// AUTO: func.call @amls_rt_gemm_f64(
 // AUTO: } else {
 // AUTO: linalg.matmul
 func.func @dynamic(%A: memref<?x?xf64>, %B: memref<?x?xf64>, %C: memref<?x?xf64>) {
@@ -53,7 +53,7 @@ func.func @dynamic(%A: memref<?x?xf64>, %B: memref<?x?xf64>, %C: memref<?x?xf64>
 // ALWAYS-LABEL: func @transposed
 // ALWAYS: %[[T:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0)
 // ALWAYS: memref.cast %[[T]]
-// ALWAYS: call @amls_rt_gemm
+// ALWAYS: call @amls_rt_gemm_f64
 func.func @transposed(%X: memref<100x10xf64>, %C: memref<10x10xf64>) {
   linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%X, %X : memref<100x10xf64>, memref<100x10xf64>) outs(%C : memref<10x10xf64>)
   return
@@ -61,12 +61,33 @@ func.func @transposed(%X: memref<100x10xf64>, %C: memref<10x10xf64>) {
 
 // -----
 
-// Products on tensors (before bufferization) or of other element types
-// are left alone.
-// ALWAYS-LABEL: func @not_f64
-// ALWAYS: linalg.matmul
-// ALWAYS-NOT: call @amls_rt_gemm
-func.func @not_f64(%A: memref<4x3xf32>, %B: memref<3x2xf32>, %C: memref<4x2xf32>) {
+// f32 products call the single-precision entry point.
+// ALWAYS-LABEL: func @f32
+// ALWAYS: memref.cast %{{.*}} : memref<4x3xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// ALWAYS: call @amls_rt_gemm_f32
+func.func @f32(%A: memref<4x3xf32>, %B: memref<3x2xf32>, %C: memref<4x2xf32>) {
   linalg.matmul ins(%A, %B : memref<4x3xf32>, memref<3x2xf32>) outs(%C : memref<4x2xf32>)
   return
+}
+
+// -----
+
+// Integer products and products on tensors (before bufferization) are left
+// alone.
+// ALWAYS-LABEL: func @integer
+// ALWAYS: linalg.matmul
+// ALWAYS-NOT: call @amls_rt_gemm
+func.func @integer(%A: memref<4x3xi64>, %B: memref<3x2xi64>, %C: memref<4x2xi64>) {
+  linalg.matmul ins(%A, %B : memref<4x3xi64>, memref<3x2xi64>) outs(%C : memref<4x2xi64>)
+  return
+}
+
+// -----
+
+// ALWAYS-LABEL: func @tensors
+// ALWAYS: linalg.matmul
+// ALWAYS-NOT: call @amls_rt_gemm
+func.func @tensors(%A: tensor<4x3xf64>, %B: tensor<3x2xf64>, %C: tensor<4x2xf64>) -> tensor<4x2xf64> {
+  %0 = linalg.matmul ins(%A, %B : tensor<4x3xf64>, tensor<3x2xf64>) outs(%C : tensor<4x2xf64>) -> tensor<4x2xf64>
+  return %0 : tensor<4x2xf64>
 }
