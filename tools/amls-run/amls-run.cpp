@@ -44,7 +44,7 @@ static cl::opt<std::string> entryName("entry", cl::init("main"),
 static cl::list<std::string>
     inputs("input",
            cl::desc("Bind a matrix file to a parameter: NAME=path "
-                    "(CSV, or Matrix Market for .mtx/.mm)"),
+                    "(CSV; Matrix Market for .mtx/.mm; AMLS binary for .bin)"),
            cl::value_desc("NAME=path"), cl::cat(category));
 static cl::list<std::string>
     scalarArgs("arg", cl::desc("Bind a scalar to a parameter: NAME=value"),
