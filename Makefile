@@ -5,6 +5,7 @@
 #   make bench   AMLS against NumPy on this machine (not a test)
 #   make leak-check  the integration tests under valgrind's leak checker
 #   make docs    regenerate the ODS references in docs/
+#   make fuzz    fuzz the DML frontend with libFuzzer (FUZZ_SECONDS=600)
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
 
@@ -18,7 +19,7 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
             libomp-22-dev python3-numpy
 
-.PHONY: all deps build demo check bench leak-check docs clean
+.PHONY: all deps build demo check bench leak-check docs fuzz clean
 
 all: build
 
@@ -55,6 +56,25 @@ leak-check: build
 
 bench: build
 	/usr/bin/python3 bench/run.py --amls-run $(AMLS_RUN)
+
+# libFuzzer needs clang: the frontend is compiled with clang-22 and the
+# sanitizers, the dialect library comes from the regular build.
+FUZZ_SECONDS ?= 600
+FUZZER := $(BUILD_DIR)/bin/amls-dml-fuzzer
+fuzz: build
+	@scripts/ensure-packages.sh clang-22 libclang-rt-22-dev
+	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -Iinclude -I$(BUILD_DIR)/include -I$(LLVM_PREFIX)/include \
+	  fuzz/dml-fuzzer.cpp lib/Frontend/DML/Lexer.cpp \
+	  lib/Frontend/DML/Parser.cpp lib/Frontend/DML/ImportDML.cpp \
+	  $(BUILD_DIR)/lib/libMLIRAMLS.a $(BUILD_DIR)/lib/Analysis/libAMLSAnalysis.a \
+	  -L$(LLVM_PREFIX)/lib -lMLIR -lLLVM -Wl,-rpath,$(LLVM_PREFIX)/lib \
+	  -o $(FUZZER)
+	mkdir -p $(BUILD_DIR)/fuzz-corpus
+	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+	  -dict=fuzz/dml.dict -artifact_prefix=$(BUILD_DIR)/fuzz- \
+	  $(BUILD_DIR)/fuzz-corpus fuzz/seeds
 
 docs: build
 	cmake --build $(BUILD_DIR) --target amls-doc

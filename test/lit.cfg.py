@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "AMLS"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".dml"]
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.test_source_root = os.path.dirname(__file__)

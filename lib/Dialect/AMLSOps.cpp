@@ -81,6 +81,42 @@ void RandOp::getEffects(
 // TableOp
 //===----------------------------------------------------------------------===//
 
+/// Checks that `format` has one `{}` per value and no stray braces.
+static LogicalResult verifyMessageFormat(Operation *op, StringRef format,
+                                         size_t numValues) {
+  size_t placeholders = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    char c = format[i];
+    char next = i + 1 < format.size() ? format[i + 1] : '\0';
+    if (c == '{' && (next == '{' || next == '}')) {
+      placeholders += next == '}';
+      ++i;
+      continue;
+    }
+    if (c == '}' && next == '}') {
+      ++i;
+      continue;
+    }
+    if (c == '{' || c == '}')
+      return op->emitOpError("format has an unmatched '")
+             << c << "' at position " << i
+             << " (write '{{' or '}}' for a literal brace)";
+  }
+  if (placeholders != numValues)
+    return op->emitOpError("format has ")
+           << placeholders << " '{}' placeholder(s) but " << numValues
+           << " value(s) are given";
+  return success();
+}
+
+LogicalResult PrintfOp::verify() {
+  return verifyMessageFormat(*this, getFormat(), getValues().size());
+}
+
+LogicalResult StopOp::verify() {
+  return verifyMessageFormat(*this, getFormat(), getValues().size());
+}
+
 LogicalResult TableOp::verify() {
   if (static_cast<bool>(getRows()) != static_cast<bool>(getCols()))
     return emitOpError("expects both an output row and column count, or "

@@ -107,3 +107,47 @@ extern "C" void amls_rt_check(int32_t ok, const char *message) {
   if (!ok)
     fail(message);
 }
+
+//===----------------------------------------------------------------------===//
+// amls.printf and amls.stop: a message is emitted piece by piece into a
+// per-thread buffer, then printed (stream 0) or reported before exiting
+// (stream 1) as a whole, so that messages from parallel loops never mix.
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string &messageBuffer(int32_t stream) {
+  thread_local std::string buffers[2];
+  return buffers[stream == AMLS_RT_STOP_STREAM ? 1 : 0];
+}
+} // namespace
+
+extern "C" void amls_rt_emit_text(const char *text, int32_t stream) {
+  messageBuffer(stream) += text;
+}
+
+extern "C" void amls_rt_emit_f64(double value, int32_t stream) {
+  messageBuffer(stream) += formatScalar(value);
+}
+
+extern "C" void amls_rt_emit_i64(int64_t value, int32_t stream) {
+  messageBuffer(stream) += std::to_string(value);
+}
+
+extern "C" void amls_rt_emit_bool(int32_t value, int32_t stream) {
+  messageBuffer(stream) += value ? "TRUE" : "FALSE";
+}
+
+extern "C" void _mlir_ciface_amls_rt_emit_matrix(AmlsMatrixF64 *source,
+                                                 int32_t stream) {
+  messageBuffer(stream) += formatMatrix(viewOf(source));
+}
+
+extern "C" void amls_rt_emit_end(int32_t stream) {
+  std::string message;
+  std::swap(message, messageBuffer(stream));
+  if (stream == AMLS_RT_STOP_STREAM)
+    fail("stop: " + message);
+  message += '\n';
+  std::fwrite(message.data(), 1, message.size(), stdout);
+  std::fflush(stdout);
+}

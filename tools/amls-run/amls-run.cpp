@@ -1,6 +1,7 @@
 //===- amls-run.cpp - Run AMLS programs ----------------------------------===//
 //
-// amls-run FILE.mlir [--entry main] [--input NAME=path ...] [--arg NAME=value]
+// amls-run FILE.mlir|FILE.dml [--entry main] [--input NAME=path ...] [--arg
+// NAME=value]
 //          [--output N=path ...] [--threads N] [--blas auto|always|never]
 //          [--print-ir-after-all] [--timing] [--stats]
 //
@@ -11,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Dialect/AMLSTypes.h"
+#include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Runner/Runner.h"
 #include "AMLS/Runtime/MatrixIO.h"
 
@@ -120,11 +122,6 @@ int main(int argc, char **argv) {
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
 
-  if (StringRef(inputFile).ends_with(".dml"))
-    return fail("'" + inputFile +
-                "': DML scripts need the DML frontend, which is not part of "
-                "this build yet; run AMLS IR (.mlir)");
-
   DialectRegistry registry;
   registerRunnerDialects(registry);
   MLIRContext context(registry);
@@ -137,8 +134,25 @@ int main(int argc, char **argv) {
   if (!file)
     return fail(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  // A DML script takes its arguments ($name) when it is imported, as in
+  // SystemDS: `--arg NAME=value` and `--input NAME=path` both bind $NAME.
+  bool isDML = StringRef(inputFile).ends_with(".dml");
+  OwningOpRef<ModuleOp> module;
+  if (isDML) {
+    dml::ImportOptions importOptions;
+    importOptions.entryName = entryName;
+    for (StringRef binding :
+         llvm::concat<const std::string>(scalarArgs, inputs)) {
+      StringRef name, value;
+      if (!splitBinding(binding, "arg", name, value))
+        return 1;
+      if (!importOptions.arguments.try_emplace(name, value.str()).second)
+        return fail("argument '$" + name + "' is bound twice");
+    }
+    module = dml::importDML(sourceMgr, &context, importOptions);
+  } else {
+    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  }
   if (!module)
     return 1;
   double parseMs =
@@ -183,7 +197,7 @@ int main(int argc, char **argv) {
     bound[*index] = std::move(value);
     return true;
   };
-  for (StringRef binding : inputs) {
+  for (StringRef binding : isDML ? ArrayRef<std::string>() : inputs) {
     StringRef name, path;
     if (!splitBinding(binding, "input", name, path))
       return 1;
@@ -195,7 +209,7 @@ int main(int argc, char **argv) {
     if (!bind(name, RuntimeValue::ofMatrix(std::move(matrix)), "input"))
       return 1;
   }
-  for (StringRef binding : scalarArgs) {
+  for (StringRef binding : isDML ? ArrayRef<std::string>() : scalarArgs) {
     StringRef name, text;
     if (!splitBinding(binding, "arg", name, text))
       return 1;
@@ -252,8 +266,7 @@ int main(int argc, char **argv) {
     FailureOr<SmallVector<RuntimeValue>> again = (*runner)->run(args);
     if (failed(again))
       return 1;
-    times.execute =
-        std::min(times.execute, (*runner)->getLastTimes().execute);
+    times.execute = std::min(times.execute, (*runner)->getLastTimes().execute);
   }
 
   for (auto [index, path] : outputPaths) {

@@ -1,12 +1,14 @@
 //===- amls-translate.cpp - AMLS translations ----------------------------===//
 //
-// mlir-translate with AMLS added: `--amls-to-llvmir` lowers an AMLS program
-// through the CPU pipeline (amls-lower-to-llvm) and prints LLVM IR; every
-// upstream translation (--mlir-to-llvmir, ...) is available too.
+// mlir-translate with AMLS added: `--import-dml` turns a DML script into
+// AMLS IR, `--amls-to-llvmir` lowers an AMLS program through the CPU
+// pipeline (amls-lower-to-llvm) and prints LLVM IR; every upstream
+// translation (--mlir-to-llvmir, ...) is available too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Conversion/Passes.h"
+#include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Runner/Runner.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -31,6 +33,31 @@ static llvm::cl::opt<std::string>
                  llvm::cl::desc("--amls-to-llvmir: when dense products call "
                                 "BLAS (auto, always, never)"),
                  llvm::cl::init("auto"));
+
+static llvm::cl::list<std::string>
+    dmlArguments("dml-arg",
+                 llvm::cl::desc("--import-dml: bind the script's command-line "
+                                "argument $NAME: NAME=value"),
+                 llvm::cl::value_desc("NAME=value"));
+
+static OwningOpRef<Operation *> importDML(llvm::SourceMgr &sourceMgr,
+                                          MLIRContext *context) {
+  mlir::amls::dml::ImportOptions options;
+  for (const std::string &binding : dmlArguments) {
+    auto [name, value] = llvm::StringRef(binding).split('=');
+    if (name.empty() || !llvm::StringRef(binding).contains('=')) {
+      emitError(UnknownLoc::get(context))
+          << "--dml-arg expects NAME=value, found '" << binding << "'";
+      return nullptr;
+    }
+    options.arguments[name] = value.str();
+  }
+  OwningOpRef<ModuleOp> module =
+      mlir::amls::dml::importDML(sourceMgr, context, options);
+  if (!module)
+    return nullptr;
+  return OwningOpRef<Operation *>(module.release().getOperation());
+}
 
 static LogicalResult translateAMLSToLLVMIR(Operation *op,
                                            llvm::raw_ostream &output) {
@@ -58,6 +85,11 @@ int main(int argc, char **argv) {
   TranslateFromMLIRRegistration amlsToLLVMIR(
       "amls-to-llvmir", "Lower an AMLS program for the CPU and print LLVM IR",
       translateAMLSToLLVMIR, [](DialectRegistry &registry) {
+        mlir::amls::registerRunnerDialects(registry);
+      });
+  TranslateToMLIRRegistration dmlToAMLS(
+      "import-dml", "Import a DML script as AMLS IR", importDML,
+      [](DialectRegistry &registry) {
         mlir::amls::registerRunnerDialects(registry);
       });
   return failed(mlirTranslateMain(argc, argv, "AMLS translation driver"));

@@ -162,6 +162,45 @@ def AMLS_PrintOp : AMLS_Op<"print", [
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
+class AMLS_MessageOp<string mnemonic> : AMLS_Op<mnemonic, [
+    MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let arguments = (ins StrAttr:$format,
+                       Variadic<AMLS_MatrixOrScalar>:$values);
+  let assemblyFormat = [{
+    $format (` ` `(` $values^ `:` type($values) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def AMLS_PrintfOp : AMLS_MessageOp<"printf"> {
+  let summary = "print a message built from text and values [print(\"a\" + x)]";
+  let description = [{
+    Prints `format` with each `{}` replaced by the next value, followed by
+    a newline; `{{` and `}}` print literal braces. Numbers are printed as
+    `amls.print` prints them (Java's double format for floats, integers as
+    integers, `i1` as TRUE/FALSE), matrices in DML's `toString` format.
+    This is DML's `print` of a string concatenation.
+
+    ```mlir
+    amls.printf "iteration {}: loss = {}" (%i, %loss : i64, f64)
+    amls.printf "done"
+    ```
+  }];
+}
+
+def AMLS_StopOp : AMLS_MessageOp<"stop"> {
+  let summary = "end the program with a message [stop(\"...\")]";
+  let description = [{
+    Prints `amls: stop: ` and the message (formatted as in `amls.printf`)
+    to standard error and ends the program with exit status 1. Code after
+    it does not run.
+
+    ```mlir
+    amls.stop "invalid value {} for lambda" (%lambda : f64)
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise binary operations
 //===----------------------------------------------------------------------===//

@@ -70,6 +70,18 @@ double amls_rt_rand(uint64_t seed, uint64_t cell, double min, double max,
 /// The seed of a rand() without one: fresh on every call.
 uint64_t amls_rt_fresh_seed(void);
 
+/// Messages of amls.printf (stream AMLS_RT_PRINT_STREAM, printed on
+/// stdout) and amls.stop (AMLS_RT_STOP_STREAM: reported on stderr, then the
+/// process exits with status 1), emitted piece by piece and ended with
+/// amls_rt_emit_end. Pieces go to a per-thread buffer.
+enum { AMLS_RT_PRINT_STREAM = 0, AMLS_RT_STOP_STREAM = 1 };
+void amls_rt_emit_text(const char *text, int32_t stream);
+void amls_rt_emit_f64(double value, int32_t stream);
+void amls_rt_emit_i64(int64_t value, int32_t stream);
+void amls_rt_emit_bool(int32_t value, int32_t stream);
+void _mlir_ciface_amls_rt_emit_matrix(AmlsMatrixF64 *source, int32_t stream);
+void amls_rt_emit_end(int32_t stream);
+
 /// C += A %*% B through BLAS (gemv for matrix-vector shapes, gemm
 /// otherwise). A and B may be row-major or column-major views (a transposed
 /// operand is a column-major view); C is row-major.

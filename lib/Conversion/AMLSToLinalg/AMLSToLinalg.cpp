@@ -556,6 +556,81 @@ struct LowerPrint : public AMLSPattern<PrintOp> {
   }
 };
 
+/// amls.printf and amls.stop: one runtime call per piece of the message,
+/// then one that prints it (or reports it and exits).
+template <typename OpTy, int32_t stream>
+struct LowerMessage : public AMLSPattern<OpTy> {
+  using AMLSPattern<OpTy>::AMLSPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    for (Value value : adaptor.getValues())
+      if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+        if (failed(requireF64(op, tensor, rewriter)))
+          return failure();
+    Value streamId = arith::ConstantIntOp::create(rewriter, loc, stream, 32);
+    std::string text;
+    auto flushText = [&] {
+      if (text.empty())
+        return;
+      callRuntime(rewriter, loc, op, "amls_rt_emit_text",
+                  {stringPointer(rewriter, loc, op, text), streamId});
+      text.clear();
+    };
+    StringRef format = op.getFormat();
+    ValueRange values = adaptor.getValues();
+    size_t next = 0;
+    for (size_t i = 0; i < format.size(); ++i) {
+      char c = format[i];
+      char following = i + 1 < format.size() ? format[i + 1] : '\0';
+      if ((c == '{' && following == '{') || (c == '}' && following == '}')) {
+        text.push_back(c);
+        ++i;
+        continue;
+      }
+      if (c != '{' || following != '}') {
+        text.push_back(c);
+        continue;
+      }
+      ++i;
+      flushText();
+      emitValue(rewriter, loc, op, values[next++], streamId);
+    }
+    flushText();
+    callRuntime(rewriter, loc, op, "amls_rt_emit_end", {streamId});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  void emitValue(ConversionPatternRewriter &rewriter, Location loc,
+                 Operation *op, Value value, Value streamId) const {
+    Type type = value.getType();
+    if (isa<RankedTensorType>(type)) {
+      callRuntime(rewriter, loc, op, "amls_rt_emit_matrix",
+                  {asRuntimeMatrix(rewriter, loc, value), streamId});
+    } else if (isa<FloatType>(type)) {
+      if (!type.isF64())
+        value =
+            arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), value);
+      callRuntime(rewriter, loc, op, "amls_rt_emit_f64", {value, streamId});
+    } else if (type.isInteger(1)) {
+      value =
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), value);
+      callRuntime(rewriter, loc, op, "amls_rt_emit_bool", {value, streamId});
+    } else {
+      if (type.isIndex())
+        value = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                           value);
+      else if (type.getIntOrFloatBitWidth() < 64)
+        value =
+            arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), value);
+      callRuntime(rewriter, loc, op, "amls_rt_emit_i64", {value, streamId});
+    }
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Products
 //===----------------------------------------------------------------------===//
@@ -1767,13 +1842,14 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LowerElementwise>(converter, context);
-  patterns
-      .add<LowerFill, LowerConstant, LowerSeq, LowerRand, LowerRead, LowerWrite,
-           LowerPrint, LowerMatmul, LowerTsmm, LowerMMChain, LowerAgg,
-           LowerTrace, LowerCumAgg, LowerTranspose, LowerReshape, LowerRev,
-           LowerDiag, LowerConcat<CBindOp, true>, LowerConcat<RBindOp, false>,
-           LowerSlice, LowerInsertSlice, LowerRemoveEmpty, LowerTable,
-           LowerOrder, LowerSize<NRowOp, 0>, LowerSize<NColOp, 1>, LowerNnz,
-           LowerAsScalar, LowerAsMatrix, LowerCast, LowerConvert, LowerParfor,
-           LowerParforYield, LowerFused>(converter, context);
+  patterns.add<LowerFill, LowerConstant, LowerSeq, LowerRand, LowerRead,
+               LowerWrite, LowerPrint, LowerMatmul, LowerTsmm, LowerMMChain,
+               LowerAgg, LowerTrace, LowerCumAgg, LowerTranspose, LowerReshape,
+               LowerRev, LowerDiag, LowerConcat<CBindOp, true>,
+               LowerConcat<RBindOp, false>, LowerSlice, LowerInsertSlice,
+               LowerRemoveEmpty, LowerTable, LowerOrder, LowerSize<NRowOp, 0>,
+               LowerSize<NColOp, 1>, LowerNnz, LowerAsScalar, LowerAsMatrix,
+               LowerCast, LowerConvert, LowerParfor, LowerParforYield,
+               LowerFused, LowerMessage<PrintfOp, 0>, LowerMessage<StopOp, 1>>(
+      converter, context);
 }

@@ -85,6 +85,28 @@ func.func @io() {
 
 // -----
 
+// Messages are emitted piece by piece, then ended (stream 0: print,
+// stream 1: stop).
+// CHECK-LABEL: func @messages
+// CHECK-DAG: %[[OUT:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[ERR:.*]] = arith.constant 1 : i32
+// CHECK: call @amls_rt_emit_text(%{{.*}}, %[[OUT]]) : (!llvm.ptr, i32) -> ()
+// CHECK: call @amls_rt_emit_f64(%{{.*}}, %[[OUT]]) : (f64, i32) -> ()
+// CHECK: call @amls_rt_emit_text
+// CHECK: %[[WIDE:.*]] = arith.extui %{{.*}} : i1 to i32
+// CHECK: call @amls_rt_emit_bool(%[[WIDE]], %[[OUT]])
+// CHECK: call @amls_rt_emit_i64
+// CHECK: call @amls_rt_emit_end(%[[OUT]]) : (i32) -> ()
+// CHECK: call @amls_rt_emit_matrix(%{{.*}}, %[[ERR]])
+// CHECK: call @amls_rt_emit_end(%[[ERR]])
+func.func @messages(%s: f64, %b: i1, %n: index, %X: !amls.matrix<2x2xf64>) {
+  amls.printf "s = {}, b = {}{}" (%s, %b, %n : f64, i1, index)
+  amls.stop "{}" (%X : !amls.matrix<2x2xf64>)
+  return
+}
+
+// -----
+
 // Products are linalg.matmul; transposed operands are indexing maps.
 // CHECK-DAG: #[[KM:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
 // CHECK-DAG: #[[KN:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>

@@ -830,3 +830,19 @@ func.func @yield_parent(%s: f64) {
   // expected-error @+1 {{'amls.yield' op expects parent op to be one of 'amls.parfor, amls.fused'}}
   amls.yield %s : f64
 }
+
+// -----
+
+func.func @printf_count(%s: f64) {
+  // expected-error @+1 {{'amls.printf' op format has 2 '{}' placeholder(s) but 1 value(s) are given}}
+  amls.printf "{} and {}" (%s : f64)
+  return
+}
+
+// -----
+
+func.func @stop_brace(%s: f64) {
+  // expected-error @+1 {{'amls.stop' op format has an unmatched '{' at position 4 (write '{{' or '}}' for a literal brace)}}
+  amls.stop "bad {x} {}" (%s : f64)
+  return
+}

@@ -45,6 +45,12 @@ func.func @io(%s: f64) {
   amls.write %X, "out/X.mtx" mm : !amls.matrix<?x?xf64>
   // CHECK: amls.print %[[X]] : !amls.matrix<?x?xf64>
   amls.print %X : !amls.matrix<?x?xf64>
+  // CHECK: amls.printf "X = {}, {{[{][{]}}literal{{[}][}]}}" (%[[X]] : !amls.matrix<?x?xf64>)
+  amls.printf "X = {}, {{literal}}" (%X : !amls.matrix<?x?xf64>)
+  // CHECK: amls.printf "done"{{$}}
+  amls.printf "done"
+  // CHECK: amls.stop "bad {}" (%[[X]] : !amls.matrix<?x?xf64>)
+  amls.stop "bad {}" (%X : !amls.matrix<?x?xf64>)
   // CHECK: amls.print %{{.*}} : f64
   amls.print %s : f64
   return
