@@ -1002,10 +1002,25 @@ DValue Importer::genBuiltin(const CallExpr *call, bool &known) {
     }
     llvm::SmallVector<llvm::StringRef> cells;
     llvm::StringRef(*text).split(cells, ' ', -1, /*KeepEmpty=*/false);
-    int64_t numRows = static_cast<int64_t>(rowsLiteral->value);
-    int64_t numCols = static_cast<int64_t>(colsLiteral->value);
-    if (numRows < 0 || numCols < 0 ||
-        static_cast<int64_t>(cells.size()) != numRows * numCols) {
+    // A literal's sizes must describe its cells; bound them before
+    // converting (a literal has at most as many rows as cells).
+    auto literalSize = [&](const NumberExpr *size) -> std::optional<int64_t> {
+      double v = size->value;
+      if (!(v >= 0 && v <= static_cast<double>(cells.size()) + 1) ||
+          v != std::floor(v)) {
+        error(size->getLoc()) << "matrix literal size must be a whole number "
+                                 "between 0 and the number of cells ("
+                              << cells.size() << ")";
+        return std::nullopt;
+      }
+      return static_cast<int64_t>(v);
+    };
+    std::optional<int64_t> literalRows = literalSize(rowsLiteral);
+    std::optional<int64_t> literalCols = literalSize(colsLiteral);
+    if (!literalRows || !literalCols)
+      return {};
+    int64_t numRows = *literalRows, numCols = *literalCols;
+    if (static_cast<int64_t>(cells.size()) != numRows * numCols) {
       error(where) << "matrix literal has " << cells.size()
                    << " cells, expected " << numRows << "x" << numCols;
       return {};
