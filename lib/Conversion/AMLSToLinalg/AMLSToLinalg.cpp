@@ -556,6 +556,25 @@ struct LowerPrint : public AMLSPattern<PrintOp> {
   }
 };
 
+/// arith.select between two matrices selects between their tensors.
+struct LowerMatrixSelect : public OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    Value trueValue = castTo(rewriter, op.getLoc(), adaptor.getTrueValue(),
+                             cast<RankedTensorType>(type));
+    Value falseValue = castTo(rewriter, op.getLoc(), adaptor.getFalseValue(),
+                              cast<RankedTensorType>(type));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, adaptor.getCondition(),
+                                                 trueValue, falseValue);
+    return success();
+  }
+};
+
 /// amls.printf and amls.stop: one runtime call per piece of the message,
 /// then one that prints it (or reports it and exits).
 template <typename OpTy, int32_t stream>
@@ -1818,7 +1837,9 @@ struct ConvertAMLSToLinalgPass
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());
     });
-    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
+    // Canonicalization turns an scf.if that picks one of two matrices into
+    // arith.select on matrices.
+    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::SelectOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addLegalOp<ModuleOp>();
 
@@ -1842,14 +1863,14 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LowerElementwise>(converter, context);
-  patterns.add<LowerFill, LowerConstant, LowerSeq, LowerRand, LowerRead,
-               LowerWrite, LowerPrint, LowerMatmul, LowerTsmm, LowerMMChain,
-               LowerAgg, LowerTrace, LowerCumAgg, LowerTranspose, LowerReshape,
-               LowerRev, LowerDiag, LowerConcat<CBindOp, true>,
-               LowerConcat<RBindOp, false>, LowerSlice, LowerInsertSlice,
-               LowerRemoveEmpty, LowerTable, LowerOrder, LowerSize<NRowOp, 0>,
-               LowerSize<NColOp, 1>, LowerNnz, LowerAsScalar, LowerAsMatrix,
-               LowerCast, LowerConvert, LowerParfor, LowerParforYield,
-               LowerFused, LowerMessage<PrintfOp, 0>, LowerMessage<StopOp, 1>>(
-      converter, context);
+  patterns
+      .add<LowerFill, LowerConstant, LowerSeq, LowerRand, LowerRead, LowerWrite,
+           LowerPrint, LowerMatmul, LowerTsmm, LowerMMChain, LowerAgg,
+           LowerTrace, LowerCumAgg, LowerTranspose, LowerReshape, LowerRev,
+           LowerDiag, LowerConcat<CBindOp, true>, LowerConcat<RBindOp, false>,
+           LowerSlice, LowerInsertSlice, LowerRemoveEmpty, LowerTable,
+           LowerOrder, LowerSize<NRowOp, 0>, LowerSize<NColOp, 1>, LowerNnz,
+           LowerAsScalar, LowerAsMatrix, LowerCast, LowerConvert, LowerParfor,
+           LowerParforYield, LowerFused, LowerMessage<PrintfOp, 0>,
+           LowerMessage<StopOp, 1>, LowerMatrixSelect>(converter, context);
 }

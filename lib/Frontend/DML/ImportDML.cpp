@@ -230,6 +230,14 @@ private:
     return arith::ConstantIndexOp::create(builder, l, value);
   }
 
+  /// A matrix as !amls.matrix<?x?xf64>: the type every variable has where
+  /// control flow joins or functions are called.
+  Value relaxed(Location l, Value matrix) {
+    if (matrix.getType() == matrixType())
+      return matrix;
+    return CastOp::create(builder, l, matrixType(), matrix);
+  }
+
   /// A number as f64 (booleans are 0/1).
   Value toF64(Location l, const DValue &v) {
     if (v.kind == DValue::Kind::Bool)
@@ -633,9 +641,14 @@ DValue Importer::genIndex(const IndexExpr *expr) {
   auto cols = genRange(expr->cols, base.value, /*rows=*/false);
   if (!rows || !cols)
     return {};
-  return DValue::matrix(
-      SliceOp::create(builder, loc(expr->getLoc()), matrixType(), base.value,
-                      rows->first, rows->second, cols->first, cols->second));
+  // A single position selects one row or column: say so in the type, so
+  // that `X + B[i, ]` is known to broadcast a row vector.
+  auto type = MatrixType::get(
+      expr->rows.isAll() || expr->rows.end ? ShapedType::kDynamic : 1,
+      expr->cols.isAll() || expr->cols.end ? ShapedType::kDynamic : 1, f64());
+  return DValue::matrix(SliceOp::create(builder, loc(expr->getLoc()), type,
+                                        base.value, rows->first, rows->second,
+                                        cols->first, cols->second));
 }
 
 std::optional<Value> Importer::genNumber(const Expr *expr,
@@ -1691,7 +1704,8 @@ std::vector<DValue> Importer::genUserCall(const CallExpr *call,
       ok = false;
       continue;
     }
-    operands.push_back(value.value);
+    operands.push_back(value.isMatrix() ? relaxed(l, value.value)
+                                        : value.value);
   }
   if (!ok)
     return {};
@@ -1830,6 +1844,8 @@ void Importer::genAssign(const AssignStmt *assign) {
 std::optional<Value> Importer::coerce(Location l, const DValue &value,
                                       const DValue &like,
                                       const std::string &name, SMLoc where) {
+  if (value.kind == like.kind && value.isMatrix())
+    return relaxed(l, value.value);
   if (value.kind == like.kind && !value.isString())
     return value.value;
   if (value.isNumeric() && like.isNumeric())
@@ -1964,6 +1980,8 @@ void Importer::genWhile(const WhileStmt *whileStmt) {
     DValue value = env[name];
     if (value.kind == DValue::Kind::Bool)
       value = DValue::scalar(toF64(l, value));
+    if (value.isMatrix())
+      value.value = relaxed(l, value.value);
     inits.push_back(value.value);
     types.push_back(value.value.getType());
     kinds.push_back(value);
@@ -2082,6 +2100,8 @@ void Importer::genFor(const ForStmt *forStmt) {
     }
     if (value.kind == DValue::Kind::Bool)
       value = DValue::scalar(toF64(l, value));
+    if (value.isMatrix())
+      value.value = relaxed(l, value.value);
     inits.push_back(value.value);
     types.push_back(value.value.getType());
     kinds.push_back(value);

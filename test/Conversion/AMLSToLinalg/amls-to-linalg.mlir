@@ -85,6 +85,20 @@ func.func @io() {
 
 // -----
 
+// Canonicalization turns an scf.if that picks one of two matrices into
+// arith.select on matrices; it selects between the tensors.
+// CHECK-LABEL: func @select_matrices
+// CHECK-SAME: (%[[C:.*]]: i1, %[[A:.*]]: tensor<?x?xf64>, %[[B:.*]]: tensor<2x?xf64>)
+// CHECK: %[[CAST:.*]] = tensor.cast %[[B]] : tensor<2x?xf64> to tensor<?x?xf64>
+// CHECK: arith.select %[[C]], %[[A]], %[[CAST]] : tensor<?x?xf64>
+func.func @select_matrices(%c: i1, %A: !amls.matrix<?x?xf64>, %B: !amls.matrix<2x?xf64>) -> !amls.matrix<?x?xf64> {
+  %Bc = amls.cast %B : !amls.matrix<2x?xf64> -> !amls.matrix<?x?xf64>
+  %s = arith.select %c, %A, %Bc : !amls.matrix<?x?xf64>
+  return %s : !amls.matrix<?x?xf64>
+}
+
+// -----
+
 // Messages are emitted piece by piece, then ended (stream 0: print,
 // stream 1: stop).
 // CHECK-LABEL: func @messages
