@@ -28,10 +28,12 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -358,11 +360,18 @@ DValue Importer::gen(const Expr *expr) {
   case Expr::Kind::Identifier: {
     const auto *name = llvm::cast<IdentifierExpr>(expr);
     auto it = env.find(name->name);
-    if (it == env.end()) {
-      error(expr->getLoc()) << "undefined variable '" << name->name << "'";
-      return {};
-    }
-    return it->second;
+    if (it != env.end())
+      return it->second;
+    // SystemDS's builtin constants, unless a variable of that name exists.
+    if (std::optional<double> builtin =
+            llvm::StringSwitch<std::optional<double>>(name->name)
+                .Cases("Inf", "INF", std::numeric_limits<double>::infinity())
+                .Case("NaN", std::numeric_limits<double>::quiet_NaN())
+                .Case("PI", M_PI)
+                .Default(std::nullopt))
+      return DValue::scalar(constant(l, *builtin));
+    error(expr->getLoc()) << "undefined variable '" << name->name << "'";
+    return {};
   }
   case Expr::Kind::CommandLineArg:
     return genCommandLineArg(llvm::cast<CommandLineArgExpr>(expr));

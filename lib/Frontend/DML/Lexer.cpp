@@ -66,6 +66,8 @@ llvm::StringRef mlir::amls::dml::describe(Token::Kind kind) {
     return "'='";
   case Kind::LeftArrow:
     return "'<-'";
+  case Kind::PlusAssign:
+    return "'+='";
   case Kind::Plus:
     return "'+'";
   case Kind::Minus:
@@ -283,6 +285,8 @@ Token Lexer::next() {
   case ':':
     return make(Kind::Colon, begin, begin + 1);
   case '+':
+    if (peek(1) == '=')
+      return make(Kind::PlusAssign, begin, begin + 2);
     return make(Kind::Plus, begin, begin + 1);
   case '-':
     return make(Kind::Minus, begin, begin + 1);

@@ -253,9 +253,16 @@ private:
       break;
     }
 
+    // `X[i, j] += e` reads its target a second time; remember where it starts.
+    Lexer targetLexer = lexer;
+    Token targetToken = current;
+    std::optional<Token> targetPending = pending;
     ExprPtr expr = parseExpression();
     if (!expr)
       return nullptr;
+    if (current.is(Kind::PlusAssign))
+      return parseAccumulate(loc, std::move(expr), targetLexer, targetToken,
+                             targetPending);
     if (!current.is(Kind::Assign) && !current.is(Kind::LeftArrow)) {
       if (!llvm::isa<CallExpr>(expr.get())) {
         // At the end of a line the expression itself is the problem.
@@ -300,6 +307,46 @@ private:
     targets.push_back(std::move(target));
     return std::make_unique<AssignStmt>(loc, std::move(targets),
                                         std::move(value));
+  }
+
+  /// `target += value` is `target = target + (value)` (SystemDS's
+  /// accumulator assignment), for a variable or a left-indexed variable.
+  StmtPtr parseAccumulate(SMLoc loc, ExprPtr targetExpr,
+                          const Lexer &targetLexer, const Token &targetToken,
+                          const std::optional<Token> &targetPending) {
+    SMLoc opLoc = current.loc;
+    auto *index = llvm::dyn_cast<IndexExpr>(targetExpr.get());
+    if (!llvm::isa<IdentifierExpr>(targetExpr.get()) &&
+        !(index && llvm::isa<IdentifierExpr>(index->base.get()))) {
+      error(opLoc, "'+=' needs a variable or an indexed variable on its left");
+      return nullptr;
+    }
+    // Parse the target once more: one copy is assigned, the other read.
+    lexer = targetLexer;
+    current = targetToken;
+    pending = targetPending;
+    ExprPtr readTarget = parseExpression();
+    assert(readTarget && current.is(Kind::PlusAssign) &&
+           "the target parsed before");
+    advance();
+    ExprPtr value = parseExpression();
+    if (!value)
+      return nullptr;
+    AssignTarget target;
+    target.loc = targetExpr->getLoc();
+    if (index) {
+      target.name = llvm::cast<IdentifierExpr>(index->base.get())->name;
+      target.rows = std::move(index->rows);
+      target.cols = std::move(index->cols);
+    } else {
+      target.name = llvm::cast<IdentifierExpr>(targetExpr.get())->name;
+    }
+    auto sum = std::make_unique<BinaryExpr>(
+        opLoc, BinaryOp::Add, std::move(readTarget), std::move(value));
+    std::vector<AssignTarget> targets;
+    targets.push_back(std::move(target));
+    return std::make_unique<AssignStmt>(loc, std::move(targets),
+                                        std::move(sum));
   }
 
   StmtPtr parseIf() {

@@ -39,8 +39,9 @@ struct Token {
     Comma,
     Semicolon,
     Colon,
-    Assign,    // =
-    LeftArrow, // <-
+    Assign,     // =
+    LeftArrow,  // <-
+    PlusAssign, // += (SystemDS's accumulator assignment)
     Plus,
     Minus,
     Star,
