@@ -4,6 +4,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -14,7 +15,19 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
 }
 
 void mlir::amls::buildToLinalgPipeline(OpPassManager &pm) {
-  addPipeline(pm, "convert-amls-to-linalg,canonicalize");
+  addPipeline(pm, "convert-amls-to-linalg");
+  // scf.for's ForOpTensorCastFolder narrows a loop-carried tensor to the
+  // static type of its initial value (tensor.cast of 1x3 to ?x3 in, ?x3 to 1x3
+  // out), which is wrong when the loop changes the size: `C = rbind(C, row)`
+  // grows C every iteration. Inference already gave every loop-carried value
+  // the most precise type that holds on all iterations, so nothing is lost.
+  // The pattern's debug name is its type name as the compiler that built
+  // libMLIR spells anonymous namespaces.
+  std::string forOpTensorCastFolder[] = {
+      "(anonymous namespace)::ForOpTensorCastFolder",
+      "{anonymous}::ForOpTensorCastFolder"};
+  pm.addPass(
+      createCanonicalizerPass(GreedyRewriteConfig(), forOpTensorCastFolder));
 }
 
 void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
