@@ -2,6 +2,9 @@
 #
 #   make demo    install what is missing, build, run the flagship example
 #   make check   install what is missing, build, run every test suite
+#   make examples  run the DML example scripts on generated data and compare
+#                with their NumPy references (EXAMPLES="l2svm kmeans" for some,
+#                EXAMPLE_SIZE=large for bigger data; data in build/examples/)
 #   make bench   AMLS against NumPy on this machine (not a test)
 #   make leak-check  the integration tests under valgrind's leak checker
 #   make docs    regenerate the ODS references in docs/
@@ -19,7 +22,7 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
             libomp-22-dev python3-numpy python3-scipy
 
-.PHONY: all deps build demo check bench leak-check docs fuzz clean
+.PHONY: all deps build demo examples check bench leak-check docs fuzz clean
 
 all: build
 
@@ -42,6 +45,15 @@ demo: build
 	@echo "== Linear regression by conjugate gradient (1000x100 generated data), coefficients w:"
 	@$(AMLS_RUN) examples/linreg-cg.mlir --arg seed=7 --arg max_iter=100 \
 	  --arg lambda=0 --arg tolerance=1e-9 --timing
+
+EXAMPLES ?= linreg-cg l2svm mlogreg pagerank components kmeans
+EXAMPLE_SIZE ?= small
+examples: build
+	@for name in $(EXAMPLES); do \
+	  echo "== examples/$$name.dml"; \
+	  /usr/bin/python3 examples/reference/check.py $$name --amls-run $(AMLS_RUN) \
+	    --size $(EXAMPLE_SIZE) --data $(BUILD_DIR)/examples/$$name --show || exit 1; \
+	done
 
 check: build
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target check-amls-lit

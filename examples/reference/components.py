@@ -19,7 +19,7 @@ TOLERANCE = (0.0, 0.0)  # labels are integers: exact
 
 SIZES = {
     "small": dict(vertices=600, components=12, isolated=5, seed=31),
-    "large": dict(vertices=20000, components=50, isolated=100, seed=32),
+    "large": dict(vertices=5000, components=50, isolated=100, seed=32),
 }
 
 

@@ -182,6 +182,27 @@ TEST(DMLParser, ParsesStatements) {
   EXPECT_TRUE(llvm::isa<ExprStmt>(stmts[9].get()));
 }
 
+TEST(DMLParser, DesugarsAccumulatorAssignment) {
+  Parsed parsed = parse("x += 2 * y\nX[i, 1:2] += 1");
+  ASSERT_TRUE(parsed.script) << parsed.errors.front();
+  ASSERT_EQ(parsed.script->statements.size(), 2u);
+  auto *scalar = llvm::cast<AssignStmt>(parsed.script->statements[0].get());
+  EXPECT_EQ(scalar->targets[0].name, "x");
+  EXPECT_FALSE(scalar->targets[0].isIndexed());
+  EXPECT_EQ(show(scalar->value.get()), "(+ x (* 2 y))");
+  auto *indexed = llvm::cast<AssignStmt>(parsed.script->statements[1].get());
+  EXPECT_EQ(indexed->targets[0].name, "X");
+  EXPECT_TRUE(indexed->targets[0].isIndexed());
+  EXPECT_EQ(show(indexed->targets[0].cols->end.get()), "2");
+  EXPECT_EQ(show(indexed->value.get()), "(+ (index X i 1:2) 1)");
+
+  Parsed bad = parse("f(x) += 1");
+  EXPECT_FALSE(bad.script);
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0],
+            "5: '+=' needs a variable or an indexed variable on its left");
+}
+
 TEST(DMLParser, ReportsEveryErrorWithItsPosition) {
   //                 0123456789012345678
   Parsed parsed = parse("x = 1 + * 2\ny = (3\nz = 4 4\nw = 1");

@@ -365,7 +365,7 @@ DValue Importer::gen(const Expr *expr) {
     // SystemDS's builtin constants, unless a variable of that name exists.
     if (std::optional<double> builtin =
             llvm::StringSwitch<std::optional<double>>(name->name)
-                .Cases("Inf", "INF", std::numeric_limits<double>::infinity())
+                .Cases({"Inf", "INF"}, std::numeric_limits<double>::infinity())
                 .Case("NaN", std::numeric_limits<double>::quiet_NaN())
                 .Case("PI", M_PI)
                 .Default(std::nullopt))
