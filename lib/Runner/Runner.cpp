@@ -322,6 +322,7 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
   optimize.addPass(createAMLSInferProperties());
   optimize.addPass(createCanonicalizerPass());
   optimize.addPass(createCSEPass());
+  optimize.addPass(createAMLSMatmulChain());
   optimize.addPass(createAMLSInferProperties());
   buildToLinalgPipeline(optimize);
   if (failed(optimize.run(*module)))

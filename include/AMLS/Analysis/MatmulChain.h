@@ -25,6 +25,9 @@
 
 namespace mlir::amls {
 
+/// The cost model of `--amls-matmul-chain`.
+enum class MatmulChainCost { Dense, Sparse };
+
 /// The optimal order of a chain of n >= 1 matrices.
 class MatmulChainPlan {
 public:

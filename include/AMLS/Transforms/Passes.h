@@ -3,6 +3,7 @@
 #ifndef AMLS_TRANSFORMS_PASSES_H
 #define AMLS_TRANSFORMS_PASSES_H
 
+#include "AMLS/Analysis/MatmulChain.h"
 #include "AMLS/Analysis/SparsityEstimator.h"
 #include "AMLS/Dialect/AMLSDialect.h"
 #include "mlir/Pass/Pass.h"

@@ -58,4 +58,53 @@ def AMLSInferProperties : Pass<"amls-infer-properties"> {
   let dependentDialects = ["::mlir::amls::AMLSDialect"];
 }
 
+def AMLSMatmulChain : Pass<"amls-matmul-chain"> {
+  let summary = "Reorder chains of matrix products by dynamic programming";
+  let description = [{
+    Finds maximal chains `A1 %*% A2 %*% ... %*% An` of `amls.matmul` ops
+    (an inner product belongs to the chain when the chain is its only user)
+    and rebuilds each with the parenthesization that needs the fewest scalar
+    multiplications, computed by the classic O(n^3) dynamic program
+    (`MatmulChainPlan` in `lib/Analysis`). A chain is only reordered when all
+    its factors have known sizes and the new order is strictly cheaper; the
+    chain's result keeps its type.
+
+    With `mode=sparse` the cost counts the multiplications of non-zero pairs
+    under uniformly distributed non-zeros, using the factors' estimated
+    sparsity (unknown counts as dense) and the average-case estimator for
+    the sparsity of partial products, so that a sparse factor is multiplied
+    while its partner is still small or sparse.
+
+    Example (PageRank's teleport term, n x 1, 1 x n, n x 1):
+
+    ```mlir
+    %eu = amls.matmul %e, %u : !amls.matrix<1000x1xf64>, !amls.matrix<1x1000xf64>
+          -> !amls.matrix<1000x1000xf64>
+    %t = amls.matmul %eu, %p : !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1xf64>
+         -> !amls.matrix<1000x1xf64>
+    ```
+
+    becomes `e %*% (u %*% p)`, 2,000 instead of 2,000,000 multiplications:
+
+    ```mlir
+    %up = amls.matmul %u, %p : !amls.matrix<1x1000xf64>, !amls.matrix<1000x1xf64>
+          -> !amls.matrix<1x1xf64>
+    %t = amls.matmul %e, %up : !amls.matrix<1000x1xf64>, !amls.matrix<1x1xf64>
+         -> !amls.matrix<1000x1xf64>
+    ```
+  }];
+  let options = [
+    Option<"mode", "mode", "::mlir::amls::MatmulChainCost",
+           "::mlir::amls::MatmulChainCost::Dense",
+           "Cost model of a product",
+           [{::llvm::cl::values(
+               clEnumValN(::mlir::amls::MatmulChainCost::Dense, "dense",
+                          "p*q*r scalar multiplications"),
+               clEnumValN(::mlir::amls::MatmulChainCost::Sparse, "sparse",
+                          "multiplications of non-zero pairs, from the "
+                          "estimated sparsity"))}]>
+  ];
+  let dependentDialects = ["::mlir::amls::AMLSDialect"];
+}
+
 #endif // AMLS_TRANSFORMS_PASSES_TD
