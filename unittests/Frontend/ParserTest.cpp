@@ -241,4 +241,19 @@ TEST(DMLLexer, ReportsBadCharactersAndUnterminatedStrings) {
   EXPECT_TRUE(lexer.next().is(Token::Kind::EndOfFile));
 }
 
+TEST(DMLLexer, SkipsBlockComments) {
+  Lexer lexer("a /* x */ b /* two\nlines */ c /* open");
+  EXPECT_TRUE(lexer.next().is(Token::Kind::Identifier));
+  Token b = lexer.next();
+  EXPECT_EQ(b.text, "b");
+  EXPECT_FALSE(b.startsLine);
+  Token c = lexer.next();
+  EXPECT_EQ(c.text, "c");
+  EXPECT_TRUE(c.startsLine);
+  Token open = lexer.next();
+  EXPECT_TRUE(open.is(Token::Kind::Error));
+  EXPECT_EQ(open.text, "unterminated comment: expected '*/' to close '/*'");
+  EXPECT_TRUE(lexer.next().is(Token::Kind::EndOfFile));
+}
+
 } // namespace

@@ -206,6 +206,18 @@ Token Lexer::next() {
     } else if (c == '#') {
       while (pos < buffer.size() && buffer[pos] != '\n')
         ++pos;
+    } else if (c == '/' && pos + 1 < buffer.size() && buffer[pos + 1] == '*') {
+      // A block comment; its newlines separate statements like any other.
+      size_t end = buffer.find("*/", pos + 2);
+      if (end == llvm::StringRef::npos) {
+        Token error = make(Kind::Error, pos, pos + 2);
+        error.text = "unterminated comment: expected '*/' to close '/*'";
+        pos = buffer.size();
+        return error;
+      }
+      if (buffer.slice(pos, end).contains('\n'))
+        sawNewline = true;
+      pos = end + 2;
     } else {
       break;
     }
