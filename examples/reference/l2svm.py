@@ -9,6 +9,8 @@ import os
 
 import numpy as np
 
+from common import as_bool, read_csv
+
 SCRIPT = "l2svm.dml"
 # A tight epsilon (1e-12) brings both runs to within ~1e-7 of the optimum, so
 # even a stopping test that flips by one iteration stays inside these bounds.
@@ -44,10 +46,6 @@ def generate(directory, size="small"):
         "maxii": 20,
         "verbose": True,
     }
-
-
-def _read(path):
-    return np.loadtxt(path, delimiter=",", ndmin=2)
 
 
 def l2svm(X, Y, intercept=False, epsilon=0.001, reg=1.0, maxIterations=100, maxii=20):
@@ -98,18 +96,12 @@ def l2svm(X, Y, intercept=False, epsilon=0.001, reg=1.0, maxIterations=100, maxi
     return w, X, Y, it
 
 
-def _as_bool(value):
-    if isinstance(value, str):
-        return value.upper() in ("TRUE", "1")
-    return bool(value)
-
-
 def reference(args):
-    X = _read(args["X"])
-    Y = _read(args["Y"])
+    X = read_csv(args["X"])
+    Y = read_csv(args["Y"])
     reg = float(args.get("reg", 1.0))
     w, Xi, Ys, iters = l2svm(
-        X, Y, intercept=_as_bool(args.get("icpt", False)),
+        X, Y, intercept=as_bool(args.get("icpt", False)),
         epsilon=float(args.get("tol", 0.001)), reg=reg,
         maxIterations=int(args.get("maxi", 100)), maxii=int(args.get("maxii", 20)))
     # Self-check: the gradient of the (convex, piecewise quadratic) objective

@@ -10,6 +10,8 @@ import os
 
 import numpy as np
 
+from common import read_csv
+
 SCRIPT = "linreg-cg.dml"
 # (rtol, atol) for numpy.allclose against amls-run's output.
 TOLERANCE = (1e-6, 1e-9)
@@ -47,10 +49,6 @@ def generate(directory, size="small"):
         "tol": 1e-9,
         "maxi": 0,
     }
-
-
-def _read(path):
-    return np.loadtxt(path, delimiter=",", ndmin=2)
 
 
 def linreg_cg(X, y, icpt=0, reg=1e-6, tol=1e-6, maxi=0):
@@ -118,8 +116,8 @@ def linreg_cg(X, y, icpt=0, reg=1e-6, tol=1e-6, maxi=0):
 
 
 def reference(args):
-    X = _read(args["X"])
-    y = _read(args["y"])
+    X = read_csv(args["X"])
+    y = read_csv(args["y"])
     icpt = int(args.get("icpt", 0))
     reg = float(args.get("reg", 1e-6))
     out, beta_u, scale_X, shift_X, lam, X_ext, iters = linreg_cg(

@@ -11,6 +11,8 @@ import os
 
 import numpy as np
 
+from common import as_bool, read_csv
+
 SCRIPT = "mlogreg.dml"
 TOLERANCE = (1e-6, 1e-9)
 
@@ -47,10 +49,6 @@ def generate(directory, size="small"):
         "maxii": 20,
         "verbose": True,
     }
-
-
-def _read(path):
-    return np.loadtxt(path, delimiter=",", ndmin=2)
 
 
 def multilogreg(X, Y, icpt=2, tol=1e-6, reg=1.0, maxi=100, maxii=20):
@@ -197,15 +195,9 @@ def multilogreg(X, Y, icpt=2, tol=1e-6, reg=1.0, maxi=100, maxii=20):
     return B_out, details
 
 
-def _as_bool(value):
-    if isinstance(value, str):
-        return value.upper() in ("TRUE", "1")
-    return bool(value)
-
-
 def reference(args):
-    X = _read(args["X"])
-    Y = _read(args["Y"])
+    X = read_csv(args["X"])
+    Y = read_csv(args["Y"])
     icpt = int(args.get("icpt", 2))
     B, det = multilogreg(X, Y, icpt=icpt, tol=float(args.get("tol", 1e-6)),
                          reg=float(args.get("reg", 1.0)), maxi=int(args.get("maxi", 100)),
