@@ -49,33 +49,37 @@ void collect(Value value, Operation *user, Chain &chain) {
   chain.factors.push_back(value);
 }
 
-/// The cost of the chain as written, under the same model as the plan.
-/// Returns the cost of `value`'s sub-tree and sets `rows`, `cols`,
-/// `density` to its product's.
-double writtenCost(Value value, Operation *user, bool sparse,
-                   const SparsityEstimator &estimator, int64_t &rows,
-                   int64_t &cols, double &density) {
-  MatmulOp inner = getChainedProduct(value, user);
-  if (!inner) {
-    auto type = cast<MatrixType>(value.getType());
-    rows = type.getRows();
-    cols = type.getCols();
-    density = sparse ? type.getSparsity().value_or(1.0) : 1.0;
-    return 0;
+/// The shape and estimated density of a chain node's value.
+struct NodeShape {
+  int64_t rows, cols;
+  double density;
+};
+
+/// The cost of the chain as written below `product` (itself included), under
+/// the same model as the plan; sets `shape` to the product's.
+double writtenCost(MatmulOp product, bool sparse,
+                   const SparsityEstimator &estimator, NodeShape &shape) {
+  double cost = 0;
+  NodeShape operands[2];
+  for (auto [operand, operandShape] :
+       llvm::zip(product->getOperands(), operands)) {
+    if (MatmulOp inner = getChainedProduct(operand, product)) {
+      cost += writtenCost(inner, sparse, estimator, operandShape);
+      continue;
+    }
+    auto type = cast<MatrixType>(operand.getType());
+    operandShape = {type.getRows(), type.getCols(),
+                    sparse ? type.getSparsity().value_or(1.0) : 1.0};
   }
-  int64_t lhsRows, lhsCols, rhsRows, rhsCols;
-  double lhsDensity, rhsDensity;
-  double cost = writtenCost(inner.getLhs(), inner, sparse, estimator, lhsRows,
-                            lhsCols, lhsDensity) +
-                writtenCost(inner.getRhs(), inner, sparse, estimator, rhsRows,
-                            rhsCols, rhsDensity);
-  rows = lhsRows;
-  cols = rhsCols;
-  density =
-      sparse ? estimator.matmul(lhsDensity, rhsDensity, lhsCols).value_or(1.0)
-             : 1.0;
-  return cost + double(lhsRows) * double(lhsCols) * double(rhsCols) *
-                    lhsDensity * rhsDensity;
+  const NodeShape &lhs = operands[0], &rhs = operands[1];
+  shape.rows = lhs.rows;
+  shape.cols = rhs.cols;
+  shape.density =
+      sparse
+          ? estimator.matmul(lhs.density, rhs.density, lhs.cols).value_or(1.0)
+          : 1.0;
+  return cost + double(lhs.rows) * double(lhs.cols) * double(rhs.cols) *
+                    lhs.density * rhs.density;
 }
 
 /// Builds the product of factors [i, j] in the plan's order.
@@ -145,15 +149,8 @@ struct MatmulChainPass
           sparse ? std::vector<double>(sparsities.begin(), sparsities.end())
                  : std::vector<double>(),
           estimator);
-      // The cost as written: the root's operands, then the root itself.
-      int64_t lhsRows, lhsCols, rhsRows, rhsCols;
-      double lhsDensity, rhsDensity;
-      double current = writtenCost(root.getLhs(), root, sparse, estimator,
-                                   lhsRows, lhsCols, lhsDensity) +
-                       writtenCost(root.getRhs(), root, sparse, estimator,
-                                   rhsRows, rhsCols, rhsDensity) +
-                       double(lhsRows) * double(lhsCols) * double(rhsCols) *
-                           lhsDensity * rhsDensity;
+      NodeShape rootShape;
+      double current = writtenCost(root, sparse, estimator, rootShape);
       if (!(plan.getCost() < current))
         continue;
 
