@@ -262,3 +262,40 @@ Value IfElseOp::buildCellComputation(OpBuilder &builder, Location loc,
                                      ValueRange cells) {
   return buildCell(*this, builder, loc, cells);
 }
+
+/// `replacement` where the cell equals `pattern` (NaN matching NaN), else the
+/// cell. Pattern and replacement are converted to the cell's type.
+Value ReplaceOp::buildCellComputation(OpBuilder &b, Location loc,
+                                      ValueRange cells) {
+  Value cell = cells[0], pattern = cells[1], replacement = cells[2];
+  Type cellType = cell.getType();
+  auto patternType = cast<FloatType>(pattern.getType());
+  Value asFloat = cell;
+  if (auto floatType = dyn_cast<FloatType>(cellType)) {
+    if (floatType.getWidth() > patternType.getWidth())
+      pattern = arith::ExtFOp::create(b, loc, floatType, pattern);
+    else if (floatType.getWidth() < patternType.getWidth())
+      pattern = arith::TruncFOp::create(b, loc, floatType, pattern);
+  } else {
+    asFloat = arith::SIToFPOp::create(b, loc, patternType, cell);
+  }
+  Value equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                      asFloat, pattern);
+  Value bothNaN = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, asFloat,
+                            asFloat),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, pattern,
+                            pattern));
+  Value matches = arith::OrIOp::create(b, loc, equal, bothNaN);
+  if (auto floatType = dyn_cast<FloatType>(cellType)) {
+    auto replacementType = cast<FloatType>(replacement.getType());
+    if (floatType.getWidth() > replacementType.getWidth())
+      replacement = arith::ExtFOp::create(b, loc, floatType, replacement);
+    else if (floatType.getWidth() < replacementType.getWidth())
+      replacement = arith::TruncFOp::create(b, loc, floatType, replacement);
+  } else {
+    replacement = arith::FPToSIOp::create(b, loc, cellType, replacement);
+  }
+  return arith::SelectOp::create(b, loc, matches, replacement, cell);
+}

@@ -3,7 +3,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: printf 'a,b\n1,2\n3,4\n' > %t/X.csv
 // RUN: sed 's|@DIR@|%t|g' %s > %t/program.mlir
-// RUN: amls-run %t/program.mlir | FileCheck %s
+// RUN: amls-run --threads 1 %t/program.mlir | FileCheck %s
+// RUN: amls-run --threads 2 %t/program.mlir | FileCheck %s
 // RUN: cat %t/Y.mtx | FileCheck %s --check-prefix=MTX
 // RUN: cat %t/Y.csv | FileCheck %s --check-prefix=CSV
 

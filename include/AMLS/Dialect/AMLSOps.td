@@ -735,10 +735,14 @@ def AMLS_RemoveEmptyOp : AMLS_InferOp<"remove_empty", [Pure]> {
   }];
 }
 
-def AMLS_ReplaceOp : AMLS_InferOp<"replace", [Pure]> {
+def AMLS_ReplaceOp : AMLS_InferOp<"replace", [
+    Pure, DeclareOpInterfaceMethods<AMLS_ElementwiseOpInterface>]> {
   let summary = "replace cells equal to a pattern [replace(X, pattern, replacement)]";
   let description = [{
     Replaces every cell equal to `pattern` (NaN matches NaN) by `replacement`.
+    On an i64 matrix the cells are compared as floating-point numbers (a NaN
+    or fractional pattern matches nothing) and the replacement is truncated
+    towards zero.
 
     ```mlir
     %Y = amls.replace %X, %nan, %zero : !amls.matrix<?x?xf64>, f64, f64

@@ -206,14 +206,69 @@ LogicalResult requireF64(Operation *op, RankedTensorType type,
 // Element-wise operations
 //===----------------------------------------------------------------------===//
 
+/// A copy of `operand` expanded to `sizes` along the dimensions in
+/// `expand`, where its size is 1 at run time (DML broadcasting a vector whose
+/// size was unknown at compile time); `operand` itself otherwise.
+Value expandIfVector(OpBuilder &b, Location loc, Value operand,
+                     ArrayRef<Value> sizes, ArrayRef<bool> expand) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  Value one = indexConstant(b, loc, 1);
+  Value needed;
+  SmallVector<Value> dims, isVector, expandedSizes;
+  for (int64_t d = 0; d < 2; ++d) {
+    Value dim = dimOf(b, loc, operand, d);
+    dims.push_back(dim);
+    isVector.push_back(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dim, one));
+    expandedSizes.push_back(expand[d] ? sizes[d] : dim);
+    if (!expand[d])
+      continue;
+    Value grows = arith::AndIOp::create(
+        b, loc, isVector[d],
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, sizes[d],
+                              one));
+    needed = needed ? arith::OrIOp::create(b, loc, needed, grows) : grows;
+  }
+  auto ifOp = scf::IfOp::create(
+      b, loc, needed,
+      [&](OpBuilder &then, Location thenLoc) {
+        Value init = emptyTensor(then, thenLoc, type, expandedSizes);
+        Value zero = indexConstant(then, thenLoc, 0);
+        auto generic = linalg::GenericOp::create(
+            then, thenLoc, type, ValueRange(), init,
+            AffineMap::getMultiDimIdentityMap(2, then.getContext()),
+            iterators({false, false}),
+            [&](OpBuilder &body, Location bodyLoc, ValueRange) {
+              SmallVector<Value> indices;
+              for (int64_t d = 0; d < 2; ++d) {
+                Value index = linalg::IndexOp::create(body, bodyLoc, d);
+                if (expand[d])
+                  index = arith::SelectOp::create(body, bodyLoc, isVector[d],
+                                                  zero, index);
+                indices.push_back(index);
+              }
+              Value cell =
+                  tensor::ExtractOp::create(body, bodyLoc, operand, indices);
+              linalg::YieldOp::create(body, bodyLoc, cell);
+            });
+        scf::YieldOp::create(then, thenLoc, generic.getResult(0));
+      },
+      [&](OpBuilder &otherwise, Location otherwiseLoc) {
+        scf::YieldOp::create(otherwise, otherwiseLoc, operand);
+      });
+  return ifOp.getResult(0);
+}
+
 /// Any op with ElementwiseOpInterface: one linalg.generic over the result,
-/// broadcasting operands whose size is statically 1 along a dimension.
+/// broadcasting operands whose size is statically 1 along a dimension
+/// through the indexing maps. An operand whose size is unknown may still be
+/// a vector at run time; it is expanded first when it is.
 struct LowerElementwise
     : public OpInterfaceConversionPattern<ElementwiseOpInterface> {
   using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
 
   LogicalResult
-  matchAndRewrite(ElementwiseOpInterface op, ArrayRef<Value> operands,
+  matchAndRewrite(ElementwiseOpInterface op, ArrayRef<Value> adaptorOperands,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op->getLoc();
     auto resultType = dyn_cast_or_null<RankedTensorType>(
@@ -225,28 +280,77 @@ struct LowerElementwise
       return op->emitOpError("on ")
              << elementType << " matrices is not supported by the lowering";
 
-    // Sizes of the result: static, or read from an operand that is not
-    // broadcast along that dimension.
+    SmallVector<Value> operands(adaptorOperands);
+    auto matrixType = [&](unsigned i) {
+      return dyn_cast<RankedTensorType>(operands[i].getType());
+    };
+    // Sizes of the result: static, or from the operands not statically 1
+    // along that dimension, where an operand of size 1 gives way to the
+    // others (broadcasting decided at run time).
     SmallVector<Value> sizes;
-    // The operand each dynamic size is read from needs no check against it.
-    SmallVector<int64_t> sizeSource = {-1, -1};
+    // Per dimension, the operand the size is read first from: its size is
+    // the result's or 1 by construction. When it is the only candidate it
+    // needs no expansion either.
+    SmallVector<int64_t> firstSource = {-1, -1};
+    SmallVector<bool> soleSource = {false, false};
     for (int64_t d = 0; d < 2; ++d) {
-      Value size;
       if (!resultType.isDynamicDim(d)) {
-        size = indexConstant(rewriter, loc, resultType.getDimSize(d));
-      } else {
-        for (auto [i, operand] : llvm::enumerate(operands)) {
-          auto type = dyn_cast<RankedTensorType>(operand.getType());
-          if (type && type.getDimSize(d) != 1) {
-            size = dimOf(rewriter, loc, operand, d);
-            sizeSource[d] = i;
-            break;
-          }
-        }
-        if (!size)
-          size = indexConstant(rewriter, loc, 1);
+        sizes.push_back(indexConstant(rewriter, loc, resultType.getDimSize(d)));
+        continue;
+      }
+      SmallVector<unsigned> candidates;
+      for (unsigned i = 0; i < operands.size(); ++i)
+        if (auto type = matrixType(i); type && type.getDimSize(d) != 1)
+          candidates.push_back(i);
+      if (candidates.empty()) {
+        sizes.push_back(indexConstant(rewriter, loc, 1));
+        continue;
+      }
+      firstSource[d] = candidates.front();
+      soleSource[d] = candidates.size() == 1;
+      Value size = dimOf(rewriter, loc, operands[candidates.front()], d);
+      Value one = indexConstant(rewriter, loc, 1);
+      for (unsigned i : llvm::drop_begin(candidates)) {
+        Value isVector = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, size, one);
+        size = arith::SelectOp::create(rewriter, loc, isVector,
+                                       dimOf(rewriter, loc, operands[i], d),
+                                       size);
       }
       sizes.push_back(size);
+    }
+
+    // Check each operand's sizes against the result's; expand the operands
+    // that may be vectors at run time.
+    for (unsigned i = 0; i < operands.size(); ++i) {
+      RankedTensorType type = matrixType(i);
+      if (!type)
+        continue;
+      SmallVector<bool> expand = {false, false};
+      for (int64_t d = 0; d < 2; ++d) {
+        bool first = firstSource[d] == static_cast<int64_t>(i);
+        if (type.getDimSize(d) == 1 || (first && soleSource[d]))
+          continue;
+        if (type.isDynamicDim(d) && resultType.getDimSize(d) != 1)
+          expand[d] = true;
+        Value dim = dimOf(rewriter, loc, operands[i], d);
+        if (first || (getConstantIntValue(dim) && getConstantIntValue(sizes[d])))
+          continue; // Holds by construction, or verified statically.
+        Value matches = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, dim, sizes[d]);
+        if (expand[d]) {
+          matches = arith::OrIOp::create(
+              rewriter, loc, matches,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    dim, indexConstant(rewriter, loc, 1)));
+        }
+        check(rewriter, loc, matches, op,
+              "operand #" + Twine(i) + " has a different size in dimension " +
+                  Twine(d) + " than the result, and is not a vector to " +
+                  "broadcast");
+      }
+      if (expand[0] || expand[1])
+        operands[i] = expandIfVector(rewriter, loc, operands[i], sizes, expand);
     }
 
     SmallVector<Value> inputs;
@@ -261,19 +365,8 @@ struct LowerElementwise
       for (int64_t d = 0; d < 2; ++d) {
         bool broadcast =
             type.getDimSize(d) == 1 && resultType.getDimSize(d) != 1;
-        if (broadcast) {
-          exprs.push_back(getAffineConstantExpr(0, context));
-          continue;
-        }
-        exprs.push_back(getAffineDimExpr(d, context));
-        if (sizeSource[d] == static_cast<int64_t>(i))
-          continue;
-        checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, d), sizes[d],
-                   op,
-                   "operand #" + Twine(i) +
-                       " has a different size in "
-                       "dimension " +
-                       Twine(d) + " than the result");
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
+                                  : getAffineDimExpr(d, context));
       }
       inputOf[i] = inputs.size();
       inputs.push_back(operand);

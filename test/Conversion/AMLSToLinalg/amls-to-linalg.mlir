@@ -19,20 +19,58 @@ func.func @elementwise(%X: !amls.matrix<4x3xf64>, %r: !amls.matrix<1x3xf64>, %s:
 
 // -----
 
-// Unknown sizes come from tensor.dim; sizes that must agree are checked at
-// run time, with the op's location in the message.
+// Unknown sizes come from tensor.dim. Either operand may turn out to be a
+// vector at run time: the result size is the first operand's unless that is
+// 1, the other operand's size must agree or be 1 (checked, with the op's
+// location in the message), and an operand that is a vector is expanded
+// before the element-wise loop.
 // CHECK-LABEL: func @dynamic
 // CHECK-SAME: (%[[X:.*]]: tensor<?x?xf64>, %[[Y:.*]]: tensor<?x?xf64>)
-// CHECK-DAG: %[[ROWS:.*]] = tensor.dim %[[X]], %c0
-// CHECK-DAG: %[[COLS:.*]] = tensor.dim %[[X]], %c1
+// CHECK: %[[XR:.*]] = tensor.dim %[[X]], %c0
+// CHECK: %[[XR1:.*]] = arith.cmpi eq, %[[XR]], %c1
 // CHECK: %[[YR:.*]] = tensor.dim %[[Y]], %c0
-// CHECK: arith.cmpi eq, %[[YR]], %[[ROWS]]
+// CHECK: %[[ROWS:.*]] = arith.select %[[XR1]], %[[YR]], %[[XR]] : index
+// CHECK: %[[COLS:.*]] = arith.select
+// CHECK: %[[XEXP:.*]] = scf.if %{{.*}} -> (tensor<?x?xf64>) {
+// CHECK: tensor.empty(%[[ROWS]], %[[COLS]])
+// CHECK: linalg.index 0
+// CHECK: tensor.extract %[[X]]
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[X]]
+// CHECK: %[[YR2:.*]] = tensor.dim %[[Y]], %c0
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[YR2]], %[[ROWS]]
+// CHECK: %[[VEC:.*]] = arith.cmpi eq, %[[YR2]], %c1
+// CHECK: %[[OK:.*]] = arith.ori %[[SAME]], %[[VEC]]
+// CHECK: %[[FLAG:.*]] = arith.extui %[[OK]]
+// CHECK: call @amls_rt_check(%[[FLAG]]
 // CHECK: call @amls_rt_check
+// CHECK: %[[YEXP:.*]] = scf.if
 // CHECK: tensor.empty(%[[ROWS]], %[[COLS]]) : tensor<?x?xf64>
+// CHECK: linalg.generic {{.*}} ins(%[[XEXP]], %[[YEXP]] :
 // CHECK: arith.subf
 func.func @dynamic(%X: !amls.matrix<?x?xf64>, %Y: !amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
   %0 = amls.sub %X, %Y : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
   return %0 : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// The result's size is known; an operand of unknown size must have it, or
+// be a vector expanded to it.
+// CHECK-LABEL: func @known_result_unknown_operand
+// CHECK-SAME: (%[[X:.*]]: tensor<5x3xf64>, %[[T:.*]]: tensor<?x?xf64>)
+// CHECK: %[[TR:.*]] = tensor.dim %[[T]], %c0
+// CHECK: arith.cmpi eq, %[[TR]], %c5
+// CHECK: arith.cmpi eq, %[[TR]], %c1
+// CHECK: call @amls_rt_check
+// CHECK: call @amls_rt_check
+// CHECK: %[[TEXP:.*]] = scf.if
+// CHECK: tensor.empty() : tensor<5x3xf64>
+// CHECK: %[[TC:.*]] = tensor.cast %[[TEXP]] : tensor<?x?xf64> to tensor<5x3xf64>
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[TC]] : tensor<5x3xf64>, tensor<5x3xf64>) outs(%{{.*}} : tensor<5x3xf64>)
+func.func @known_result_unknown_operand(%X: !amls.matrix<5x3xf64>, %T: !amls.matrix<?x?xf64>) -> !amls.matrix<5x3xf64> {
+  %0 = amls.add %X, %T : !amls.matrix<5x3xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<5x3xf64>
+  return %0 : !amls.matrix<5x3xf64>
 }
 
 // -----
@@ -227,6 +265,190 @@ func.func @sizes_and_casts(%X: !amls.matrix<?x3xf64>) -> (index, !amls.matrix<?x
   %0 = amls.nrow %X : !amls.matrix<?x3xf64>
   %1 = amls.cast %X : !amls.matrix<?x3xf64> -> !amls.matrix<?x?xf64>
   return %0, %1 : index, !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// Broadcasting a column vector, DML's floored %%, NaN-propagating max and
+// comparisons giving 1/0 in the element type.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func @more_elementwise
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[COL]], #[[ID]]]
+// CHECK: math.powf
+// CHECK: arith.divf
+// CHECK-NEXT: math.floor
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.subf
+// CHECK: arith.maximumf
+// CHECK: %[[GE:.*]] = arith.cmpf oge
+// CHECK-NEXT: arith.select %[[GE]], %{{.*}}, %{{.*}} : f64
+func.func @more_elementwise(%X: !amls.matrix<4x3xf64>, %c: !amls.matrix<4x1xf64>, %s: f64) -> (!amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>) {
+  %0 = amls.pow %X, %c : !amls.matrix<4x3xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<4x3xf64>
+  %1 = amls.mod %X, %s : !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
+  %2 = amls.max %X, %s : !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
+  %3 = amls.ge %X, %s : !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
+  return %0, %1, %2, %3 : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>
+}
+
+// -----
+
+// replace matches the pattern, or NaN where the pattern is NaN.
+// CHECK-LABEL: func @replace
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf64>, %[[P:.*]]: f64, %[[R:.*]]: f64)
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<?x?xf64>)
+// CHECK: ^bb0(%[[IN:.*]]: f64, %{{.*}}: f64):
+// CHECK-DAG: %[[EQ:.*]] = arith.cmpf oeq, %[[IN]], %[[P]] : f64
+// CHECK-DAG: %[[PNAN:.*]] = arith.cmpf uno, %[[P]], %[[P]] : f64
+// CHECK-DAG: %[[XNAN:.*]] = arith.cmpf uno, %[[IN]], %[[IN]] : f64
+// CHECK: %[[BOTH:.*]] = arith.andi %[[XNAN]], %[[PNAN]] : i1
+// CHECK: %[[MATCH:.*]] = arith.ori %[[EQ]], %[[BOTH]] : i1
+// CHECK: arith.select %[[MATCH]], %[[R]], %[[IN]] : f64
+func.func @replace(%X: !amls.matrix<?x?xf64>, %p: f64, %r: f64) -> !amls.matrix<?x?xf64> {
+  %0 = amls.replace %X, %p, %r : !amls.matrix<?x?xf64>, f64, f64 -> !amls.matrix<?x?xf64>
+  return %0 : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// seq: the length is computed (and its sign checked) at run time, the cells
+// from linalg.index.
+// CHECK-LABEL: func @seq
+// CHECK-SAME: (%[[FROM:.*]]: f64, %[[TO:.*]]: f64, %[[STEP:.*]]: f64)
+// CHECK: arith.subf %[[TO]], %[[FROM]]
+// CHECK: call @amls_rt_check
+// CHECK: %[[N:.*]] = arith.addi %{{.*}}, %c1 : index
+// CHECK: tensor.empty(%[[N]]) : tensor<?x1xf64>
+// CHECK: linalg.index 0
+// CHECK: arith.mulf %{{.*}}, %[[STEP]]
+// CHECK: arith.addf %[[FROM]]
+func.func @seq(%from: f64, %to: f64, %step: f64) -> !amls.matrix<?x1xf64> {
+  %0 = amls.seq %from, %to, %step : f64 -> !amls.matrix<?x1xf64>
+  return %0 : !amls.matrix<?x1xf64>
+}
+
+// -----
+
+// mmchain t(X) %*% (w * (X %*% v)): two products, the first transposed
+// through indexing maps.
+// CHECK-DAG: #[[KM:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-LABEL: func @mmchain
+// CHECK-SAME: (%[[X:.*]]: tensor<100x10xf64>, %[[V:.*]]: tensor<10x1xf64>, %[[W:.*]]: tensor<100x1xf64>)
+// CHECK: %[[XV:.*]] = linalg.matmul ins(%[[X]], %[[V]] : tensor<100x10xf64>, tensor<10x1xf64>)
+// CHECK: %[[WXV:.*]] = linalg.generic {{.*}} ins(%[[W]], %[[XV]] :
+// CHECK: arith.mulf
+// CHECK: linalg.matmul indexing_maps = [#[[KM]], {{.*}}] ins(%[[X]], %[[WXV]] : tensor<100x10xf64>, tensor<100x1xf64>) outs(%{{.*}} : tensor<10x1xf64>)
+func.func @mmchain(%X: !amls.matrix<100x10xf64>, %v: !amls.matrix<10x1xf64>, %w: !amls.matrix<100x1xf64>) -> !amls.matrix<10x1xf64> {
+  %0 = amls.mmchain %X, %v weights %w : !amls.matrix<100x10xf64>, !amls.matrix<10x1xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<10x1xf64>
+  return %0 : !amls.matrix<10x1xf64>
+}
+
+// -----
+
+// Column aggregates reduce dimension 0 into a row; var is two passes,
+// minindex carries value and 1-based index.
+// CHECK-LABEL: func @column_aggregates
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK: arith.minimumf
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [1, 5] : tensor<5xf64> into tensor<1x5xf64>
+// CHECK: arith.addf %{{.*}} fastmath<reassoc>
+// CHECK: arith.divf %{{.*}}, %cst_0
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: arith.divf %{{.*}}, %cst :
+// CHECK: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<5xf64>, tensor<5xf64>)
+// CHECK: arith.cmpf ole
+// CHECK: linalg.index 0
+func.func @column_aggregates(%X: !amls.matrix<10x5xf64>) -> (!amls.matrix<1x5xf64>, !amls.matrix<1x5xf64>, !amls.matrix<1x5xf64>) {
+  %0 = amls.agg min col %X : !amls.matrix<10x5xf64> -> !amls.matrix<1x5xf64>
+  %1 = amls.agg var col %X : !amls.matrix<10x5xf64> -> !amls.matrix<1x5xf64>
+  %2 = amls.agg minindex col %X : !amls.matrix<10x5xf64> -> !amls.matrix<1x5xf64>
+  return %0, %1, %2 : !amls.matrix<1x5xf64>, !amls.matrix<1x5xf64>, !amls.matrix<1x5xf64>
+}
+
+// -----
+
+// trace reads the diagonal through a (d0) -> (d0, d0) map; cumulative
+// aggregates are a loop over rows combining each row with the one above.
+// CHECK-DAG: #[[DIAG:.*]] = affine_map<(d0) -> (d0, d0)>
+// CHECK-LABEL: func @trace_and_cumulative
+// CHECK: linalg.generic {indexing_maps = [#[[DIAG]], {{.*}}], iterator_types = ["reduction"]}
+// CHECK: scf.for %[[I:.*]] = %c1 to %c5 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<5x5xf64>)
+// CHECK: %[[PREV:.*]] = arith.subi %[[I]], %c1
+// CHECK: tensor.extract_slice %[[ACC]][%[[PREV]], 0] [1, 5] [1, 1]
+// CHECK: arith.addf
+// CHECK: tensor.insert_slice %{{.*}} into %[[ACC]][%[[I]], 0] [1, 5] [1, 1]
+// CHECK: scf.for
+// CHECK: arith.maximumf
+func.func @trace_and_cumulative(%S: !amls.matrix<5x5xf64>) -> (f64, !amls.matrix<5x5xf64>, !amls.matrix<5x5xf64>) {
+  %0 = amls.trace %S : !amls.matrix<5x5xf64> -> f64
+  %1 = amls.cumagg cumsum %S : !amls.matrix<5x5xf64> -> !amls.matrix<5x5xf64>
+  %2 = amls.cumagg cummax %S : !amls.matrix<5x5xf64> -> !amls.matrix<5x5xf64>
+  return %0, %1, %2 : f64, !amls.matrix<5x5xf64>, !amls.matrix<5x5xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func @reshape_diag_rev
+// CHECK-SAME: (%[[X:.*]]: tensor<4x3xf64>, %[[V:.*]]: tensor<4x1xf64>, %[[R:.*]]: index, %[[C:.*]]: index)
+// CHECK: %[[CELLS:.*]] = arith.muli %[[R]], %[[C]] : index
+// CHECK: arith.cmpi eq, %[[CELLS]], %c12 : index
+// CHECK: call @amls_rt_check
+// CHECK: %[[SHAPE:.*]] = tensor.from_elements %[[R]], %[[C]] : tensor<2xindex>
+// CHECK: tensor.reshape %[[X]](%[[SHAPE]])
+// CHECK: %[[DI:.*]] = linalg.index 0
+// CHECK: %[[DJ:.*]] = linalg.index 1
+// CHECK: %[[ON:.*]] = arith.cmpi eq, %[[DI]], %[[DJ]]
+// CHECK: tensor.extract %[[V]][%[[DI]], %c0]
+// CHECK: arith.select %[[ON]]
+// CHECK: %[[RI:.*]] = linalg.index 0
+// CHECK: %[[RJ:.*]] = linalg.index 1
+// CHECK: %[[FLIP:.*]] = arith.subi %c3, %[[RI]]
+// CHECK: tensor.extract %[[X]][%[[FLIP]], %[[RJ]]]
+// CHECK: tensor.insert_slice %[[X]] into %{{.*}}[0, 0] [4, 3] [1, 1] : tensor<4x3xf64> into tensor<8x3xf64>
+// CHECK: tensor.insert_slice %[[X]] into %{{.*}}[4, 0] [4, 3] [1, 1] : tensor<4x3xf64> into tensor<8x3xf64>
+func.func @reshape_diag_rev(%X: !amls.matrix<4x3xf64>, %v: !amls.matrix<4x1xf64>, %r: index, %c: index) -> (!amls.matrix<?x?xf64>, !amls.matrix<4x4xf64>, !amls.matrix<4x3xf64>, !amls.matrix<8x3xf64>) {
+  %0 = amls.reshape %X, %r, %c : !amls.matrix<4x3xf64> -> !amls.matrix<?x?xf64>
+  %1 = amls.diag %v : !amls.matrix<4x1xf64> -> !amls.matrix<4x4xf64>
+  %2 = amls.rev %X : !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %3 = amls.rbind %X, %X : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64> -> !amls.matrix<8x3xf64>
+  return %0, %1, %2, %3 : !amls.matrix<?x?xf64>, !amls.matrix<4x4xf64>, !amls.matrix<4x3xf64>, !amls.matrix<8x3xf64>
+}
+
+// -----
+
+// table without a size: the runtime finds the largest category of each
+// operand, then fills the counts.
+// CHECK-LABEL: func @table
+// CHECK: %[[ROWS:.*]] = call @amls_rt_max_category
+// CHECK: %[[R:.*]] = arith.index_cast %[[ROWS]]
+// CHECK: %[[COLS:.*]] = call @amls_rt_max_category
+// CHECK: %[[C:.*]] = arith.index_cast %[[COLS]]
+// CHECK: memref.alloc(%[[R]], %[[C]]) : memref<?x?xf64>
+// CHECK: call @amls_rt_table
+func.func @table(%a: !amls.matrix<?x1xf64>, %b: !amls.matrix<?x1xf64>) -> !amls.matrix<?x?xf64> {
+  %0 = amls.table %a, %b : !amls.matrix<?x1xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x?xf64>
+  return %0 : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// ncol of a known size is a constant; nnz counts non-zeros into i64;
+// as_scalar extracts; convert between dense types is a no-op.
+// CHECK-LABEL: func @scalars_of_matrices
+// CHECK-SAME: (%[[X:.*]]: tensor<?x10xf64>, %[[ONE:.*]]: tensor<1x1xf64>)
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<?x10xf64>) outs(%{{.*}} : tensor<i64>)
+// CHECK: arith.cmpf une
+// CHECK: arith.extui %{{.*}} : i1 to i64
+// CHECK: %[[NNZ:.*]] = tensor.extract %{{.*}}[] : tensor<i64>
+// CHECK: %[[S:.*]] = tensor.extract %[[ONE]][%c0, %c0] : tensor<1x1xf64>
+// CHECK: return %c10, %[[NNZ]], %[[S]], %[[X]]
+func.func @scalars_of_matrices(%X: !amls.matrix<?x10xf64>, %one: !amls.matrix<1x1xf64>) -> (index, i64, f64, !amls.matrix<?x10xf64, sparsity = 0.5>) {
+  %0 = amls.ncol %X : !amls.matrix<?x10xf64>
+  %1 = amls.nnz %X : !amls.matrix<?x10xf64>
+  %2 = amls.as_scalar %one : !amls.matrix<1x1xf64> -> f64
+  %3 = amls.convert %X : !amls.matrix<?x10xf64> -> !amls.matrix<?x10xf64, sparsity = 0.5>
+  return %0, %1, %2, %3 : index, i64, f64, !amls.matrix<?x10xf64, sparsity = 0.5>
 }
 
 // -----
