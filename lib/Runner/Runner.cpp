@@ -2,6 +2,7 @@
 
 #include "AMLS/Runner/Runner.h"
 
+#include "AMLS/Conversion/ElementConversion.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Runtime/Runtime.h"
@@ -24,6 +25,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
@@ -185,10 +187,19 @@ static FailureOr<Type> specializedType(Location loc, StringRef name,
            << (isMatrix ? "matrix" : "scalar");
   if (!matrixType)
     return declared;
-  if (!matrixType.getElementType().isF64())
-    return emitError(loc, "parameter '")
-           << name << "' is declared " << declared
-           << "; amls-run binds f64 matrices only";
+  // Files hold numbers; an integer matrix must get integers.
+  if (matrixType.getElementType().isInteger(64)) {
+    for (auto [i, value] : llvm::enumerate(arg.matrix.data)) {
+      if (value == std::trunc(value) && std::abs(value) < 0x1p63)
+        continue;
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::format("%.17g", value);
+      return emitError(loc, "parameter '")
+             << name << "' is declared " << declared << " but the input has "
+             << text << " at row " << i / arg.matrix.cols + 1 << ", column "
+             << i % arg.matrix.cols + 1 << " (expected an integer)";
+    }
+  }
   auto exact =
       MatrixType::get(arg.matrix.rows, arg.matrix.cols,
                       matrixType.getElementType(), roundedSparsity(arg.matrix));
@@ -216,8 +227,16 @@ static LogicalResult addResultWrapper(ModuleOp module, func::FuncOp entry) {
       f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
     return f;
   };
+  // Matrices cross in and out as f64: other element types convert inside.
+  auto asF64 = [&](Type type) -> Type {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      return tensor.clone(b.getF64Type());
+    return type;
+  };
+  SmallVector<Type> wrapperInputs =
+      llvm::map_to_vector(entry.getArgumentTypes(), asF64);
   auto wrapper = func::FuncOp::create(
-      b, loc, kWrapperName, b.getFunctionType(entry.getArgumentTypes(), {}));
+      b, loc, kWrapperName, b.getFunctionType(wrapperInputs, {}));
   wrapper->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                    b.getUnitAttr());
   // The caller's input matrices are read-only: writes need copies.
@@ -226,7 +245,15 @@ static LogicalResult addResultWrapper(ModuleOp module, func::FuncOp entry) {
       wrapper.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
   Block *body = wrapper.addEntryBlock();
   b.setInsertionPointToStart(body);
-  auto call = func::CallOp::create(b, loc, entry, body->getArguments());
+  SmallVector<Value> callArgs;
+  for (auto [arg, type] :
+       llvm::zip(body->getArguments(), entry.getArgumentTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    callArgs.push_back(
+        tensor ? convertElementType(b, loc, arg, tensor.getElementType())
+               : Value(arg));
+  }
+  auto call = func::CallOp::create(b, loc, entry, callArgs);
   int64_t dyn = ShapedType::kDynamic;
   auto anyMatrix =
       MemRefType::get({dyn, dyn}, b.getF64Type(),
@@ -234,13 +261,10 @@ static LogicalResult addResultWrapper(ModuleOp module, func::FuncOp entry) {
   for (auto [i, result] : llvm::enumerate(call.getResults())) {
     Value index = arith::ConstantIntOp::create(b, loc, i, 64);
     Type type = result.getType();
-    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-      if (!tensor.getElementType().isF64())
-        return entry.emitError("result #")
-               << i << " is a " << tensor.getElementType()
-               << " matrix; amls-run returns f64 matrices only";
+    if (isa<RankedTensorType>(type)) {
       Value dynamic = tensor::CastOp::create(
-          b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()), result);
+          b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()),
+          convertElementType(b, loc, result, b.getF64Type()));
       Value buffer =
           bufferization::ToBufferOp::create(b, loc, anyMatrix, dynamic, true);
       func::CallOp::create(

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Conversion/Passes.h"
+#include "AMLS/Conversion/ElementConversion.h"
 #include "AMLS/Dialect/AMLSOps.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -164,18 +165,20 @@ Value stringPointer(OpBuilder &b, Location loc, Operation *from,
   return LLVM::AddressOfOp::create(b, loc, global);
 }
 
-/// A read-only view of a tensor as a runtime matrix.
+/// A read-only view of a tensor as a runtime matrix (an f64 copy of an f32
+/// or i64 matrix).
 Value asRuntimeMatrix(OpBuilder &b, Location loc, Value tensor) {
   int64_t dyn = ShapedType::kDynamic;
-  auto dynamicType = RankedTensorType::get(
-      {dyn, dyn}, cast<RankedTensorType>(tensor.getType()).getElementType());
+  tensor = convertElementType(b, loc, tensor, b.getF64Type());
+  auto dynamicType = RankedTensorType::get({dyn, dyn}, b.getF64Type());
   return bufferization::ToBufferOp::create(
       b, loc, runtimeMatrixType(b.getContext()),
       castTo(b, loc, tensor, dynamicType), /*read_only=*/true);
 }
 
 /// Allocates a rows x cols f64 buffer, lets `fill` write it through the
-/// runtime, and returns it as a tensor of `type`.
+/// runtime, and returns it as a tensor of `type` (converting the elements to
+/// its element type).
 Value tensorFromRuntime(OpBuilder &b, Location loc, RankedTensorType type,
                         Value rows, Value cols,
                         function_ref<void(Value matrix)> fill) {
@@ -189,17 +192,8 @@ Value tensorFromRuntime(OpBuilder &b, Location loc, RankedTensorType type,
   Value tensor = bufferization::ToTensorOp::create(
       b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()), buffer,
       /*restrict=*/b.getUnitAttr(), /*writable=*/b.getUnitAttr());
+  tensor = convertElementType(b, loc, tensor, type.getElementType());
   return castTo(b, loc, tensor, type);
-}
-
-LogicalResult requireF64(Operation *op, RankedTensorType type,
-                         ConversionPatternRewriter &rewriter) {
-  if (type.getElementType().isF64())
-    return success();
-  return rewriter.notifyMatchFailure(op, "runtime matrices are f64"),
-         op->emitOpError("on ") << type.getElementType()
-                                << " matrices is not supported yet: the "
-                                   "runtime handles f64 only";
 }
 
 //===----------------------------------------------------------------------===//
@@ -568,8 +562,6 @@ struct LowerRead : public AMLSPattern<ReadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
-    if (failed(requireF64(op, type, rewriter)))
-      return failure();
     Value path = stringPointer(rewriter, loc, op, op.getPath());
     Value format = arith::ConstantIntOp::create(
         rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
@@ -605,8 +597,6 @@ struct LowerWrite : public AMLSPattern<WriteOp> {
   matchAndRewrite(WriteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (failed(requireF64(op, tensorType(op.getInput()), rewriter)))
-      return failure();
     Value matrix = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
     Value path = stringPointer(rewriter, loc, op, op.getPath());
     Value format = arith::ConstantIntOp::create(
@@ -625,9 +615,7 @@ struct LowerPrint : public AMLSPattern<PrintOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     Type type = input.getType();
-    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-      if (failed(requireF64(op, tensor, rewriter)))
-        return failure();
+    if (isa<RankedTensorType>(type)) {
       callRuntime(rewriter, loc, op, "amls_rt_print_matrix",
                   {asRuntimeMatrix(rewriter, loc, input)});
     } else if (isa<FloatType>(type)) {
@@ -678,10 +666,6 @@ struct LowerMessage : public AMLSPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    for (Value value : adaptor.getValues())
-      if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
-        if (failed(requireF64(op, tensor, rewriter)))
-          return failure();
     Value streamId = arith::ConstantIntOp::create(rewriter, loc, stream, 32);
     std::string text;
     auto flushText = [&] {
@@ -1641,8 +1625,6 @@ struct LowerRemoveEmpty : public AMLSPattern<RemoveEmptyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
-    if (failed(requireF64(op, type, rewriter)))
-      return failure();
     Value input = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
     bool rows = op.getMargin() == Margin::Rows;
     Value select = adaptor.getSelect()
@@ -1676,8 +1658,6 @@ struct LowerTable : public AMLSPattern<TableOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
-    if (failed(requireF64(op, type, rewriter)))
-      return failure();
     Value lhs = asRuntimeMatrix(rewriter, loc, adaptor.getLhs());
     Value rhs = asRuntimeMatrix(rewriter, loc, adaptor.getRhs());
     Value weights = adaptor.getWeights()
@@ -1710,8 +1690,6 @@ struct LowerOrder : public AMLSPattern<OrderOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
-    if (failed(requireF64(op, type, rewriter)))
-      return failure();
     Value input = adaptor.getInput();
     Value rows = dimOf(rewriter, loc, input, 0);
     Value cols = op.getIndices() ? indexConstant(rewriter, loc, 1)

@@ -465,9 +465,17 @@ func.func @fused_is_not_lowered_here(%X: !amls.matrix<?x?xf64>) -> f64 {
 
 // -----
 
-func.func @runtime_needs_f64(%X: !amls.matrix<?x?xf32>) {
-  // expected-error @+2 {{'amls.print' op on 'f32' matrices is not supported yet: the runtime handles f64 only}}
-  // expected-error @+1 {{failed to legalize operation 'amls.print'}}
+// The runtime works on f64: other element types are converted on the way.
+// CHECK-LABEL: func @runtime_converts_f32
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x?xf32>,
+// CHECK: %[[WIDE:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<?x?xf32>) outs(%{{.*}} : tensor<?x?xf64>)
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: bufferization.to_buffer %[[WIDE]]
+// CHECK: call @amls_rt_print_matrix
+// CHECK: %[[CELL:.*]] = func.call @amls_rt_rand
+// CHECK-NEXT: arith.truncf %[[CELL]] : f64 to f32
+func.func @runtime_converts_f32(%X: !amls.matrix<?x?xf32>, %n: index, %v: f32, %seed: i64) -> !amls.matrix<?x?xf32> {
   amls.print %X : !amls.matrix<?x?xf32>
-  return
+  %0 = amls.rand %n, %n, %v, %v, %v seed %seed uniform : f32 -> !amls.matrix<?x?xf32>
+  return %0 : !amls.matrix<?x?xf32>
 }
