@@ -82,6 +82,38 @@ TEST_F(MatrixTypeTest, RejectsBadParameters) {
   }
 }
 
+// Negative sizes cannot be written in the textual form (the parser reads
+// dimensions as unsigned): builders reach the verifier through getChecked.
+TEST_F(MatrixTypeTest, RejectsNegativeSizesFromBuilders) {
+  Type f64 = Float64Type::get(&context);
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  struct Case {
+    int64_t rows, cols;
+    std::optional<double> sparsity;
+    const char *message;
+  } cases[] = {
+      {-2, 3, std::nullopt,
+       "matrix row count must be non-negative or '?', got -2"},
+      {4, -7, std::nullopt,
+       "matrix column count must be non-negative or '?', got -7"},
+      {4, 3, -0.5, "matrix sparsity must be in [0, 1], got -5.000000e-01"},
+  };
+  for (const Case &c : cases) {
+    error.clear();
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      error = diag.str();
+      return success();
+    });
+    EXPECT_FALSE(
+        MatrixType::getChecked(emitError, c.rows, c.cols, f64, c.sparsity))
+        << c.rows << "x" << c.cols;
+    EXPECT_EQ(error, c.message);
+  }
+  // '?' is the one negative value that is allowed.
+  EXPECT_TRUE(MatrixType::getChecked(emitError, kUnknownSize, kUnknownSize, f64,
+                                     std::nullopt));
+}
+
 TEST_F(MatrixTypeTest, JoinWidensDifferences) {
   Type f64 = Float64Type::get(&context);
   auto a = MatrixType::get(4, 3, f64, 0.5);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Analysis/FileMetadata.h"
 #include "AMLS/Analysis/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSOps.h"
 
@@ -331,6 +332,32 @@ LogicalResult IfElseOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
     sparsity = ctx.getEstimator().unionOf(branchSparsity(1), branchSparsity(2));
   inferred.push_back(matrix(shapeSource.getRows(), shapeSource.getCols(),
                             elementType, sparsity));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// I/O
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReadOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
+                                            SmallVectorImpl<Type> &inferred) {
+  MatrixType declared = getType();
+  std::optional<MatrixFileMetadata> metadata;
+  if (ctx.allowsFileMetadata() && getFormat() == FileFormat::MatrixMarket)
+    metadata = readMatrixMarketHeader(getPath().str());
+  if (!metadata) {
+    inferred.push_back(declared);
+    return success();
+  }
+  auto fromFile =
+      MatrixType::get(metadata->rows, metadata->cols, declared.getElementType(),
+                      metadata->sparsity(), declared.getFormat());
+  if (!areCompatibleMatrixTypes(declared, fromFile))
+    return ctx.emitOpError()
+           << "the Matrix Market header of '" << getPath() << "' gives "
+           << metadata->rows << "x" << metadata->cols
+           << ", but the result is declared " << declared;
+  inferred.push_back(fromFile);
   return success();
 }
 

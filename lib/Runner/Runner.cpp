@@ -235,8 +235,8 @@ static LogicalResult addResultWrapper(ModuleOp module, func::FuncOp entry) {
   };
   SmallVector<Type> wrapperInputs =
       llvm::map_to_vector(entry.getArgumentTypes(), asF64);
-  auto wrapper = func::FuncOp::create(
-      b, loc, kWrapperName, b.getFunctionType(wrapperInputs, {}));
+  auto wrapper = func::FuncOp::create(b, loc, kWrapperName,
+                                      b.getFunctionType(wrapperInputs, {}));
   wrapper->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                    b.getUnitAttr());
   // The caller's input matrices are read-only: writes need copies.

@@ -73,8 +73,9 @@ class MatrixPropertyAnalysis
     : public dataflow::SparseForwardDataFlowAnalysis<MatrixTypeLattice> {
 public:
   MatrixPropertyAnalysis(DataFlowSolver &solver,
-                         const SparsityEstimator &estimator)
-      : SparseForwardDataFlowAnalysis(solver), estimator(estimator) {}
+                         const SparsityEstimator &estimator, bool fileMetadata)
+      : SparseForwardDataFlowAnalysis(solver), estimator(estimator),
+        fileMetadata(fileMetadata) {}
 
   LogicalResult visitOperation(Operation *op,
                                ArrayRef<const MatrixTypeLattice *> operands,
@@ -105,6 +106,7 @@ public:
     // types are checked, with diagnostics, once the fixpoint is reached.
     MatrixInferenceContext context(op, operandTypes, constants, estimator,
                                    /*emitDiagnostics=*/false);
+    context.setAllowsFileMetadata(fileMetadata);
     SmallVector<Type> inferred;
     if (failed(inferable.inferMatrixProperties(context, inferred))) {
       setAllToEntryStates(results);
@@ -125,6 +127,7 @@ public:
 
 private:
   const SparsityEstimator &estimator;
+  bool fileMetadata;
 };
 
 struct InferPropertiesPass
@@ -196,6 +199,7 @@ InferPropertiesPass::checkFixpoint(DataFlowSolver &solver,
     }
     MatrixInferenceContext context(op, operandTypes, constants, estimator,
                                    /*emitDiagnostics=*/true);
+    context.setAllowsFileMetadata(fileMetadata);
     SmallVector<Type> inferred;
     if (failed(inferable.inferMatrixProperties(context, inferred)))
       return WalkResult::interrupt();
@@ -351,7 +355,7 @@ LogicalResult InferPropertiesPass::refineTypes() {
   DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
   solver.load<dataflow::DeadCodeAnalysis>();
   solver.load<dataflow::SparseConstantPropagation>();
-  solver.load<MatrixPropertyAnalysis>(sparsityEstimator);
+  solver.load<MatrixPropertyAnalysis>(sparsityEstimator, fileMetadata);
   if (failed(solver.initializeAndRun(root)) ||
       failed(checkFixpoint(solver, sparsityEstimator)))
     return failure();

@@ -34,6 +34,11 @@ public:
   Attribute getConstant(unsigned i) const { return constantOperands[i]; }
   const SparsityEstimator &getEstimator() const { return estimator; }
 
+  /// Whether rules may look at files named by the program (the sizes in a
+  /// Matrix Market header): the inference pass allows it, verifiers do not.
+  bool allowsFileMetadata() const { return fileMetadata; }
+  void setAllowsFileMetadata(bool allow) { fileMetadata = allow; }
+
   /// An error at the operation (an inactive diagnostic when not emitting).
   InFlightDiagnostic emitOpError() const;
 
@@ -43,6 +48,7 @@ private:
   ArrayRef<Attribute> constantOperands;
   const SparsityEstimator &estimator;
   bool emitDiagnostics;
+  bool fileMetadata = false;
 };
 
 /// Which cells of `f(A, B)` can be non-zero, for two matrix operands.

@@ -121,11 +121,17 @@ def AMLS_ConstantOp : AMLS_InferOp<"constant", [ConstantLike, Pure]> {
 // I/O
 //===----------------------------------------------------------------------===//
 
-def AMLS_ReadOp : AMLS_Op<"read", [
+def AMLS_ReadOp : AMLS_InferOp<"read", [
     MemoryEffects<[MemRead<DefaultResource>]>]> {
   let summary = "read a matrix from a file [read(path, format)]";
   let description = [{
     Reads a matrix from `path` in CSV or Matrix Market (`mm`) format.
+    A relative path is relative to the working directory of the run.
+
+    `--amls-infer-properties` takes the sizes (and, for a general
+    coordinate file, the sparsity) from the header of a Matrix Market file
+    that exists at compile time; the lowered code checks them against the
+    file it reads at run time.
 
     ```mlir
     %X = amls.read "data/X.csv" csv : !amls.matrix<?x?xf64>

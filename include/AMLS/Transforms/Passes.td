@@ -53,7 +53,10 @@ def AMLSInferProperties : Pass<"amls-infer-properties"> {
                clEnumValN(::mlir::amls::EstimatorKind::AverageCase, "avg",
                           "average case: uniformly distributed non-zeros"),
                clEnumValN(::mlir::amls::EstimatorKind::WorstCase, "worst",
-                          "worst case: an upper bound on the non-zeros"))}]>
+                          "worst case: an upper bound on the non-zeros"))}]>,
+    Option<"fileMetadata", "file-metadata", "bool", "true",
+           "Take the sizes of amls.read from the header of a Matrix Market "
+           "file that exists at compile time">
   ];
   let dependentDialects = ["::mlir::amls::AMLSDialect"];
 }

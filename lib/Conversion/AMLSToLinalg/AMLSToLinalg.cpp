@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Conversion/Passes.h"
 #include "AMLS/Conversion/ElementConversion.h"
+#include "AMLS/Conversion/Passes.h"
 #include "AMLS/Dialect/AMLSOps.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -219,8 +219,7 @@ Value expandIfVector(OpBuilder &b, Location loc, Value operand,
       continue;
     Value grows = arith::AndIOp::create(
         b, loc, isVector[d],
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, sizes[d],
-                              one));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, sizes[d], one));
     needed = needed ? arith::OrIOp::create(b, loc, needed, grows) : grows;
   }
   auto ifOp = scf::IfOp::create(
@@ -307,9 +306,9 @@ struct LowerElementwise
       for (unsigned i : llvm::drop_begin(candidates)) {
         Value isVector = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::eq, size, one);
-        size = arith::SelectOp::create(rewriter, loc, isVector,
-                                       dimOf(rewriter, loc, operands[i], d),
-                                       size);
+        size =
+            arith::SelectOp::create(rewriter, loc, isVector,
+                                    dimOf(rewriter, loc, operands[i], d), size);
       }
       sizes.push_back(size);
     }
@@ -328,7 +327,8 @@ struct LowerElementwise
         if (type.isDynamicDim(d) && resultType.getDimSize(d) != 1)
           expand[d] = true;
         Value dim = dimOf(rewriter, loc, operands[i], d);
-        if (first || (getConstantIntValue(dim) && getConstantIntValue(sizes[d])))
+        if (first ||
+            (getConstantIntValue(dim) && getConstantIntValue(sizes[d])))
           continue; // Holds by construction, or verified statically.
         Value matches = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::eq, dim, sizes[d]);
@@ -1472,14 +1472,14 @@ struct LowerDiag : public AMLSPattern<DiagOp> {
                "expects a column vector or a square matrix");
     auto resultType =
         RankedTensorType::get({ShapedType::kDynamic, 1}, type.getElementType());
-    return castTo(b, loc,
-                  generateFromIndices(
-                      b, loc, resultType, n, indexConstant(b, loc, 1),
-                      [&](OpBuilder &nb, Location l, Value i, Value) -> Value {
-                        return tensor::ExtractOp::create(nb, l, matrix,
-                                                         ValueRange{i, i});
-                      }),
-                  type);
+    return castTo(
+        b, loc,
+        generateFromIndices(
+            b, loc, resultType, n, indexConstant(b, loc, 1),
+            [&](OpBuilder &nb, Location l, Value i, Value) -> Value {
+              return tensor::ExtractOp::create(nb, l, matrix, ValueRange{i, i});
+            }),
+        type);
   }
 };
 

@@ -26,7 +26,8 @@ Value mlir::amls::convertScalar(OpBuilder &b, Location loc, Value value,
     // fptosi of NaN is poison: make it 0 first.
     Value isNaN =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
-    Value zero = arith::ConstantOp::create(b, loc, from, b.getFloatAttr(from, 0));
+    Value zero =
+        arith::ConstantOp::create(b, loc, from, b.getFloatAttr(from, 0));
     value = arith::SelectOp::create(b, loc, isNaN, zero, value);
     return arith::FPToSIOp::create(b, loc, type, value);
   }
@@ -40,11 +41,11 @@ Value mlir::amls::convertElementType(OpBuilder &b, Location loc, Value tensor,
   auto type = cast<RankedTensorType>(tensor.getType());
   if (type.getElementType() == elementType)
     return tensor;
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(b, loc, tensor);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
   Value init = tensor::EmptyOp::create(b, loc, sizes, elementType);
   MLIRContext *context = b.getContext();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), context);
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), context);
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(

@@ -144,6 +144,14 @@ func.func @ifelse_value_types(%c: !amls.matrix<2x2xf64>, %a: !amls.matrix<2x2xf6
 // Data generation
 //===----------------------------------------------------------------------===//
 
+
+// -----
+
+func.func @ifelse_value_element_type(%c: !amls.matrix<2x2xf64>, %a: i32) {
+  // expected-error @+1 {{'amls.ifelse' op selected values must be f64, f32 or i64, found 'i32'}}
+  %0 = amls.ifelse %c, %a, %a : !amls.matrix<2x2xf64>, i32, i32 -> !amls.matrix<2x2xf64>
+  return
+}
 // -----
 
 func.func @fill_value_type(%v: index, %n: index) {
@@ -227,6 +235,14 @@ func.func @seq_zero_increment(%a: f64, %b: f64) {
   return
 }
 
+
+// -----
+
+func.func @seq_element_type(%a: f16) {
+  // expected-error @+1 {{'amls.seq' op sequence values must be f64 or f32, found 'f16'}}
+  %0 = amls.seq %a, %a, %a : f16 -> !amls.matrix<?x1xf64>
+  return
+}
 // -----
 
 func.func @seq_wrong_sign() {
@@ -457,6 +473,16 @@ func.func @slice_out_of_bounds(%X: !amls.matrix<10x10xf64>) {
   return
 }
 
+
+// -----
+
+func.func @slice_begin_out_of_bounds(%X: !amls.matrix<10x10xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c12 = arith.constant 12 : index
+  // expected-error @+1 {{'amls.slice' op row begin 12 exceeds the 10 rows of the matrix}}
+  %0 = amls.slice %X[%c12 : %n, %c0 : %n] : !amls.matrix<10x10xf64> -> !amls.matrix<?x?xf64>
+  return
+}
 // -----
 
 func.func @slice_result(%X: !amls.matrix<10x10xf64>) {
@@ -692,6 +718,17 @@ func.func @parfor_yield(%init: !amls.matrix<10x1xf64>, %n: index) {
 // fused
 //===----------------------------------------------------------------------===//
 
+
+// -----
+
+func.func @parfor_terminator(%init: !amls.matrix<10x1xf64>, %n: index) {
+  // expected-error @+1 {{'amls.parfor' op body must end in 'amls.yield'}}
+  %r = amls.parfor %n to %n step %n shared(%init : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    llvm.unreachable
+  } -> !amls.matrix<10x1xf64>
+  return
+}
 // -----
 
 func.func @fused_arguments(%X: !amls.matrix<?x?xf64>) {
@@ -714,6 +751,17 @@ func.func @fused_yield_count(%X: !amls.matrix<?x?xf64>) {
   return
 }
 
+
+// -----
+
+func.func @fused_terminator(%X: !amls.matrix<?x?xf64>) {
+  // expected-error @+1 {{'amls.fused' op body must end in 'amls.yield'}}
+  %0 = amls.fused cell ins(%X) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
+  ^bb0(%x: f64):
+    llvm.unreachable
+  }
+  return
+}
 // -----
 
 func.func @fused_axis_missing(%X: !amls.matrix<?x?xf64>) {

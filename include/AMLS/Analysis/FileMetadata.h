@@ -1,0 +1,39 @@
+//===- FileMetadata.h - Sizes recorded in matrix files ----------*- C++ -*-===//
+//
+// What a matrix file says about itself before its cells are read: the size
+// line of a Matrix Market file. Property inference uses it for reads of
+// files that exist at compile time (the seeds' "metadata" sizes).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_ANALYSIS_FILEMETADATA_H
+#define AMLS_ANALYSIS_FILEMETADATA_H
+
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <string>
+
+namespace mlir::amls {
+
+struct MatrixFileMetadata {
+  int64_t rows = 0, cols = 0;
+  /// Stored entries when they bound the non-zeros (a coordinate file with
+  /// general symmetry); unknown for array files and symmetric storage.
+  std::optional<int64_t> nonZeros;
+
+  /// nonZeros / cells, capped at 1; unknown without nonZeros or cells.
+  std::optional<double> sparsity() const;
+};
+
+/// The header and size line of a Matrix Market stream; nothing when the
+/// header is missing or malformed (reading the file reports those).
+std::optional<MatrixFileMetadata> parseMatrixMarketHeader(std::istream &in);
+
+/// The same for the file at `path`; nothing when it cannot be opened.
+std::optional<MatrixFileMetadata>
+readMatrixMarketHeader(const std::string &path);
+
+} // namespace mlir::amls
+
+#endif // AMLS_ANALYSIS_FILEMETADATA_H
