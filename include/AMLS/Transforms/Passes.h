@@ -6,12 +6,16 @@
 #include "AMLS/Analysis/MatmulChain.h"
 #include "AMLS/Analysis/SparsityEstimator.h"
 #include "AMLS/Dialect/AMLSDialect.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::amls {
 
 #define GEN_PASS_DECL
 #include "AMLS/Transforms/Passes.h.inc"
+
+/// The static algebraic rewrites of --amls-simplify.
+void populateSimplifyPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "AMLS/Transforms/Passes.h.inc"

@@ -110,4 +110,48 @@ def AMLSMatmulChain : Pass<"amls-matmul-chain"> {
   let dependentDialects = ["::mlir::amls::AMLSDialect"];
 }
 
+def AMLSSimplify : Pass<"amls-simplify"> {
+  let summary = "Static algebraic rewrites (SystemDS's static HOP rewrites)";
+  let description = [{
+    Rewrites that hold whatever the matrix sizes, applied to a fixpoint
+    together with the AMLS ops' canonicalization patterns (identities such
+    as `X*1`, `X+0`, `X^1`, involutions `t(t(X))`, `rev(rev(X))`, `-(-X)`,
+    `sum(matrix(v, r, c))` and constant folding). New ops get their types
+    from the ops' inference rules. None of the rewrites changes a result
+    when the data holds NaN or Inf (rounding aside): rewrites that would are
+    restricted, as noted.
+
+    | rewrite | condition |
+    |---|---|
+    | `sum(s*X)`, `sum(X*s)` -> `s*sum(X)`; same for `rowSums`, `colSums` | `s` a scalar |
+    | `sum(-X)` -> `-sum(X)` | floating point |
+    | `trace(X %*% Y)` -> `sum(X * t(Y))` | the product has no other use |
+    | `agg(t(X))`, `agg(rev(X))` -> `agg(X)` over all cells | any aggregate but the index kinds |
+    | `colAgg(t(X))` -> `t(rowAgg(X))`, `rowAgg(t(X))` -> `t(colAgg(X))` | any aggregate |
+    | `colAgg(rev(X))` -> `colAgg(X)` | any aggregate but the index kinds |
+    | `sum(rowSums(X))`, `sum(colSums(X))` -> `sum(X)`; same for `min`/`max` of row or column minima/maxima | |
+    | `sum(X^2)` -> `sumsq(X)` | exponent the constant 2 |
+    | `X + X` -> `2 * X` | `X` a matrix |
+    | `X * X` -> `X^2` | `X` a matrix |
+    | `min(X, X)`, `max(X, X)` -> `X`; `ifelse(C, X, X)` -> `X` | `X` a matrix |
+    | `ifelse(c, A, B)` -> `A` or `B` | `c` a constant scalar, the chosen value a matrix |
+    | `1 / (1 + exp(-X))`, `1 / (exp(-X) + 1)` -> `sigmoid(X)` | |
+    | `(X %*% Y)[i, j]` -> `X[i, ] %*% Y[, j]` | the product has no other use |
+    | `t(cbind(t(A), t(B), ...))` -> `rbind(A, B, ...)` and the `rbind` twin | every input a transpose |
+    | `!(A == B)` -> `A != B`, `!(A != B)` -> `A == B` | |
+    | `!(A > B)` -> `A <= B`, and `>=`, `<`, `<=` likewise | `i64` matrices only (with NaN both comparisons are false) |
+    | `X - Y*X`, `X - X*Y` -> `(1 - Y) * X` | the product has no other use |
+    | `s + X` -> `X + s`, `s * X` -> `X * s` (canonical form) | `s` a scalar, `X` a matrix |
+    | `rand(r, c, a, b, sp) * s` -> `rand(r, c, a*s, b*s, sp)` | uniform, `s` a constant >= 0, the generator has no other use |
+    | `X * (X != 0)`, `(X != 0) * X` -> `X` | |
+    | `X - (-Y)` -> `X + Y`; `X + (-Y)`, `(-Y) + X` -> `X - Y`; `-(X - Y)` -> `Y - X` | |
+    | `f(f(X))` -> `f(X)` for `abs`, `round`, `floor`, `ceil`, `sign`; `abs(-X)` -> `abs(X)` | |
+    | `replace(X, p, p)` -> `X` | `p` the same constant (or both NaN) |
+    | `as_scalar(as_matrix(s))` -> `s` | |
+    | `nrow(t(X))` -> `ncol(X)`, `ncol(t(X))` -> `nrow(X)` | |
+  }];
+  let dependentDialects = ["::mlir::amls::AMLSDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // AMLS_TRANSFORMS_PASSES_TD
