@@ -17,6 +17,9 @@ namespace mlir::amls {
 /// The static algebraic rewrites of --amls-simplify.
 void populateSimplifyPatterns(RewritePatternSet &patterns);
 
+/// The size-dependent rewrites of --amls-simplify-dynamic.
+void populateSimplifyDynamicPatterns(RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "AMLS/Transforms/Passes.h.inc"
 

@@ -154,4 +154,47 @@ def AMLSSimplify : Pass<"amls-simplify"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def AMLSSimplifyDynamic : Pass<"amls-simplify-dynamic"> {
+  let summary = "Size-dependent algebraic rewrites (SystemDS's dynamic HOP rewrites)";
+  let description = [{
+    Rewrites whose condition depends on what inference knows: sizes (a 1x1
+    operand, a vector, a square matrix) and sparsity (an all-zero matrix),
+    plus the rewrites into the fused physical operators `amls.tsmm` and
+    `amls.mmchain`. Run it after `--amls-infer-properties` (amls-run does,
+    on the sizes of the actual inputs). Like `--amls-simplify`, no rewrite
+    changes a result when the data holds NaN or Inf (rounding aside), which
+    is why `X %*% 0` is not folded (a NaN or Inf in `X` makes cells NaN).
+
+    | rewrite | condition |
+    |---|---|
+    | `X %*% y`, `y %*% X` -> `X * as_scalar(y)` | `y` is 1x1 |
+    | `sum(X)`, `min`, `max`, `mean`, `prod` -> `as_scalar(X)` | `X` is 1x1 |
+    | `colSums(X)` -> `X` (also means, minima, maxima, products) | `X` has one row |
+    | `rowSums(X)` -> `X` (likewise) | `X` has one column |
+    | `cumsum(X)`, `cumprod`, `cummin`, `cummax` -> `X` | `X` has one row |
+    | `sum(v1 * v2)` -> `as_scalar(t(v1) %*% v2)` | both column vectors |
+    | `sum(A %*% B)` -> `sum(t(colSums(A)) * rowSums(B))` | the product has no other use |
+    | `diag(X %*% Y)` -> `rowSums(X * t(Y))` | the product is square with known n > 1, no other use |
+    | `sum(diag(X))` -> `trace(X)` | `X` square with known n > 1 |
+    | `X %*% matrix(1, n, 1)` -> `rowSums(X)` | |
+    | `matrix(1, 1, m) %*% X` -> `colSums(X)` | |
+    | `t(X) %*% X` -> `tsmm left X` | |
+    | `X %*% t(X)` -> `tsmm right X` | |
+    | `t(X) %*% (X %*% v)` -> `mmchain(X, v)` | `v` a column vector, the inner product has no other use |
+    | `t(X) %*% (w * (X %*% v))` -> `mmchain(X, v, w)` | `v`, `w` column vectors, no other uses |
+    | `X[0:nrow, 0:ncol]` -> `X` | constant bounds equal to the known sizes |
+    | `X[0:nrow, 0:ncol] = Y` -> `Y` | `Y` has the known size of `X` |
+    | `sum(Z)`, `sumsq`, `mean`, `min`, `max` -> `0` | `Z` has sparsity 0 and known, non-zero size |
+    | `nnz(Z)` -> `0` | `Z` has sparsity 0 |
+    | `as_matrix(as_scalar(X))` -> `X` | |
+
+    Not done, on purpose: `t(X) %*% y` -> `t(t(y) %*% X)` (SystemDS avoids
+    materializing `t(X)`; the AMLS lowering never materializes a transposed
+    matmul operand, it reads it through the indexing maps or BLAS's
+    transpose flag).
+  }];
+  let dependentDialects = ["::mlir::amls::AMLSDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // AMLS_TRANSFORMS_PASSES_TD
