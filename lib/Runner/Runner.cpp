@@ -343,11 +343,7 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
   }
   if (options.passStatistics)
     optimize.enableStatistics();
-  optimize.addPass(createAMLSInferProperties());
-  optimize.addPass(createCanonicalizerPass());
-  optimize.addPass(createCSEPass());
-  optimize.addPass(createAMLSMatmulChain());
-  optimize.addPass(createAMLSInferProperties());
+  buildOptimizePipeline(optimize, options.rewrites);
   buildToLinalgPipeline(optimize);
   if (failed(optimize.run(*module)))
     return failure();

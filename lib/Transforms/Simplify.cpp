@@ -199,7 +199,7 @@ struct SumOfSquares : public OpRewritePattern<AggOp> {
 };
 
 /// X + X -> 2 * X and X * X -> X^2 (one read of X; pow 2 lowers to a
-/// multiply).
+/// multiply). X^2 only on floating point, where pow exists.
 template <typename OpTy, bool isProduct>
 struct SelfOperation : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -209,6 +209,9 @@ struct SelfOperation : public OpRewritePattern<OpTy> {
       return failure();
     Location loc = op.getLoc();
     Type element = elementTypeOf(op.getLhs());
+    // pow is only defined on floating point.
+    if (isProduct && !isa<FloatType>(element))
+      return failure();
     Value two = scalarConstant(rewriter, loc, element, 2.0);
     Value result = isProduct
                        ? build<PowOp>(rewriter, loc, element, op.getLhs(), two)

@@ -11,6 +11,10 @@ is written to CSV (or Matrix Market for NAME ending in .mtx) and bound with
 --input. Each --expect is evaluated with the inputs and scalar args in
 scope and compared with the program's result of the same position. Prints
 one line per result and exits non-zero on any mismatch.
+
+Differential testing: the program also runs with --O0 and with each rewrite
+family of the optimizer alone; every run must match NumPy and the optimized
+run (--no-differential skips these).
 """
 
 import argparse
@@ -64,6 +68,17 @@ def read_matrix(path):
     return np.atleast_2d(np.loadtxt(path, delimiter=",", ndmin=2))
 
 
+# The optimized run first (the reference of the differential runs), then
+# without optimization and with each rewrite family alone.
+CONFIGURATIONS = [
+    ("optimized", []),
+    ("O0", ["--O0"]),
+    ("simplify", ["--rewrites=simplify"]),
+    ("simplify-dynamic", ["--rewrites=simplify-dynamic"]),
+    ("matmul-chain", ["--rewrites=matmul-chain"]),
+]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("program")
@@ -74,6 +89,8 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rtol", type=float, default=1e-9)
     parser.add_argument("--atol", type=float, default=1e-9)
+    parser.add_argument("--no-differential", action="store_true",
+                        help="run the optimized program only")
     argv = sys.argv[1:]
     extra = []
     if "--" in argv:
@@ -96,41 +113,66 @@ def main():
             name, text = binding.split("=", 1)
             scope[name] = float(text)
             command += ["--arg", binding]
-        outputs = []
-        for i in range(len(options.expect)):
-            path = os.path.join(workdir, f"result{i}.csv")
-            outputs.append(path)
-            command += ["--output", f"{i}={path}"]
-        command += extra
-
-        run = subprocess.run(command, capture_output=True, text=True)
-        sys.stdout.write(run.stdout)
-        if run.returncode != 0:
-            sys.stderr.write(run.stderr)
-            print(f"FAIL: amls-run exited with {run.returncode}")
-            return 1
-
         failures = 0
-        for i, (expression, path) in enumerate(zip(options.expect, outputs)):
-            expected = np.atleast_2d(np.asarray(eval(expression, scope),
-                                                dtype=np.float64))
-            actual = read_matrix(path)
-            if actual.shape != expected.shape:
-                print(f"FAIL: result {i}: shape {actual.shape}, NumPy "
-                      f"({expression}) gives {expected.shape}")
-                failures += 1
+        reference = None
+        for label, flags in CONFIGURATIONS[:1 if options.no_differential
+                                           else None]:
+            outputs = []
+            run_command = list(command)
+            for i in range(len(options.expect)):
+                path = os.path.join(workdir, f"{label}-result{i}.csv")
+                outputs.append(path)
+                run_command += ["--output", f"{i}={path}"]
+            run_command += extra + flags
+            run = subprocess.run(run_command, capture_output=True, text=True)
+            if reference is None:
+                sys.stdout.write(run.stdout)
+            if run.returncode != 0:
+                sys.stderr.write(run.stderr)
+                print(f"FAIL: amls-run ({label}) exited with "
+                      f"{run.returncode}")
+                return 1
+            results = [read_matrix(path) for path in outputs]
+            failures += check(options, scope, results, label,
+                              verbose=reference is None)
+            if reference is None:
+                reference = results
                 continue
-            if not np.allclose(actual, expected, rtol=options.rtol,
-                               atol=options.atol, equal_nan=True):
-                worst = np.nanmax(np.abs(actual - expected))
-                print(f"FAIL: result {i}: differs from NumPy ({expression}) "
-                      f"by up to {worst:.3g}")
-                failures += 1
-                continue
-            print(f"PASS: result {i} matches {expression} "
-                  f"{'x'.join(map(str, expected.shape))}")
+            # Differential: the same program with other rewrites.
+            for i, (ours, theirs) in enumerate(zip(results, reference)):
+                if ours.shape != theirs.shape or not np.allclose(
+                        ours, theirs, rtol=options.rtol, atol=options.atol,
+                        equal_nan=True):
+                    print(f"FAIL: result {i}: {label} differs from the "
+                          f"optimized run")
+                    failures += 1
+            print(f"PASS: {label}: every result matches NumPy and the "
+                  f"optimized run")
         return 1 if failures else 0
 
+
+def check(options, scope, results, label, verbose):
+    """Compares results with the --expect expressions; counts failures."""
+    failures = 0
+    for i, (expression, actual) in enumerate(zip(options.expect, results)):
+        expected = np.atleast_2d(np.asarray(eval(expression, scope),
+                                            dtype=np.float64))
+        if actual.shape != expected.shape:
+            print(f"FAIL: result {i} ({label}): shape {actual.shape}, NumPy "
+                  f"({expression}) gives {expected.shape}")
+            failures += 1
+            continue
+        if not np.allclose(actual, expected, rtol=options.rtol,
+                           atol=options.atol, equal_nan=True):
+            worst = np.nanmax(np.abs(actual - expected))
+            print(f"FAIL: result {i} ({label}): differs from NumPy "
+                  f"({expression}) by up to {worst:.3g}")
+            failures += 1
+            continue
+        if verbose:
+            print(f"PASS: result {i} matches {expression} "
+                  f"{'x'.join(map(str, expected.shape))}")
+    return failures
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -354,3 +354,14 @@ func.func @replace_and_sizes(%X: !amls.matrix<?x?xf64>, %s: f64) -> (!amls.matri
   %3 = amls.nrow %t : !amls.matrix<?x?xf64>
   return %0, %1, %2, %3 : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, f64, index
 }
+
+// -----
+
+// pow exists on floating point only: X * X stays on i64.
+// CHECK-LABEL: func @self_product_of_integers
+// CHECK: amls.mul %arg0, %arg0 : !amls.matrix<3x3xi64>, !amls.matrix<3x3xi64>
+// CHECK-NOT: amls.pow
+func.func @self_product_of_integers(%N: !amls.matrix<3x3xi64>) -> !amls.matrix<3x3xi64> {
+  %0 = amls.mul %N, %N : !amls.matrix<3x3xi64>, !amls.matrix<3x3xi64> -> !amls.matrix<3x3xi64>
+  return %0 : !amls.matrix<3x3xi64>
+}

@@ -22,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::amls::registerAMLSPasses();
   mlir::amls::registerAMLSConversionPasses();
   mlir::amls::registerAMLSPipelines();
+  mlir::amls::registerAMLSOptimizePipeline();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -69,6 +69,16 @@ static cl::opt<bool> printIRAfterAll("print-ir-after-all",
                                      cl::desc("Print the IR after each pass"),
                                      cl::cat(category));
 static cl::opt<bool>
+    noOptimization("O0",
+                   cl::desc("Do not optimize: no rewrites, only the size "
+                            "specialization (same as --rewrites=none)"),
+                   cl::cat(category));
+static cl::opt<std::string> rewriteFamilies(
+    "rewrites", cl::init("all"),
+    cl::desc("Rewrite families the optimizer runs, comma-separated: "
+             "simplify, simplify-dynamic, matmul-chain, all, none"),
+    cl::cat(category));
+static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
            cl::cat(category));
@@ -167,6 +177,13 @@ int main(int argc, char **argv) {
   options.passStatistics = stats;
   if (blas != "auto" && blas != "always" && blas != "never")
     return fail("--blas expects auto, always or never, found '" + blas + "'");
+  FailureOr<OptimizeFamilies> families = parseOptimizeFamilies(
+      noOptimization ? StringRef("none") : StringRef(rewriteFamilies));
+  if (failed(families))
+    return fail("--rewrites expects a comma-separated list of simplify, "
+                "simplify-dynamic, matmul-chain, all, none; found '" +
+                rewriteFamilies + "'");
+  options.rewrites = *families;
   FailureOr<std::unique_ptr<ProgramRunner>> runner =
       ProgramRunner::create(std::move(module), options);
   if (failed(runner))

@@ -13,6 +13,7 @@
 #define AMLS_RUNNER_RUNNER_H
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -47,6 +48,9 @@ struct RunnerOptions {
   std::string blas = "auto";
   bool printIRAfterAll = false;
   bool passStatistics = false;
+  /// The optimizer's rewrite families; none of them is --O0 (inference
+  /// still specializes the sizes).
+  OptimizeFamilies rewrites;
 };
 
 /// Milliseconds spent in each phase of the last run.

@@ -132,7 +132,7 @@ def AMLSSimplify : Pass<"amls-simplify"> {
     | `sum(rowSums(X))`, `sum(colSums(X))` -> `sum(X)`; same for `min`/`max` of row or column minima/maxima | |
     | `sum(X^2)` -> `sumsq(X)` | exponent the constant 2 |
     | `X + X` -> `2 * X` | `X` a matrix |
-    | `X * X` -> `X^2` | `X` a matrix |
+    | `X * X` -> `X^2` | `X` a floating-point matrix |
     | `min(X, X)`, `max(X, X)` -> `X`; `ifelse(C, X, X)` -> `X` | `X` a matrix |
     | `ifelse(c, A, B)` -> `A` or `B` | `c` a constant scalar, the chosen value a matrix |
     | `1 / (1 + exp(-X))`, `1 / (exp(-X) + 1)` -> `sigmoid(X)` | |
