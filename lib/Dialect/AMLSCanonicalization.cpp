@@ -23,8 +23,7 @@ Value mlir::amls::detail::castToType(OpBuilder &builder, Location loc,
   return CastOp::create(builder, loc, type, value);
 }
 
-/// The value of a constant scalar operand, if it is one.
-static std::optional<double> getConstantScalar(Value value) {
+std::optional<double> mlir::amls::getConstantScalar(Value value) {
   Attribute attr;
   if (isa<MatrixType>(value.getType()) ||
       !matchPattern(value, m_Constant(&attr)))

@@ -13,6 +13,7 @@
 #include "AMLS/Dialect/AMLSOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -269,16 +270,12 @@ Value ReplaceOp::buildCellComputation(OpBuilder &b, Location loc,
                                       ValueRange cells) {
   Value cell = cells[0], pattern = cells[1], replacement = cells[2];
   Type cellType = cell.getType();
-  auto patternType = cast<FloatType>(pattern.getType());
-  Value asFloat = cell;
-  if (auto floatType = dyn_cast<FloatType>(cellType)) {
-    if (floatType.getWidth() > patternType.getWidth())
-      pattern = arith::ExtFOp::create(b, loc, floatType, pattern);
-    else if (floatType.getWidth() < patternType.getWidth())
-      pattern = arith::TruncFOp::create(b, loc, floatType, pattern);
-  } else {
-    asFloat = arith::SIToFPOp::create(b, loc, patternType, cell);
-  }
+  // Compare in the cell's float type, or in the pattern's for integers.
+  Type compareType = isFloat(cell) ? cellType : pattern.getType();
+  Value asFloat = convertScalarToDtype(b, loc, cell, compareType,
+                                       /*isUnsignedCast=*/false);
+  pattern = convertScalarToDtype(b, loc, pattern, compareType,
+                                 /*isUnsignedCast=*/false);
   Value equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                       asFloat, pattern);
   Value bothNaN = arith::AndIOp::create(
@@ -288,14 +285,7 @@ Value ReplaceOp::buildCellComputation(OpBuilder &b, Location loc,
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, pattern,
                             pattern));
   Value matches = arith::OrIOp::create(b, loc, equal, bothNaN);
-  if (auto floatType = dyn_cast<FloatType>(cellType)) {
-    auto replacementType = cast<FloatType>(replacement.getType());
-    if (floatType.getWidth() > replacementType.getWidth())
-      replacement = arith::ExtFOp::create(b, loc, floatType, replacement);
-    else if (floatType.getWidth() < replacementType.getWidth())
-      replacement = arith::TruncFOp::create(b, loc, floatType, replacement);
-  } else {
-    replacement = arith::FPToSIOp::create(b, loc, cellType, replacement);
-  }
+  replacement = convertScalarToDtype(b, loc, replacement, cellType,
+                                     /*isUnsignedCast=*/false);
   return arith::SelectOp::create(b, loc, matches, replacement, cell);
 }

@@ -126,17 +126,23 @@ int64_t mlir::amls::detail::countNonZeros(DenseElementsAttr literal) {
 }
 
 LogicalResult
-mlir::amls::detail::verifyInferredMatrixProperties(Operation *op) {
+mlir::amls::detail::inferFromOperands(Operation *op, bool emitDiagnostics,
+                                      SmallVectorImpl<Type> &inferred) {
   SmallVector<Attribute> constants(op->getNumOperands());
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
     (void)matchPattern(operand, m_Constant(&constants[i]));
   SmallVector<Type> operandTypes(op->getOperandTypes());
   SparsityEstimator estimator;
   MatrixInferenceContext context(op, operandTypes, constants, estimator,
-                                 /*emitDiagnostics=*/true);
+                                 emitDiagnostics);
+  return cast<InferMatrixPropertiesInterface>(op).inferMatrixProperties(
+      context, inferred);
+}
+
+LogicalResult
+mlir::amls::detail::verifyInferredMatrixProperties(Operation *op) {
   SmallVector<Type> inferred;
-  if (failed(cast<InferMatrixPropertiesInterface>(op).inferMatrixProperties(
-          context, inferred)))
+  if (failed(inferFromOperands(op, /*emitDiagnostics=*/true, inferred)))
     return failure();
   assert(inferred.size() == op->getNumResults() && "one type per result");
   for (auto [i, declared, implied] :

@@ -3,24 +3,15 @@
 #include "RewriteUtils.h"
 
 #include "AMLS/Analysis/PropertyLattice.h"
-#include "AMLS/Analysis/SparsityEstimator.h"
 
 using namespace mlir;
 using namespace mlir::amls;
 
 void rewrite::inferResultTypes(Operation *op) {
-  auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
-  if (!inferable)
-    return;
-  SmallVector<Attribute> constants(op->getNumOperands());
-  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    (void)matchPattern(operand, m_Constant(&constants[i]));
-  SmallVector<Type> operandTypes(op->getOperandTypes());
-  SparsityEstimator estimator;
-  MatrixInferenceContext context(op, operandTypes, constants, estimator,
-                                 /*emitDiagnostics=*/false);
   SmallVector<Type> inferred;
-  if (failed(inferable.inferMatrixProperties(context, inferred)))
+  if (!isa<InferMatrixPropertiesInterface>(op) ||
+      failed(amls::detail::inferFromOperands(op, /*emitDiagnostics=*/false,
+                                             inferred)))
     return;
   for (auto [result, type] : llvm::zip(op->getResults(), inferred))
     if (isa<MatrixType>(result.getType()))
@@ -37,17 +28,6 @@ Type rewrite::elementTypeOf(Value value) {
   if (auto matrix = dyn_cast<MatrixType>(value.getType()))
     return matrix.getElementType();
   return value.getType();
-}
-
-std::optional<double> rewrite::constantScalar(Value value) {
-  Attribute attr;
-  if (isMatrix(value) || !matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  if (auto floatAttr = dyn_cast<FloatAttr>(attr))
-    return floatAttr.getValueAsDouble();
-  if (auto intAttr = dyn_cast<IntegerAttr>(attr))
-    return static_cast<double>(intAttr.getValue().getSExtValue());
-  return std::nullopt;
 }
 
 Value rewrite::scalarConstant(OpBuilder &builder, Location loc, Type type,

@@ -39,7 +39,9 @@ Value build(PatternRewriter &rewriter, Location loc, Type elementType,
 Type elementTypeOf(Value value);
 
 /// The value of a constant scalar, if it is one.
-std::optional<double> constantScalar(Value value);
+inline std::optional<double> constantScalar(Value value) {
+  return getConstantScalar(value);
+}
 
 /// A scalar constant of `type` (float or integer).
 Value scalarConstant(OpBuilder &builder, Location loc, Type type, double value);

@@ -34,6 +34,17 @@ bool isColumnVector(Value value) {
   return isMatrix(value) && colsOf(value) == 1;
 }
 
+/// Aggregates whose value over a single cell is that cell.
+bool isIdentityOnOneCell(AggKind kind) {
+  return kind == AggKind::Sum || kind == AggKind::Min || kind == AggKind::Max ||
+         kind == AggKind::Mean || kind == AggKind::Prod;
+}
+
+/// Whether `value` is the constant index `expected` (a known size).
+bool isConstantSize(Value value, int64_t expected) {
+  return isKnownSize(expected) && getConstantIntValue(value) == expected;
+}
+
 Value asScalar(PatternRewriter &rewriter, Location loc, Value matrix) {
   return AsScalarOp::create(rewriter, loc, elementTypeOf(matrix), matrix);
 }
@@ -61,10 +72,7 @@ struct AggregateOfSingleCell : public OpRewritePattern<AggOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AggOp op,
                                 PatternRewriter &rewriter) const override {
-    AggKind kind = op.getKind();
-    bool identity = kind == AggKind::Sum || kind == AggKind::Min ||
-                    kind == AggKind::Max || kind == AggKind::Mean ||
-                    kind == AggKind::Prod;
+    bool identity = isIdentityOnOneCell(op.getKind());
     if (op.getAxis() != AggAxis::All || !identity ||
         !isSingleCell(op.getInput()))
       return failure();
@@ -80,10 +88,7 @@ struct PartialAggregateOfVector : public OpRewritePattern<AggOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AggOp op,
                                 PatternRewriter &rewriter) const override {
-    AggKind kind = op.getKind();
-    bool identity = kind == AggKind::Sum || kind == AggKind::Min ||
-                    kind == AggKind::Max || kind == AggKind::Mean ||
-                    kind == AggKind::Prod;
+    bool identity = isIdentityOnOneCell(op.getKind());
     Value input = op.getInput();
     bool single = (op.getAxis() == AggAxis::Col && rowsOf(input) == 1) ||
                   (op.getAxis() == AggAxis::Row && colsOf(input) == 1);
@@ -280,12 +285,10 @@ struct FullSlice : public OpRewritePattern<SliceOp> {
     Value input = op.getInput();
     if (!isMatrix(input))
       return failure();
-    auto is = [](Value value, int64_t expected) {
-      std::optional<int64_t> constant = getConstantIntValue(value);
-      return isKnownSize(expected) && constant == expected;
-    };
-    if (!is(op.getRowBegin(), 0) || !is(op.getRowEnd(), rowsOf(input)) ||
-        !is(op.getColBegin(), 0) || !is(op.getColEnd(), colsOf(input)))
+    if (!isConstantSize(op.getRowBegin(), 0) ||
+        !isConstantSize(op.getRowEnd(), rowsOf(input)) ||
+        !isConstantSize(op.getColBegin(), 0) ||
+        !isConstantSize(op.getColEnd(), colsOf(input)))
       return failure();
     return replaceWithValue(rewriter, op, input);
   }
@@ -297,13 +300,11 @@ struct FullInsertSlice : public OpRewritePattern<InsertSliceOp> {
   LogicalResult matchAndRewrite(InsertSliceOp op,
                                 PatternRewriter &rewriter) const override {
     Value dest = op.getDest(), source = op.getSource();
-    auto is = [](Value value, int64_t expected) {
-      std::optional<int64_t> constant = getConstantIntValue(value);
-      return isKnownSize(expected) && constant == expected;
-    };
     if (rowsOf(source) != rowsOf(dest) || colsOf(source) != colsOf(dest) ||
-        !is(op.getRowBegin(), 0) || !is(op.getRowEnd(), rowsOf(dest)) ||
-        !is(op.getColBegin(), 0) || !is(op.getColEnd(), colsOf(dest)))
+        !isConstantSize(op.getRowBegin(), 0) ||
+        !isConstantSize(op.getRowEnd(), rowsOf(dest)) ||
+        !isConstantSize(op.getColBegin(), 0) ||
+        !isConstantSize(op.getColEnd(), colsOf(dest)))
       return failure();
     return replaceWithValue(rewriter, op, source);
   }

@@ -77,8 +77,16 @@ Type refineType(Type declared, Type inferred);
 /// differ become unknown.
 Type joinTypes(Type lhs, Type rhs);
 
+/// The value of a constant scalar (float or integer), if it is one.
+std::optional<double> getConstantScalar(Value value);
+
 namespace detail {
 LogicalResult verifyInferredMatrixProperties(Operation *op);
+
+/// Runs `op`'s inference rule on its current operand types and constant
+/// operands; diagnostics go to `op` only when `emitDiagnostics` is set.
+LogicalResult inferFromOperands(Operation *op, bool emitDiagnostics,
+                                SmallVectorImpl<Type> &inferred);
 
 /// The number of non-zero elements of a literal.
 int64_t countNonZeros(DenseElementsAttr literal);

@@ -3,6 +3,7 @@
 #include "AMLS/Conversion/ElementConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -11,29 +12,15 @@ using namespace mlir;
 Value mlir::amls::convertScalar(OpBuilder &b, Location loc, Value value,
                                 Type type) {
   Type from = value.getType();
-  if (from == type)
-    return value;
-  auto fromFloat = dyn_cast<FloatType>(from);
-  auto toFloat = dyn_cast<FloatType>(type);
-  if (fromFloat && toFloat) {
-    if (fromFloat.getWidth() < toFloat.getWidth())
-      return arith::ExtFOp::create(b, loc, type, value);
-    return arith::TruncFOp::create(b, loc, type, value);
-  }
-  if (toFloat)
-    return arith::SIToFPOp::create(b, loc, type, value);
-  if (fromFloat) {
+  if (isa<FloatType>(from) && type.isSignlessInteger()) {
     // fptosi of NaN is poison: make it 0 first.
     Value isNaN =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
     Value zero =
         arith::ConstantOp::create(b, loc, from, b.getFloatAttr(from, 0));
     value = arith::SelectOp::create(b, loc, isNaN, zero, value);
-    return arith::FPToSIOp::create(b, loc, type, value);
   }
-  if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
-    return arith::ExtSIOp::create(b, loc, type, value);
-  return arith::TruncIOp::create(b, loc, type, value);
+  return convertScalarToDtype(b, loc, value, type, /*isUnsignedCast=*/false);
 }
 
 Value mlir::amls::convertElementType(OpBuilder &b, Location loc, Value tensor,
