@@ -479,3 +479,19 @@ func.func @runtime_converts_f32(%X: !amls.matrix<?x?xf32>, %n: index, %v: f32, %
   %0 = amls.rand %n, %n, %v, %v, %v seed %seed uniform : f32 -> !amls.matrix<?x?xf32>
   return %0 : !amls.matrix<?x?xf32>
 }
+
+// -----
+
+// Runtime f64 cells become i64 truncated towards zero, NaN becoming 0
+// (fptosi of NaN is poison).
+// CHECK-LABEL: func @runtime_converts_i64
+// CHECK: call @amls_rt_read
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?x?xi64>)
+// CHECK: ^bb0(%[[CELL:.*]]: f64, %{{.*}}: i64):
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[CELL]], %[[CELL]] : f64
+// CHECK: %[[CLEAN:.*]] = arith.select %[[NAN]], %{{.*}}, %[[CELL]] : f64
+// CHECK: arith.fptosi %[[CLEAN]] : f64 to i64
+func.func @runtime_converts_i64() -> !amls.matrix<?x?xi64> {
+  %X = amls.read "X.csv" csv : !amls.matrix<?x?xi64>
+  return %X : !amls.matrix<?x?xi64>
+}
