@@ -5,11 +5,34 @@
 #include "AMLS/Dialect/AMLSTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace mlir::amls;
 
 #include "AMLS/Dialect/AMLSOpsDialect.cpp.inc"
+
+namespace {
+/// Every AMLS op may be inlined: none refers to its enclosing function (the
+/// values it reads are operands, its regions are closed), and amls.yield
+/// only terminates amls.parfor and amls.fused bodies, which are cloned whole.
+struct AMLSInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *call, Operation *callable,
+                       bool wouldBeCloned) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *dest, Region *src, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *op, Region *dest, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return true;
+  }
+};
+} // namespace
 
 void AMLSDialect::initialize() {
   registerTypes();
@@ -17,6 +40,7 @@ void AMLSDialect::initialize() {
 #define GET_OP_LIST
 #include "AMLS/Dialect/AMLSOps.cpp.inc"
       >();
+  addInterfaces<AMLSInlinerInterface>();
 }
 
 Operation *AMLSDialect::materializeConstant(OpBuilder &builder, Attribute value,

@@ -137,6 +137,21 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
          input.getFormat() == output.getFormat();
 }
 
+void mlir::amls::refineValueType(Value value, Type type) {
+  Type original = value.getType();
+  if (original == type)
+    return;
+  value.setType(type);
+  for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
+    Operation *owner = use.getOwner();
+    if (isa_and_nonnull<AMLSDialect>(owner->getDialect()) &&
+        !isa<RegionBranchOpInterface>(owner))
+      continue;
+    OpBuilder builder(owner);
+    use.set(CastOp::create(builder, owner->getLoc(), original, value));
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // ParforOp
 //===----------------------------------------------------------------------===//

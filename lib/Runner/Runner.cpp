@@ -320,7 +320,7 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
         specializedType(entry.getLoc(), parameter.name, parameter.type, arg);
     if (failed(type))
       return failure();
-    blockArg.setType(*type);
+    refineValueType(blockArg, *type);
     types.push_back(*type);
     key << *type << ";";
   }

@@ -73,9 +73,10 @@ class MatrixPropertyAnalysis
     : public dataflow::SparseForwardDataFlowAnalysis<MatrixTypeLattice> {
 public:
   MatrixPropertyAnalysis(DataFlowSolver &solver,
-                         const SparsityEstimator &estimator, bool fileMetadata)
+                         const SparsityEstimator &estimator, bool fileMetadata,
+                         const CallResultTypesFn &callResultTypes)
       : SparseForwardDataFlowAnalysis(solver), estimator(estimator),
-        fileMetadata(fileMetadata) {}
+        fileMetadata(fileMetadata), callResultTypes(callResultTypes) {}
 
   LogicalResult visitOperation(Operation *op,
                                ArrayRef<const MatrixTypeLattice *> operands,
@@ -86,20 +87,10 @@ public:
       return success();
     }
 
-    // Wait until every operand's type and constant value is known, so that
-    // an early imprecise result does not stick in the (monotone) lattice.
     SmallVector<Type> operandTypes;
     SmallVector<Attribute> constants;
-    for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands)) {
-      if (lattice->getValue().isUninitialized())
-        return success();
-      const ConstantLattice *constant =
-          getOrCreateFor<ConstantLattice>(getProgramPointAfter(op), operand);
-      if (constant->getValue().isUninitialized())
-        return success();
-      operandTypes.push_back(lattice->getValue().getType());
-      constants.push_back(constant->getValue().getConstantValue());
-    }
+    if (!getOperandFacts(op, operands, operandTypes, constants))
+      return success();
 
     // Quietly: a loop's first visit sees only its initial values, and a rule
     // may fail on that intermediate state of a valid program. The final
@@ -120,6 +111,28 @@ public:
     return success();
   }
 
+  /// Calls take their result types from the inter-procedural analysis
+  /// when it provides them (the callee specialized to the operands' types).
+  void visitExternalCall(CallOpInterface call,
+                         ArrayRef<const MatrixTypeLattice *> operands,
+                         ArrayRef<MatrixTypeLattice *> results) override {
+    if (!callResultTypes)
+      return setAllToEntryStates(results);
+    SmallVector<Type> operandTypes;
+    SmallVector<Attribute> constants;
+    if (!getOperandFacts(call, operands, operandTypes, constants))
+      return;
+    std::optional<SmallVector<Type>> inferred =
+        callResultTypes(call, operandTypes, constants);
+    if (!inferred)
+      return setAllToEntryStates(results);
+    for (auto [result, lattice, type] :
+         llvm::zip(call->getResults(), results, *inferred)) {
+      Type refined = refineType(result.getType(), type);
+      propagateIfChanged(lattice, lattice->join(MatrixTypeValue(refined)));
+    }
+  }
+
   void setToEntryState(MatrixTypeLattice *lattice) override {
     Type declared = lattice->getAnchor().getType();
     propagateIfChanged(lattice, lattice->join(MatrixTypeValue(declared)));
@@ -128,15 +141,40 @@ public:
 private:
   const SparsityEstimator &estimator;
   bool fileMetadata;
+  const CallResultTypesFn &callResultTypes;
+
+  /// The operands' types and constant values (null where not constant);
+  /// false until all are known, so that an early imprecise result does not
+  /// stick in the (monotone) lattice.
+  bool getOperandFacts(Operation *op,
+                       ArrayRef<const MatrixTypeLattice *> operands,
+                       SmallVectorImpl<Type> &operandTypes,
+                       SmallVectorImpl<Attribute> &constants) {
+    for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands)) {
+      if (lattice->getValue().isUninitialized())
+        return false;
+      const ConstantLattice *constant =
+          getOrCreateFor<ConstantLattice>(getProgramPointAfter(op), operand);
+      if (constant->getValue().isUninitialized())
+        return false;
+      operandTypes.push_back(lattice->getValue().getType());
+      constants.push_back(constant->getValue().getConstantValue());
+    }
+    return true;
+  }
 };
 
-struct InferPropertiesPass
-    : public amls::impl::AMLSInferPropertiesBase<InferPropertiesPass> {
-  using AMLSInferPropertiesBase::AMLSInferPropertiesBase;
+/// One run of the inference over `root`, refining its types in place.
+class PropertyInference {
+public:
+  PropertyInference(Operation *root, const PropertyInferenceOptions &options)
+      : root(root), options(options) {}
 
-  void runOnOperation() override;
+  LogicalResult run();
 
 private:
+  Operation *root;
+  const PropertyInferenceOptions &options;
   /// Values whose type was refined, with their type before.
   DenseMap<Value, Type> originalTypes;
 
@@ -159,7 +197,7 @@ private:
 
 } // namespace
 
-void InferPropertiesPass::refine(DataFlowSolver &solver, Value value) {
+void PropertyInference::refine(DataFlowSolver &solver, Value value) {
   if (!isa<MatrixType>(value.getType()))
     return;
   const auto *lattice = solver.lookupState<MatrixTypeLattice>(value);
@@ -170,7 +208,7 @@ void InferPropertiesPass::refine(DataFlowSolver &solver, Value value) {
     setRefinedType(value, type);
 }
 
-void InferPropertiesPass::setRefinedType(Value value, Type type) {
+void PropertyInference::setRefinedType(Value value, Type type) {
   if (type == value.getType())
     return;
   originalTypes.try_emplace(value, value.getType());
@@ -178,9 +216,9 @@ void InferPropertiesPass::setRefinedType(Value value, Type type) {
 }
 
 LogicalResult
-InferPropertiesPass::checkFixpoint(DataFlowSolver &solver,
-                                   const SparsityEstimator &estimator) {
-  WalkResult result = getOperation()->walk([&](Operation *op) {
+PropertyInference::checkFixpoint(DataFlowSolver &solver,
+                                 const SparsityEstimator &estimator) {
+  WalkResult result = root->walk([&](Operation *op) {
     auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
     if (!inferable)
       return WalkResult::advance();
@@ -199,7 +237,7 @@ InferPropertiesPass::checkFixpoint(DataFlowSolver &solver,
     }
     MatrixInferenceContext context(op, operandTypes, constants, estimator,
                                    /*emitDiagnostics=*/true);
-    context.setAllowsFileMetadata(fileMetadata);
+    context.setAllowsFileMetadata(options.fileMetadata);
     SmallVector<Type> inferred;
     if (failed(inferable.inferMatrixProperties(context, inferred)))
       return WalkResult::interrupt();
@@ -216,7 +254,7 @@ InferPropertiesPass::checkFixpoint(DataFlowSolver &solver,
   return failure(result.wasInterrupted());
 }
 
-void InferPropertiesPass::unifySuccessorInputs(RegionBranchOpInterface op) {
+void PropertyInference::unifySuccessorInputs(RegionBranchOpInterface op) {
   // (operand, successor input) pairs of every edge of `op`.
   SmallVector<std::pair<OpOperand *, Value>> edges;
   SmallVector<RegionSuccessor> successors;
@@ -269,8 +307,8 @@ void InferPropertiesPass::unifySuccessorInputs(RegionBranchOpInterface op) {
 
 /// Inserts `amls.cast` on region-branch edges whose operand type no longer
 /// equals the successor's input type, and records all forwarded operands.
-void InferPropertiesPass::bridgeRegionEdges(
-    RegionBranchOpInterface op, DenseSet<OpOperand *> &edgeOperands) {
+void PropertyInference::bridgeRegionEdges(RegionBranchOpInterface op,
+                                          DenseSet<OpOperand *> &edgeOperands) {
   auto bridge = [&](OpOperand &operand, Type expected) {
     edgeOperands.insert(&operand);
     if (operand.get().getType() == expected)
@@ -311,22 +349,44 @@ void InferPropertiesPass::bridgeRegionEdges(
   }
 }
 
-void InferPropertiesPass::runOnOperation() {
+LogicalResult PropertyInference::run() {
   // Sizes queried with nrow/ncol become constants once their operand's type
   // is refined, and those constants can refine further types (e.g. a fill
   // sized by ncol(X)). A few rounds reach the fixpoint in practice.
   constexpr unsigned kMaxRounds = 4;
   for (unsigned round = 0; round < kMaxRounds; ++round) {
     if (failed(refineTypes()))
-      return signalPassFailure();
+      return failure();
     if (!foldSizeQueries())
       break;
   }
+  return success();
 }
 
-bool InferPropertiesPass::foldSizeQueries() {
+LogicalResult
+mlir::amls::inferMatrixProperties(Operation *root,
+                                  const PropertyInferenceOptions &options) {
+  return PropertyInference(root, options).run();
+}
+
+namespace {
+struct InferPropertiesPass
+    : public amls::impl::AMLSInferPropertiesBase<InferPropertiesPass> {
+  using AMLSInferPropertiesBase::AMLSInferPropertiesBase;
+
+  void runOnOperation() override {
+    PropertyInferenceOptions options;
+    options.estimator = estimator;
+    options.fileMetadata = fileMetadata;
+    if (failed(inferMatrixProperties(getOperation(), options)))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+bool PropertyInference::foldSizeQueries() {
   bool changed = false;
-  getOperation()->walk([&](Operation *op) {
+  root->walk([&](Operation *op) {
     if (!isa<NRowOp, NColOp>(op))
       return;
     SmallVector<OpFoldResult> folded;
@@ -347,25 +407,28 @@ bool InferPropertiesPass::foldSizeQueries() {
   return changed;
 }
 
-LogicalResult InferPropertiesPass::refineTypes() {
-  Operation *root = getOperation();
-  SparsityEstimator sparsityEstimator(estimator);
+LogicalResult PropertyInference::refineTypes() {
+  SparsityEstimator sparsityEstimator(options.estimator);
   // Function arguments keep their declared types: no propagation from call
   // sites into callees (inter-procedural analysis is a separate step).
   DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
   solver.load<dataflow::DeadCodeAnalysis>();
   solver.load<dataflow::SparseConstantPropagation>();
-  solver.load<MatrixPropertyAnalysis>(sparsityEstimator, fileMetadata);
+  solver.load<MatrixPropertyAnalysis>(sparsityEstimator, options.fileMetadata,
+                                      options.callResultTypes);
   if (failed(solver.initializeAndRun(root)) ||
       failed(checkFixpoint(solver, sparsityEstimator)))
     return failure();
 
   // Refine results of inferable ops and the values merged by region control
-  // flow. Function arguments and call results keep their declared types.
+  // flow. Function arguments keep their declared types, and so do call
+  // results unless the inter-procedural analysis gave them.
   originalTypes.clear();
   root->walk([&](Operation *op) {
     bool isBranch = isa<RegionBranchOpInterface>(op);
-    if (!isBranch && !isa<InferMatrixPropertiesInterface>(op))
+    bool isSummarizedCall = options.callResultTypes && isa<CallOpInterface>(op);
+    if (!isBranch && !isSummarizedCall &&
+        !isa<InferMatrixPropertiesInterface>(op))
       return;
     for (Value result : op->getResults())
       refine(solver, result);
@@ -402,7 +465,7 @@ LogicalResult InferPropertiesPass::refineTypes() {
 
 /// Casts whose input now has the result type are no-ops; a cast of a cast
 /// can start from the first input. Both are left behind by refinement.
-void InferPropertiesPass::removeRedundantCasts(Operation *root) {
+void PropertyInference::removeRedundantCasts(Operation *root) {
   root->walk([](CastOp cast) {
     if (auto inner = cast.getInput().getDefiningOp<CastOp>())
       if (CastOp::areCastCompatible(inner.getInput().getType(), cast.getType()))

@@ -1,10 +1,10 @@
 //===- OptimizePipeline.cpp - The default AMLS optimizer ------------------===//
 //
-// --amls-optimize: inference, the static and size-dependent rewrites,
-// CSE/canonicalization, loop-invariant code motion and matmul-chain
-// ordering, in two rounds: the first round's rewrites expose sizes (and
-// rewrites) the second one uses, after which the programs in the tests and
-// examples do not change any more.
+// --amls-optimize: inference, inter-procedural specialization and inlining,
+// the static and size-dependent rewrites, CSE/canonicalization,
+// matmul-chain ordering and loop-invariant code motion, in two rounds: the
+// first round's rewrites expose sizes (and rewrites) the second one uses, after
+// which the programs in the tests and examples do not change any more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +19,7 @@ using namespace mlir;
 using namespace mlir::amls;
 
 FailureOr<OptimizeFamilies> mlir::amls::parseOptimizeFamilies(StringRef list) {
-  OptimizeFamilies families{false, false, false};
+  OptimizeFamilies families{false, false, false, false};
   SmallVector<StringRef> names;
   list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef name : names) {
@@ -27,13 +27,15 @@ FailureOr<OptimizeFamilies> mlir::amls::parseOptimizeFamilies(StringRef list) {
     if (name == "all")
       families = OptimizeFamilies();
     else if (name == "none")
-      families = {false, false, false};
+      families = {false, false, false, false};
     else if (name == "simplify")
       families.simplify = true;
     else if (name == "simplify-dynamic")
       families.simplifyDynamic = true;
     else if (name == "matmul-chain")
       families.matmulChain = true;
+    else if (name == "ipa")
+      families.interprocedural = true;
     else
       return failure();
   }
@@ -47,27 +49,33 @@ void mlir::amls::buildOptimizePipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   };
   pm.addPass(createAMLSInferProperties());
+  if (families.interprocedural)
+    pm.addPass(createAMLSInterprocedural());
   for (int round = 0; round < 2; ++round) {
     if (families.simplify)
       pm.addPass(createAMLSSimplify());
     cleanUp();
-    pm.addPass(createLoopInvariantCodeMotionPass());
     pm.addPass(createAMLSInferProperties());
     if (families.simplifyDynamic) {
       pm.addPass(createAMLSSimplifyDynamic());
       cleanUp();
     }
+    // Chains are ordered before loop-invariant code motion: hoisting the
+    // invariant prefix of a chain (PageRank's e %*% u) would split it and
+    // fix the order the chain was written in.
     if (families.matmulChain) {
       pm.addPass(createAMLSMatmulChain());
       pm.addPass(createAMLSInferProperties());
     }
+    pm.addPass(createLoopInvariantCodeMotionPass());
   }
+  pm.addPass(createAMLSInferProperties());
 }
 
 void mlir::amls::registerAMLSOptimizePipeline() {
   PassPipelineRegistration<>(
       "amls-optimize",
-      "The AMLS optimizer: property inference, --amls-simplify, "
+      "The AMLS optimizer: property inference, --amls-ipa, --amls-simplify, "
       "--amls-simplify-dynamic, CSE/canonicalization, loop-invariant code "
       "motion and --amls-matmul-chain, in two rounds",
       [](OpPassManager &pm) { buildOptimizePipeline(pm); });

@@ -76,6 +76,7 @@ CONFIGURATIONS = [
     ("simplify", ["--rewrites=simplify"]),
     ("simplify-dynamic", ["--rewrites=simplify-dynamic"]),
     ("matmul-chain", ["--rewrites=matmul-chain"]),
+    ("ipa", ["--rewrites=ipa"]),
 ]
 
 

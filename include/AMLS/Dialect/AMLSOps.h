@@ -23,15 +23,22 @@ namespace mlir::amls {
 #define AMLS_CELL_OPS(X)                                                       \
   X(AddOp)                                                                     \
   X(SubOp)                                                                     \
-  X(MulOp) X(DivOp) X(PowOp) X(MinOp) X(MaxOp) X(ModOp) X(IntDivOp) X(LtOp)    \
-      X(LeOp) X(GtOp) X(GeOp) X(EqOp) X(NeOp) X(AndOp) X(OrOp) X(NegOp)        \
-          X(NotOp) X(AbsOp) X(ExpOp) X(LogOp) X(SqrtOp) X(RoundOp) X(FloorOp)  \
-              X(CeilOp) X(SignOp) X(SigmoidOp) X(SinOp) X(CosOp) X(TanhOp)     \
-                  X(IsNaNOp) X(IfElseOp)
+  X(MulOp)                                                                     \
+  X(DivOp) X(PowOp) X(MinOp) X(MaxOp) X(ModOp) X(IntDivOp) X(LtOp) X(LeOp)     \
+      X(GtOp) X(GeOp) X(EqOp) X(NeOp) X(AndOp) X(OrOp) X(NegOp) X(NotOp)       \
+          X(AbsOp) X(ExpOp) X(LogOp) X(SqrtOp) X(RoundOp) X(FloorOp) X(CeilOp) \
+              X(SignOp) X(SigmoidOp) X(SinOp) X(CosOp) X(TanhOp) X(IsNaNOp)    \
+                  X(IfElseOp)
 #define AMLS_DECLARE_CELL(Op)                                                  \
   Value buildCell(Op op, OpBuilder &b, Location loc, ValueRange cells);
 AMLS_CELL_OPS(AMLS_DECLARE_CELL)
 #undef AMLS_DECLARE_CELL
+
+/// Gives `value` the (more precise, compatible) matrix type `type`. Uses
+/// that need the type they were built with (ops of other dialects such as
+/// calls and returns, region-branch edges) read it through an `amls.cast`,
+/// which inference removes where it can.
+void refineValueType(Value value, Type type);
 } // namespace mlir::amls
 
 #endif // AMLS_DIALECT_AMLSOPS_H

@@ -7,6 +7,7 @@
 #include "AMLS/Analysis/SparsityEstimator.h"
 #include "AMLS/Dialect/AMLSDialect.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -14,6 +15,26 @@ namespace mlir::amls {
 
 #define GEN_PASS_DECL
 #include "AMLS/Transforms/Passes.h.inc"
+
+/// The result types of a call given its operands' inferred types and
+/// constant values (null where not constant); std::nullopt leaves the
+/// call's declared result types.
+using CallResultTypesFn = std::function<std::optional<SmallVector<Type>>(
+    CallOpInterface call, ArrayRef<Type> operandTypes,
+    ArrayRef<Attribute> operandConstants)>;
+
+struct PropertyInferenceOptions {
+  EstimatorKind estimator = EstimatorKind::AverageCase;
+  /// Take amls.read's sizes from Matrix Market headers present now.
+  bool fileMetadata = true;
+  /// Set by the inter-procedural analysis; without it calls keep their
+  /// declared result types.
+  CallResultTypesFn callResultTypes;
+};
+
+/// The analysis and type refinement of --amls-infer-properties on `root`.
+LogicalResult inferMatrixProperties(Operation *root,
+                                    const PropertyInferenceOptions &options);
 
 /// The static algebraic rewrites of --amls-simplify.
 void populateSimplifyPatterns(RewritePatternSet &patterns);
@@ -27,10 +48,12 @@ struct OptimizeFamilies {
   bool simplify = true;
   bool simplifyDynamic = true;
   bool matmulChain = true;
+  /// Inter-procedural specialization and inlining (--amls-ipa).
+  bool interprocedural = true;
 };
 
 /// Parses a comma-separated list of `simplify`, `simplify-dynamic`,
-/// `matmul-chain`, `all`, `none`.
+/// `matmul-chain`, `ipa`, `all`, `none`.
 FailureOr<OptimizeFamilies> parseOptimizeFamilies(StringRef list);
 
 /// The --amls-optimize pipeline (amls-run's default).

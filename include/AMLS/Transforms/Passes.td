@@ -197,4 +197,57 @@ def AMLSSimplifyDynamic : Pass<"amls-simplify-dynamic"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def AMLSInterprocedural : Pass<"amls-ipa", "::mlir::ModuleOp"> {
+  let summary = "Inter-procedural analysis: specialize functions per call "
+                "signature, inline small ones, remove dead ones";
+  let description = [{
+    Carries what inference knows at call sites into the called functions, as
+    SystemDS's IPA does for DML functions, so that the rewrites and matmul
+    chains inside a function see the sizes of its actual arguments:
+
+    1. Every call's signature is computed from the caller's inferred types:
+       the most precise type of each matrix operand (looking through the
+       `amls.cast` inference put there for the call) and the value of each
+       constant scalar operand.
+    2. The callee is specialized per distinct signature: its matrix
+       parameters take the signature's types, its constant scalar
+       parameters are replaced by the constants and removed, and inference
+       runs on its body. A private function whose calls all share one
+       signature is specialized in place; otherwise each signature gets a
+       private clone (`f_0`, `f_1`, ...) and its calls are redirected.
+    3. The callee's results are propagated back: a matrix result takes the
+       inferred type of the returned values, a scalar result that every
+       return yields as the same constant becomes that constant at the
+       call sites.
+
+    These steps repeat, with inference over the whole module in between,
+    until no call's signature changes (at most `max-iterations` rounds):
+    results of one call refine the arguments of the next, and values
+    carried around loops at call sites converge as in the
+    intra-procedural analysis (their types are the loop fixpoint's).
+
+    Then calls to functions of at most `inline-threshold` operations (all
+    nested operations counted) are inlined, callees first, through the
+    dialects' inliner interfaces, and private functions that are no longer
+    called are removed. Functions on a cycle of the call graph (recursion)
+    are neither specialized nor inlined, and external declarations are left
+    alone. Public functions (the program's entry) keep their signature.
+
+    Example: after specialization, `@pageRank` (examples/pagerank.dml) is
+    called with 1000x1000 and 1000x1 matrices and `alpha = 0.85`, so the
+    teleport term `e %*% u %*% p` in its loop has known sizes and
+    `--amls-matmul-chain` evaluates it as `e %*% (u %*% p)`.
+  }];
+  let options = [
+    Option<"inlineThreshold", "inline-threshold", "unsigned", "20",
+           "Inline calls to functions of at most this many operations "
+           "(0: never inline)">,
+    Option<"maxIterations", "max-iterations", "unsigned", "8",
+           "Rounds of specialization and inference at most">
+  ];
+  let dependentDialects = ["::mlir::amls::AMLSDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // AMLS_TRANSFORMS_PASSES_TD
