@@ -2,13 +2,24 @@
 """AMLS against NumPy on this machine, in one run (`make bench`).
 
 For every benchmark the same inputs go to AMLS (amls-run, best of several
-executions of the compiled program; compile time reported separately) and to
-NumPy (best of the same number of runs). OpenBLAS gets the right kernel for
-the CPU in both (OPENBLAS_CORETYPE, set before NumPy loads). The table gives
-times, the AMLS/NumPy speed ratio (>1: AMLS is faster) and the achieved
-bandwidth or FLOP rate next to the machine's measured peaks.
+executions of the compiled program; compile time reported separately), to
+AMLS without its optimizer (amls-run --O0) and to NumPy (best of the same
+number of runs). OpenBLAS gets the right kernel for the CPU in both
+(OPENBLAS_CORETYPE, set before NumPy loads). The table gives times, the
+AMLS/NumPy speed ratio (>1: AMLS is faster), the optimizer's speedup (--O0
+time over optimized time) and the achieved bandwidth or FLOP rate of the
+optimized program next to the machine's measured peaks.
 
-Usage: run.py --amls-run build/bin/amls-run [--repeat 5] [--quick]
+Besides the kernels (an element-wise chain, a product, the CG loop) there is
+a case for each of the optimizer's rewrites, written in the unoptimized form
+(t(X) %*% X as a transpose and a product, and so on). Both AMLS results,
+optimized and --O0, are checked against NumPy's: a mismatch ends the run.
+
+After the table: the time of amls-opt --amls-optimize on a generated
+1,000-op program (gen_program.py), with the amls op counts before and after.
+
+Usage: run.py --amls-run build/bin/amls-run [--amls-opt build/bin/amls-opt]
+              [--repeat 5] [--quick]
 """
 
 import argparse
@@ -36,7 +47,13 @@ if "OPENBLAS_CORETYPE" not in os.environ and core_type():
 
 import numpy as np  # noqa: E402
 
+import gen_program  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Largest difference between an AMLS result and NumPy's, relative to the
+# largest magnitude in NumPy's result.
+RTOL = 1e-8
 
 
 def write_binary(path, matrix):
@@ -45,6 +62,34 @@ def write_binary(path, matrix):
         out.write(b"AMLSMAT1")
         np.array(matrix.shape, dtype=np.int64).tofile(out)
         matrix.tofile(out)
+
+
+def read_binary(path):
+    """A matrix in the AMLS binary format (what write_binary writes; amls-run
+    writes a scalar result as a 1x1 matrix)."""
+    with open(path, "rb") as data:
+        if data.read(8) != b"AMLSMAT1":
+            sys.exit(f"{path}: not an AMLS binary matrix")
+        rows, cols = np.fromfile(data, dtype=np.int64, count=2)
+        cells = np.fromfile(data, dtype=np.float64)
+    if cells.size != rows * cols:
+        sys.exit(f"{path}: expected {rows}x{cols} cells, found {cells.size}")
+    return cells.reshape(rows, cols)
+
+
+def check(name, label, result, expected, rtol=RTOL):
+    """Ends the run when an AMLS result differs from NumPy's."""
+    expected = np.atleast_2d(expected)
+    if result.shape != expected.shape:
+        sys.exit(f"FAIL: {name} ({label}): AMLS result is "
+                 f"{result.shape[0]}x{result.shape[1]}, NumPy's "
+                 f"{expected.shape[0]}x{expected.shape[1]}")
+    scale = np.max(np.abs(expected)) if expected.size else 0.0
+    error = np.max(np.abs(result - expected)) if expected.size else 0.0
+    if not error <= rtol * scale:
+        sys.exit(f"FAIL: {name} ({label}): AMLS differs from NumPy by "
+                 f"{error:.3g}, more than {rtol:g} times NumPy's largest "
+                 f"magnitude {scale:.3g}")
 
 
 def best_of(repeat, fn):
@@ -56,21 +101,57 @@ def best_of(repeat, fn):
     return best
 
 
-def run_amls(amls_run, program, inputs, args, repeat, threads, workdir):
-    command = [amls_run, os.path.join(HERE, "programs", program),
-               "--timing", f"--repeat={repeat}", f"--threads={threads}",
-               "--output", f"0={os.path.join(workdir, 'result.bin')}"]
+def bind_inputs(inputs, args, workdir):
+    """Writes the input matrices; the amls-run options that bind them."""
+    options = []
     for name, matrix in inputs.items():
         path = os.path.join(workdir, name + ".bin")
         write_binary(path, matrix)
-        command += ["--input", f"{name}={path}"]
+        options += ["--input", f"{name}={path}"]
     for name, value in args.items():
-        command += ["--arg", f"{name}={value}"]
+        options += ["--arg", f"{name}={value}"]
+    return options
+
+
+def run_amls(amls_run, program, bindings, flags, repeat, threads, workdir):
+    """Execution and compile time (s) and result 0 of one amls-run."""
+    result = os.path.join(workdir, "result.bin")
+    if os.path.exists(result):
+        os.remove(result)
+    command = [amls_run, os.path.join(HERE, "programs", program),
+               "--timing", f"--repeat={repeat}", f"--threads={threads}",
+               "--output", f"0={result}"] + bindings + flags
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
-        sys.exit(f"amls-run failed on {program}:\n{run.stderr}")
+        sys.exit(f"amls-run {' '.join(flags)} failed on {program}:\n"
+                 f"{run.stderr}")
     timing = re.search(r"compile ([\d.]+), execute ([\d.]+)", run.stderr)
-    return float(timing.group(2)) / 1e3, float(timing.group(1)) / 1e3
+    return (float(timing.group(2)) / 1e3, float(timing.group(1)) / 1e3,
+            read_binary(result))
+
+
+def measure_optimizer(amls_opt, repeat, workdir, ops=1000):
+    """amls-opt --amls-optimize on a generated straight-line program of
+    `ops` amls ops: the best time (s), of parsing and printing alone, and
+    the amls op counts before and after."""
+    path = os.path.join(workdir, "generated.mlir")
+    with open(path, "w") as out:
+        out.write(gen_program.generate(ops))
+
+    def amls_opt_run(*flags):
+        run = subprocess.run([amls_opt, path, *flags], capture_output=True,
+                             text=True)
+        if run.returncode != 0:
+            sys.exit(f"amls-opt {' '.join(flags)} failed on the generated "
+                     f"program {path}:\n{run.stderr}")
+        return run.stdout
+
+    before = gen_program.count_amls_ops(amls_opt_run())
+    after = gen_program.count_amls_ops(amls_opt_run("--amls-optimize"))
+    optimize_s = best_of(repeat, lambda: amls_opt_run(
+        "--amls-optimize", "-o", os.devnull))
+    parse_s = best_of(repeat, lambda: amls_opt_run("-o", os.devnull))
+    return optimize_s, parse_s, before, after
 
 
 def measure_machine(repeat):
@@ -103,16 +184,21 @@ def numpy_cg(X, y, iterations):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--amls-run", required=True)
+    parser.add_argument("--amls-opt",
+                        help="default: amls-opt next to amls-run")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--quick", action="store_true",
                         help="smaller inputs, for a smoke test")
     options = parser.parse_args()
+    amls_opt = options.amls_opt or os.path.join(
+        os.path.dirname(options.amls_run), "amls-opt")
     rng = np.random.default_rng(1)
     scale = 4 if options.quick else 1
     n = 2000 // scale
     rows = 100_000 // scale
     rows2 = 10_000 // scale
+    gram_rows = 20_000 // scale
     cg_iterations = 20
 
     read_gbs, gemm_gflops = measure_machine(options.repeat)
@@ -122,13 +208,24 @@ def main():
           f"AMLS uses {options.threads} thread(s)")
 
     results = []
+    notes = []
     with tempfile.TemporaryDirectory(prefix="amls-bench-") as workdir:
-        def bench(name, program, inputs, args, numpy_fn, work, unit):
-            amls_s, compile_s = run_amls(options.amls_run, program, inputs,
-                                         args, options.repeat, options.threads,
-                                         workdir)
+        def bench(name, program, inputs, args, numpy_fn, work, unit,
+                  rtol=RTOL):
+            """One row: `work` (bytes or FLOPs of the optimized program)
+            over the optimized time gives the rate in `unit`."""
+            expected = numpy_fn()
+            bindings = bind_inputs(inputs, args, workdir)
+            amls_s, compile_s, result = run_amls(
+                options.amls_run, program, bindings, [], options.repeat,
+                options.threads, workdir)
+            check(name, "optimized", result, expected, rtol)
+            o0_s, _, result = run_amls(
+                options.amls_run, program, bindings, ["--O0"],
+                options.repeat, options.threads, workdir)
+            check(name, "--O0", result, expected, rtol)
             numpy_s = best_of(options.repeat, numpy_fn)
-            results.append((name, amls_s, compile_s, numpy_s,
+            results.append((name, amls_s, o0_s, compile_s, numpy_s,
                             work / amls_s / 1e9, unit))
 
         X, Y, Z = (rng.random((n, n)) for _ in range(3))
@@ -136,10 +233,25 @@ def main():
               {}, lambda: np.sum(X * Y * Z), 3 * X.nbytes, "GB/s")
         bench(f"X%*%Y {n}x{n}", "matmul.mlir", {"X": X, "Y": Y}, {},
               lambda: X @ Y, 2 * n**3, "GFLOP/s")
+        # The optimizer's rewrites, each on a program written the long way.
         T = rng.random((rows, 100))
         v = rng.random((100, 1))
-        bench(f"t(X)%*%(X%*%v) {rows}x100", "xtxv.mlir", {"X": T, "v": v}, {},
-              lambda: T.T @ (T @ v), T.nbytes, "GB/s")
+        bench(f"t(X)%*%(X%*%v) {rows}x100 (mmchain)", "xtxv.mlir",
+              {"X": T, "v": v}, {}, lambda: T.T @ (T @ v), T.nbytes, "GB/s")
+        G = rng.random((gram_rows, 200))
+        bench(f"t(X)%*%X {gram_rows}x200 (tsmm)", "tsmm.mlir", {"X": G}, {},
+              lambda: G.T @ G, gram_rows * 200 * 201, "GFLOP/s")
+        w = rng.random((n, 1))
+        bench(f"(A%*%B)%*%v {n}x{n} (chain order; NumPy as written)",
+              "matmul-chain.mlir", {"A": X, "B": Y, "v": w}, {},
+              lambda: (X @ Y) @ w, 2 * X.nbytes, "GB/s")
+        reordered_s = best_of(options.repeat, lambda: X @ (Y @ w))
+        notes.append(f"NumPy A @ (B @ v), the order the optimizer picks: "
+                     f"{reordered_s:.4f} s")
+        bench(f"sum(X%*%Y) {n}x{n}", "sum-matmul.mlir", {"X": X, "Y": Y}, {},
+              lambda: np.sum(X @ Y), 2 * X.nbytes, "GB/s")
+        bench(f"trace(X%*%Y) {n}x{n}", "trace-matmul.mlir", {"X": X, "Y": Y},
+              {}, lambda: np.trace(X @ Y), 2 * X.nbytes, "GB/s")
         for r, c in ((rows, 100), (rows2, 1000 // (2 if options.quick else 1))):
             A = rng.random((r, c))
             b = A @ rng.random((c, 1))
@@ -150,13 +262,23 @@ def main():
                   lambda: numpy_cg(A, b, cg_iterations),
                   cg_iterations * 2 * A.nbytes, "GB/s")
 
+        optimize_s, parse_s, before, after = measure_optimizer(
+            amls_opt, options.repeat, workdir)
+
     print()
-    print(f"| benchmark | AMLS (s) | AMLS compile (s) | NumPy (s) | "
-          f"speedup vs NumPy | AMLS rate |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, amls_s, compile_s, numpy_s, rate, unit in results:
-        print(f"| {name} | {amls_s:.4f} | {compile_s:.3f} | {numpy_s:.4f} | "
-              f"{numpy_s / amls_s:.2f}x | {rate:.1f} {unit} |")
+    print("| benchmark | AMLS (s) | AMLS --O0 (s) | compile (s) | NumPy (s) | "
+          "speedup vs NumPy | optimizer speedup (O0/optimized) | AMLS rate |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, amls_s, o0_s, compile_s, numpy_s, rate, unit in results:
+        print(f"| {name} | {amls_s:.4f} | {o0_s:.4f} | {compile_s:.3f} | "
+              f"{numpy_s:.4f} | {numpy_s / amls_s:.2f}x | "
+              f"{o0_s / amls_s:.2f}x | {rate:.1f} {unit} |")
+    print()
+    for note in notes:
+        print(note)
+    print(f"amls-opt --amls-optimize on a {before}-op program: "
+          f"{optimize_s:.3f} s ({before} -> {after} amls ops; parsing and "
+          f"printing alone {parse_s:.3f} s)")
 
 
 if __name__ == "__main__":
