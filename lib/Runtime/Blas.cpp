@@ -22,7 +22,12 @@
 
 namespace {
 
-enum { kCblasRowMajor = 101, kCblasNoTrans = 111, kCblasTrans = 112 };
+enum {
+  kCblasRowMajor = 101,
+  kCblasNoTrans = 111,
+  kCblasTrans = 112,
+  kCblasUpper = 121
+};
 
 template <typename T>
 using GemmFn = void (*)(int, int, int, int, int, int, T, const T *, int,
@@ -30,11 +35,15 @@ using GemmFn = void (*)(int, int, int, int, int, int, T, const T *, int,
 template <typename T>
 using GemvFn = void (*)(int, int, int, int, T, const T *, int, const T *, int,
                         T, T *, int);
+template <typename T>
+using SyrkFn = void (*)(int, int, int, int, int, T, const T *, int, T, T *,
+                        int);
 using SetThreadsFn = void (*)(int);
 
 template <typename T> struct BlasRoutines {
   GemmFn<T> gemm = nullptr;
   GemvFn<T> gemv = nullptr;
+  SyrkFn<T> syrk = nullptr;
 };
 
 struct Blas {
@@ -78,8 +87,10 @@ const Blas &getBlas() {
       };
       load(blas.f64.gemm, "cblas_dgemm");
       load(blas.f64.gemv, "cblas_dgemv");
+      load(blas.f64.syrk, "cblas_dsyrk");
       load(blas.f32.gemm, "cblas_sgemm");
       load(blas.f32.gemv, "cblas_sgemv");
+      load(blas.f32.syrk, "cblas_ssyrk");
       load(blas.setThreads, "openblas_set_num_threads");
       if (blas.f64.gemm)
         break;
@@ -138,9 +149,43 @@ void gemv(const BlasRoutines<T> &blas, const Matrix *a, BlasOperand opA,
             static_cast<int>(incX), T(1), y, static_cast<int>(incY));
 }
 
+/// C += t(X) %*% X or X %*% t(X) through syrk when A and B are the two
+/// views of one matrix that make the product symmetric (amls.tsmm lowers to
+/// such a product): half the multiplications of gemm. syrk computes the
+/// upper triangle into a scratch matrix, which is added to both triangles
+/// of C. False if the operands are not of that form.
+template <typename T, typename Matrix>
+bool symmetricRankK(const BlasRoutines<T> &blas, const Matrix *a,
+                    const BlasOperand &opA, const Matrix *b,
+                    const BlasOperand &opB, Matrix *c) {
+  int64_t n = c->sizes[0], k = a->sizes[1];
+  if (!blas.syrk || origin(a) != origin(b) || opA.transpose == opB.transpose ||
+      opA.leadingDimension != opB.leadingDimension || c->sizes[1] != n ||
+      b->sizes[0] != k || b->sizes[1] != n || n < 2)
+    return false;
+  // A is n x k; row-major with trans = NoTrans when A is stored as is (the
+  // product is A t(A)), Trans when A is t(X) for a stored X (t(X) X).
+  T *scratch = static_cast<T *>(std::calloc(n * n, sizeof(T)));
+  if (!scratch)
+    return false;
+  blas.syrk(kCblasRowMajor, kCblasUpper, opA.transpose, static_cast<int>(n),
+            static_cast<int>(k), T(1), origin(a), opA.leadingDimension, T(0),
+            scratch, static_cast<int>(n));
+  T *out = origin(c);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i; j < n; ++j) {
+      T value = scratch[i * n + j];
+      out[i * c->strides[0] + j * c->strides[1]] += value;
+      if (j != i)
+        out[j * c->strides[0] + i * c->strides[1]] += value;
+    }
+  std::free(scratch);
+  return true;
+}
+
 /// C += A %*% B: gemv for matrix-vector shapes (OpenBLAS's gemm is slow on
-/// them), gemm otherwise, loops when BLAS is missing or a view has no unit
-/// stride.
+/// them), syrk for t(X) %*% X and X %*% t(X), gemm otherwise, loops when
+/// BLAS is missing or a view has no unit stride.
 template <typename T, typename Matrix>
 void gemm(const Matrix *a, const Matrix *b, Matrix *c) {
   int64_t m = a->sizes[0], k = a->sizes[1], n = b->sizes[1];
@@ -164,6 +209,8 @@ void gemm(const Matrix *a, const Matrix *b, Matrix *c) {
          origin(c), increment(c->strides[1]));
     return;
   }
+  if (opA && opB && symmetricRankK(blas, a, *opA, b, *opB, c))
+    return;
   bool cRowMajor =
       c->strides[1] == 1 && c->strides[0] >= std::max<int64_t>(n, 1);
   if (blas.gemm && opA && opB && cRowMajor) {

@@ -65,6 +65,43 @@ TEST(Blas, GemmAccumulatesAndReadsTransposedViews) {
   EXPECT_EQ(c, (std::vector<double>{27, 31, 39, 45}));
 }
 
+TEST(Blas, SymmetricProductsAccumulateBothTriangles) {
+  // t(X) %*% X and X %*% t(X) (the shapes of amls.tsmm: syrk) added to a
+  // non-zero C, X a 6x3 block of a 6x5 buffer, against the definition.
+  const int64_t rows = 6, cols = 3, stride = 5;
+  std::vector<double> x(rows * stride);
+  for (int64_t i = 0; i < rows * stride; ++i)
+    x[i] = amls_rt_rand(3, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
+  AmlsMatrixF64 plain = descriptor(x, rows, cols, stride);
+  AmlsMatrixF64 transposed = {x.data(), x.data(), 0, {cols, rows}, {1, stride}};
+  auto at = [&](int64_t i, int64_t j) { return x[i * stride + j]; };
+
+  std::vector<double> gram(cols * cols);
+  for (int64_t i = 0; i < cols * cols; ++i)
+    gram[i] = static_cast<double>(i);
+  std::vector<double> before = gram;
+  AmlsMatrixF64 dgram = descriptor(gram, cols, cols, cols);
+  _mlir_ciface_amls_rt_gemm_f64(&transposed, &plain, &dgram);
+  for (int64_t i = 0; i < cols; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      double expected = before[i * cols + j];
+      for (int64_t p = 0; p < rows; ++p)
+        expected += at(p, i) * at(p, j);
+      EXPECT_NEAR(gram[i * cols + j], expected, 1e-12) << i << "," << j;
+    }
+
+  std::vector<double> outer(rows * rows, 1.0);
+  AmlsMatrixF64 douter = descriptor(outer, rows, rows, rows);
+  _mlir_ciface_amls_rt_gemm_f64(&plain, &transposed, &douter);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < rows; ++j) {
+      double expected = 1.0;
+      for (int64_t p = 0; p < cols; ++p)
+        expected += at(i, p) * at(j, p);
+      EXPECT_NEAR(outer[i * rows + j], expected, 1e-12) << i << "," << j;
+    }
+}
+
 TEST(Blas, MatrixVectorShapesMatchTheDefinition) {
   // X is 3x2; t(X) %*% v, X %*% w and u %*% X go through gemv: check each
   // against hand-computed values, with X read plain and transposed.
