@@ -103,3 +103,61 @@ func.func @sparse_factor(%a: !amls.matrix<1000x1000xf64, sparsity = 1.0e-4>,
   %r = amls.matmul %a, %bc : !amls.matrix<1000x1000xf64, sparsity = 1.0e-4>, !amls.matrix<1000x10xf64> -> !amls.matrix<1000x10xf64>
   return %r : !amls.matrix<1000x10xf64>
 }
+
+// -----
+
+// Chains continue through transposes: t(A %*% B) %*% v is the chain
+// t(B), t(A), v (1000x500, 500x1000, 1000x1) and becomes
+// t(B) %*% (t(A) %*% v): 1,000,000 multiplications instead of 500,500,000.
+// The transposes are views, never copies.
+// CHECK-LABEL: func @through_transpose
+// CHECK-SAME: (%[[A:.*]]: !amls.matrix<1000x500xf64>, %[[B:.*]]: !amls.matrix<500x1000xf64>, %[[V:.*]]: !amls.matrix<1000x1xf64>)
+// CHECK-DAG: %[[TB:.*]] = amls.transpose %[[B]] : !amls.matrix<500x1000xf64> -> !amls.matrix<1000x500xf64>
+// CHECK-DAG: %[[TA:.*]] = amls.transpose %[[A]] : !amls.matrix<1000x500xf64> -> !amls.matrix<500x1000xf64>
+// CHECK: %[[TAV:.*]] = amls.matmul %[[TA]], %[[V]] : {{.*}} -> !amls.matrix<500x1xf64>
+// CHECK: %[[R:.*]] = amls.matmul %[[TB]], %[[TAV]] : {{.*}} -> !amls.matrix<1000x1xf64>
+// CHECK-NEXT: return %[[R]]
+func.func @through_transpose(%A: !amls.matrix<1000x500xf64>, %B: !amls.matrix<500x1000xf64>,
+                             %v: !amls.matrix<1000x1xf64>) -> !amls.matrix<1000x1xf64> {
+  %ab = amls.matmul %A, %B : !amls.matrix<1000x500xf64>, !amls.matrix<500x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %t = amls.transpose %ab : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %r = amls.matmul %t, %v : !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1xf64> -> !amls.matrix<1000x1xf64>
+  return %r : !amls.matrix<1000x1xf64>
+}
+
+// -----
+
+// A transpose nested in a transpose: t(u %*% t(A %*% B)) %*% s with u
+// 1x1000 and s 1x3 is the chain A, B, t(u), s and becomes
+// (A %*% (B %*% t(u))) %*% s.
+// CHECK-LABEL: func @nested_transposes
+// CHECK-SAME: (%[[A:.*]]: !amls.matrix<1000x500xf64>, %[[B:.*]]: !amls.matrix<500x1000xf64>, %[[U:.*]]: !amls.matrix<1x1000xf64>, %[[S:.*]]: !amls.matrix<1x3xf64>)
+// CHECK: %[[TU:.*]] = amls.transpose %[[U]] : !amls.matrix<1x1000xf64> -> !amls.matrix<1000x1xf64>
+// CHECK: %[[BU:.*]] = amls.matmul %[[B]], %[[TU]] : {{.*}} -> !amls.matrix<500x1xf64>
+// CHECK: %[[ABU:.*]] = amls.matmul %[[A]], %[[BU]] : {{.*}} -> !amls.matrix<1000x1xf64>
+// CHECK: %[[R:.*]] = amls.matmul %[[ABU]], %[[S]] : {{.*}} -> !amls.matrix<1000x3xf64>
+// CHECK-NEXT: return %[[R]]
+func.func @nested_transposes(%A: !amls.matrix<1000x500xf64>, %B: !amls.matrix<500x1000xf64>,
+                             %u: !amls.matrix<1x1000xf64>, %s: !amls.matrix<1x3xf64>) -> !amls.matrix<1000x3xf64> {
+  %ab = amls.matmul %A, %B : !amls.matrix<1000x500xf64>, !amls.matrix<500x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %tab = amls.transpose %ab : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %utab = amls.matmul %u, %tab : !amls.matrix<1x1000xf64>, !amls.matrix<1000x1000xf64> -> !amls.matrix<1x1000xf64>
+  %t = amls.transpose %utab : !amls.matrix<1x1000xf64> -> !amls.matrix<1000x1xf64>
+  %r = amls.matmul %t, %s : !amls.matrix<1000x1xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<1000x3xf64>
+  return %r : !amls.matrix<1000x3xf64>
+}
+
+// -----
+
+// A transposed product used elsewhere is computed anyway: it ends the chain.
+// CHECK-LABEL: func @shared_transpose
+// CHECK: %[[AB:.*]] = amls.matmul
+// CHECK: %[[T:.*]] = amls.transpose %[[AB]]
+// CHECK: amls.matmul %[[T]], %{{.*}}
+func.func @shared_transpose(%A: !amls.matrix<1000x500xf64>, %B: !amls.matrix<500x1000xf64>,
+                            %v: !amls.matrix<1000x1xf64>) -> (!amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>) {
+  %ab = amls.matmul %A, %B : !amls.matrix<1000x500xf64>, !amls.matrix<500x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %t = amls.transpose %ab : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %r = amls.matmul %t, %v : !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1xf64> -> !amls.matrix<1000x1xf64>
+  return %r, %t : !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>
+}

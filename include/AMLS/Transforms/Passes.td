@@ -65,8 +65,11 @@ def AMLSMatmulChain : Pass<"amls-matmul-chain"> {
   let summary = "Reorder chains of matrix products by dynamic programming";
   let description = [{
     Finds maximal chains `A1 %*% A2 %*% ... %*% An` of `amls.matmul` ops
-    (an inner product belongs to the chain when the chain is its only user)
-    and rebuilds each with the parenthesization that needs the fewest scalar
+    (an inner product belongs to the chain when the chain is its only user),
+    looking through transposes (`t(A %*% B) %*% C` is the chain `t(B)`,
+    `t(A)`, `C`, when the transpose and the product have no other user; the
+    transposed factors are read through `amls.transpose`, which the lowering
+    never materializes), and rebuilds each with the parenthesization that needs the fewest scalar
     multiplications, computed by the classic O(n^3) dynamic program
     (`MatmulChainPlan` in `lib/Analysis`). A chain is only reordered when all
     its factors have known sizes and the new order is strictly cheaper; the
