@@ -11,6 +11,7 @@
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
 
+#include "mlir/Analysis/CallGraph.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,9 +19,11 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "mlir/Transforms/InliningUtils.h"
+#include "mlir/Transforms/Inliner.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::amls {
@@ -171,8 +174,14 @@ private:
   /// Replaces results that every return of the callee yields as the same
   /// constant scalar by that constant; true if any was used.
   bool propagateConstantResults();
-  bool inlineSmallFunctions();
-  void removeDeadFunctions();
+  LogicalResult inlineSmallFunctions();
+  /// Removes private functions that are no longer called (symbol-dce).
+  LogicalResult removeDeadFunctions();
+
+  static LogicalResult runPipelineHelper(Pass &pass, OpPassManager &pipeline,
+                                         Operation *op) {
+    return cast<InterproceduralPass>(pass).runPipeline(pipeline, op);
+  }
 };
 
 } // namespace
@@ -195,29 +204,20 @@ InterproceduralPass::getCalls(func::FuncOp func) {
 
 SetVector<func::FuncOp> InterproceduralPass::getAnalyzableFunctions() {
   ModuleOp module = getOperation();
-  SymbolTable symbols(module);
-  // Direct callees of every function.
-  DenseMap<func::FuncOp, SmallVector<func::FuncOp>> callees;
-  for (auto func : module.getOps<func::FuncOp>())
-    func.walk([&](func::CallOp call) {
-      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
-        callees[func].push_back(callee);
-    });
-  auto isRecursive = [&](func::FuncOp func) {
-    SmallVector<func::FuncOp> worklist(callees.lookup(func));
-    DenseSet<func::FuncOp> seen;
-    while (!worklist.empty()) {
-      func::FuncOp next = worklist.pop_back_val();
-      if (next == func)
-        return true;
-      if (seen.insert(next).second)
-        llvm::append_range(worklist, callees.lookup(next));
-    }
-    return false;
-  };
+  // Functions on a cycle of the call graph (recursion).
+  CallGraph callGraph(module);
+  DenseSet<Operation *> recursive;
+  for (auto scc = llvm::scc_begin<const CallGraph *>(&callGraph);
+       !scc.isAtEnd(); ++scc) {
+    if (!scc.hasCycle())
+      continue;
+    for (const CallGraphNode *node : *scc)
+      if (!node->isExternal())
+        recursive.insert(node->getCallableRegion()->getParentOp());
+  }
   SetVector<func::FuncOp> analyzable;
   for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal() && getCalls(func) && !isRecursive(func))
+    if (!func.isExternal() && getCalls(func) && !recursive.contains(func))
       analyzable.insert(func);
   return analyzable;
 }
@@ -329,7 +329,8 @@ LogicalResult InterproceduralPass::specializeCalls() {
   for (auto &[key, specialization] : specializations)
     clones[specialization.origin].push_back(
         specialization.function.getSymNameAttr());
-  removeDeadFunctions();
+  if (failed(removeDeadFunctions()))
+    return failure();
 
   // A function whose calls all share one signature keeps its name.
   SymbolTable updated(module);
@@ -379,62 +380,36 @@ bool InterproceduralPass::propagateConstantResults() {
   return changed;
 }
 
-bool InterproceduralPass::inlineSmallFunctions() {
+LogicalResult InterproceduralPass::inlineSmallFunctions() {
   if (inlineThreshold == 0)
-    return false;
-  ModuleOp module = getOperation();
-  InlinerInterface interface(&getContext());
-  auto cloneCallback = [](OpBuilder &builder, Region *src, Block *inlineBlock,
-                          Block *postInsertBlock, IRMapping &mapper,
-                          bool shouldCloneInlinedRegion) {
-    src->cloneInto(inlineBlock->getParent(), postInsertBlock->getIterator(),
-                   mapper);
+    return success();
+  SetVector<func::FuncOp> analyzable = getAnalyzableFunctions();
+  // Only calls to the functions specialized above, and small ones; the
+  // inliner goes bottom-up over the call graph, so a callee's own small
+  // callees are inlined (and counted) first.
+  auto isSmall = [&](const Inliner::ResolvedCall &resolved) {
+    auto callee = dyn_cast<func::FuncOp>(
+        resolved.targetNode->getCallableRegion()->getParentOp());
+    if (!callee || !analyzable.contains(callee))
+      return false;
+    unsigned size = 0;
+    callee.getBody().walk([&](Operation *) { ++size; });
+    // The return does not count.
+    return size - 1 <= inlineThreshold;
   };
-
-  bool changed = false;
-  // Callees first: a function is inlined once it makes no calls itself, so
-  // each round inlines the leaves of the (acyclic) call graph.
-  for (bool inlined = true; inlined;) {
-    inlined = false;
-    SetVector<func::FuncOp> analyzable = getAnalyzableFunctions();
-    SymbolTable symbols(module);
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp call) { calls.push_back(call); });
-    for (func::CallOp call : calls) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (!callee || !analyzable.contains(callee) ||
-          !callee.getBody().hasOneBlock())
-        continue;
-      unsigned size = 0;
-      bool makesCalls = false;
-      callee.getBody().walk([&](Operation *op) {
-        ++size;
-        makesCalls |= isa<CallOpInterface>(op);
-      });
-      // The return does not count.
-      if (makesCalls || size - 1 > inlineThreshold)
-        continue;
-      if (failed(inlineCall(interface, cloneCallback, call, callee,
-                            &callee.getBody(),
-                            /*shouldCloneInlinedRegion=*/true)))
-        continue;
-      call.erase();
-      inlined = changed = true;
-    }
-  }
-  return changed;
+  // No cleanup pipeline between inlinings: the optimizer runs its own.
+  InlinerConfig config(/*defaultPipeline=*/nullptr,
+                       /*maxInliningIterations=*/4);
+  CallGraph &callGraph = getAnalysis<CallGraph>();
+  Inliner inliner(getOperation(), callGraph, *this, getAnalysisManager(),
+                  runPipelineHelper, config, isSmall);
+  return inliner.doInlining();
 }
 
-void InterproceduralPass::removeDeadFunctions() {
-  ModuleOp module = getOperation();
-  for (bool removed = true; removed;) {
-    removed = false;
-    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (func.isPrivate() && SymbolTable::symbolKnownUseEmpty(func, module)) {
-        func.erase();
-        removed = true;
-      }
-  }
+LogicalResult InterproceduralPass::removeDeadFunctions() {
+  OpPassManager pipeline(ModuleOp::getOperationName());
+  pipeline.addPass(createSymbolDCEPass());
+  return runPipeline(pipeline, getOperation());
 }
 
 void InterproceduralPass::runOnOperation() {
@@ -446,8 +421,8 @@ void InterproceduralPass::runOnOperation() {
     if (!propagateConstantResults())
       break;
   }
-  if (inlineSmallFunctions())
-    removeDeadFunctions();
+  if (failed(inlineSmallFunctions()) || failed(removeDeadFunctions()))
+    return signalPassFailure();
   // The callers' types after the last specialization or inlining.
   if (failed(inferMatrixProperties(getOperation(), {})))
     signalPassFailure();

@@ -277,18 +277,23 @@ struct MatrixMultiplyChain : public OpRewritePattern<MatmulOp> {
   }
 };
 
+/// Whether the bounds of a slice or left indexing `op` are constants that
+/// cover all of `matrix`, whose sizes are known.
+template <typename SliceLikeOp>
+bool coversWholeMatrix(SliceLikeOp op, Value matrix) {
+  return isConstantSize(op.getRowBegin(), 0) &&
+         isConstantSize(op.getRowEnd(), rowsOf(matrix)) &&
+         isConstantSize(op.getColBegin(), 0) &&
+         isConstantSize(op.getColEnd(), colsOf(matrix));
+}
+
 /// X[0:nrow, 0:ncol] -> X, with constant bounds and known sizes.
 struct FullSlice : public OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SliceOp op,
                                 PatternRewriter &rewriter) const override {
     Value input = op.getInput();
-    if (!isMatrix(input))
-      return failure();
-    if (!isConstantSize(op.getRowBegin(), 0) ||
-        !isConstantSize(op.getRowEnd(), rowsOf(input)) ||
-        !isConstantSize(op.getColBegin(), 0) ||
-        !isConstantSize(op.getColEnd(), colsOf(input)))
+    if (!isMatrix(input) || !coversWholeMatrix(op, input))
       return failure();
     return replaceWithValue(rewriter, op, input);
   }
@@ -301,10 +306,7 @@ struct FullInsertSlice : public OpRewritePattern<InsertSliceOp> {
                                 PatternRewriter &rewriter) const override {
     Value dest = op.getDest(), source = op.getSource();
     if (rowsOf(source) != rowsOf(dest) || colsOf(source) != colsOf(dest) ||
-        !isConstantSize(op.getRowBegin(), 0) ||
-        !isConstantSize(op.getRowEnd(), rowsOf(dest)) ||
-        !isConstantSize(op.getColBegin(), 0) ||
-        !isConstantSize(op.getColEnd(), colsOf(dest)))
+        !coversWholeMatrix(op, dest))
       return failure();
     return replaceWithValue(rewriter, op, source);
   }

@@ -1,6 +1,7 @@
 // RUN: amls-opt %s --split-input-file --amls-ipa=inline-threshold=0 -verify-diagnostics | FileCheck %s
 // RUN: amls-opt %s --split-input-file --amls-ipa -verify-diagnostics | FileCheck %s --check-prefix=INLINE
 // RUN: amls-opt %s --split-input-file --amls-ipa=inline-threshold=1 -verify-diagnostics | FileCheck %s --check-prefix=THRESHOLD1
+// RUN: amls-opt %s --split-input-file --amls-ipa="inline-threshold=0 max-iterations=1" -verify-diagnostics | FileCheck %s --check-prefix=ONEROUND
 
 // Two call signatures: a private clone for each; the original, no longer
 // called, is removed. The callers see the inferred result types; public
@@ -78,6 +79,41 @@ func.func @constants(%A: !amls.matrix<20x4xf64>) -> (!amls.matrix<?x?xf64>, f64)
   %0:2 = call @scale_loop(%a, %c3, %half) : (!amls.matrix<?x?xf64>, index, f64) -> (!amls.matrix<?x?xf64>, f64)
   %1 = arith.addf %0#1, %half : f64
   return %0#0, %1 : !amls.matrix<?x?xf64>, f64
+}
+
+// -----
+
+// A constant result makes a later call's argument constant: the second
+// round specializes the argument away; with one round it stays.
+// CHECK-LABEL: func.func private @repeat(
+// CHECK-SAME: %{{.*}}: !amls.matrix<2x3xf64>) -> !amls.matrix<2x3xf64>
+// CHECK: arith.constant 3 : index
+// CHECK-LABEL: func.func @constant_result(
+// CHECK: call @repeat(%{{.*}}) : (!amls.matrix<2x3xf64>) -> !amls.matrix<2x3xf64>
+
+// ONEROUND-LABEL: func.func private @repeat(
+// ONEROUND-SAME: %{{.*}}: !amls.matrix<2x3xf64>, %{{.*}}: index) -> !amls.matrix<2x3xf64>
+// ONEROUND-LABEL: func.func @constant_result(
+// ONEROUND: %[[N:.*]] = arith.constant 3 : index
+// ONEROUND: call @repeat(%{{.*}}, %[[N]]) : (!amls.matrix<2x3xf64>, index) -> !amls.matrix<2x3xf64>
+func.func private @count() -> index {
+  %c3 = arith.constant 3 : index
+  return %c3 : index
+}
+func.func private @repeat(%X: !amls.matrix<?x?xf64>, %n: index) -> !amls.matrix<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %X) -> !amls.matrix<?x?xf64> {
+    %e = amls.exp %acc : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %e : !amls.matrix<?x?xf64>
+  }
+  return %r : !amls.matrix<?x?xf64>
+}
+func.func @constant_result(%A: !amls.matrix<2x3xf64>) -> !amls.matrix<?x?xf64> {
+  %a = amls.cast %A : !amls.matrix<2x3xf64> -> !amls.matrix<?x?xf64>
+  %n = call @count() : () -> index
+  %0 = call @repeat(%a, %n) : (!amls.matrix<?x?xf64>, index) -> !amls.matrix<?x?xf64>
+  return %0 : !amls.matrix<?x?xf64>
 }
 
 // -----

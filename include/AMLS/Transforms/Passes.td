@@ -230,9 +230,9 @@ def AMLSInterprocedural : Pass<"amls-ipa", "::mlir::ModuleOp"> {
     intra-procedural analysis (their types are the loop fixpoint's).
 
     Then calls to functions of at most `inline-threshold` operations (all
-    nested operations counted) are inlined, callees first, through the
-    dialects' inliner interfaces, and private functions that are no longer
-    called are removed. Functions on a cycle of the call graph (recursion)
+    nested operations counted) are inlined by MLIR's inliner (bottom-up over
+    the call graph, through the dialects' inliner interfaces), and private
+    functions that are no longer called are removed (`symbol-dce`). Functions on a cycle of the call graph (recursion)
     are neither specialized nor inlined, and external declarations are left
     alone. Public functions (the program's entry) keep their signature.
 
