@@ -110,6 +110,10 @@ extern "C" void amls_rt_set_num_threads(int32_t threads) {
     blas.setThreads(threads);
 }
 
+extern "C" int32_t amls_rt_get_num_threads(void) {
+  return std::max<int32_t>(requestedThreads, 1);
+}
+
 namespace {
 
 /// How BLAS sees a matrix view: row-major as is, or a column-major view of

@@ -90,6 +90,12 @@ void _mlir_ciface_amls_rt_gemm_f64(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
 void _mlir_ciface_amls_rt_gemm_f32(AmlsMatrixF32 *a, AmlsMatrixF32 *b,
                                    AmlsMatrixF32 *c);
 
+/// out = t(X) %*% (w * (X %*% v)) (w only when `useWeights`), reading X once
+/// (amls.mmchain). v and w are column vectors; out is cols(X) x 1.
+void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
+                                  AmlsMatrixF64 *w, AmlsMatrixF64 *out,
+                                  int32_t useWeights);
+
 /// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
 /// `use_select` the select argument is ignored.
 int64_t _mlir_ciface_amls_rt_count_nonempty(AmlsMatrixF64 *x,
@@ -111,6 +117,8 @@ void _mlir_ciface_amls_rt_order(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
                                 int32_t indices);
 /// Number of threads BLAS and the runtime's kernels use.
 void amls_rt_set_num_threads(int32_t threads);
+/// The number set by amls_rt_set_num_threads (1 before any call).
+int32_t amls_rt_get_num_threads(void);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,10 @@ namespace {
 // Helpers
 //===----------------------------------------------------------------------===//
 
+Value i32Constant(OpBuilder &b, Location loc, int32_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
 Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -830,11 +834,31 @@ struct LowerMMChain : public AMLSPattern<MMChainOp> {
     Value one = indexConstant(rewriter, loc, 1);
     checkEqual(rewriter, loc, dimOf(rewriter, loc, v, 0), cols, op,
                "the vector's length differs from the matrix's columns");
+    if (Value w = adaptor.getWeights())
+      checkEqual(rewriter, loc, dimOf(rewriter, loc, w, 0), rows, op,
+                 "the weights' length differs from the matrix's rows");
+    // f64 products go to the runtime's kernel, which reads X once instead
+    // of twice; other element types to two products.
+    if (elementType.isF64()) {
+      Value matrix = asRuntimeMatrix(rewriter, loc, x);
+      Value vector = asRuntimeMatrix(rewriter, loc, v);
+      Value weights = adaptor.getWeights()
+                          ? asRuntimeMatrix(rewriter, loc, adaptor.getWeights())
+                          : vector;
+      Value useWeights =
+          i32Constant(rewriter, loc, adaptor.getWeights() ? 1 : 0);
+      rewriter.replaceOp(
+          op, tensorFromRuntime(
+                  rewriter, loc, tensorType(op.getResult()), cols, one,
+                  [&](Value out) {
+                    callRuntime(rewriter, loc, op, "amls_rt_mmchain",
+                                {matrix, vector, weights, out, useWeights});
+                  }));
+      return success();
+    }
     auto column = RankedTensorType::get({xType.getDimSize(0), 1}, elementType);
     Value xv = buildMatmul(rewriter, loc, column, x, v, rows, one);
     if (Value w = adaptor.getWeights()) {
-      checkEqual(rewriter, loc, dimOf(rewriter, loc, w, 0), rows, op,
-                 "the weights' length differs from the matrix's rows");
       w = castTo(rewriter, loc, w, column);
       MLIRContext *context = rewriter.getContext();
       auto id = AffineMap::getMultiDimIdentityMap(2, context);
@@ -1613,10 +1637,6 @@ struct LowerInsertSlice : public AMLSPattern<InsertSliceOp> {
 //===----------------------------------------------------------------------===//
 // Data-dependent results: the runtime computes them
 //===----------------------------------------------------------------------===//
-
-Value i32Constant(OpBuilder &b, Location loc, int32_t value) {
-  return arith::ConstantIntOp::create(b, loc, value, 32);
-}
 
 struct LowerRemoveEmpty : public AMLSPattern<RemoveEmptyOp> {
   using AMLSPattern::AMLSPattern;

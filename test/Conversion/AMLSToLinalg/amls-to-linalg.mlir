@@ -329,18 +329,38 @@ func.func @seq(%from: f64, %to: f64, %step: f64) -> !amls.matrix<?x1xf64> {
 
 // -----
 
-// mmchain t(X) %*% (w * (X %*% v)): two products, the first transposed
-// through indexing maps.
+// mmchain t(X) %*% (w * (X %*% v)): f64 goes to the runtime's one-pass
+// kernel (weights flagged), other element types to two products, the first
+// transposed through indexing maps.
 // CHECK-DAG: #[[KM:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
 // CHECK-LABEL: func @mmchain
 // CHECK-SAME: (%[[X:.*]]: tensor<100x10xf64>, %[[V:.*]]: tensor<10x1xf64>, %[[W:.*]]: tensor<100x1xf64>)
-// CHECK: %[[XV:.*]] = linalg.matmul ins(%[[X]], %[[V]] : tensor<100x10xf64>, tensor<10x1xf64>)
-// CHECK: %[[WXV:.*]] = linalg.generic {{.*}} ins(%[[W]], %[[XV]] :
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only
+// CHECK-DAG: %[[XV:.*]] = memref.cast %[[XB]]
+// CHECK-DAG: %[[VB:.*]] = bufferization.to_buffer %[[V]] read_only
+// CHECK-DAG: %[[VV:.*]] = memref.cast %[[VB]]
+// CHECK-DAG: %[[WB:.*]] = bufferization.to_buffer %[[W]] read_only
+// CHECK-DAG: %[[WV:.*]] = memref.cast %[[WB]]
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<10x1xf64>
+// CHECK: %[[OUTV:.*]] = memref.cast %[[OUT]] : memref<10x1xf64> to memref<?x?xf64, strided
+// CHECK: call @amls_rt_mmchain(%[[XV]], %[[VV]], %[[WV]], %[[OUTV]], %[[ONE]])
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+// CHECK-LABEL: func @mmchain_f32
+// CHECK-SAME: (%[[X32:.*]]: tensor<100x10xf32>, %[[V32:.*]]: tensor<10x1xf32>, %[[W32:.*]]: tensor<100x1xf32>)
+// CHECK: %[[XV32:.*]] = linalg.matmul ins(%[[X32]], %[[V32]] : tensor<100x10xf32>, tensor<10x1xf32>)
+// CHECK: %[[WXV:.*]] = linalg.generic {{.*}} ins(%[[W32]], %[[XV32]] :
 // CHECK: arith.mulf
-// CHECK: linalg.matmul indexing_maps = [#[[KM]], {{.*}}] ins(%[[X]], %[[WXV]] : tensor<100x10xf64>, tensor<100x1xf64>) outs(%{{.*}} : tensor<10x1xf64>)
+// CHECK: linalg.matmul indexing_maps = [#[[KM]], {{.*}}] ins(%[[X32]], %[[WXV]] : tensor<100x10xf32>, tensor<100x1xf32>) outs(%{{.*}} : tensor<10x1xf32>)
 func.func @mmchain(%X: !amls.matrix<100x10xf64>, %v: !amls.matrix<10x1xf64>, %w: !amls.matrix<100x1xf64>) -> !amls.matrix<10x1xf64> {
   %0 = amls.mmchain %X, %v weights %w : !amls.matrix<100x10xf64>, !amls.matrix<10x1xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<10x1xf64>
   return %0 : !amls.matrix<10x1xf64>
+}
+
+func.func @mmchain_f32(%X: !amls.matrix<100x10xf32>, %v: !amls.matrix<10x1xf32>, %w: !amls.matrix<100x1xf32>) -> !amls.matrix<10x1xf32> {
+  %0 = amls.mmchain %X, %v weights %w : !amls.matrix<100x10xf32>, !amls.matrix<10x1xf32>, !amls.matrix<100x1xf32> -> !amls.matrix<10x1xf32>
+  return %0 : !amls.matrix<10x1xf32>
 }
 
 // -----
