@@ -30,6 +30,18 @@ void mlir::amls::buildToLinalgPipeline(OpPassManager &pm) {
       createCanonicalizerPass(GreedyRewriteConfig(), forOpTensorCastFolder));
 }
 
+void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
+  // One-shot bufferization writes a tensor.insert_slice into its
+  // destination's buffer where nothing reads the old value afterwards: a
+  // left indexing X[i, ] = ... in a loop updates X in place instead of
+  // copying it every iteration.
+  addPipeline(pm, "func.func(linalg-fuse-elementwise-ops),"
+                  "one-shot-bufferize{bufferize-function-boundaries "
+                  "allow-return-allocs-from-loops "
+                  "function-boundary-type-conversion=identity-layout-map},"
+                  "buffer-deallocation-pipeline");
+}
+
 void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
                                            const LowerToLLVMOptions &options) {
   // The stages are upstream passes; spelling them as a pipeline keeps the
@@ -41,12 +53,9 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
                           unsigned(options.threads))
                 .str()
           : "func.func(convert-linalg-to-loops),";
+  buildBufferizePipeline(pm);
   std::string pipeline =
-      "func.func(linalg-fuse-elementwise-ops),"
-      "one-shot-bufferize{bufferize-function-boundaries "
-      "allow-return-allocs-from-loops "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+      "convert-bufferization-to-memref,"
       "amls-use-blas{mode=" +
       options.blas + "}," + parallelLoops +
       "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
@@ -62,6 +71,15 @@ void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
 }
 
 void mlir::amls::registerAMLSPipelines() {
+  PassPipelineRegistration<>(
+      "amls-bufferize",
+      "Lower an AMLS program to linalg on buffers: --convert-amls-to-linalg, "
+      "element-wise fusion, one-shot bufferization (in place where the "
+      "program allows), deallocation",
+      [](OpPassManager &pm) {
+        buildToLinalgPipeline(pm);
+        buildBufferizePipeline(pm);
+      });
   PassPipelineRegistration<LowerToLLVMOptions>(
       "amls-lower-to-llvm",
       "Lower an AMLS program to the LLVM dialect for the CPU: linalg, "

@@ -10,6 +10,8 @@
 #include "AMLS/Analysis/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -757,6 +759,25 @@ static FailureOr<int64_t> sliceExtent(const MatrixInferenceContext &ctx,
                              << size << " " << dim << "s of the matrix";
   if (begin && end)
     return *end - *begin;
+  // Bounds `i` and `i + c` (or `j - c` and `j`): the extent is c whatever i
+  // is, as in a loop over single rows X[i, ].
+  Value beginValue = ctx.getOp()->getOperand(beginOperand);
+  Value endValue = ctx.getOp()->getOperand(beginOperand + 1);
+  auto offsetBetween = [](Value from, Value to) -> std::optional<int64_t> {
+    if (auto add = to.getDefiningOp<arith::AddIOp>()) {
+      if (add.getLhs() == from)
+        return getConstantIntValue(add.getRhs());
+      if (add.getRhs() == from)
+        return getConstantIntValue(add.getLhs());
+    }
+    if (auto sub = from.getDefiningOp<arith::SubIOp>();
+        sub && sub.getLhs() == to)
+      return getConstantIntValue(sub.getRhs());
+    return std::nullopt;
+  };
+  if (std::optional<int64_t> extent = offsetBetween(beginValue, endValue))
+    if (*extent >= 0 && (!isKnownSize(size) || *extent <= size))
+      return *extent;
   return kUnknownSize;
 }
 

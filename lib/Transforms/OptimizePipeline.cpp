@@ -2,7 +2,8 @@
 //
 // --amls-optimize: inference, inter-procedural specialization and inlining,
 // the static and size-dependent rewrites, CSE/canonicalization,
-// matmul-chain ordering and loop-invariant code motion, in two rounds: the
+// matmul-chain ordering, loop-invariant code motion and loop vectorization,
+// in two rounds: the
 // first round's rewrites expose sizes (and rewrites) the second one uses, after
 // which the programs in the tests and examples do not change any more.
 //
@@ -19,7 +20,7 @@ using namespace mlir;
 using namespace mlir::amls;
 
 FailureOr<OptimizeFamilies> mlir::amls::parseOptimizeFamilies(StringRef list) {
-  OptimizeFamilies families{false, false, false, false};
+  OptimizeFamilies families{false, false, false, false, false};
   SmallVector<StringRef> names;
   list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef name : names) {
@@ -27,7 +28,7 @@ FailureOr<OptimizeFamilies> mlir::amls::parseOptimizeFamilies(StringRef list) {
     if (name == "all")
       families = OptimizeFamilies();
     else if (name == "none")
-      families = {false, false, false, false};
+      families = {false, false, false, false, false};
     else if (name == "simplify")
       families.simplify = true;
     else if (name == "simplify-dynamic")
@@ -36,6 +37,8 @@ FailureOr<OptimizeFamilies> mlir::amls::parseOptimizeFamilies(StringRef list) {
       families.matmulChain = true;
     else if (name == "ipa")
       families.interprocedural = true;
+    else if (name == "vectorize-loops")
+      families.vectorizeLoops = true;
     else
       return failure();
   }
@@ -68,6 +71,12 @@ void mlir::amls::buildOptimizePipeline(OpPassManager &pm,
       pm.addPass(createAMLSInferProperties());
     }
     pm.addPass(createLoopInvariantCodeMotionPass());
+    // After LICM, which moves the loop-invariant bounds and scalars that
+    // the vectorization requires out of the loop.
+    if (families.vectorizeLoops) {
+      pm.addPass(createAMLSVectorizeLoops());
+      cleanUp();
+    }
   }
   pm.addPass(createAMLSInferProperties());
 }
@@ -76,7 +85,7 @@ void mlir::amls::registerAMLSOptimizePipeline() {
   PassPipelineRegistration<>(
       "amls-optimize",
       "The AMLS optimizer: property inference, --amls-ipa, --amls-simplify, "
-      "--amls-simplify-dynamic, CSE/canonicalization, loop-invariant code "
-      "motion and --amls-matmul-chain, in two rounds",
+      "--amls-simplify-dynamic, CSE/canonicalization, --amls-matmul-chain, "
+      "loop-invariant code motion and --amls-vectorize-loops, in two rounds",
       [](OpPassManager &pm) { buildOptimizePipeline(pm); });
 }

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <map>
+
 namespace mlir::amls {
 #define GEN_PASS_DEF_AMLSSIMPLIFYDYNAMIC
 #include "AMLS/Transforms/Passes.h.inc"
@@ -312,6 +314,64 @@ struct FullInsertSlice : public OpRewritePattern<InsertSliceOp> {
   }
 };
 
+/// A chain of left indexings that together overwrite all of a matrix, each
+/// one whole column block (rows 0:nrow) -> cbind of the blocks in column
+/// order; with whole row blocks -> rbind:
+///   X = matrix(0, n, 3); X[, 1] = A; X[, 2:3] = B   ->   X = cbind(A, B)
+/// The blocks' bounds must be constants that tile the matrix without
+/// overlap, and every size must be known (so that cbind's checks are the
+/// left indexings' checks). Earlier values in the chain may have other uses;
+/// they stay.
+template <typename ConcatOpTy, bool columnBlocks>
+struct LeftIndexingChainToConcat : public OpRewritePattern<InsertSliceOp> {
+  using OpRewritePattern<InsertSliceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t rows = rowsOf(op.getResult()), cols = colsOf(op.getResult());
+    int64_t extent = columnBlocks ? cols : rows;
+    if (!isKnownSize(rows) || !isKnownSize(cols))
+      return failure();
+    Type elementType = elementTypeOf(op.getResult());
+    // Blocks by their first row or column; the chain is walked from its end.
+    std::map<int64_t, std::pair<int64_t, Value>> blocks;
+    int64_t covered = 0;
+    for (auto insert = op; insert && covered < extent;
+         insert = insert.getDest().getDefiningOp<InsertSliceOp>()) {
+      Value source = insert.getSource();
+      bool wholeOtherSide = columnBlocks
+                                ? isConstantSize(insert.getRowBegin(), 0) &&
+                                      isConstantSize(insert.getRowEnd(), rows)
+                                : isConstantSize(insert.getColBegin(), 0) &&
+                                      isConstantSize(insert.getColEnd(), cols);
+      std::optional<int64_t> begin = getConstantIntValue(
+          columnBlocks ? insert.getColBegin() : insert.getRowBegin());
+      std::optional<int64_t> end = getConstantIntValue(
+          columnBlocks ? insert.getColEnd() : insert.getRowEnd());
+      if (!wholeOtherSide || !begin || !end || *begin < 0 || *end <= *begin ||
+          *end > extent ||
+          rowsOf(source) != (columnBlocks ? rows : *end - *begin) ||
+          colsOf(source) != (columnBlocks ? *end - *begin : cols) ||
+          elementTypeOf(source) != elementType)
+        return failure();
+      // A block overlapping a later one is partly overwritten: give up.
+      auto next = blocks.lower_bound(*begin);
+      if ((next != blocks.end() && next->first < *end) ||
+          (next != blocks.begin() && std::prev(next)->second.first > *begin))
+        return failure();
+      blocks[*begin] = {*end, source};
+      covered += *end - *begin;
+    }
+    if (covered != extent || blocks.size() < 2)
+      return failure();
+    SmallVector<Value> inputs;
+    for (auto &[begin, block] : blocks)
+      inputs.push_back(block.second);
+    return replaceWithValue(
+        rewriter, op,
+        build<ConcatOpTy>(rewriter, op.getLoc(), elementType, inputs));
+  }
+};
+
 /// Aggregates of a matrix known to be all zeros (sparsity 0): sum, sumsq,
 /// mean, min, max -> 0; nnz -> 0.
 struct AggregateOfZeros : public OpRewritePattern<AggOp> {
@@ -376,6 +436,7 @@ void mlir::amls::populateSimplifyDynamicPatterns(RewritePatternSet &patterns) {
                PartialAggregateOfVector, CumulativeAggregateOfRow, DotProduct,
                SumOfProduct, DiagOfProduct, SumOfDiag, ProductWithOnes,
                TransposeSelfProduct, MatrixMultiplyChain, FullSlice,
-               FullInsertSlice, AggregateOfZeros, NnzOfZeros, MatrixRoundTrip>(
-      patterns.getContext());
+               FullInsertSlice, LeftIndexingChainToConcat<CBindOp, true>,
+               LeftIndexingChainToConcat<RBindOp, false>, AggregateOfZeros,
+               NnzOfZeros, MatrixRoundTrip>(patterns.getContext());
 }

@@ -31,7 +31,7 @@
 // NOFILE: amls-run: error: cannot open input file '{{.*}}none.mlir'
 
 // RUN: not amls-run %s --input X=%t/X.csv --arg s=1 --rewrites=simplify,fusion 2>&1 | FileCheck %s --check-prefix=REWRITES
-// REWRITES: amls-run: error: --rewrites expects a comma-separated list of simplify, simplify-dynamic, matmul-chain, ipa, all, none; found 'simplify,fusion'
+// REWRITES: amls-run: error: --rewrites expects a comma-separated list of simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found 'simplify,fusion'
 
 func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"}, %s: f64 {amls.name = "s"}) -> !amls.matrix<?x?xf64> {
   %0 = amls.mul %X, %s : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>

@@ -77,6 +77,7 @@ CONFIGURATIONS = [
     ("simplify-dynamic", ["--rewrites=simplify-dynamic"]),
     ("matmul-chain", ["--rewrites=matmul-chain"]),
     ("ipa", ["--rewrites=ipa"]),
+    ("vectorize-loops", ["--rewrites=vectorize-loops"]),
 ]
 
 

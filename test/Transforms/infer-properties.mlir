@@ -309,3 +309,24 @@ func.func @declared_conflict(%v: f64) -> !amls.matrix<4x4xf64> {
   %B = amls.cast %A : !amls.matrix<?x?xf64> -> !amls.matrix<4x4xf64>
   return %B : !amls.matrix<4x4xf64>
 }
+
+// -----
+
+// Slices whose bounds are i and i + c (or j - c and j) have extent c even
+// where i is unknown: the rows of a loop over X[i, ].
+// CHECK-LABEL: func @slice_extent_from_bounds
+// CHECK: amls.slice %arg0[%arg1 : %{{.*}}, %c0 : %c3] : !amls.matrix<10x3xf64> -> !amls.matrix<1x3xf64>
+// CHECK: amls.slice %arg0[%{{.*}} : %arg1, %c0 : %c3] : !amls.matrix<10x3xf64> -> !amls.matrix<2x3xf64>
+// CHECK: amls.slice %arg0[%arg1 : %arg2, %c0 : %c3] : !amls.matrix<10x3xf64> -> !amls.matrix<?x3xf64>
+func.func @slice_extent_from_bounds(%X: !amls.matrix<10x3xf64>, %i: index, %j: index) -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %next = arith.addi %c1, %i : index
+  %prev = arith.subi %i, %c2 : index
+  %0 = amls.slice %X[%i : %next, %c0 : %c3] : !amls.matrix<10x3xf64> -> !amls.matrix<?x?xf64>
+  %1 = amls.slice %X[%prev : %i, %c0 : %c3] : !amls.matrix<10x3xf64> -> !amls.matrix<?x?xf64>
+  %2 = amls.slice %X[%i : %j, %c0 : %c3] : !amls.matrix<10x3xf64> -> !amls.matrix<?x?xf64>
+  return %0, %1, %2 : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+}

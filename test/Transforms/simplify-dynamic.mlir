@@ -162,6 +162,56 @@ func.func @full_slices(%X: !amls.matrix<4x3xf64>, %Y: !amls.matrix<4x3xf64>) -> 
 
 // -----
 
+// Left indexings that overwrite a matrix block by block become a cbind
+// (column blocks, in column order whatever the order of the indexings) or
+// an rbind (row blocks).
+// CHECK-LABEL: func @left_indexing_chains
+// CHECK-DAG: %[[C:.*]] = amls.cbind %arg1, %arg2 : !amls.matrix<4x1xf64>, !amls.matrix<4x2xf64> -> !amls.matrix<4x3xf64>
+// CHECK-DAG: %[[R:.*]] = amls.rbind %arg3, %arg4, %arg3 : !amls.matrix<1x3xf64>, !amls.matrix<2x3xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<4x3xf64>
+// CHECK-NOT: amls.insert_slice
+// CHECK: return %[[C]], %[[R]]
+func.func @left_indexing_chains(%X: !amls.matrix<4x3xf64>, %A: !amls.matrix<4x1xf64>, %B: !amls.matrix<4x2xf64>, %r: !amls.matrix<1x3xf64>, %R: !amls.matrix<2x3xf64>) -> (!amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %0 = amls.insert_slice %B into %X[%c0 : %c4, %c1 : %c3] : !amls.matrix<4x2xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %1 = amls.insert_slice %A into %0[%c0 : %c4, %c0 : %c1] : !amls.matrix<4x1xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %2 = amls.insert_slice %r into %X[%c0 : %c1, %c0 : %c3] : !amls.matrix<1x3xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %3 = amls.insert_slice %R into %2[%c1 : %c3, %c0 : %c3] : !amls.matrix<2x3xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %4 = amls.insert_slice %r into %3[%c3 : %c4, %c0 : %c3] : !amls.matrix<1x3xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  return %1, %4 : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>
+}
+
+// -----
+
+// Not rewritten: a chain that leaves a column of X, overlapping blocks (the
+// later one wins partly), a block of part of the rows, unknown sizes.
+// CHECK-LABEL: func @left_indexing_chains_kept
+// CHECK-NOT: amls.cbind
+// CHECK-NOT: amls.rbind
+// CHECK-COUNT-8: amls.insert_slice
+// CHECK-NOT: amls.cbind
+func.func @left_indexing_chains_kept(%X: !amls.matrix<4x3xf64>, %A: !amls.matrix<4x1xf64>, %B: !amls.matrix<4x2xf64>, %P: !amls.matrix<2x1xf64>, %D: !amls.matrix<?x3xf64>, %Ad: !amls.matrix<?x1xf64>, %Bd: !amls.matrix<?x2xf64>) -> (!amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<?x3xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %0 = amls.insert_slice %A into %X[%c0 : %c4, %c0 : %c1] : !amls.matrix<4x1xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %1 = amls.insert_slice %A into %0[%c0 : %c4, %c2 : %c3] : !amls.matrix<4x1xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %2 = amls.insert_slice %B into %X[%c0 : %c4, %c1 : %c3] : !amls.matrix<4x2xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %3 = amls.insert_slice %B into %2[%c0 : %c4, %c0 : %c2] : !amls.matrix<4x2xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %4 = amls.insert_slice %B into %X[%c0 : %c4, %c1 : %c3] : !amls.matrix<4x2xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %5 = amls.insert_slice %P into %4[%c0 : %c2, %c0 : %c1] : !amls.matrix<2x1xf64> into !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64>
+  %n = amls.nrow %D : !amls.matrix<?x3xf64>
+  %6 = amls.insert_slice %Bd into %D[%c0 : %n, %c1 : %c3] : !amls.matrix<?x2xf64> into !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+  %7 = amls.insert_slice %Ad into %6[%c0 : %n, %c0 : %c1] : !amls.matrix<?x1xf64> into !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+  return %1, %3, %5, %7 : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>, !amls.matrix<?x3xf64>
+}
+
+// -----
+
 // Aggregates of a known all-zero matrix; not the max of an empty one
 // (-Inf) or a product.
 // CHECK-LABEL: func @zeros

@@ -76,7 +76,7 @@ static cl::opt<bool>
 static cl::opt<std::string> rewriteFamilies(
     "rewrites", cl::init("all"),
     cl::desc("Rewrite families the optimizer runs, comma-separated: "
-             "simplify, simplify-dynamic, matmul-chain, ipa, all, none"),
+             "simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none"),
     cl::cat(category));
 static cl::opt<bool>
     timing("timing",
@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
       noOptimization ? StringRef("none") : StringRef(rewriteFamilies));
   if (failed(families))
     return fail("--rewrites expects a comma-separated list of simplify, "
-                "simplify-dynamic, matmul-chain, ipa, all, none; found '" +
+                "simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found '" +
                 rewriteFamilies + "'");
   options.rewrites = *families;
   FailureOr<std::unique_ptr<ProgramRunner>> runner =

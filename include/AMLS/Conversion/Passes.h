@@ -50,6 +50,9 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
 /// The two halves of it: AMLS -> linalg on tensors, and from there to LLVM.
 void buildToLinalgPipeline(OpPassManager &pm);
+/// The first stage of the second half: element-wise fusion, bufferization
+/// and deallocation (`--amls-bufferize` after the first half).
+void buildBufferizePipeline(OpPassManager &pm);
 void buildLinalgToLLVMPipeline(OpPassManager &pm,
                                const LowerToLLVMOptions &options);
 void registerAMLSPipelines();

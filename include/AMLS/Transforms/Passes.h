@@ -42,6 +42,9 @@ void populateSimplifyPatterns(RewritePatternSet &patterns);
 /// The size-dependent rewrites of --amls-simplify-dynamic.
 void populateSimplifyDynamicPatterns(RewritePatternSet &patterns);
 
+/// The row-loop vectorization of --amls-vectorize-loops.
+void populateVectorizeLoopsPatterns(RewritePatternSet &patterns);
+
 /// Which rewrite families the optimizer runs (inference and cleanup always
 /// do): all of them by default.
 struct OptimizeFamilies {
@@ -50,10 +53,12 @@ struct OptimizeFamilies {
   bool matmulChain = true;
   /// Inter-procedural specialization and inlining (--amls-ipa).
   bool interprocedural = true;
+  /// Row loops as block operations (--amls-vectorize-loops).
+  bool vectorizeLoops = true;
 };
 
 /// Parses a comma-separated list of `simplify`, `simplify-dynamic`,
-/// `matmul-chain`, `ipa`, `all`, `none`.
+/// `matmul-chain`, `ipa`, `vectorize-loops`, `all`, `none`.
 FailureOr<OptimizeFamilies> parseOptimizeFamilies(StringRef list);
 
 /// The --amls-optimize pipeline (amls-run's default).

@@ -187,6 +187,8 @@ def AMLSSimplifyDynamic : Pass<"amls-simplify-dynamic"> {
     | `t(X) %*% (w * (X %*% v))` -> `mmchain(X, v, w)` | `v`, `w` column vectors, no other uses |
     | `X[0:nrow, 0:ncol]` -> `X` | constant bounds equal to the known sizes |
     | `X[0:nrow, 0:ncol] = Y` -> `Y` | `Y` has the known size of `X` |
+    | `X[, a:b] = A; X[, b:c] = B; ...` -> `cbind(A, B, ...)` | the blocks' constant bounds tile all of `X`'s known columns without overlap, each block all rows |
+    | `X[a:b, ] = A; X[b:c, ] = B; ...` -> `rbind(A, B, ...)` | likewise for rows |
     | `sum(Z)`, `sumsq`, `mean`, `min`, `max` -> `0` | `Z` has sparsity 0 and known, non-zero size |
     | `nnz(Z)` -> `0` | `Z` has sparsity 0 |
     | `as_matrix(as_scalar(X))` -> `X` | |
@@ -251,6 +253,44 @@ def AMLSInterprocedural : Pass<"amls-ipa", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::amls::AMLSDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];
+}
+
+def AMLSVectorizeLoops : Pass<"amls-vectorize-loops"> {
+  let summary = "Loops computing one row per iteration as whole-block "
+                "operations (SystemDS's loop vectorization)";
+  let description = [{
+    A loop that writes row `i` of a matrix from row `i` of others,
+
+    ```
+    for (i in a:b) X[i, 1] = Y[i, 2] + Z[i, 1]
+    ```
+
+    becomes one left indexing of the block of rows,
+    `X[a:b, 1] = Y[a:b, 2] + Z[a:b, 1]`, guarded by `a <= b` (a loop that
+    does not run leaves `X` as it was). In the IR: an `scf.for` with step 1
+    carrying one matrix, whose yielded value is an `amls.insert_slice` into
+    the carried matrix at rows `[i+c, i+c+1)`, computed from
+
+    - `amls.slice`s at rows `[i+d, i+d+1)` of matrices defined outside the
+      loop, or of the carried matrix when `d = c` (the row is read before the
+      iteration writes it, and no other iteration writes it) or the columns
+      read and written are disjoint constants;
+    - element-wise ops on those rows and on scalars defined outside the
+      loop;
+
+    with column bounds defined outside the loop, every matrix one row of
+    the same known number of columns, and no other op with effects. Row
+    bounds are recognized as `i + constant` through index arithmetic and
+    through the double-valued loop variables of DML
+    (`fptosi(sitofp(i) + 2.0)`), which are exact below 2^53.
+
+    Loops with another carried value, a carried dependence (row `i` reading
+    row `i-1` of the written matrix), a step other than 1 or any other op
+    are left alone.
+  }];
+  let dependentDialects = ["::mlir::amls::AMLSDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // AMLS_TRANSFORMS_PASSES_TD
