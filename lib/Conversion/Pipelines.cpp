@@ -48,7 +48,8 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // order readable and is what `--dump-pass-pipeline` shows.
   std::string parallelLoops =
       options.threads > 1
-          ? llvm::formatv("func.func(convert-linalg-to-parallel-loops),"
+          ? llvm::formatv("func.func(convert-linalg-to-parallel-loops,"
+                          "amls-sequential-small-loops),"
                           "convert-scf-to-openmp{{num-threads={0}},",
                           unsigned(options.threads))
                 .str()

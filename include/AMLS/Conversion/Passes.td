@@ -65,4 +65,26 @@ def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
   ];
 }
 
+def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
+  let summary = "Run small parallel loops sequentially";
+  let description = [{
+    Replaces every outermost `scf.parallel` whose iteration count is a
+    constant below `min-iterations` by nested `scf.for` loops. The count is
+    the product of the loop's trip counts and those of the loops nested in
+    it (the largest among siblings), so a column reduction over a tall
+    matrix counts all of its cells. Loops with a count unknown at compile
+    time stay parallel. amls-run's pipeline runs it with threads > 1,
+    before the OpenMP conversion: an OpenMP parallel region costs
+    microseconds to start, more than a loop over a few cells takes (a DML
+    loop updating one cell per iteration ran 16x slower on two threads
+    than on one without it).
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t", "16384",
+           "Loops with fewer iterations (nested loops included) run "
+           "sequentially">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // AMLS_CONVERSION_PASSES_TD
