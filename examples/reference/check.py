@@ -16,7 +16,9 @@ Each reference module provides:
 
 --data DIR keeps the generated data and the outputs in DIR (default: a
 temporary directory that is removed afterwards); --show prints what the script
-printed. The exit status is 0 when every output matches.
+printed. --each-family runs the script once per rewrite family of the
+optimizer alone (--rewrites=FAMILY, differential testing), each run checked
+against the reference. The exit status is 0 when every output matches.
 """
 
 import argparse
@@ -60,6 +62,64 @@ def read_matrix(path):
     return np.loadtxt(path, delimiter=",", ndmin=2)
 
 
+# The optimizer's rewrite families (amls-run --rewrites), one run each with
+# --each-family.
+FAMILIES = ["simplify", "simplify-dynamic", "matmul-chain", "ipa",
+            "vectorize-loops"]
+
+
+def check_run(options, module, args, references, command):
+    """Runs `command` and compares what it wrote with `references`."""
+    for path in references:
+        if os.path.exists(path):
+            os.remove(path)  # written by an earlier run
+    print("$ " + " ".join(shlex.quote(c) for c in command), flush=True)
+    start = time.perf_counter()
+    run = subprocess.run(command, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if options.show or run.returncode != 0:
+        sys.stdout.write(run.stdout)
+        sys.stdout.write(run.stderr)
+    if run.returncode != 0:
+        print(f"FAIL {options.name}: amls-run exited with {run.returncode}")
+        return 1
+
+    failures = 0
+    if hasattr(module, "check_output"):
+        problem = module.check_output(run.stdout, args)
+        if problem:
+            print(f"FAIL {options.name}: printed output: {problem}")
+            failures += 1
+    rtol, atol = module.TOLERANCE
+    for path, expected in references.items():
+        expected = np.atleast_2d(np.asarray(expected, dtype=float))
+        if not os.path.exists(path):
+            print(f"FAIL {options.name}: the script did not write {path}")
+            failures += 1
+            continue
+        actual = read_matrix(path)
+        if actual.shape != expected.shape:
+            print(f"FAIL {options.name}: {os.path.basename(path)} is "
+                  f"{actual.shape[0]}x{actual.shape[1]}, the reference is "
+                  f"{expected.shape[0]}x{expected.shape[1]}")
+            failures += 1
+            continue
+        if not np.allclose(actual, expected, rtol=rtol, atol=atol):
+            diff = np.abs(actual - expected)
+            worst = np.unravel_index(np.argmax(diff - rtol * np.abs(expected)), diff.shape)
+            print(f"FAIL {options.name}: {os.path.basename(path)} differs from the "
+                  f"reference: max |diff| {diff.max():.3g}; at {worst}: "
+                  f"{actual[worst]!r} vs {expected[worst]!r} (rtol {rtol}, atol {atol})")
+            failures += 1
+        else:
+            print(f"ok {os.path.basename(path)}: {actual.shape[0]}x{actual.shape[1]}, "
+                  f"max |diff| {np.abs(actual - expected).max():.3g}")
+    if failures:
+        return 1
+    print(f"PASS {options.name} ({options.size}, {seconds:.2f} s)")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("name")
@@ -67,6 +127,8 @@ def main():
     parser.add_argument("--size", default="small")
     parser.add_argument("--data", help="keep the data and outputs in this directory")
     parser.add_argument("--show", action="store_true", help="print the script's output")
+    parser.add_argument("--each-family", action="store_true",
+                        help="run once per rewrite family alone")
     argv = sys.argv[1:]
     extra = []
     if "--" in argv:
@@ -87,51 +149,12 @@ def main():
         for key, value in args.items():
             command += ["--arg", f"{key}={format_arg(value)}"]
         command += extra
-        print("$ " + " ".join(shlex.quote(c) for c in command), flush=True)
-        start = time.perf_counter()
-        run = subprocess.run(command, capture_output=True, text=True)
-        seconds = time.perf_counter() - start
-        if options.show or run.returncode != 0:
-            sys.stdout.write(run.stdout)
-            sys.stdout.write(run.stderr)
-        if run.returncode != 0:
-            print(f"FAIL {options.name}: amls-run exited with {run.returncode}")
-            return 1
-
-        failures = 0
-        if hasattr(module, "check_output"):
-            problem = module.check_output(run.stdout, args)
-            if problem:
-                print(f"FAIL {options.name}: printed output: {problem}")
-                failures += 1
-        rtol, atol = module.TOLERANCE
-        for path, expected in module.reference(args).items():
-            expected = np.atleast_2d(np.asarray(expected, dtype=float))
-            if not os.path.exists(path):
-                print(f"FAIL {options.name}: the script did not write {path}")
-                failures += 1
-                continue
-            actual = read_matrix(path)
-            if actual.shape != expected.shape:
-                print(f"FAIL {options.name}: {os.path.basename(path)} is "
-                      f"{actual.shape[0]}x{actual.shape[1]}, the reference is "
-                      f"{expected.shape[0]}x{expected.shape[1]}")
-                failures += 1
-                continue
-            if not np.allclose(actual, expected, rtol=rtol, atol=atol):
-                diff = np.abs(actual - expected)
-                worst = np.unravel_index(np.argmax(diff - rtol * np.abs(expected)), diff.shape)
-                print(f"FAIL {options.name}: {os.path.basename(path)} differs from the "
-                      f"reference: max |diff| {diff.max():.3g}; at {worst}: "
-                      f"{actual[worst]!r} vs {expected[worst]!r} (rtol {rtol}, atol {atol})")
-                failures += 1
-            else:
-                print(f"ok {os.path.basename(path)}: {actual.shape[0]}x{actual.shape[1]}, "
-                      f"max |diff| {np.abs(actual - expected).max():.3g}")
-        if failures:
-            return 1
-        print(f"PASS {options.name} ({options.size}, {seconds:.2f} s)")
-        return 0
+        references = module.reference(args)
+        if not options.each_family:
+            return check_run(options, module, args, references, command)
+        return max(check_run(options, module, args, references,
+                             command + [f"--rewrites={family}"])
+                   for family in FAMILIES)
 
 
 if __name__ == "__main__":
