@@ -344,6 +344,12 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
   if (options.passStatistics)
     optimize.enableStatistics();
   buildOptimizePipeline(optimize, options.rewrites);
+  if (options.fusion != "none") {
+    AMLSFuseOptions fuse;
+    fuse.fuseAll = options.fusion == "fuse-all";
+    fuse.fuseNoRedundancy = options.fusion == "fuse-no-redundancy";
+    optimize.addPass(createAMLSFuse(fuse));
+  }
   buildToLinalgPipeline(optimize);
   if (failed(optimize.run(*module)))
     return failure();

@@ -88,4 +88,13 @@ void mlir::amls::registerAMLSOptimizePipeline() {
       "--amls-simplify-dynamic, CSE/canonicalization, --amls-matmul-chain, "
       "loop-invariant code motion and --amls-vectorize-loops, in two rounds",
       [](OpPassManager &pm) { buildOptimizePipeline(pm); });
+  PassPipelineRegistration<>(
+      "amls-fuse-explain",
+      "--amls-fuse=explain: fuse and print the memo table, partitions, "
+      "interesting points, plans with their costs and the chosen operators",
+      [](OpPassManager &pm) {
+        AMLSFuseOptions options;
+        options.explain = true;
+        pm.addPass(createAMLSFuse(options));
+      });
 }

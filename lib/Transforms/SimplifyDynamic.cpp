@@ -121,6 +121,13 @@ struct DotProduct : public OpRewritePattern<AggOp> {
         !product || !isColumnVector(product.getLhs()) ||
         !isColumnVector(product.getRhs()))
       return failure();
+    // Vectors computed by element-wise ops are left to operator fusion,
+    // whose fused sum reads their inputs without materializing them.
+    auto elementwise = [](Value v) {
+      return isa_and_nonnull<ElementwiseOpInterface>(v.getDefiningOp());
+    };
+    if (elementwise(product.getLhs()) || elementwise(product.getRhs()))
+      return failure();
     Location loc = op.getLoc();
     Type element = elementTypeOf(product.getLhs());
     Value transposed =

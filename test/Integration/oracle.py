@@ -12,9 +12,10 @@ is written to CSV (or Matrix Market for NAME ending in .mtx) and bound with
 scope and compared with the program's result of the same position. Prints
 one line per result and exits non-zero on any mismatch.
 
-Differential testing: the program also runs with --O0 and with each rewrite
-family of the optimizer alone; every run must match NumPy and the optimized
-run (--no-differential skips these).
+Differential testing: the program also runs with --O0, with each rewrite
+family of the optimizer alone, without fusion and with the two fusion
+heuristics; every run must match NumPy and the optimized run
+(--no-differential skips these).
 """
 
 import argparse
@@ -69,7 +70,8 @@ def read_matrix(path):
 
 
 # The optimized run first (the reference of the differential runs), then
-# without optimization and with each rewrite family alone.
+# without optimization, with each rewrite family alone, and with the
+# fusion heuristics instead of cost-based fusion, and without fusion.
 CONFIGURATIONS = [
     ("optimized", []),
     ("O0", ["--O0"]),
@@ -78,6 +80,9 @@ CONFIGURATIONS = [
     ("matmul-chain", ["--rewrites=matmul-chain"]),
     ("ipa", ["--rewrites=ipa"]),
     ("vectorize-loops", ["--rewrites=vectorize-loops"]),
+    ("unfused", ["--fuse=none"]),
+    ("fuse-all", ["--fuse=fuse-all"]),
+    ("fuse-no-redundancy", ["--fuse=fuse-no-redundancy"]),
 ]
 
 

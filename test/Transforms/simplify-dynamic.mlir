@@ -39,12 +39,19 @@ func.func @single_cells_and_vectors(%c: !amls.matrix<1x1xf64>, %r: !amls.matrix<
 // CHECK: amls.as_scalar %[[D]]
 // CHECK: %[[Q:.*]] = amls.mul %arg2, %arg2
 // CHECK: amls.agg sum all %[[Q]]
-func.func @dot_product(%a: !amls.matrix<?x1xf64>, %b: !amls.matrix<?x1xf64>, %X: !amls.matrix<?x?xf64>) -> (f64, f64) {
+// A vector computed element-wise is left to fusion:
+// CHECK: %[[E:.*]] = amls.exp %arg0
+// CHECK: %[[EB:.*]] = amls.mul %[[E]], %arg1
+// CHECK: amls.agg sum all %[[EB]]
+func.func @dot_product(%a: !amls.matrix<?x1xf64>, %b: !amls.matrix<?x1xf64>, %X: !amls.matrix<?x?xf64>) -> (f64, f64, f64) {
   %p = amls.mul %a, %b : !amls.matrix<?x1xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x1xf64>
   %0 = amls.agg sum all %p : !amls.matrix<?x1xf64> -> f64
   %q = amls.mul %X, %X : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
   %1 = amls.agg sum all %q : !amls.matrix<?x?xf64> -> f64
-  return %0, %1 : f64, f64
+  %e = amls.exp %a : !amls.matrix<?x1xf64> -> !amls.matrix<?x1xf64>
+  %eb = amls.mul %e, %b : !amls.matrix<?x1xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x1xf64>
+  %2 = amls.agg sum all %eb : !amls.matrix<?x1xf64> -> f64
+  return %0, %1, %2 : f64, f64, f64
 }
 
 // -----

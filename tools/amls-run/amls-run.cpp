@@ -70,14 +70,21 @@ static cl::opt<bool> printIRAfterAll("print-ir-after-all",
                                      cl::cat(category));
 static cl::opt<bool>
     noOptimization("O0",
-                   cl::desc("Do not optimize: no rewrites, only the size "
-                            "specialization (same as --rewrites=none)"),
+                   cl::desc("Do not optimize: no rewrites and no fusion, only "
+                            "the size specialization (same as --rewrites=none "
+                            "--fuse=none)"),
                    cl::cat(category));
 static cl::opt<std::string> rewriteFamilies(
     "rewrites", cl::init("all"),
     cl::desc("Rewrite families the optimizer runs, comma-separated: "
-             "simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none"),
+             "simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, "
+             "all, none"),
     cl::cat(category));
+static cl::opt<std::string>
+    fusion("fuse", cl::init("cost"),
+           cl::desc("Operator fusion (--amls-fuse): cost (cost-based plans), "
+                    "fuse-all, fuse-no-redundancy, none"),
+           cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
@@ -181,9 +188,16 @@ int main(int argc, char **argv) {
       noOptimization ? StringRef("none") : StringRef(rewriteFamilies));
   if (failed(families))
     return fail("--rewrites expects a comma-separated list of simplify, "
-                "simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found '" +
+                "simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, "
+                "none; found '" +
                 rewriteFamilies + "'");
   options.rewrites = *families;
+  if (fusion != "cost" && fusion != "fuse-all" &&
+      fusion != "fuse-no-redundancy" && fusion != "none")
+    return fail("--fuse expects cost, fuse-all, fuse-no-redundancy or none, "
+                "found '" +
+                fusion + "'");
+  options.fusion = noOptimization ? std::string("none") : fusion.getValue();
   FailureOr<std::unique_ptr<ProgramRunner>> runner =
       ProgramRunner::create(std::move(module), options);
   if (failed(runner))

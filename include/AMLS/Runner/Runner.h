@@ -51,6 +51,9 @@ struct RunnerOptions {
   /// The optimizer's rewrite families; none of them is --O0 (inference
   /// still specializes the sizes).
   OptimizeFamilies rewrites;
+  /// Operator fusion after the optimizer: cost (cost-based plans),
+  /// fuse-all, fuse-no-redundancy or none.
+  std::string fusion = "cost";
 };
 
 /// Milliseconds spent in each phase of the last run.

@@ -175,7 +175,7 @@ def AMLSSimplifyDynamic : Pass<"amls-simplify-dynamic"> {
     | `colSums(X)` -> `X` (also means, minima, maxima, products) | `X` has one row |
     | `rowSums(X)` -> `X` (likewise) | `X` has one column |
     | `cumsum(X)`, `cumprod`, `cummin`, `cummax` -> `X` | `X` has one row |
-    | `sum(v1 * v2)` -> `as_scalar(t(v1) %*% v2)` | both column vectors |
+    | `sum(v1 * v2)` -> `as_scalar(t(v1) %*% v2)` | both column vectors, neither computed by an element-wise op (those are left to `--amls-fuse`) |
     | `sum(A %*% B)` -> `sum(t(colSums(A)) * rowSums(B))` | the product has no other use |
     | `diag(X %*% Y)` -> `rowSums(X * t(Y))` | the product is square with known n > 1, no other use |
     | `sum(diag(X))` -> `trace(X)` | `X` square with known n > 1 |
@@ -291,6 +291,63 @@ def AMLSVectorizeLoops : Pass<"amls-vectorize-loops"> {
   let dependentDialects = ["::mlir::amls::AMLSDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def AMLSFuse : Pass<"amls-fuse"> {
+  let summary = "Cost-based operator fusion into amls.fused (SystemML's "
+                "codegen optimizer)";
+  let description = [{
+    Fuses chains of element-wise operations, with an aggregate
+    (`sum`, `sumsq`, `min`, `max` over all cells, rows or columns) closing
+    them, into `amls.fused` operators that lower to one loop nest each and
+    never materialize the intermediates (seed 000; docs/fusion.md).
+
+    Per block, element-wise ops and aggregates whose sizes are known form
+    the planner's dataflow graph. Candidate exploration records which
+    inputs each op can fuse (the memo table); plan partitions are the
+    connected components of these fusion references; every reference out of
+    an op with several consumers is an interesting point, decided between
+    fusing (the consumer recomputes the op) and materializing. The default
+    mode enumerates each partition's decisions exactly, pruned with lower
+    and upper cost bounds (greedily above `max-exact-points`), under the
+    analytical cost model T_write + max(T_read, T_compute) per fused
+    operator; `fuse-all` and `fuse-no-redundancy` are the seed's heuristic
+    baselines. Full aggregates of a partition that read common inputs
+    share one pass (`magg`). `explain` prints the memo table, partitions,
+    interesting points, every plan costed and the chosen operators on
+    stderr (`--amls-fuse-explain` is the same).
+
+    The Row and Outer templates are not explored yet: matrix products and
+    row-wise operations stay unfused.
+  }];
+  let options = [
+    Option<"fuseAll", "fuse-all", "bool", "false",
+           "Fuse every reference (heuristic baseline)">,
+    Option<"fuseNoRedundancy", "fuse-no-redundancy", "bool", "false",
+           "Materialize every op with several consumers (heuristic "
+           "baseline)">,
+    Option<"explain", "explain", "bool", "false",
+           "Print the memo table, partitions, plans and costs on stderr">,
+    Option<"maxExactPoints", "max-exact-points", "unsigned", "20",
+           "Enumerate partitions with at most this many interesting points "
+           "exactly, larger ones greedily">,
+    Option<"memoryBandwidth", "memory-bandwidth", "double", "10e9",
+           "Cost model: memory bandwidth in bytes/s">,
+    Option<"cacheBandwidth", "cache-bandwidth", "double", "50e9",
+           "Cost model: cache bandwidth in bytes/s, for intermediates that "
+           "fit in the cache">,
+    Option<"cacheBytes", "cache-bytes", "double", "1048576",
+           "Cost model: cache size in bytes">,
+    Option<"peakFlops", "peak-flops", "double", "20e9",
+           "Cost model: floating-point operations per second">
+  ];
+  let statistics = [
+    Statistic<"numFused", "fused-operators", "Fused operators created">,
+    Statistic<"numFusedOps", "fused-ops", "Ops computed inside fused operators">
+  ];
+  let dependentDialects = ["::mlir::amls::AMLSDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 #endif // AMLS_TRANSFORMS_PASSES_TD

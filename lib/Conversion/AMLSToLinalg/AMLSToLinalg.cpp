@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -1886,13 +1887,143 @@ struct LowerParforYield : public AMLSPattern<YieldOp> {
   }
 };
 
+/// A cell or multi-aggregate fused operator: one linalg.generic over the
+/// main input's cells whose body is the fused body; side inputs broadcast
+/// where their type has size 1 along a dimension the main input does not,
+/// scalars are used directly; each aggregated result is one reduction
+/// output of the same loop nest.
 struct LowerFused : public AMLSPattern<FusedOp> {
   using AMLSPattern::AMLSPattern;
   LogicalResult
   matchAndRewrite(FusedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    return op.emitOpError("fused operators are lowered by the fusion "
-                          "pipeline, not by --convert-amls-to-linalg");
+    if (op.getKind() != FusedTemplate::Cell &&
+        op.getKind() != FusedTemplate::MAgg)
+      return op.emitOpError("the ") << stringifyFusedTemplate(op.getKind())
+                                    << " template has no lowering yet";
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    ValueRange operands = adaptor.getInputs();
+    Value main = operands.front();
+    auto mainType = dyn_cast<RankedTensorType>(main.getType());
+    if (!mainType)
+      return op.emitOpError("expects a matrix as its main input");
+    Value rows = dimOf(rewriter, loc, main, 0),
+          cols = dimOf(rewriter, loc, main, 1);
+
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    SmallVector<int> inputOf(operands.size(), -1);
+    for (auto [i, operand] : llvm::enumerate(operands)) {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type)
+        continue;
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d = 0; d < 2; ++d) {
+        bool broadcast = type.getDimSize(d) == 1 && mainType.getDimSize(d) != 1;
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
+                                  : getAffineDimExpr(d, context));
+        if (!broadcast && i > 0 &&
+            (type.isDynamicDim(d) || mainType.isDynamicDim(d)))
+          checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, d),
+                     d == 0 ? rows : cols, op,
+                     "input #" + std::to_string(i) +
+                         " differs in size from the main input");
+      }
+      inputOf[i] = inputs.size();
+      inputs.push_back(operand);
+      maps.push_back(AffineMap::get(2, 0, exprs, context));
+    }
+
+    std::optional<ArrayAttr> kinds = op.getAggregate();
+    AggAxis axis = op.getAxis().value_or(AggAxis::All);
+    SmallVector<Value> inits;
+    SmallVector<Type> initTypes;
+    SmallVector<Reduction> reductions;
+    for (auto [r, result] : llvm::enumerate(op.getResults())) {
+      Type resultType = getTypeConverter()->convertType(result.getType());
+      if (!kinds) {
+        auto tensor = cast<RankedTensorType>(resultType);
+        inits.push_back(emptyTensor(rewriter, loc, tensor, {rows, cols}));
+        initTypes.push_back(tensor);
+        maps.push_back(AffineMap::getMultiDimIdentityMap(2, context));
+        continue;
+      }
+      Type elementType = resultType;
+      if (auto tensor = dyn_cast<RankedTensorType>(resultType))
+        elementType = tensor.getElementType();
+      ReductionBuilder builder{rewriter, loc, main, axis, elementType};
+      auto [outputType, sizes] = builder.outputShape();
+      Reduction reduction =
+          reductionFor(cast<AggKindAttr>((*kinds)[r]).getValue());
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, outputType.getShape(), elementType,
+          ReductionBuilder::dynamicOnly(outputType, sizes));
+      inits.push_back(
+          linalg::FillOp::create(
+              rewriter, loc,
+              reductionInit(rewriter, loc, elementType, reduction.init), empty)
+              .getResult(0));
+      initTypes.push_back(outputType);
+      maps.push_back(builder.outputMap());
+      reductions.push_back(std::move(reduction));
+    }
+    SmallVector<bool> reduced = {false, false};
+    if (kinds)
+      reduced = {axis != AggAxis::Row, axis != AggAxis::Col};
+
+    Block &body = op.getBody().front();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, initTypes, inputs, inits, maps, iterators(reduced),
+        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+          IRMapping mapping;
+          for (auto [i, operand] : llvm::enumerate(operands))
+            mapping.map(body.getArgument(i),
+                        inputOf[i] >= 0 ? args[inputOf[i]] : operand);
+          for (Operation &nested : body.without_terminator())
+            b.clone(nested, mapping);
+          SmallVector<Value> yielded;
+          ValueRange outputs = args.drop_front(inputs.size());
+          for (auto [r, value] : llvm::enumerate(
+                   cast<YieldOp>(body.getTerminator()).getValues())) {
+            Value cell = mapping.lookupOrDefault(value);
+            yielded.push_back(
+                kinds ? reductions[r].combine(b, bodyLoc, cell, outputs[r])
+                      : cell);
+          }
+          linalg::YieldOp::create(b, bodyLoc, yielded);
+        });
+
+    SmallVector<Value> results;
+    for (auto [r, result] : llvm::enumerate(op.getResults())) {
+      Value value = generic.getResult(r);
+      Type resultType = getTypeConverter()->convertType(result.getType());
+      if (kinds && axis == AggAxis::All) {
+        value = tensor::ExtractOp::create(rewriter, loc, value, ValueRange{});
+      } else if (kinds) {
+        bool perRow = axis == AggAxis::Row;
+        int64_t length = cast<RankedTensorType>(value.getType()).getDimSize(0);
+        OpFoldResult lengthSize = getAsOpFoldResult(perRow ? rows : cols);
+        SmallVector<OpFoldResult> shape =
+            perRow ? SmallVector<OpFoldResult>{lengthSize,
+                                               rewriter.getIndexAttr(1)}
+                   : SmallVector<OpFoldResult>{rewriter.getIndexAttr(1),
+                                               lengthSize};
+        auto expandedType = RankedTensorType::get(
+            perRow ? SmallVector<int64_t>{length, 1}
+                   : SmallVector<int64_t>{1, length},
+            cast<RankedTensorType>(value.getType()).getElementType());
+        value = tensor::ExpandShapeOp::create(
+            rewriter, loc, expandedType, value,
+            SmallVector<ReassociationIndices>{{0, 1}}, shape);
+        value = castTo(rewriter, loc, value, resultType);
+      } else {
+        value = castTo(rewriter, loc, value, resultType);
+      }
+      results.push_back(value);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
   }
 };
 

@@ -473,14 +473,61 @@ func.func @scalars_of_matrices(%X: !amls.matrix<?x10xf64>, %one: !amls.matrix<1x
 
 // -----
 
-func.func @fused_is_not_lowered_here(%X: !amls.matrix<?x?xf64>) -> f64 {
-  // expected-error @+2 {{'amls.fused' op fused operators are lowered by the fusion pipeline, not by --convert-amls-to-linalg}}
+// Fused operators: one linalg.generic with the fused body. Two aggregates
+// of a magg share the pass as two reduction outputs; a row vector side
+// input is broadcast along the rows; scalars are used directly.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-DAG: #[[ALL:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG: #[[PERROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func @fused
+// CHECK-SAME: (%[[X:.*]]: tensor<4x3xf64>, %[[V:.*]]: tensor<1x3xf64>, %[[S:.*]]: f64)
+// CHECK: %[[MAGG:.*]]:2 = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ALL]], #[[ALL]]], iterator_types = ["reduction", "reduction"]} ins(%[[X]], %[[V]] : tensor<4x3xf64>, tensor<1x3xf64>)
+// CHECK: ^bb0(%[[XC:.*]]: f64, %[[VC:.*]]: f64, %[[SUM:.*]]: f64, %[[MAX:.*]]: f64):
+// CHECK: %[[P:.*]] = arith.mulf %[[XC]], %[[VC]]
+// CHECK: %[[Q:.*]] = arith.mulf %[[P]], %[[S]]
+// CHECK: %[[NEWSUM:.*]] = arith.addf %[[SUM]], %[[P]]
+// CHECK: %[[NEWMAX:.*]] = arith.maximumf %[[MAX]], %[[Q]]
+// CHECK: linalg.yield %[[NEWSUM]], %[[NEWMAX]]
+// CHECK: tensor.extract %[[MAGG]]#0[]
+// CHECK: tensor.extract %[[MAGG]]#1[]
+// CHECK: %[[RS:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[PERROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<4x3xf64>)
+// CHECK: math.exp
+// CHECK: tensor.expand_shape %[[RS]] {{\[\[}}0, 1]] output_shape [4, 1] : tensor<4xf64> into tensor<4x1xf64>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]] : tensor<4x3xf64>) outs(%{{.*}} : tensor<4x3xf64>)
+// CHECK: arith.mulf
+// CHECK: math.exp
+func.func @fused(%X: !amls.matrix<4x3xf64>, %v: !amls.matrix<1x3xf64>, %s: f64) -> (f64, f64, !amls.matrix<4x1xf64>, !amls.matrix<4x3xf64>) {
+  %0:2 = amls.fused magg aggregate [sum, max] all ins(%X, %v, %s) : (!amls.matrix<4x3xf64>, !amls.matrix<1x3xf64>, f64) -> (f64, f64) {
+  ^bb0(%x: f64, %y: f64, %t: f64):
+    %p = arith.mulf %x, %y : f64
+    %q = arith.mulf %p, %t : f64
+    amls.yield %p, %q : f64, f64
+  }
+  %1 = amls.fused cell aggregate [sum] row ins(%X) : (!amls.matrix<4x3xf64>) -> !amls.matrix<4x1xf64> {
+  ^bb0(%x: f64):
+    %e = math.exp %x : f64
+    amls.yield %e : f64
+  }
+  %2 = amls.fused cell ins(%X, %s) : (!amls.matrix<4x3xf64>, f64) -> !amls.matrix<4x3xf64> {
+  ^bb0(%x: f64, %t: f64):
+    %p = arith.mulf %x, %t : f64
+    %e = math.exp %p : f64
+    amls.yield %e : f64
+  }
+  return %0#0, %0#1, %1, %2 : f64, f64, !amls.matrix<4x1xf64>, !amls.matrix<4x3xf64>
+}
+
+// -----
+
+func.func @row_template_not_lowered_yet(%X: !amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
+  // expected-error @+2 {{'amls.fused' op the row template has no lowering yet}}
   // expected-error @+1 {{failed to legalize operation 'amls.fused'}}
-  %0 = amls.fused cell aggregate [sum] all ins(%X) : (!amls.matrix<?x?xf64>) -> f64 {
+  %0 = amls.fused row ins(%X) : (!amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
   ^bb0(%x: f64):
     amls.yield %x : f64
   }
-  return %0 : f64
+  return %0 : !amls.matrix<4x3xf64>
 }
 
 // -----

@@ -1,0 +1,130 @@
+// RUN: amls-opt %s -split-input-file -amls-fuse | FileCheck %s
+// RUN: amls-opt %s -split-input-file -amls-fuse=fuse-all | FileCheck %s --check-prefix=ALL
+// RUN: amls-opt %s -split-input-file -amls-fuse=fuse-no-redundancy | FileCheck %s --check-prefix=FNR
+// RUN: amls-opt %s -split-input-file -amls-fuse-explain 2>&1 >/dev/null | FileCheck %s --check-prefix=EXPLAIN
+// RUN: not amls-opt %s -split-input-file -amls-fuse="fuse-all fuse-no-redundancy" 2>&1 | FileCheck %s --check-prefix=BOTH
+
+// sum(X*Y*Z): one cell operator closed by the sum, reading each input once.
+// CHECK-LABEL: func @sum_xyz
+// CHECK: %[[S:.*]] = amls.fused cell aggregate [sum] all ins(%arg0, %arg1, %arg2)
+// CHECK: ^bb0(%[[X:.*]]: f64, %[[Y:.*]]: f64, %[[Z:.*]]: f64):
+// CHECK: %[[XY:.*]] = arith.mulf %[[X]], %[[Y]]
+// CHECK: %[[XYZ:.*]] = arith.mulf %[[XY]], %[[Z]]
+// CHECK: amls.yield %[[XYZ]]
+// CHECK-NOT: amls.mul
+// CHECK: return %[[S]]
+// EXPLAIN: memo table:
+// EXPLAIN: amls.mul: cell [2000x2000]
+// EXPLAIN: amls.agg: cell closed by a full aggregate, magg [2000x2000] fuses
+// EXPLAIN: interesting points: none
+// EXPLAIN: operator: cell computing {{.*}} amls.agg from
+// BOTH: amls-fuse: choose one of fuse-all and fuse-no-redundancy
+func.func @sum_xyz(%X: !amls.matrix<2000x2000xf64>, %Y: !amls.matrix<2000x2000xf64>, %Z: !amls.matrix<2000x2000xf64>) -> f64 {
+  %0 = amls.mul %X, %Y : !amls.matrix<2000x2000xf64>, !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %1 = amls.mul %0, %Z : !amls.matrix<2000x2000xf64>, !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %2 = amls.agg sum all %1 : !amls.matrix<2000x2000xf64> -> f64
+  return %2 : f64
+}
+
+// -----
+
+// The seed's example C = A + s*B; D = (C/2)^(C-1); E = exp(C-1), large:
+// memory bound, so recomputing C in both consumers beats writing and
+// reading it (fuse-all's plan, 0000). Fuse-no-redundancy materializes C and
+// C-1.
+// CHECK-LABEL: func @seed_example_large
+// CHECK-COUNT-2: amls.fused cell ins(%arg1, %arg2, %arg0, %{{.*}})
+// CHECK-NOT: amls.fused
+// CHECK: return
+// ALL-LABEL: func @seed_example_large
+// ALL-COUNT-2: amls.fused cell
+// ALL-NOT: amls.fused
+// ALL: return
+// FNR-LABEL: func @seed_example_large
+// FNR: %[[C:.*]] = amls.fused cell ins(%arg1, %arg2, %arg0)
+// FNR: %[[CM1:.*]] = amls.sub %[[C]]
+// FNR: amls.fused cell ins(%[[C]], %{{.*}}, %[[CM1]])
+// FNR: amls.exp %[[CM1]]
+// EXPLAIN: interesting points: {{.*}}amls.add->{{.*}}amls.div {{.*}}amls.add->{{.*}}amls.sub {{.*}}amls.sub->{{.*}}amls.pow {{.*}}amls.sub->{{.*}}amls.exp
+// EXPLAIN: 0000 cost
+// EXPLAIN: 1111 cost
+// EXPLAIN: chosen 0000
+func.func @seed_example_large(%A: !amls.matrix<2000x2000xf64>, %B: !amls.matrix<2000x2000xf64>, %s: f64) -> (!amls.matrix<2000x2000xf64>, !amls.matrix<2000x2000xf64>) {
+  %one = arith.constant 1.0 : f64
+  %two = arith.constant 2.0 : f64
+  %sB = amls.mul %B, %s : !amls.matrix<2000x2000xf64>, f64 -> !amls.matrix<2000x2000xf64>
+  %C = amls.add %A, %sB : !amls.matrix<2000x2000xf64>, !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %C2 = amls.div %C, %two : !amls.matrix<2000x2000xf64>, f64 -> !amls.matrix<2000x2000xf64>
+  %C1 = amls.sub %C, %one : !amls.matrix<2000x2000xf64>, f64 -> !amls.matrix<2000x2000xf64>
+  %D = amls.pow %C2, %C1 : !amls.matrix<2000x2000xf64>, !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %E = amls.exp %C1 : !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  return %D, %E : !amls.matrix<2000x2000xf64>, !amls.matrix<2000x2000xf64>
+}
+
+// -----
+
+// The same program on 100x100 matrices: C fits in the cache between its
+// producer and consumers while A and B come from memory, so the cost model
+// materializes C (and lets both consumers recompute C-1).
+// CHECK-LABEL: func @seed_example_small
+// CHECK: %[[C:.*]] = amls.fused cell ins(%arg1, %arg2, %arg0)
+// CHECK: amls.fused cell ins(%[[C]], %{{.*}}, %{{.*}})
+// CHECK: math.powf
+// CHECK: amls.fused cell ins(%[[C]], %{{.*}})
+// CHECK: math.exp
+// EXPLAIN: chosen 1100
+func.func @seed_example_small(%A: !amls.matrix<100x100xf64>, %B: !amls.matrix<100x100xf64>, %s: f64) -> (!amls.matrix<100x100xf64>, !amls.matrix<100x100xf64>) {
+  %one = arith.constant 1.0 : f64
+  %two = arith.constant 2.0 : f64
+  %sB = amls.mul %B, %s : !amls.matrix<100x100xf64>, f64 -> !amls.matrix<100x100xf64>
+  %C = amls.add %A, %sB : !amls.matrix<100x100xf64>, !amls.matrix<100x100xf64> -> !amls.matrix<100x100xf64>
+  %C2 = amls.div %C, %two : !amls.matrix<100x100xf64>, f64 -> !amls.matrix<100x100xf64>
+  %C1 = amls.sub %C, %one : !amls.matrix<100x100xf64>, f64 -> !amls.matrix<100x100xf64>
+  %D = amls.pow %C2, %C1 : !amls.matrix<100x100xf64>, !amls.matrix<100x100xf64> -> !amls.matrix<100x100xf64>
+  %E = amls.exp %C1 : !amls.matrix<100x100xf64> -> !amls.matrix<100x100xf64>
+  return %D, %E : !amls.matrix<100x100xf64>, !amls.matrix<100x100xf64>
+}
+
+// -----
+
+// L2SVM's line search (seed 000): both sums become one multi-aggregate pass
+// over Xw, Xd and Y; no vector intermediate is materialized.
+// CHECK-LABEL: func @l2svm_line_search
+// CHECK: %[[GH:.*]]:2 = amls.fused magg aggregate [sum, sum] all ins(
+// CHECK-NOT: amls.mul
+// CHECK-NOT: amls.gt
+// CHECK: return %[[GH]]#0, %[[GH]]#1
+func.func @l2svm_line_search(%Xw: !amls.matrix<100000x1xf64>, %Xd: !amls.matrix<100000x1xf64>, %Y: !amls.matrix<100000x1xf64>, %step: f64) -> (f64, f64) {
+  %one = arith.constant 1.0 : f64
+  %zero = arith.constant 0.0 : f64
+  %sXd = amls.mul %Xd, %step : !amls.matrix<100000x1xf64>, f64 -> !amls.matrix<100000x1xf64>
+  %tmp = amls.add %Xw, %sXd : !amls.matrix<100000x1xf64>, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %ytmp = amls.mul %Y, %tmp : !amls.matrix<100000x1xf64>, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %out0 = amls.sub %one, %ytmp : f64, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %sv = amls.gt %out0, %zero : !amls.matrix<100000x1xf64>, f64 -> !amls.matrix<100000x1xf64>
+  %out = amls.mul %out0, %sv : !amls.matrix<100000x1xf64>, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %a = amls.mul %out, %Y : !amls.matrix<100000x1xf64>, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %b = amls.mul %a, %Xd : !amls.matrix<100000x1xf64>, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %g = amls.agg sum all %b : !amls.matrix<100000x1xf64> -> f64
+  %c = amls.mul %Xd, %sv : !amls.matrix<100000x1xf64>, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %d = amls.mul %c, %Xd : !amls.matrix<100000x1xf64>, !amls.matrix<100000x1xf64> -> !amls.matrix<100000x1xf64>
+  %h = amls.agg sum all %d : !amls.matrix<100000x1xf64> -> f64
+  return %g, %h : f64, f64
+}
+
+// -----
+
+// Not fused: unknown sizes (a ?x? operand may be a vector to broadcast at
+// run time), a product between element-wise ops, a single op.
+// CHECK-LABEL: func @not_fused
+// CHECK-NOT: amls.fused
+// CHECK: return
+func.func @not_fused(%X: !amls.matrix<?x?xf64>, %A: !amls.matrix<10x10xf64>) -> (f64, f64, !amls.matrix<10x10xf64>) {
+  %0 = amls.mul %X, %X : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %1 = amls.agg sum all %0 : !amls.matrix<?x?xf64> -> f64
+  %2 = amls.exp %A : !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+  %3 = amls.matmul %2, %A : !amls.matrix<10x10xf64>, !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+  %4 = amls.agg sum all %3 : !amls.matrix<10x10xf64> -> f64
+  %5 = amls.abs %A : !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+  return %1, %4, %5 : f64, f64, !amls.matrix<10x10xf64>
+}
