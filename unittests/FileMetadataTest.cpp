@@ -3,6 +3,9 @@
 #include "AMLS/Analysis/FileMetadata.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 using namespace mlir::amls;
@@ -68,4 +71,38 @@ TEST(FileMetadataTest, MalformedHeadersGiveNothing) {
 
 TEST(FileMetadataTest, MissingFileGivesNothing) {
   EXPECT_FALSE(readMatrixMarketHeader("/nonexistent/amls/X.mtx"));
+}
+
+namespace {
+/// Writes `text` to a temporary file and returns readCsvShape's answer.
+std::optional<mlir::amls::MatrixFileMetadata> csvShape(const std::string &text) {
+  std::string path = testing::TempDir() + "amls-csv-shape.csv";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  auto shape = mlir::amls::readCsvShape(path);
+  std::remove(path.c_str());
+  return shape;
+}
+} // namespace
+
+TEST(FileMetadataTest, CsvShapeCountsRowsAndFields) {
+  auto shape = csvShape("1,2,3\n4,5,6\r\n\n  \n7,,9");
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(shape->rows, 3);
+  EXPECT_EQ(shape->cols, 3);
+  EXPECT_FALSE(shape->nonZeros);
+  shape = csvShape("\n 1.5e3 , -2\n");
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(shape->rows, 1);
+  EXPECT_EQ(shape->cols, 2);
+  shape = csvShape("");
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(shape->rows, 0);
+}
+
+TEST(FileMetadataTest, CsvShapeLeavesHeadersToTheReader) {
+  EXPECT_FALSE(csvShape("a,b\n1,2\n"));
+  EXPECT_FALSE(mlir::amls::readCsvShape("/nonexistent/amls/X.csv"));
 }

@@ -353,6 +353,8 @@ LogicalResult ReadOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   std::optional<MatrixFileMetadata> metadata;
   if (ctx.allowsFileMetadata() && getFormat() == FileFormat::MatrixMarket)
     metadata = readMatrixMarketHeader(getPath().str());
+  if (ctx.allowsFileMetadata() && getFormat() == FileFormat::CSV)
+    metadata = readCsvShape(getPath().str());
   if (!metadata) {
     inferred.push_back(declared);
     return success();
@@ -362,8 +364,9 @@ LogicalResult ReadOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                       metadata->sparsity(), declared.getFormat());
   if (!areCompatibleMatrixTypes(declared, fromFile))
     return ctx.emitOpError()
-           << "the Matrix Market header of '" << getPath() << "' gives "
-           << metadata->rows << "x" << metadata->cols
+           << (getFormat() == FileFormat::CSV ? "the CSV file '"
+                                              : "the Matrix Market header of '")
+           << getPath() << "' gives " << metadata->rows << "x" << metadata->cols
            << ", but the result is declared " << declared;
   inferred.push_back(fromFile);
   return success();

@@ -348,6 +348,7 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
     AMLSFuseOptions fuse;
     fuse.fuseAll = options.fusion == "fuse-all";
     fuse.fuseNoRedundancy = options.fusion == "fuse-no-redundancy";
+    fuse.explain = options.fusionExplain;
     optimize.addPass(createAMLSFuse(fuse));
   }
   buildToLinalgPipeline(optimize);

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -191,6 +192,40 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
     getOperation()->walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks)
       fuseBlock(*block);
+    unsigned materialized = countInnerLoopMatrices();
+    numInnerLoopMatrices += materialized;
+    if (explain)
+      llvm::errs() << "amls-fuse: " << materialized
+                   << " matrix results materialized per iteration of "
+                      "innermost loops\n";
+  }
+
+  /// Matrix results computed inside innermost loops (loops without nested
+  /// loops), casts aside: what each iteration materializes.
+  unsigned countInnerLoopMatrices() {
+    unsigned count = 0;
+    auto isLoop = [](Operation *op) {
+      return isa<LoopLikeOpInterface>(op) || isa<ParforOp>(op);
+    };
+    getOperation()->walk([&](Operation *loop) {
+      if (!isLoop(loop) || loop == getOperation())
+        return;
+      bool innermost = true;
+      loop->walk([&](Operation *nested) {
+        if (nested != loop && isLoop(nested))
+          innermost = false;
+      });
+      if (!innermost)
+        return;
+      loop->walk([&](Operation *nested) {
+        if (nested == loop || isa<CastOp>(nested))
+          return;
+        for (Type type : nested->getResultTypes())
+          if (isa<MatrixType>(type))
+            ++count;
+      });
+    });
+    return count;
   }
 
   void fuseBlock(Block &block) {

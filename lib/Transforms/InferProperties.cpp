@@ -283,6 +283,14 @@ void PropertyInference::unifySuccessorInputs(RegionBranchOpInterface op) {
           edges.push_back({&operand, input});
       }
     }
+  // A branch the analysis found dead (an scf.if on a constant) forwards
+  // values it never refined: widen the successor input to cover them, so
+  // that every edge can be bridged with a cast.
+  for (auto [operand, input] : edges)
+    if (isa<MatrixType>(input.getType()) &&
+        !CastOp::areCastCompatible(operand->get().getType(), input.getType()))
+      setRefinedType(input,
+                     joinTypes(input.getType(), operand->get().getType()));
   // Join the input types per operand until they agree.
   bool changed = true;
   while (changed) {

@@ -330,3 +330,29 @@ func.func @slice_extent_from_bounds(%X: !amls.matrix<10x3xf64>, %i: index, %j: i
   %2 = amls.slice %X[%i : %j, %c0 : %c3] : !amls.matrix<10x3xf64> -> !amls.matrix<?x?xf64>
   return %0, %1, %2 : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
 }
+
+// -----
+
+// A branch on a constant is dead to the analysis, but the value it forwards
+// (refined to 4x2) must still fit the result: the result widens to 4x?
+// rather than taking the live branch's 4x3, and both edges get casts.
+// CHECK-LABEL: func @dead_branch_forwards_another_size
+// CHECK: %[[X:.*]] = amls.fill {{.*}} -> !amls.matrix<4x2xf64
+// CHECK: %[[R:.*]] = scf.if %true -> (!amls.matrix<4x?xf64
+// CHECK: amls.cast %{{.*}} : !amls.matrix<4x3xf64{{.*}}> -> !amls.matrix<4x?xf64
+// CHECK: } else {
+// CHECK: amls.cast %[[X]] : !amls.matrix<4x2xf64{{.*}}> -> !amls.matrix<4x?xf64
+func.func @dead_branch_forwards_another_size(%c: !amls.matrix<4x1xf64>) -> !amls.matrix<?x?xf64> {
+  %true = arith.constant true
+  %zero = arith.constant 0.0 : f64
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %X = amls.fill %zero, %c4, %c2 : f64 -> !amls.matrix<?x?xf64>
+  %r = scf.if %true -> (!amls.matrix<?x?xf64>) {
+    %wide = amls.cbind %X, %c : !amls.matrix<?x?xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %wide : !amls.matrix<?x?xf64>
+  } else {
+    scf.yield %X : !amls.matrix<?x?xf64>
+  }
+  return %r : !amls.matrix<?x?xf64>
+}

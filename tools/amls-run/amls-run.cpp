@@ -85,6 +85,12 @@ static cl::opt<std::string>
            cl::desc("Operator fusion (--amls-fuse): cost (cost-based plans), "
                     "fuse-all, fuse-no-redundancy, none"),
            cl::cat(category));
+static cl::opt<bool> fusionExplain(
+    "fuse-explain",
+    cl::desc("Print the fusion planner's memo table, partitions, plans and "
+             "costs, and the matrices materialized per innermost-loop "
+             "iteration, on stderr"),
+    cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
@@ -198,6 +204,7 @@ int main(int argc, char **argv) {
                 "found '" +
                 fusion + "'");
   options.fusion = noOptimization ? std::string("none") : fusion.getValue();
+  options.fusionExplain = fusionExplain;
   FailureOr<std::unique_ptr<ProgramRunner>> runner =
       ProgramRunner::create(std::move(module), options);
   if (failed(runner))

@@ -1,7 +1,7 @@
 //===- FileMetadata.h - Sizes recorded in matrix files ----------*- C++ -*-===//
 //
 // What a matrix file says about itself before its cells are read: the size
-// line of a Matrix Market file. Property inference uses it for reads of
+// line of a Matrix Market file, the line and field counts of a CSV file. Property inference uses it for reads of
 // files that exist at compile time (the seeds' "metadata" sizes).
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +33,12 @@ std::optional<MatrixFileMetadata> parseMatrixMarketHeader(std::istream &in);
 /// The same for the file at `path`; nothing when it cannot be opened.
 std::optional<MatrixFileMetadata>
 readMatrixMarketHeader(const std::string &path);
+
+/// The rows and columns of the CSV file at `path` as the runtime's reader
+/// will find them: non-blank lines, and the fields of the first one.
+/// Nothing when the file cannot be opened or its first line is not all
+/// numbers (a header of names: the sizes are then left to the reader).
+std::optional<MatrixFileMetadata> readCsvShape(const std::string &path);
 
 } // namespace mlir::amls
 

@@ -54,6 +54,8 @@ struct RunnerOptions {
   /// Operator fusion after the optimizer: cost (cost-based plans),
   /// fuse-all, fuse-no-redundancy or none.
   std::string fusion = "cost";
+  /// Print the fusion plans (--amls-fuse's explain) on stderr.
+  bool fusionExplain = false;
 };
 
 /// Milliseconds spent in each phase of the last run.
