@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <unistd.h>
 #include <sstream>
 
 using namespace mlir::amls;
@@ -76,7 +77,9 @@ TEST(FileMetadataTest, MissingFileGivesNothing) {
 namespace {
 /// Writes `text` to a temporary file and returns readCsvShape's answer.
 std::optional<mlir::amls::MatrixFileMetadata> csvShape(const std::string &text) {
-  std::string path = testing::TempDir() + "amls-csv-shape.csv";
+  // ctest runs test cases in parallel processes: one file per process.
+  std::string path = testing::TempDir() + "amls-csv-shape-" +
+                     std::to_string(::getpid()) + ".csv";
   {
     std::ofstream out(path, std::ios::binary);
     out << text;
