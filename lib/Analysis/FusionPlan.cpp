@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <iomanip>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -450,7 +451,8 @@ std::string FusionPlanner::describe(const FusedOperator &op) const {
     out << " " << name(input);
   if (op.inputs.empty())
     out << " nothing";
-  out << ", cost " << op.cost * 1e6 << " us";
+  out << ", cost " << std::fixed << std::setprecision(3) << op.cost * 1e6
+      << " us";
   return out.str();
 }
 

@@ -22,6 +22,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
 
 namespace mlir::amls {
 #define GEN_PASS_DEF_AMLSFUSE
@@ -257,9 +258,11 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
       if (explain) {
         out << "partition " << p << " plans (1: materialized):\n";
         for (auto &[cuts, cost] : plan.trace)
-          out << "  " << toString(cuts) << " cost " << cost * 1e6 << " us\n";
-        out << "  chosen " << toString(plan.cuts) << " cost " << plan.cost * 1e6
-            << " us (" << plan.evaluated << " costed, " << plan.skipped
+          out << "  " << toString(cuts) << " cost "
+              << llvm::format("%.3f", cost * 1e6) << " us\n";
+        out << "  chosen " << toString(plan.cuts) << " cost "
+            << llvm::format("%.3f", plan.cost * 1e6) << " us ("
+            << plan.evaluated << " costed, " << plan.skipped
             << " skipped by pruning" << (plan.greedy ? ", greedy" : "")
             << ")\n";
         for (const FusedOperator &op : plan.operators)
