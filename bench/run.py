@@ -3,7 +3,8 @@
 
 For every benchmark the same inputs go to AMLS (amls-run, best of several
 executions of the compiled program; compile time reported separately), to
-AMLS without its optimizer (amls-run --O0) and to NumPy (best of the same
+AMLS without its optimizer (amls-run --O0), to AMLS without operator
+fusion (--fuse=none) and to NumPy (best of the same
 number of runs). OpenBLAS gets the right kernel for the CPU in both
 (OPENBLAS_CORETYPE, set before NumPy loads). The table gives times, the
 AMLS/NumPy speed ratio (>1: AMLS is faster), the optimizer's speedup (--O0
@@ -224,13 +225,34 @@ def main():
                 options.amls_run, program, bindings, ["--O0"],
                 options.repeat, options.threads, workdir)
             check(name, "--O0", result, expected, rtol)
+            unfused_s, _, result = run_amls(
+                options.amls_run, program, bindings, ["--fuse=none"],
+                options.repeat, options.threads, workdir)
+            check(name, "--fuse=none", result, expected, rtol)
             numpy_s = best_of(options.repeat, numpy_fn)
-            results.append((name, amls_s, o0_s, compile_s, numpy_s,
-                            work / amls_s / 1e9, unit))
+            results.append((name, amls_s, o0_s, unfused_s, compile_s,
+                            numpy_s, work / amls_s / 1e9, unit))
 
         X, Y, Z = (rng.random((n, n)) for _ in range(3))
         bench(f"sum(X*Y*Z) {n}x{n}", "sum-xyz.mlir", {"X": X, "Y": Y, "Z": Z},
               {}, lambda: np.sum(X * Y * Z), 3 * X.nbytes, "GB/s")
+        bench(f"sum(X^2) {n}x{n}", "sum-sq.mlir", {"X": X}, {},
+              lambda: np.sum(X ** 2), X.nbytes, "GB/s")
+        bench(f"rowSums(X*Y) {n}x{n}", "rowsums-xy.mlir", {"X": X, "Y": Y},
+              {}, lambda: np.sum(X * Y, axis=1, keepdims=True),
+              2 * X.nbytes, "GB/s")
+        vec = 4_000_000 // scale
+        Xw, Xd = rng.standard_normal((vec, 1)), rng.standard_normal((vec, 1))
+        Yl = np.sign(rng.standard_normal((vec, 1)))
+
+        def numpy_l2svm_step():
+            out = 1 - Yl * (Xw + 0.3 * Xd)
+            sv = out > 0
+            out = out * sv
+            return np.sum(out * Yl * Xd) / np.sum(Xd * sv * Xd)
+        bench(f"L2SVM line-search step, {vec} rows", "l2svm-step.mlir",
+              {"Xw": Xw, "Xd": Xd, "Y": Yl}, {"step": 0.3}, numpy_l2svm_step,
+              3 * Xw.nbytes, "GB/s")
         bench(f"X%*%Y {n}x{n}", "matmul.mlir", {"X": X, "Y": Y}, {},
               lambda: X @ Y, 2 * n**3, "GFLOP/s")
         # The optimizer's rewrites, each on a program written the long way.
@@ -266,13 +288,16 @@ def main():
             amls_opt, options.repeat, workdir)
 
     print()
-    print("| benchmark | AMLS (s) | AMLS --O0 (s) | compile (s) | NumPy (s) | "
-          "speedup vs NumPy | optimizer speedup (O0/optimized) | AMLS rate |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, amls_s, o0_s, compile_s, numpy_s, rate, unit in results:
-        print(f"| {name} | {amls_s:.4f} | {o0_s:.4f} | {compile_s:.3f} | "
-              f"{numpy_s:.4f} | {numpy_s / amls_s:.2f}x | "
-              f"{o0_s / amls_s:.2f}x | {rate:.1f} {unit} |")
+    print("| benchmark | AMLS (s) | AMLS unfused (s) | AMLS --O0 (s) | "
+          "compile (s) | NumPy (s) | speedup vs NumPy | fusion speedup "
+          "(unfused/fused) | optimizer speedup (O0/optimized) | AMLS rate |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for (name, amls_s, o0_s, unfused_s, compile_s, numpy_s, rate,
+         unit) in results:
+        print(f"| {name} | {amls_s:.4f} | {unfused_s:.4f} | {o0_s:.4f} | "
+              f"{compile_s:.3f} | {numpy_s:.4f} | {numpy_s / amls_s:.2f}x | "
+              f"{unfused_s / amls_s:.2f}x | {o0_s / amls_s:.2f}x | "
+              f"{rate:.1f} {unit} |")
     print()
     for note in notes:
         print(note)
