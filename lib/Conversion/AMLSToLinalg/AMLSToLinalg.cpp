@@ -893,6 +893,10 @@ struct LowerMMChain : public AMLSPattern<MMChainOp> {
 struct Reduction {
   double init;
   std::function<Value(OpBuilder &, Location, Value cell, Value acc)> combine;
+
+  /// Combines two partial results (sumsq's partial sums add up).
+  Value merge(OpBuilder &b, Location loc, Value partial, Value acc,
+              bool sumOfSquares) const;
 };
 
 Reduction reductionFor(AggKind kind) {
@@ -956,6 +960,69 @@ Value reductionInit(OpBuilder &b, Location loc, Type type, double value) {
                                    b.getIntegerAttr(type, integer));
 }
 
+Value Reduction::merge(OpBuilder &b, Location loc, Value partial, Value acc,
+                       bool sumOfSquares) const {
+  if (!sumOfSquares)
+    return combine(b, loc, partial, acc);
+  return reductionFor(AggKind::Sum).combine(b, loc, partial, acc);
+}
+
+/// Full reductions over a static rows x cols space of at least this many
+/// cells run as partial reductions over blocks of rows, in parallel.
+constexpr int64_t kMinCellsToSplitReduction = 1 << 15;
+
+/// The number of row blocks a full reduction over `value` is split into: a
+/// divisor of the rows so that every block has the same size (1: no split).
+/// Not for results of products and other reductions: the reshape into
+/// blocks would be propagated into them by linalg's element-wise fusion,
+/// turning a BLAS product into generic loops.
+bool producedByReduction(Value value) {
+  while (auto cast = value.getDefiningOp<tensor::CastOp>())
+    value = cast.getSource();
+  auto producer = value.getDefiningOp<linalg::LinalgOp>();
+  return producer && producer.getNumReductionLoops() > 0;
+}
+
+int64_t rowBlocksFor(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (producedByReduction(value))
+    return 1;
+  if (!type.hasStaticShape() ||
+      type.getDimSize(0) * type.getDimSize(1) < kMinCellsToSplitReduction)
+    return 1;
+  int64_t rows = type.getDimSize(0);
+  for (int64_t blocks : {64, 48, 32, 24, 16, 12, 8, 6, 4, 2})
+    if (rows % blocks == 0)
+      return blocks;
+  return 1;
+}
+
+/// Merges per-block partial results (a 1-D tensor) into a 0-d tensor.
+Value mergePartials(OpBuilder &b, Location loc, Value partials,
+                    const Reduction &reduction, bool sumOfSquares) {
+  auto type = cast<RankedTensorType>(partials.getType());
+  Type elementType = type.getElementType();
+  auto scalarType = RankedTensorType::get({}, elementType);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, elementType);
+  Value filled =
+      linalg::FillOp::create(
+          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
+          .getResult(0);
+  MLIRContext *context = b.getContext();
+  return linalg::GenericOp::create(
+             b, loc, scalarType, partials, filled,
+             {AffineMap::getMultiDimIdentityMap(1, context),
+              AffineMap::get(1, 0, {}, context)},
+             {utils::IteratorType::reduction},
+             [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+               linalg::YieldOp::create(nested, bodyLoc,
+                                       reduction.merge(nested, bodyLoc, args[0],
+                                                       args[1], sumOfSquares));
+             })
+      .getResult(0);
+}
+
 /// Reduces `input` over `axis` into a tensor of rank 0 (all), or rank 1
 /// (row: one value per row, col: one per column), with `extra` tensors of
 /// the same shape as further inputs (for var/sd: the means).
@@ -1001,11 +1068,17 @@ struct ReductionBuilder {
 
   /// One reduction; `cellOf` maps the input cell (and the `extras` cells) to
   /// the value reduced.
-  Value reduce(double init,
-               function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
-               ValueRange extras = {},
-               function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf =
-                   nullptr) const {
+  Value reduce(
+      double init,
+      function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+      ValueRange extras = {},
+      function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf = nullptr,
+      bool sumOfSquares = false) const {
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t blocks = axis == AggAxis::All ? rowBlocksFor(input) : 1;
+    if (blocks > 1)
+      return reduceInBlocks(blocks, init, combine, extras, cellOf,
+                            sumOfSquares);
     auto [outputType, sizes] = outputShape();
     Value empty = tensor::EmptyOp::create(b, loc, outputType.getShape(),
                                           resultElementType,
@@ -1032,6 +1105,54 @@ struct ReductionBuilder {
                      combine(nested, bodyLoc, cell, args.back()));
                })
         .getResult(0);
+  }
+
+  /// A full reduction as partial reductions over `blocks` blocks of rows
+  /// (parallel loops), merged afterwards. `extras` are 0-d.
+  Value reduceInBlocks(
+      int64_t blocks, double init,
+      function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+      ValueRange extras,
+      function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf,
+      bool sumOfSquares) const {
+    auto inputType = cast<RankedTensorType>(input.getType());
+    MLIRContext *context = b.getContext();
+    int64_t perBlock = inputType.getDimSize(0) / blocks;
+    auto blockedType =
+        RankedTensorType::get({blocks, perBlock, inputType.getDimSize(1)},
+                              inputType.getElementType());
+    Value blocked = tensor::ExpandShapeOp::create(
+        b, loc, blockedType, input,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    auto partialType = RankedTensorType::get({blocks}, resultElementType);
+    Value empty = tensor::EmptyOp::create(b, loc, partialType.getShape(),
+                                          resultElementType);
+    Value filled =
+        linalg::FillOp::create(
+            b, loc, reductionInit(b, loc, resultElementType, init), empty)
+            .getResult(0);
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(3, context)};
+    for (size_t i = 0; i < extras.size(); ++i)
+      maps.push_back(AffineMap::get(3, 0, {}, context));
+    maps.push_back(
+        AffineMap::get(3, 0, {getAffineDimExpr(0, context)}, context));
+    SmallVector<Value> inputs = {blocked};
+    inputs.append(extras.begin(), extras.end());
+    Value partials =
+        linalg::GenericOp::create(
+            b, loc, partialType, inputs, filled, maps,
+            {utils::IteratorType::parallel, utils::IteratorType::reduction,
+             utils::IteratorType::reduction},
+            [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+              Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
+                                  : toResultType(nested, bodyLoc, args[0]);
+              linalg::YieldOp::create(
+                  nested, bodyLoc, combine(nested, bodyLoc, cell, args.back()));
+            })
+            .getResult(0);
+    Reduction merging{init, combine};
+    return mergePartials(b, loc, partials, merging, sumOfSquares);
   }
 
   Value toResultType(OpBuilder &nested, Location bodyLoc, Value cell) const {
@@ -1099,7 +1220,8 @@ struct LowerAgg : public AMLSPattern<AggOp> {
       reduced = buildMoments(rewriter, loc, op, builder);
     } else {
       Reduction reduction = reductionFor(kind);
-      reduced = builder.reduce(reduction.init, reduction.combine);
+      reduced = builder.reduce(reduction.init, reduction.combine, {}, nullptr,
+                               kind == AggKind::SumSq);
     }
 
     // Back to the op's result: a scalar, or an Rx1 / 1xC matrix.
@@ -1937,6 +2059,35 @@ struct LowerFused : public AMLSPattern<FusedOp> {
 
     std::optional<ArrayAttr> kinds = op.getAggregate();
     AggAxis axis = op.getAxis().value_or(AggAxis::All);
+    // Full aggregates over large static spaces: partial results per block of
+    // rows (parallel), merged afterwards.
+    int64_t blocks = kinds && axis == AggAxis::All ? rowBlocksFor(main) : 1;
+    if (llvm::any_of(inputs, producedByReduction))
+      blocks = 1;
+    if (blocks > 1) {
+      // Inputs that run along the rows are viewed as blocks x rows-per-block
+      // x cols (a free reshape); row vectors broadcast as before.
+      int64_t perBlock = mainType.getDimSize(0) / blocks;
+      AffineExpr block = getAffineDimExpr(0, context),
+                 row = getAffineDimExpr(1, context),
+                 col = getAffineDimExpr(2, context),
+                 zero = getAffineConstantExpr(0, context);
+      for (auto [input, map] : llvm::zip(inputs, maps)) {
+        auto type = cast<RankedTensorType>(input.getType());
+        bool alongCols = type.getDimSize(1) != 1 || mainType.getDimSize(1) == 1;
+        if (type.getDimSize(0) == 1 && mainType.getDimSize(0) != 1) {
+          map = AffineMap::get(3, 0, {zero, alongCols ? col : zero}, context);
+          continue;
+        }
+        auto blockedType = RankedTensorType::get(
+            {blocks, perBlock, type.getDimSize(1)}, type.getElementType());
+        input = tensor::ExpandShapeOp::create(
+            rewriter, loc, blockedType, input,
+            SmallVector<ReassociationIndices>{{0, 1}, {2}});
+        map =
+            AffineMap::get(3, 0, {block, row, alongCols ? col : zero}, context);
+      }
+    }
     SmallVector<Value> inits;
     SmallVector<Type> initTypes;
     SmallVector<Reduction> reductions;
@@ -1954,6 +2105,13 @@ struct LowerFused : public AMLSPattern<FusedOp> {
         elementType = tensor.getElementType();
       ReductionBuilder builder{rewriter, loc, main, axis, elementType};
       auto [outputType, sizes] = builder.outputShape();
+      AffineMap outputMap = builder.outputMap();
+      if (blocks > 1) {
+        outputType = RankedTensorType::get({blocks}, elementType);
+        sizes = {};
+        outputMap =
+            AffineMap::get(3, 0, {getAffineDimExpr(0, context)}, context);
+      }
       Reduction reduction =
           reductionFor(cast<AggKindAttr>((*kinds)[r]).getValue());
       Value empty = tensor::EmptyOp::create(
@@ -1965,12 +2123,14 @@ struct LowerFused : public AMLSPattern<FusedOp> {
               reductionInit(rewriter, loc, elementType, reduction.init), empty)
               .getResult(0));
       initTypes.push_back(outputType);
-      maps.push_back(builder.outputMap());
+      maps.push_back(outputMap);
       reductions.push_back(std::move(reduction));
     }
     SmallVector<bool> reduced = {false, false};
     if (kinds)
       reduced = {axis != AggAxis::Row, axis != AggAxis::Col};
+    if (blocks > 1)
+      reduced = {false, true, true};
 
     Block &body = op.getBody().front();
     auto generic = linalg::GenericOp::create(
@@ -1999,6 +2159,10 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       Value value = generic.getResult(r);
       Type resultType = getTypeConverter()->convertType(result.getType());
       if (kinds && axis == AggAxis::All) {
+        if (blocks > 1)
+          value = mergePartials(rewriter, loc, value, reductions[r],
+                                cast<AggKindAttr>((*kinds)[r]).getValue() ==
+                                    AggKind::SumSq);
         value = tensor::ExtractOp::create(rewriter, loc, value, ValueRange{});
       } else if (kinds) {
         bool perRow = axis == AggAxis::Row;

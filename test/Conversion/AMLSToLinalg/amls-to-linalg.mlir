@@ -532,6 +532,50 @@ func.func @row_template_not_lowered_yet(%X: !amls.matrix<4x3xf64>) -> !amls.matr
 
 // -----
 
+// Full aggregates over at least 32768 static cells: partial results per
+// block of rows (8 blocks of 125 rows: the parallel dimension), merged by a
+// second reduction; sumsq merges its partial sums with additions. Fused
+// aggregates take the same form.
+// CHECK-LABEL: func @blocked_full_reductions
+// CHECK: %[[B:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [8, 125, 100] : tensor<1000x100xf64> into tensor<8x125x100xf64>
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[B]] : tensor<8x125x100xf64>) outs(%{{.*}} : tensor<8xf64>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[P]] : tensor<8xf64>) outs(%{{.*}} : tensor<f64>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f64, %[[ACC:.*]]: f64):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[IN]]
+// CHECK-NEXT: linalg.yield %[[S]]
+// CHECK: tensor.extract %[[M]][]
+// CHECK: tensor.expand_shape %arg0 {{.*}} into tensor<8x125x100xf64>
+// CHECK: tensor.expand_shape %arg1 {{.*}} into tensor<8x125x100xf64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]} {{.*}} outs(%{{.*}} : tensor<8xf64>)
+// CHECK: arith.maximumf
+func.func @blocked_full_reductions(%X: !amls.matrix<1000x100xf64>, %Y: !amls.matrix<1000x100xf64>) -> (f64, f64) {
+  %0 = amls.agg sumsq all %X : !amls.matrix<1000x100xf64> -> f64
+  %1 = amls.fused cell aggregate [max] all ins(%X, %Y) : (!amls.matrix<1000x100xf64>, !amls.matrix<1000x100xf64>) -> f64 {
+  ^bb0(%x: f64, %y: f64):
+    %p = arith.mulf %x, %y : f64
+    amls.yield %p : f64
+  }
+  return %0, %1 : f64, f64
+}
+
+// -----
+
+// Not for the result of a product: element-wise fusion would propagate the
+// reshape into the matmul and lose BLAS.
+// CHECK-LABEL: func @no_blocks_over_products
+// CHECK: %[[P:.*]] = linalg.matmul
+// CHECK-NOT: tensor.expand_shape
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%[[P]] : tensor<1000x100xf64>)
+func.func @no_blocks_over_products(%X: !amls.matrix<1000x100xf64>, %W: !amls.matrix<100x100xf64>) -> f64 {
+  %0 = amls.matmul %X, %W : !amls.matrix<1000x100xf64>, !amls.matrix<100x100xf64> -> !amls.matrix<1000x100xf64>
+  %1 = amls.agg sum all %0 : !amls.matrix<1000x100xf64> -> f64
+  return %1 : f64
+}
+
+// -----
+
 // The runtime works on f64: other element types are converted on the way.
 // CHECK-LABEL: func @runtime_converts_f32
 // CHECK-SAME: (%[[X:[^:]*]]: tensor<?x?xf32>,
