@@ -69,7 +69,10 @@ def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
   let summary = "Run small parallel loops sequentially";
   let description = [{
     Replaces every outermost `scf.parallel` whose iteration count is a
-    constant below `min-iterations` by nested `scf.for` loops. The count is
+    constant below `min-iterations`, and every `scf.parallel` nested in
+    another one (the outer loop already uses the threads; nested OpenMP
+    regions would start once per outer iteration), by nested `scf.for`
+    loops. The count is
     the product of the loop's trip counts and those of the loops nested in
     it (the largest among siblings), so a column reduction over a tall
     matrix counts all of its cells. Loops with a count unknown at compile

@@ -971,11 +971,53 @@ Value Reduction::merge(OpBuilder &b, Location loc, Value partial, Value acc,
 /// cells run as partial reductions over blocks of rows, in parallel.
 constexpr int64_t kMinCellsToSplitReduction = 1 << 15;
 
-/// The number of row blocks a full reduction over `value` is split into: a
-/// divisor of the rows so that every block has the same size (1: no split).
-/// Not for results of products and other reductions: the reshape into
-/// blocks would be propagated into them by linalg's element-wise fusion,
+/// How a full reduction over a static rows x cols space is split: `blocks`
+/// equal blocks of rows, reduced in parallel, each into `lanes` partial
+/// results, merged afterwards. A block is viewed as perBlock x lanes cells:
+/// the matrix's own rows and columns, or, for a column vector, runs of 8
+/// consecutive cells. Either way the innermost loop goes along the lanes
+/// and is element-wise, which LLVM vectorizes (a scalar accumulator would
+/// stay in memory). Results of products and other reductions are not
+/// split: linalg's element-wise fusion would push the reshape into them,
 /// turning a BLAS product into generic loops.
+struct BlockedReduction {
+  int64_t blocks = 1, perBlock = 0, lanes = 0;
+  /// A column vector regrouped into runs of `lanes` cells.
+  bool regrouped = false;
+
+  explicit operator bool() const { return blocks > 1; }
+
+  /// `matrix` (rows x cols, or rows x 1 when regrouped) viewed as blocks x
+  /// perBlock x cols (x lanes when regrouped).
+  Value view(OpBuilder &b, Location loc, Value matrix) const {
+    auto type = cast<RankedTensorType>(matrix.getType());
+    Type element = type.getElementType();
+    if (!regrouped)
+      return tensor::ExpandShapeOp::create(
+          b, loc,
+          RankedTensorType::get({blocks, perBlock, type.getDimSize(1)},
+                                element),
+          matrix, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    Value flat = tensor::CollapseShapeOp::create(
+        b, loc, matrix, SmallVector<ReassociationIndices>{{0, 1}});
+    return tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({blocks, perBlock, lanes}, element), flat,
+        SmallVector<ReassociationIndices>{{0, 1, 2}});
+  }
+
+  /// The partial results' map over (block, row in block, lane).
+  AffineMap partialMap(MLIRContext *context) const {
+    return AffineMap::get(
+        3, 0, {getAffineDimExpr(0, context), getAffineDimExpr(2, context)},
+        context);
+  }
+
+  SmallVector<utils::IteratorType> iterators() const {
+    return {utils::IteratorType::parallel, utils::IteratorType::reduction,
+            utils::IteratorType::parallel};
+  }
+};
+
 bool producedByReduction(Value value) {
   while (auto cast = value.getDefiningOp<tensor::CastOp>())
     value = cast.getSource();
@@ -983,21 +1025,26 @@ bool producedByReduction(Value value) {
   return producer && producer.getNumReductionLoops() > 0;
 }
 
-int64_t rowBlocksFor(Value value) {
+BlockedReduction blockedReductionFor(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  if (producedByReduction(value))
-    return 1;
-  if (!type.hasStaticShape() ||
+  if (producedByReduction(value) || !type.hasStaticShape() ||
       type.getDimSize(0) * type.getDimSize(1) < kMinCellsToSplitReduction)
-    return 1;
-  int64_t rows = type.getDimSize(0);
-  for (int64_t blocks : {64, 48, 32, 24, 16, 12, 8, 6, 4, 2})
+    return {};
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  constexpr int64_t kLanes = 8;
+  static constexpr int64_t kBlockCounts[] = {64, 48, 32, 24, 16,
+                                             12, 8,  6,  4,  2};
+  if (cols == 1)
+    for (int64_t blocks : kBlockCounts)
+      if (rows % (blocks * kLanes) == 0)
+        return {blocks, rows / (blocks * kLanes), kLanes, true};
+  for (int64_t blocks : kBlockCounts)
     if (rows % blocks == 0)
-      return blocks;
-  return 1;
+      return {blocks, rows / blocks, cols, false};
+  return {};
 }
 
-/// Merges per-block partial results (a 1-D tensor) into a 0-d tensor.
+/// Merges the blocks x lanes partial results into a 0-d tensor.
 Value mergePartials(OpBuilder &b, Location loc, Value partials,
                     const Reduction &reduction, bool sumOfSquares) {
   auto type = cast<RankedTensorType>(partials.getType());
@@ -1010,11 +1057,13 @@ Value mergePartials(OpBuilder &b, Location loc, Value partials,
           b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
           .getResult(0);
   MLIRContext *context = b.getContext();
+  int64_t rank = type.getRank();
   return linalg::GenericOp::create(
              b, loc, scalarType, partials, filled,
-             {AffineMap::getMultiDimIdentityMap(1, context),
-              AffineMap::get(1, 0, {}, context)},
-             {utils::IteratorType::reduction},
+             {AffineMap::getMultiDimIdentityMap(rank, context),
+              AffineMap::get(rank, 0, {}, context)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::reduction),
              [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
                linalg::YieldOp::create(nested, bodyLoc,
                                        reduction.merge(nested, bodyLoc, args[0],
@@ -1075,10 +1124,10 @@ struct ReductionBuilder {
       function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf = nullptr,
       bool sumOfSquares = false) const {
     auto inputType = cast<RankedTensorType>(input.getType());
-    int64_t blocks = axis == AggAxis::All ? rowBlocksFor(input) : 1;
-    if (blocks > 1)
-      return reduceInBlocks(blocks, init, combine, extras, cellOf,
-                            sumOfSquares);
+    if (axis == AggAxis::All)
+      if (BlockedReduction blocked = blockedReductionFor(input))
+        return reduceInBlocks(blocked, init, combine, extras, cellOf,
+                              sumOfSquares);
     auto [outputType, sizes] = outputShape();
     Value empty = tensor::EmptyOp::create(b, loc, outputType.getShape(),
                                           resultElementType,
@@ -1110,21 +1159,16 @@ struct ReductionBuilder {
   /// A full reduction as partial reductions over `blocks` blocks of rows
   /// (parallel loops), merged afterwards. `extras` are 0-d.
   Value reduceInBlocks(
-      int64_t blocks, double init,
+      const BlockedReduction &blocked, double init,
       function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
       ValueRange extras,
       function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf,
       bool sumOfSquares) const {
-    auto inputType = cast<RankedTensorType>(input.getType());
     MLIRContext *context = b.getContext();
-    int64_t perBlock = inputType.getDimSize(0) / blocks;
-    auto blockedType =
-        RankedTensorType::get({blocks, perBlock, inputType.getDimSize(1)},
-                              inputType.getElementType());
-    Value blocked = tensor::ExpandShapeOp::create(
-        b, loc, blockedType, input,
-        SmallVector<ReassociationIndices>{{0, 1}, {2}});
-    auto partialType = RankedTensorType::get({blocks}, resultElementType);
+    Value view = blocked.view(b, loc, input);
+    auto partialType = RankedTensorType::get(
+        {blocked.blocks, cast<RankedTensorType>(view.getType()).getDimSize(2)},
+        resultElementType);
     Value empty = tensor::EmptyOp::create(b, loc, partialType.getShape(),
                                           resultElementType);
     Value filled =
@@ -1135,15 +1179,12 @@ struct ReductionBuilder {
         AffineMap::getMultiDimIdentityMap(3, context)};
     for (size_t i = 0; i < extras.size(); ++i)
       maps.push_back(AffineMap::get(3, 0, {}, context));
-    maps.push_back(
-        AffineMap::get(3, 0, {getAffineDimExpr(0, context)}, context));
-    SmallVector<Value> inputs = {blocked};
+    maps.push_back(blocked.partialMap(context));
+    SmallVector<Value> inputs = {view};
     inputs.append(extras.begin(), extras.end());
     Value partials =
         linalg::GenericOp::create(
-            b, loc, partialType, inputs, filled, maps,
-            {utils::IteratorType::parallel, utils::IteratorType::reduction,
-             utils::IteratorType::reduction},
+            b, loc, partialType, inputs, filled, maps, blocked.iterators(),
             [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
               Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
                                   : toResultType(nested, bodyLoc, args[0]);
@@ -2061,31 +2102,30 @@ struct LowerFused : public AMLSPattern<FusedOp> {
     AggAxis axis = op.getAxis().value_or(AggAxis::All);
     // Full aggregates over large static spaces: partial results per block of
     // rows (parallel), merged afterwards.
-    int64_t blocks = kinds && axis == AggAxis::All ? rowBlocksFor(main) : 1;
-    if (llvm::any_of(inputs, producedByReduction))
-      blocks = 1;
-    if (blocks > 1) {
-      // Inputs that run along the rows are viewed as blocks x rows-per-block
-      // x cols (a free reshape); row vectors broadcast as before.
-      int64_t perBlock = mainType.getDimSize(0) / blocks;
+    BlockedReduction blocked;
+    if (kinds && axis == AggAxis::All &&
+        !llvm::any_of(inputs, producedByReduction))
+      blocked = blockedReductionFor(main);
+    if (blocked) {
+      // Inputs that run along the rows are viewed in blocks; row vectors
+      // broadcast along the lanes (single cells when regrouped).
       AffineExpr block = getAffineDimExpr(0, context),
                  row = getAffineDimExpr(1, context),
-                 col = getAffineDimExpr(2, context),
+                 lane = getAffineDimExpr(2, context),
                  zero = getAffineConstantExpr(0, context);
       for (auto [input, map] : llvm::zip(inputs, maps)) {
         auto type = cast<RankedTensorType>(input.getType());
-        bool alongCols = type.getDimSize(1) != 1 || mainType.getDimSize(1) == 1;
+        bool alongLanes = blocked.regrouped || type.getDimSize(1) != 1 ||
+                          mainType.getDimSize(1) == 1;
         if (type.getDimSize(0) == 1 && mainType.getDimSize(0) != 1) {
-          map = AffineMap::get(3, 0, {zero, alongCols ? col : zero}, context);
+          map = AffineMap::get(
+              3, 0, {zero, alongLanes && !blocked.regrouped ? lane : zero},
+              context);
           continue;
         }
-        auto blockedType = RankedTensorType::get(
-            {blocks, perBlock, type.getDimSize(1)}, type.getElementType());
-        input = tensor::ExpandShapeOp::create(
-            rewriter, loc, blockedType, input,
-            SmallVector<ReassociationIndices>{{0, 1}, {2}});
-        map =
-            AffineMap::get(3, 0, {block, row, alongCols ? col : zero}, context);
+        input = blocked.view(rewriter, loc, input);
+        map = AffineMap::get(3, 0, {block, row, alongLanes ? lane : zero},
+                             context);
       }
     }
     SmallVector<Value> inits;
@@ -2106,11 +2146,13 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       ReductionBuilder builder{rewriter, loc, main, axis, elementType};
       auto [outputType, sizes] = builder.outputShape();
       AffineMap outputMap = builder.outputMap();
-      if (blocks > 1) {
-        outputType = RankedTensorType::get({blocks}, elementType);
+      if (blocked) {
+        outputType = RankedTensorType::get(
+            {blocked.blocks,
+             blocked.regrouped ? blocked.lanes : mainType.getDimSize(1)},
+            elementType);
         sizes = {};
-        outputMap =
-            AffineMap::get(3, 0, {getAffineDimExpr(0, context)}, context);
+        outputMap = blocked.partialMap(context);
       }
       Reduction reduction =
           reductionFor(cast<AggKindAttr>((*kinds)[r]).getValue());
@@ -2129,12 +2171,13 @@ struct LowerFused : public AMLSPattern<FusedOp> {
     SmallVector<bool> reduced = {false, false};
     if (kinds)
       reduced = {axis != AggAxis::Row, axis != AggAxis::Col};
-    if (blocks > 1)
-      reduced = {false, true, true};
+    SmallVector<utils::IteratorType> iteratorTypes = iterators(reduced);
+    if (blocked)
+      iteratorTypes = blocked.iterators();
 
     Block &body = op.getBody().front();
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, initTypes, inputs, inits, maps, iterators(reduced),
+        rewriter, loc, initTypes, inputs, inits, maps, iteratorTypes,
         [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
           IRMapping mapping;
           for (auto [i, operand] : llvm::enumerate(operands))
@@ -2159,7 +2202,7 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       Value value = generic.getResult(r);
       Type resultType = getTypeConverter()->convertType(result.getType());
       if (kinds && axis == AggAxis::All) {
-        if (blocks > 1)
+        if (blocked)
           value = mergePartials(rewriter, loc, value, reductions[r],
                                 cast<AggKindAttr>((*kinds)[r]).getValue() ==
                                     AggKind::SumSq);

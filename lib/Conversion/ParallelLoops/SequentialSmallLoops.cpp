@@ -5,7 +5,8 @@
 // the whole work of a loop over a few cells: a DML loop updating X[i, 1]
 // 200,000 times ran 16x slower on two threads than on one. Loops whose
 // static iteration count, nested loops included, is below a threshold are
-// made sequential before the OpenMP conversion.
+// made sequential before the OpenMP conversion, and so are parallel loops
+// nested in another parallel loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,8 +51,8 @@ std::optional<int64_t> iterationsOf(Operation *op) {
       own *= *count;
     }
   } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    std::optional<int64_t> count = tripCount(
-        loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+    std::optional<int64_t> count =
+        tripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
     if (!count)
       return std::nullopt;
     own = *count;
@@ -77,16 +78,20 @@ struct SequentialSmallLoopsPass
   using AMLSSequentialSmallLoopsBase::AMLSSequentialSmallLoopsBase;
 
   void runOnOperation() override {
-    SmallVector<scf::ParallelOp> small;
+    SmallVector<scf::ParallelOp> sequential;
     getOperation()->walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+      // Parallel loops inside a parallel loop run on its threads already:
+      // as nested OpenMP regions they would start one per outer iteration.
+      loop.getBody()->walk(
+          [&](scf::ParallelOp nested) { sequential.push_back(nested); });
       std::optional<int64_t> iterations = iterationsOf(loop);
       if (iterations && *iterations < minIterations)
-        small.push_back(loop);
-      // Loops inside a parallel loop run on its threads already.
+        sequential.push_back(loop);
       return WalkResult::skip();
     });
     IRRewriter rewriter(&getContext());
-    for (scf::ParallelOp loop : small) {
+    // Innermost first: the walk listed nested loops in pre-order.
+    for (scf::ParallelOp loop : llvm::reverse(sequential)) {
       rewriter.setInsertionPoint(loop);
       if (failed(scf::parallelForToNestedFors(rewriter, loop)))
         return signalPassFailure();

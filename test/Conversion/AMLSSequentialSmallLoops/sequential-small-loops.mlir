@@ -54,3 +54,32 @@ func.func @nested_and_unknown(%X: memref<100000x100xf64>, %out: memref<100xf64>,
   }
   return
 }
+
+// -----
+
+// A parallel loop nested in a large parallel loop runs sequentially inside
+// it (the outer loop already uses the threads).
+// CHECK-LABEL: func @nested_parallel
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c64)
+// CHECK: scf.for %{{.*}} = %c0 to %c1000
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @nested_parallel(%X: memref<64x1000x8xf64>, %out: memref<64x8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c1000 = arith.constant 1000 : index
+  scf.parallel (%b) = (%c0) to (%c64) step (%c1) {
+    scf.for %i = %c0 to %c1000 step %c1 {
+      scf.parallel (%l) = (%c0) to (%c8) step (%c1) {
+        %x = memref.load %X[%b, %i, %l] : memref<64x1000x8xf64>
+        %acc = memref.load %out[%b, %l] : memref<64x8xf64>
+        %sum = arith.addf %acc, %x : f64
+        memref.store %sum, %out[%b, %l] : memref<64x8xf64>
+      }
+    }
+  }
+  return
+}
