@@ -1044,6 +1044,69 @@ BlockedReduction blockedReductionFor(Value value) {
   return {};
 }
 
+/// Row aggregates over static matrices with a multiple of 8 columns (at
+/// least 16) accumulate 8 partial results per row, one per lane of a view
+/// of each row as groups of 8 cells, so that the innermost loop is
+/// element-wise (vectorized) instead of a reduction into memory; the lanes
+/// are merged afterwards.
+struct LaneSplit {
+  static constexpr int64_t kLanes = 8;
+  int64_t groups = 0;
+
+  explicit operator bool() const { return groups > 0; }
+
+  /// `matrix` (rows x cols, or 1 x cols) viewed as rows x groups x lanes.
+  Value view(OpBuilder &b, Location loc, Value matrix) const {
+    auto type = cast<RankedTensorType>(matrix.getType());
+    return tensor::ExpandShapeOp::create(
+        b, loc,
+        RankedTensorType::get({type.getDimSize(0), groups, kLanes},
+                              type.getElementType()),
+        matrix, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  }
+
+  SmallVector<utils::IteratorType> iterators() const {
+    return {utils::IteratorType::parallel, utils::IteratorType::reduction,
+            utils::IteratorType::parallel};
+  }
+};
+
+LaneSplit laneSplitFor(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (producedByReduction(value) || !type.hasStaticShape() ||
+      type.getDimSize(0) * type.getDimSize(1) < kMinCellsToSplitReduction ||
+      type.getDimSize(1) < 2 * LaneSplit::kLanes ||
+      type.getDimSize(1) % LaneSplit::kLanes != 0)
+    return {};
+  return {type.getDimSize(1) / LaneSplit::kLanes};
+}
+
+/// Merges rows x lanes partial results into one result per row (1-D).
+Value mergeLanes(OpBuilder &b, Location loc, Value partials,
+                 const Reduction &reduction, bool sumOfSquares) {
+  auto type = cast<RankedTensorType>(partials.getType());
+  Type elementType = type.getElementType();
+  auto rowType = RankedTensorType::get({type.getDimSize(0)}, elementType);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, rowType.getShape(), elementType);
+  Value filled =
+      linalg::FillOp::create(
+          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
+          .getResult(0);
+  MLIRContext *context = b.getContext();
+  return linalg::GenericOp::create(
+             b, loc, rowType, partials, filled,
+             {AffineMap::getMultiDimIdentityMap(2, context),
+              AffineMap::get(2, 0, {getAffineDimExpr(0, context)}, context)},
+             {utils::IteratorType::parallel, utils::IteratorType::reduction},
+             [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+               linalg::YieldOp::create(nested, bodyLoc,
+                                       reduction.merge(nested, bodyLoc, args[0],
+                                                       args[1], sumOfSquares));
+             })
+      .getResult(0);
+}
+
 /// Merges the blocks x lanes partial results into a 0-d tensor.
 Value mergePartials(OpBuilder &b, Location loc, Value partials,
                     const Reduction &reduction, bool sumOfSquares) {
@@ -1128,6 +1191,10 @@ struct ReductionBuilder {
       if (BlockedReduction blocked = blockedReductionFor(input))
         return reduceInBlocks(blocked, init, combine, extras, cellOf,
                               sumOfSquares);
+    if (axis == AggAxis::Row)
+      if (LaneSplit split = laneSplitFor(input))
+        return reduceRowsInLanes(split, init, combine, extras, cellOf,
+                                 sumOfSquares);
     auto [outputType, sizes] = outputShape();
     Value empty = tensor::EmptyOp::create(b, loc, outputType.getShape(),
                                           resultElementType,
@@ -1194,6 +1261,48 @@ struct ReductionBuilder {
             .getResult(0);
     Reduction merging{init, combine};
     return mergePartials(b, loc, partials, merging, sumOfSquares);
+  }
+
+  /// A row reduction with 8 partial results per row (LaneSplit). `extras`
+  /// are per-row (1-D).
+  Value reduceRowsInLanes(
+      const LaneSplit &split, double init,
+      function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+      ValueRange extras,
+      function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf,
+      bool sumOfSquares) const {
+    MLIRContext *context = b.getContext();
+    Value view = split.view(b, loc, input);
+    int64_t rows = cast<RankedTensorType>(input.getType()).getDimSize(0);
+    auto partialType =
+        RankedTensorType::get({rows, LaneSplit::kLanes}, resultElementType);
+    Value empty = tensor::EmptyOp::create(b, loc, partialType.getShape(),
+                                          resultElementType);
+    Value filled =
+        linalg::FillOp::create(
+            b, loc, reductionInit(b, loc, resultElementType, init), empty)
+            .getResult(0);
+    AffineExpr row = getAffineDimExpr(0, context),
+               lane = getAffineDimExpr(2, context);
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(3, context)};
+    for (size_t i = 0; i < extras.size(); ++i)
+      maps.push_back(AffineMap::get(3, 0, {row}, context));
+    maps.push_back(AffineMap::get(3, 0, {row, lane}, context));
+    SmallVector<Value> inputs = {view};
+    inputs.append(extras.begin(), extras.end());
+    Value partials =
+        linalg::GenericOp::create(
+            b, loc, partialType, inputs, filled, maps, split.iterators(),
+            [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+              Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
+                                  : toResultType(nested, bodyLoc, args[0]);
+              linalg::YieldOp::create(
+                  nested, bodyLoc, combine(nested, bodyLoc, cell, args.back()));
+            })
+            .getResult(0);
+    Reduction merging{init, combine};
+    return mergeLanes(b, loc, partials, merging, sumOfSquares);
   }
 
   Value toResultType(OpBuilder &nested, Location bodyLoc, Value cell) const {
@@ -2103,9 +2212,32 @@ struct LowerFused : public AMLSPattern<FusedOp> {
     // Full aggregates over large static spaces: partial results per block of
     // rows (parallel), merged afterwards.
     BlockedReduction blocked;
-    if (kinds && axis == AggAxis::All &&
-        !llvm::any_of(inputs, producedByReduction))
-      blocked = blockedReductionFor(main);
+    LaneSplit split;
+    if (kinds && !llvm::any_of(inputs, producedByReduction)) {
+      if (axis == AggAxis::All)
+        blocked = blockedReductionFor(main);
+      else if (axis == AggAxis::Row)
+        split = laneSplitFor(main);
+    }
+    if (split) {
+      // Inputs along the columns are viewed as groups of lanes; column
+      // vectors broadcast along them.
+      AffineExpr row = getAffineDimExpr(0, context),
+                 group = getAffineDimExpr(1, context),
+                 lane = getAffineDimExpr(2, context),
+                 zero = getAffineConstantExpr(0, context);
+      for (auto [input, map] : llvm::zip(inputs, maps)) {
+        auto type = cast<RankedTensorType>(input.getType());
+        bool alongRows = type.getDimSize(0) != 1 || mainType.getDimSize(0) == 1;
+        if (type.getDimSize(1) == 1) {
+          map = AffineMap::get(3, 0, {alongRows ? row : zero, zero}, context);
+          continue;
+        }
+        input = split.view(rewriter, loc, input);
+        map = AffineMap::get(3, 0, {alongRows ? row : zero, group, lane},
+                             context);
+      }
+    }
     if (blocked) {
       // Inputs that run along the rows are viewed in blocks; row vectors
       // broadcast along the lanes (single cells when regrouped).
@@ -2154,6 +2286,14 @@ struct LowerFused : public AMLSPattern<FusedOp> {
         sizes = {};
         outputMap = blocked.partialMap(context);
       }
+      if (split) {
+        outputType = RankedTensorType::get(
+            {mainType.getDimSize(0), LaneSplit::kLanes}, elementType);
+        sizes = {};
+        outputMap = AffineMap::get(
+            3, 0, {getAffineDimExpr(0, context), getAffineDimExpr(2, context)},
+            context);
+      }
       Reduction reduction =
           reductionFor(cast<AggKindAttr>((*kinds)[r]).getValue());
       Value empty = tensor::EmptyOp::create(
@@ -2174,6 +2314,8 @@ struct LowerFused : public AMLSPattern<FusedOp> {
     SmallVector<utils::IteratorType> iteratorTypes = iterators(reduced);
     if (blocked)
       iteratorTypes = blocked.iterators();
+    if (split)
+      iteratorTypes = split.iterators();
 
     Block &body = op.getBody().front();
     auto generic = linalg::GenericOp::create(
@@ -2208,6 +2350,10 @@ struct LowerFused : public AMLSPattern<FusedOp> {
                                     AggKind::SumSq);
         value = tensor::ExtractOp::create(rewriter, loc, value, ValueRange{});
       } else if (kinds) {
+        if (split)
+          value = mergeLanes(rewriter, loc, value, reductions[r],
+                             cast<AggKindAttr>((*kinds)[r]).getValue() ==
+                                 AggKind::SumSq);
         bool perRow = axis == AggAxis::Row;
         int64_t length = cast<RankedTensorType>(value.getType()).getDimSize(0);
         OpFoldResult lengthSize = getAsOpFoldResult(perRow ? rows : cols);
