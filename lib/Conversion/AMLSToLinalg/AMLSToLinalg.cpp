@@ -1081,52 +1081,35 @@ LaneSplit laneSplitFor(Value value) {
   return {type.getDimSize(1) / LaneSplit::kLanes};
 }
 
-/// Merges rows x lanes partial results into one result per row (1-D).
-Value mergeLanes(OpBuilder &b, Location loc, Value partials,
-                 const Reduction &reduction, bool sumOfSquares) {
-  auto type = cast<RankedTensorType>(partials.getType());
-  Type elementType = type.getElementType();
-  auto rowType = RankedTensorType::get({type.getDimSize(0)}, elementType);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, rowType.getShape(), elementType);
-  Value filled =
-      linalg::FillOp::create(
-          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
-          .getResult(0);
-  MLIRContext *context = b.getContext();
-  return linalg::GenericOp::create(
-             b, loc, rowType, partials, filled,
-             {AffineMap::getMultiDimIdentityMap(2, context),
-              AffineMap::get(2, 0, {getAffineDimExpr(0, context)}, context)},
-             {utils::IteratorType::parallel, utils::IteratorType::reduction},
-             [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-               linalg::YieldOp::create(nested, bodyLoc,
-                                       reduction.merge(nested, bodyLoc, args[0],
-                                                       args[1], sumOfSquares));
-             })
-      .getResult(0);
-}
-
-/// Merges the blocks x lanes partial results into a 0-d tensor.
+/// Merges partial results: all of them into a 0-d tensor, or, with
+/// `perRow`, the lanes of each row (rows x lanes into rows).
 Value mergePartials(OpBuilder &b, Location loc, Value partials,
-                    const Reduction &reduction, bool sumOfSquares) {
+                    const Reduction &reduction, bool sumOfSquares,
+                    bool perRow = false) {
   auto type = cast<RankedTensorType>(partials.getType());
   Type elementType = type.getElementType();
-  auto scalarType = RankedTensorType::get({}, elementType);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, elementType);
-  Value filled =
-      linalg::FillOp::create(
-          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
-          .getResult(0);
   MLIRContext *context = b.getContext();
   int64_t rank = type.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> kept;
+  SmallVector<utils::IteratorType> iteratorTypes(
+      rank, utils::IteratorType::reduction);
+  if (perRow) {
+    shape.push_back(type.getDimSize(0));
+    kept.push_back(getAffineDimExpr(0, context));
+    iteratorTypes[0] = utils::IteratorType::parallel;
+  }
+  auto mergedType = RankedTensorType::get(shape, elementType);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  Value filled =
+      linalg::FillOp::create(
+          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
+          .getResult(0);
   return linalg::GenericOp::create(
-             b, loc, scalarType, partials, filled,
+             b, loc, mergedType, partials, filled,
              {AffineMap::getMultiDimIdentityMap(rank, context),
-              AffineMap::get(rank, 0, {}, context)},
-             SmallVector<utils::IteratorType>(rank,
-                                              utils::IteratorType::reduction),
+              AffineMap::get(rank, 0, kept, context)},
+             iteratorTypes,
              [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
                linalg::YieldOp::create(nested, bodyLoc,
                                        reduction.merge(nested, bodyLoc, args[0],
@@ -1186,7 +1169,6 @@ struct ReductionBuilder {
       ValueRange extras = {},
       function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf = nullptr,
       bool sumOfSquares = false) const {
-    auto inputType = cast<RankedTensorType>(input.getType());
     if (axis == AggAxis::All)
       if (BlockedReduction blocked = blockedReductionFor(input))
         return reduceInBlocks(blocked, init, combine, extras, cellOf,
@@ -1196,35 +1178,13 @@ struct ReductionBuilder {
         return reduceRowsInLanes(split, init, combine, extras, cellOf,
                                  sumOfSquares);
     auto [outputType, sizes] = outputShape();
-    Value empty = tensor::EmptyOp::create(b, loc, outputType.getShape(),
-                                          resultElementType,
-                                          dynamicOnly(outputType, sizes));
-    Value filled =
-        linalg::FillOp::create(
-            b, loc, reductionInit(b, loc, resultElementType, init), empty)
-            .getResult(0);
-    SmallVector<AffineMap> maps = {
-        AffineMap::getMultiDimIdentityMap(2, b.getContext())};
-    for (size_t i = 0; i < extras.size(); ++i)
-      maps.push_back(outputMap());
-    maps.push_back(outputMap());
-    SmallVector<Value> inputs = {input};
-    inputs.append(extras.begin(), extras.end());
-    return linalg::GenericOp::create(
-               b, loc, outputType, inputs, filled, maps,
-               iterators(reducedDims()),
-               [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-                 Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
-                                     : toResultType(nested, bodyLoc, args[0]);
-                 linalg::YieldOp::create(
-                     nested, bodyLoc,
-                     combine(nested, bodyLoc, cell, args.back()));
-               })
-        .getResult(0);
+    return reduceIntoPartials(input, outputType, outputMap(), outputMap(),
+                              iterators(reducedDims()), init, combine, extras,
+                              cellOf, dynamicOnly(outputType, sizes));
   }
 
-  /// A full reduction as partial reductions over `blocks` blocks of rows
-  /// (parallel loops), merged afterwards. `extras` are 0-d.
+  /// A full reduction as partial reductions over blocks of rows
+  /// (BlockedReduction), merged afterwards. `extras` are 0-d.
   Value reduceInBlocks(
       const BlockedReduction &blocked, double init,
       function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
@@ -1236,35 +1196,16 @@ struct ReductionBuilder {
     auto partialType = RankedTensorType::get(
         {blocked.blocks, cast<RankedTensorType>(view.getType()).getDimSize(2)},
         resultElementType);
-    Value empty = tensor::EmptyOp::create(b, loc, partialType.getShape(),
-                                          resultElementType);
-    Value filled =
-        linalg::FillOp::create(
-            b, loc, reductionInit(b, loc, resultElementType, init), empty)
-            .getResult(0);
-    SmallVector<AffineMap> maps = {
-        AffineMap::getMultiDimIdentityMap(3, context)};
-    for (size_t i = 0; i < extras.size(); ++i)
-      maps.push_back(AffineMap::get(3, 0, {}, context));
-    maps.push_back(blocked.partialMap(context));
-    SmallVector<Value> inputs = {view};
-    inputs.append(extras.begin(), extras.end());
     Value partials =
-        linalg::GenericOp::create(
-            b, loc, partialType, inputs, filled, maps, blocked.iterators(),
-            [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-              Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
-                                  : toResultType(nested, bodyLoc, args[0]);
-              linalg::YieldOp::create(
-                  nested, bodyLoc, combine(nested, bodyLoc, cell, args.back()));
-            })
-            .getResult(0);
-    Reduction merging{init, combine};
-    return mergePartials(b, loc, partials, merging, sumOfSquares);
+        reduceIntoPartials(view, partialType, AffineMap::get(3, 0, {}, context),
+                           blocked.partialMap(context), blocked.iterators(),
+                           init, combine, extras, cellOf);
+    return mergePartials(b, loc, partials, Reduction{init, combine},
+                         sumOfSquares);
   }
 
-  /// A row reduction with 8 partial results per row (LaneSplit). `extras`
-  /// are per-row (1-D).
+  /// A row reduction with 8 partial results per row (LaneSplit), merged
+  /// afterwards. `extras` are per row (1-D).
   Value reduceRowsInLanes(
       const LaneSplit &split, double init,
       function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
@@ -1272,37 +1213,52 @@ struct ReductionBuilder {
       function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf,
       bool sumOfSquares) const {
     MLIRContext *context = b.getContext();
-    Value view = split.view(b, loc, input);
     int64_t rows = cast<RankedTensorType>(input.getType()).getDimSize(0);
-    auto partialType =
-        RankedTensorType::get({rows, LaneSplit::kLanes}, resultElementType);
+    AffineExpr row = getAffineDimExpr(0, context),
+               lane = getAffineDimExpr(2, context);
+    Value partials = reduceIntoPartials(
+        split.view(b, loc, input),
+        RankedTensorType::get({rows, LaneSplit::kLanes}, resultElementType),
+        AffineMap::get(3, 0, {row}, context),
+        AffineMap::get(3, 0, {row, lane}, context), split.iterators(), init,
+        combine, extras, cellOf);
+    return mergePartials(b, loc, partials, Reduction{init, combine},
+                         sumOfSquares, /*perRow=*/true);
+  }
+
+  /// Reduces `view` (the input or a 3-D view of it) into `partialType`
+  /// through `partialMap` (`extraMap` for every extra operand; the dynamic
+  /// sizes of the result in `dynamicSizes`).
+  Value reduceIntoPartials(
+      Value view, RankedTensorType partialType, AffineMap extraMap,
+      AffineMap partialMap, ArrayRef<utils::IteratorType> iteratorTypes,
+      double init,
+      function_ref<Value(OpBuilder &, Location, Value, Value)> combine,
+      ValueRange extras,
+      function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf,
+      ValueRange dynamicSizes = {}) const {
     Value empty = tensor::EmptyOp::create(b, loc, partialType.getShape(),
-                                          resultElementType);
+                                          resultElementType, dynamicSizes);
     Value filled =
         linalg::FillOp::create(
             b, loc, reductionInit(b, loc, resultElementType, init), empty)
             .getResult(0);
-    AffineExpr row = getAffineDimExpr(0, context),
-               lane = getAffineDimExpr(2, context);
-    SmallVector<AffineMap> maps = {
-        AffineMap::getMultiDimIdentityMap(3, context)};
-    for (size_t i = 0; i < extras.size(); ++i)
-      maps.push_back(AffineMap::get(3, 0, {row}, context));
-    maps.push_back(AffineMap::get(3, 0, {row, lane}, context));
+    SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(
+        cast<RankedTensorType>(view.getType()).getRank(), b.getContext())};
+    maps.append(extras.size(), extraMap);
+    maps.push_back(partialMap);
     SmallVector<Value> inputs = {view};
     inputs.append(extras.begin(), extras.end());
-    Value partials =
-        linalg::GenericOp::create(
-            b, loc, partialType, inputs, filled, maps, split.iterators(),
-            [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-              Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
-                                  : toResultType(nested, bodyLoc, args[0]);
-              linalg::YieldOp::create(
-                  nested, bodyLoc, combine(nested, bodyLoc, cell, args.back()));
-            })
-            .getResult(0);
-    Reduction merging{init, combine};
-    return mergeLanes(b, loc, partials, merging, sumOfSquares);
+    return linalg::GenericOp::create(
+               b, loc, partialType, inputs, filled, maps, iteratorTypes,
+               [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+                 Value cell = cellOf ? cellOf(nested, bodyLoc, args.drop_back())
+                                     : toResultType(nested, bodyLoc, args[0]);
+                 linalg::YieldOp::create(
+                     nested, bodyLoc,
+                     combine(nested, bodyLoc, cell, args.back()));
+               })
+        .getResult(0);
   }
 
   Value toResultType(OpBuilder &nested, Location bodyLoc, Value cell) const {
@@ -2351,9 +2307,10 @@ struct LowerFused : public AMLSPattern<FusedOp> {
         value = tensor::ExtractOp::create(rewriter, loc, value, ValueRange{});
       } else if (kinds) {
         if (split)
-          value = mergeLanes(rewriter, loc, value, reductions[r],
-                             cast<AggKindAttr>((*kinds)[r]).getValue() ==
-                                 AggKind::SumSq);
+          value = mergePartials(rewriter, loc, value, reductions[r],
+                                cast<AggKindAttr>((*kinds)[r]).getValue() ==
+                                    AggKind::SumSq,
+                                /*perRow=*/true);
         bool perRow = axis == AggAxis::Row;
         int64_t length = cast<RankedTensorType>(value.getType()).getDimSize(0);
         OpFoldResult lengthSize = getAsOpFoldResult(perRow ? rows : cols);
