@@ -222,6 +222,18 @@ TEST(FusionPlan, ExhaustiveOnRandomGraphs) {
   EXPECT_GT(skipped, 0u);
 }
 
+TEST(FusionPlan, BudgetOfCostedPlans) {
+  FusionPlanner planner(seedExample(100));
+  PartitionPlan exact = planner.plan(0, PlanMode::CostBased);
+  EXPECT_FALSE(exact.truncated);
+  PartitionPlan budget = planner.plan(0, PlanMode::CostBased,
+                                      /*maxExactPoints=*/20, /*trace=*/false,
+                                      /*maxEvaluations=*/3);
+  EXPECT_TRUE(budget.truncated);
+  EXPECT_GE(budget.cost, exact.cost);
+  EXPECT_LE(budget.cost, planner.plan(0, PlanMode::FuseAll).cost);
+}
+
 TEST(FusionPlan, GreedyAboveTheLimit) {
   FusionPlanner planner(seedExample(100));
   PartitionPlan greedy = planner.plan(0, PlanMode::CostBased,

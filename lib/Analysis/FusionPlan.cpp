@@ -313,7 +313,8 @@ double FusionPlanner::lowerBound(unsigned index, const Assignment &cuts,
 }
 
 PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
-                                  unsigned maxExactPoints, bool trace) const {
+                                  unsigned maxExactPoints, bool trace,
+                                  uint64_t maxEvaluations) const {
   const Partition &partition = partitions[index];
   unsigned k = partition.points.size();
   PartitionPlan best;
@@ -340,9 +341,8 @@ PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
     consider(fuseAll);
     if (k > 0)
       consider(fuseNoRedundancy);
-    if (k > maxExactPoints) {
-      // Greedy local search: flip the point that helps most until none does.
-      best.greedy = true;
+    // Greedy local search: flip single points while that helps.
+    auto improveGreedily = [&] {
       bool improved = true;
       while (improved) {
         improved = false;
@@ -355,11 +355,21 @@ PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
           improved |= best.cost < before;
         }
       }
+    };
+    if (k > maxExactPoints) {
+      best.greedy = true;
+      improveGreedily();
     } else {
       // Depth first over the points, fusing before cutting; a subtree whose
-      // lower bound reaches the best cost is skipped whole.
+      // lower bound reaches the best cost is skipped whole. Past
+      // `maxEvaluations` costed plans the search stops and the best plan so
+      // far is improved greedily, which bounds compile time.
       Assignment cuts(k, false);
       std::function<void(unsigned)> enumerate = [&](unsigned decided) {
+        if (best.evaluated >= maxEvaluations) {
+          best.truncated = true;
+          return;
+        }
         if (decided == k) {
           bool heuristic = cuts == fuseAll || cuts == fuseNoRedundancy;
           if (!heuristic)
@@ -377,6 +387,8 @@ PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
         cuts[decided] = false;
       };
       enumerate(0);
+      if (best.truncated)
+        improveGreedily();
     }
   }
   best.cost = cost(index, best.cuts, &best.operators);

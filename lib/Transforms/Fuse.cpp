@@ -254,7 +254,8 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
           << planner.describe();
     }
     for (unsigned p = 0; p < planner.getPartitions().size(); ++p) {
-      PartitionPlan plan = planner.plan(p, mode, maxExactPoints, explain);
+      PartitionPlan plan =
+          planner.plan(p, mode, maxExactPoints, explain, maxPlans);
       if (explain) {
         out << "partition " << p << " plans (1: materialized):\n";
         for (auto &[cuts, cost] : plan.trace)
@@ -264,6 +265,7 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
             << llvm::format("%.3f", plan.cost * 1e6) << " us ("
             << plan.evaluated << " costed, " << plan.skipped
             << " skipped by pruning" << (plan.greedy ? ", greedy" : "")
+            << (plan.truncated ? ", plan budget reached, then greedy" : "")
             << ")\n";
         for (const FusedOperator &op : plan.operators)
           out << "  operator: " << planner.describe(op) << "\n";

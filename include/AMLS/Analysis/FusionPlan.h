@@ -132,6 +132,8 @@ struct PartitionPlan {
   /// Assignments costed, and assignments skipped by pruning.
   uint64_t evaluated = 0, skipped = 0;
   bool greedy = false;
+  /// Exact enumeration hit its budget of costed plans.
+  bool truncated = false;
   /// Every assignment costed, in order, when tracing was asked for.
   std::vector<std::pair<Assignment, double>> trace;
 };
@@ -148,8 +150,11 @@ public:
 
   /// The plan of partition `index` under `mode`; exact enumeration for at
   /// most `maxExactPoints` interesting points, greedy above.
+  /// Exact enumeration stops after `maxEvaluations` costed plans and
+  /// continues greedily from the best one (`truncated`).
   PartitionPlan plan(unsigned index, PlanMode mode,
-                     unsigned maxExactPoints = 20, bool trace = false) const;
+                     unsigned maxExactPoints = 20, bool trace = false,
+                     uint64_t maxEvaluations = uint64_t(1) << 16) const;
   /// Every partition's plan.
   std::vector<PartitionPlan> planAll(PlanMode mode,
                                      unsigned maxExactPoints = 20) const;

@@ -337,6 +337,9 @@ def AMLSFuse : Pass<"amls-fuse"> {
     Option<"maxExactPoints", "max-exact-points", "unsigned", "20",
            "Enumerate partitions with at most this many interesting points "
            "exactly, larger ones greedily">,
+    Option<"maxPlans", "max-plans", "uint64_t", "65536",
+           "Cost at most this many plans per partition exactly, then "
+           "continue greedily from the best (bounds compile time)">,
     Option<"memoryBandwidth", "memory-bandwidth", "double", "10e9",
            "Cost model: memory bandwidth in bytes/s">,
     Option<"cacheBandwidth", "cache-bandwidth", "double", "50e9",
