@@ -20,8 +20,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Format.h"
 
 namespace mlir::amls {
@@ -165,18 +165,14 @@ BlockGraph buildGraph(Block &block) {
       node.inputs.push_back(graph.inputNode(operand));
     graph.add(std::move(node), &op, result);
   }
-  // Uses by anything but a graph node of this block are external.
-  for (unsigned i = 0; i < graph.nodes.size(); ++i) {
-    if (!graph.ops[i])
-      continue;
-    for (Operation *user : graph.values[i].getUsers()) {
-      auto it = graph.nodeOf.find(
-          user->getNumResults() == 1 ? user->getResult(0) : Value());
-      if (user->getBlock() != &block || it == graph.nodeOf.end() ||
-          graph.ops[it->second] != user)
-        graph.nodes[i].externalUse = true;
-    }
-  }
+  // Uses by anything but a graph node are external.
+  DenseSet<Operation *> nodeOps(graph.ops.begin(), graph.ops.end());
+  for (unsigned i = 0; i < graph.nodes.size(); ++i)
+    if (graph.ops[i])
+      graph.nodes[i].externalUse =
+          llvm::any_of(graph.values[i].getUsers(), [&](Operation *user) {
+            return !nodeOps.contains(user);
+          });
   return graph;
 }
 
@@ -286,12 +282,11 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
     for (const FusedOperator &op : operators)
       if (op.nodes.size() > 1 || op.roots.size() > 1)
         emit(graph, op, replacement);
-    // The original ops that only fed fused operators are dead now.
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-      if (graph.nodeOf.count(op.getNumResults() == 1 ? op.getResult(0)
-                                                     : Value()) &&
-          op.use_empty() && isMemoryEffectFree(&op))
-        op.erase();
+    // The original ops that only fed fused operators are dead now (graph
+    // ops are pure; consumers come after producers).
+    for (Operation *op : llvm::reverse(graph.ops))
+      if (op && op->use_empty())
+        op->erase();
   }
 
   void emit(BlockGraph &graph, const FusedOperator &fused,

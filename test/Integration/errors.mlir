@@ -33,6 +33,9 @@
 // RUN: not amls-run %s --input X=%t/X.csv --arg s=1 --rewrites=simplify,fusion 2>&1 | FileCheck %s --check-prefix=REWRITES
 // REWRITES: amls-run: error: --rewrites expects a comma-separated list of simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found 'simplify,fusion'
 
+// RUN: not amls-run %s --input X=%t/X.csv --arg s=1 --fuse=always 2>&1 | FileCheck %s --check-prefix=FUSE
+// FUSE: amls-run: error: --fuse expects cost, fuse-all, fuse-no-redundancy or none, found 'always'
+
 func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"}, %s: f64 {amls.name = "s"}) -> !amls.matrix<?x?xf64> {
   %0 = amls.mul %X, %s : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
   return %0 : !amls.matrix<?x?xf64>

@@ -3,6 +3,7 @@
 // RUN: amls-opt %s -split-input-file -amls-fuse=fuse-no-redundancy | FileCheck %s --check-prefix=FNR
 // RUN: amls-opt %s -split-input-file -amls-fuse-explain 2>&1 >/dev/null | FileCheck %s --check-prefix=EXPLAIN
 // RUN: not amls-opt %s -split-input-file -amls-fuse="fuse-all fuse-no-redundancy" 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: amls-opt %s -split-input-file -amls-fuse="explain cache-bandwidth=10e9" 2>&1 >/dev/null | FileCheck %s --check-prefix=NOCACHE
 
 // sum(X*Y*Z): one cell operator closed by the sum, reading each input once.
 // CHECK-LABEL: func @sum_xyz
@@ -73,6 +74,13 @@ func.func @seed_example_large(%A: !amls.matrix<2000x2000xf64>, %B: !amls.matrix<
 // CHECK: amls.fused cell ins(%[[C]], %{{.*}})
 // CHECK: math.exp
 // EXPLAIN: chosen 1100
+// Without a faster cache (cache-bandwidth equal to the memory's), keeping C
+// saves nothing and fuse-all wins at this size too.
+// NOCACHE: amls-fuse: block in 'func.func' at {{.*}}fuse.mlir
+// NOCACHE: amls-fuse: block in 'func.func' at {{.*}}fuse.mlir
+// NOCACHE: chosen 0000
+// NOCACHE: amls-fuse: block in 'func.func' at {{.*}}fuse.mlir
+// NOCACHE: chosen 0000
 func.func @seed_example_small(%A: !amls.matrix<100x100xf64>, %B: !amls.matrix<100x100xf64>, %s: f64) -> (!amls.matrix<100x100xf64>, !amls.matrix<100x100xf64>) {
   %one = arith.constant 1.0 : f64
   %two = arith.constant 2.0 : f64

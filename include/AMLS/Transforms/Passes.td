@@ -55,8 +55,8 @@ def AMLSInferProperties : Pass<"amls-infer-properties"> {
                clEnumValN(::mlir::amls::EstimatorKind::WorstCase, "worst",
                           "worst case: an upper bound on the non-zeros"))}]>,
     Option<"fileMetadata", "file-metadata", "bool", "true",
-           "Take the sizes of amls.read from the header of a Matrix Market "
-           "file that exists at compile time">
+           "Take the sizes of amls.read from a Matrix Market header or "
+           "the lines and fields of a CSV file that exists at compile time">
   ];
   let dependentDialects = ["::mlir::amls::AMLSDialect"];
 }

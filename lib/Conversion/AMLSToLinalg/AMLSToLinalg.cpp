@@ -1005,6 +1005,29 @@ struct BlockedReduction {
         SmallVector<ReassociationIndices>{{0, 1, 2}});
   }
 
+  /// An input of a fused operator whose main input has `mainType`, and its
+  /// map over (block, row in block, lane): inputs along the rows are viewed
+  /// in blocks, row vectors broadcast along the lanes (single cells when
+  /// regrouped).
+  std::pair<Value, AffineMap> bind(OpBuilder &b, Location loc, Value input,
+                                   RankedTensorType mainType) const {
+    MLIRContext *context = b.getContext();
+    AffineExpr block = getAffineDimExpr(0, context),
+               row = getAffineDimExpr(1, context),
+               lane = getAffineDimExpr(2, context),
+               zero = getAffineConstantExpr(0, context);
+    auto type = cast<RankedTensorType>(input.getType());
+    bool alongLanes =
+        regrouped || type.getDimSize(1) != 1 || mainType.getDimSize(1) == 1;
+    if (type.getDimSize(0) == 1 && mainType.getDimSize(0) != 1)
+      return {input, AffineMap::get(
+                         3, 0, {zero, alongLanes && !regrouped ? lane : zero},
+                         context)};
+    return {
+        view(b, loc, input),
+        AffineMap::get(3, 0, {block, row, alongLanes ? lane : zero}, context)};
+  }
+
   /// The partial results' map over (block, row in block, lane).
   AffineMap partialMap(MLIRContext *context) const {
     return AffineMap::get(
@@ -1068,6 +1091,25 @@ struct LaneSplit {
   SmallVector<utils::IteratorType> iterators() const {
     return {utils::IteratorType::parallel, utils::IteratorType::reduction,
             utils::IteratorType::parallel};
+  }
+
+  /// An input of a fused operator whose main input has `mainType`, and its
+  /// map over (row, group, lane): inputs along the columns are viewed as
+  /// groups of lanes, column vectors broadcast along them.
+  std::pair<Value, AffineMap> bind(OpBuilder &b, Location loc, Value input,
+                                   RankedTensorType mainType) const {
+    MLIRContext *context = b.getContext();
+    AffineExpr row = getAffineDimExpr(0, context),
+               group = getAffineDimExpr(1, context),
+               lane = getAffineDimExpr(2, context),
+               zero = getAffineConstantExpr(0, context);
+    auto type = cast<RankedTensorType>(input.getType());
+    AffineExpr rowExpr =
+        type.getDimSize(0) != 1 || mainType.getDimSize(0) == 1 ? row : zero;
+    if (type.getDimSize(1) == 1)
+      return {input, AffineMap::get(3, 0, {rowExpr, zero}, context)};
+    return {view(b, loc, input),
+            AffineMap::get(3, 0, {rowExpr, group, lane}, context)};
   }
 };
 
@@ -2165,8 +2207,8 @@ struct LowerFused : public AMLSPattern<FusedOp> {
 
     std::optional<ArrayAttr> kinds = op.getAggregate();
     AggAxis axis = op.getAxis().value_or(AggAxis::All);
-    // Full aggregates over large static spaces: partial results per block of
-    // rows (parallel), merged afterwards.
+    // Large static aggregates accumulate partial results (per block of rows
+    // for full aggregates, per lane for row aggregates), merged afterwards.
     BlockedReduction blocked;
     LaneSplit split;
     if (kinds && !llvm::any_of(inputs, producedByReduction)) {
@@ -2175,46 +2217,11 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       else if (axis == AggAxis::Row)
         split = laneSplitFor(main);
     }
-    if (split) {
-      // Inputs along the columns are viewed as groups of lanes; column
-      // vectors broadcast along them.
-      AffineExpr row = getAffineDimExpr(0, context),
-                 group = getAffineDimExpr(1, context),
-                 lane = getAffineDimExpr(2, context),
-                 zero = getAffineConstantExpr(0, context);
-      for (auto [input, map] : llvm::zip(inputs, maps)) {
-        auto type = cast<RankedTensorType>(input.getType());
-        bool alongRows = type.getDimSize(0) != 1 || mainType.getDimSize(0) == 1;
-        if (type.getDimSize(1) == 1) {
-          map = AffineMap::get(3, 0, {alongRows ? row : zero, zero}, context);
-          continue;
-        }
-        input = split.view(rewriter, loc, input);
-        map = AffineMap::get(3, 0, {alongRows ? row : zero, group, lane},
-                             context);
-      }
-    }
-    if (blocked) {
-      // Inputs that run along the rows are viewed in blocks; row vectors
-      // broadcast along the lanes (single cells when regrouped).
-      AffineExpr block = getAffineDimExpr(0, context),
-                 row = getAffineDimExpr(1, context),
-                 lane = getAffineDimExpr(2, context),
-                 zero = getAffineConstantExpr(0, context);
-      for (auto [input, map] : llvm::zip(inputs, maps)) {
-        auto type = cast<RankedTensorType>(input.getType());
-        bool alongLanes = blocked.regrouped || type.getDimSize(1) != 1 ||
-                          mainType.getDimSize(1) == 1;
-        if (type.getDimSize(0) == 1 && mainType.getDimSize(0) != 1) {
-          map = AffineMap::get(
-              3, 0, {zero, alongLanes && !blocked.regrouped ? lane : zero},
-              context);
-          continue;
-        }
-        input = blocked.view(rewriter, loc, input);
-        map = AffineMap::get(3, 0, {block, row, alongLanes ? lane : zero},
-                             context);
-      }
+    for (auto [input, map] : llvm::zip(inputs, maps)) {
+      if (split)
+        std::tie(input, map) = split.bind(rewriter, loc, input, mainType);
+      else if (blocked)
+        std::tie(input, map) = blocked.bind(rewriter, loc, input, mainType);
     }
     SmallVector<Value> inits;
     SmallVector<Type> initTypes;
