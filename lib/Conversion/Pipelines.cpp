@@ -48,12 +48,13 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // order readable and is what `--dump-pass-pipeline` shows.
   std::string parallelLoops =
       options.threads > 1
-          ? llvm::formatv("func.func(convert-linalg-to-parallel-loops,"
+          ? llvm::formatv("func.func(scf-forall-to-parallel,"
+                          "convert-linalg-to-parallel-loops,"
                           "amls-sequential-small-loops),"
                           "convert-scf-to-openmp{{num-threads={0}},",
                           unsigned(options.threads))
                 .str()
-          : "func.func(convert-linalg-to-loops),";
+          : "func.func(scf-forall-to-for,convert-linalg-to-loops),";
   buildBufferizePipeline(pm);
   std::string pipeline =
       "convert-bufferization-to-memref,"

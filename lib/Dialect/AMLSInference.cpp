@@ -1016,6 +1016,19 @@ LogicalResult FusedOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   if (!main)
     return ctx.emitOpError() << "expects a matrix as its first (main) input";
   std::optional<AggAxis> axis = getAxis();
+  if (getKind() == FusedTemplate::Row) {
+    // Aggregated: the partial results have the results' types; otherwise a
+    // block of rows per row of the main input.
+    auto yield = cast<YieldOp>(getBody().front().getTerminator());
+    for (Type yielded : yield.getValues().getTypes()) {
+      auto block = dyn_cast<MatrixType>(yielded);
+      inferred.push_back(
+          getAggregate() || !block
+              ? yielded
+              : block.withShape(main.getRows(), block.getCols()));
+    }
+    return success();
+  }
   if (getAggregate() && !axis)
     return ctx.emitOpError() << "an aggregating fused operator needs an axis";
   for (Type declared : getResultTypes()) {

@@ -202,6 +202,79 @@ OperandRange ParforOp::getEntrySuccessorOperands(RegionSuccessor successor) {
 // FusedOp
 //===----------------------------------------------------------------------===//
 
+/// A row template's body sees blocks of rows of its row inputs (any number
+/// of rows, otherwise their type) and the other inputs whole; it yields
+/// blocks of rows, or, aggregating, partial results of the results' types.
+LogicalResult FusedOp::verifyRowTemplate(YieldOp yield) {
+  Block &body = getBody().front();
+  if (!getRowInputs())
+    return emitOpError("a 'row' operator needs 'row_inputs'");
+  uint64_t rowInputs = *getRowInputs();
+  if (rowInputs > getInputs().size())
+    return emitOpError("has ") << rowInputs << " row inputs but only "
+                               << getInputs().size() << " inputs";
+  if (getAxis())
+    return emitOpError("a 'row' operator aggregates over blocks of rows, "
+                       "without an axis");
+  auto blockOf = [](MatrixType type) {
+    return type.withShape(ShapedType::kDynamic, type.getCols());
+  };
+  // Inference may refine the inputs' types after fusion: the arguments'
+  // types need only be compatible (as for amls.cast).
+  for (auto [i, input, arg] :
+       llvm::enumerate(getInputs().getTypes(), body.getArgumentTypes())) {
+    Type expected = input;
+    if (i < rowInputs) {
+      auto matrixType = dyn_cast<MatrixType>(input);
+      if (!matrixType)
+        return emitOpError("row input #") << i << " must be a matrix";
+      expected = blockOf(matrixType);
+      auto argType = dyn_cast<MatrixType>(arg);
+      if (argType && argType.hasStaticRows())
+        return emitOpError("body argument #")
+               << i << " is a block of rows of row input #" << i
+               << " and must have '?' rows, found " << arg;
+    }
+    if (arg != expected && !areCompatibleMatrixTypes(arg, expected))
+      return emitOpError("body argument #") << i << " must be compatible with "
+                                            << expected << ", found " << arg;
+  }
+  if (ArrayAttr kinds = getAggregateAttr()) {
+    for (auto [i, kind] : llvm::enumerate(kinds))
+      if (cast<AggKindAttr>(kind).getValue() == AggKind::SumSq)
+        return emitOpError("a 'row' operator combines partial results with "
+                           "sum, min or max, found sumsq for result #")
+               << i;
+    for (auto [i, result, value] :
+         llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
+      auto matrixType = dyn_cast<MatrixType>(result);
+      if (matrixType && !matrixType.hasStaticShape())
+        return emitOpError("aggregated result #")
+               << i << " must have a static shape, found " << result;
+      if (value != result)
+        return yield.emitOpError("partial result #")
+               << i << " must have the result's type " << result << ", found "
+               << value;
+    }
+    return success();
+  }
+  for (auto [i, result, value] :
+       llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
+    auto matrixType = dyn_cast<MatrixType>(result);
+    if (!matrixType || !matrixType.hasStaticCols())
+      return emitOpError("result #")
+             << i
+             << " of a row operator without aggregation must be a matrix "
+                "with a static number of columns, found "
+             << result;
+    if (value != blockOf(matrixType))
+      return yield.emitOpError("value #")
+             << i << " must be a block of rows " << blockOf(matrixType)
+             << ", found " << value;
+  }
+  return success();
+}
+
 LogicalResult FusedOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
@@ -232,6 +305,10 @@ LogicalResult FusedOp::verifyRegions() {
     return emitOpError("a 'magg' operator must aggregate");
   }
 
+  if (getKind() == FusedTemplate::Row)
+    return verifyRowTemplate(yield);
+  if (getRowInputs())
+    return emitOpError("'row_inputs' needs the row template");
   // Cell-wise templates see one scalar per input and yield one per result.
   if (getKind() != FusedTemplate::Cell && getKind() != FusedTemplate::MAgg)
     return success();

@@ -39,6 +39,7 @@ template <typename T>
 using SyrkFn = void (*)(int, int, int, int, int, T, const T *, int, T, T *,
                         int);
 using SetThreadsFn = void (*)(int);
+using GetThreadsFn = int (*)();
 
 template <typename T> struct BlasRoutines {
   GemmFn<T> gemm = nullptr;
@@ -50,6 +51,7 @@ struct Blas {
   BlasRoutines<double> f64;
   BlasRoutines<float> f32;
   SetThreadsFn setThreads = nullptr;
+  GetThreadsFn getThreads = nullptr;
 
   template <typename T> const BlasRoutines<T> &routines() const {
     if constexpr (std::is_same_v<T, double>)
@@ -92,6 +94,7 @@ const Blas &getBlas() {
       load(blas.f32.gemv, "cblas_sgemv");
       load(blas.f32.syrk, "cblas_ssyrk");
       load(blas.setThreads, "openblas_set_num_threads");
+      load(blas.getThreads, "openblas_get_num_threads");
       if (blas.f64.gemm)
         break;
     }
@@ -112,6 +115,20 @@ extern "C" void amls_rt_set_num_threads(int32_t threads) {
 
 extern "C" int32_t amls_rt_get_num_threads(void) {
   return std::max<int32_t>(requestedThreads, 1);
+}
+
+extern "C" void amls_rt_blas_serial(int32_t serial) {
+  // Only the program's main thread calls this, around parallel loops.
+  static int savedThreads = 0;
+  const Blas &blas = getBlas();
+  if (!blas.setThreads || !blas.getThreads)
+    return;
+  if (serial) {
+    savedThreads = blas.getThreads();
+    blas.setThreads(1);
+  } else if (savedThreads > 0) {
+    blas.setThreads(savedThreads);
+  }
 }
 
 namespace {

@@ -54,7 +54,7 @@ double cellFlops(ElementwiseOpInterface op) {
   OpBuilder builder(op->getContext());
   auto scratchOp =
       FusedOp::create(builder, op->getLoc(), TypeRange{}, FusedTemplate::Cell,
-                      ArrayAttr(), AggAxisAttr(), ValueRange{});
+                      ArrayAttr(), AggAxisAttr(), IntegerAttr(), ValueRange{});
   Block *scratch = new Block();
   scratchOp.getBody().push_back(scratch);
   SmallVector<Value> cells;
@@ -353,7 +353,8 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
         fused.kind == Template::MAgg ? FusedTemplate::MAgg
                                      : FusedTemplate::Cell,
         kinds.empty() ? ArrayAttr() : builder.getArrayAttr(kinds),
-        axis ? AggAxisAttr::get(&getContext(), *axis) : AggAxisAttr(), inputs);
+        axis ? AggAxisAttr::get(&getContext(), *axis) : AggAxisAttr(),
+        IntegerAttr(), inputs);
     Block *body = new Block();
     op.getBody().push_back(body);
     DenseMap<unsigned, Value> cellOf;

@@ -937,14 +937,16 @@ def AMLS_FusedOp : AMLS_InferOp<"fused", [
     Pure, SingleBlock, IsolatedFromAbove]> {
   let summary = "fused operator computing one loop nest";
   let description = [{
-    The output of operator fusion: the body computes the cell function of a
-    fused chain of element-wise operations for one cell of the main (first)
-    input, with one block argument per input (the cell value for matrices,
-    the value itself for scalars). Without `aggregate` every result is a
-    matrix of the main input's shape; with `aggregate` (one kind per result:
-    sum, sumsq, min, max) the cell values are reduced over `axis`. The
-    template (`cell`, `row`, `magg`, `outer`) records the plan chosen by the
-    fusion pass and selects the lowering.
+    The output of operator fusion. The template (`cell`, `magg`, `row`,
+    `outer`) records the plan chosen by the fusion pass and selects the
+    lowering.
+
+    Cell-wise templates (`cell`, `magg`): the body computes the cell function
+    of a fused chain of element-wise operations for one cell of the main
+    (first) input, with one block argument per input (the cell value for
+    matrices, the value itself for scalars). Without `aggregate` every result
+    is a matrix of the main input's shape; with `aggregate` (one kind per
+    result: sum, sumsq, min, max) the cell values are reduced over `axis`.
 
     ```mlir
     %s = amls.fused cell aggregate [sum] all ins(%X, %Y) : (!amls.matrix<?x?xf64>,
@@ -954,19 +956,50 @@ def AMLS_FusedOp : AMLS_InferOp<"fused", [
       amls.yield %p : f64
     }
     ```
+
+    Row template (`row`): the first `row_inputs` inputs (the main input first)
+    have one row per row of the main input and are read a block of rows at a
+    time; the body maps such a block (a matrix with any number of rows) to a
+    block of each result, with AMLS ops that compute each row of their result
+    from the same row of their operands (element-wise ops, row aggregates,
+    products with a whole side input, column slices). The other inputs
+    (side inputs and scalars) are passed whole. Without `aggregate` every
+    result has one row per row of the main input, computed block by block;
+    with `aggregate` (sum, min or max per result, no axis) the body yields a
+    partial result per block (e.g. `t(Xb) %*% Rb`), and the blocks' partial
+    results are combined. The main input is read from memory once.
+
+    ```mlir
+    %H = amls.fused row aggregate [sum] row_inputs 2 ins(%X, %P, %V)
+         : (!amls.matrix<?x100xf64>, !amls.matrix<?x5xf64>,
+            !amls.matrix<100x5xf64>) -> !amls.matrix<100x5xf64> {
+    ^bb0(%x: !amls.matrix<?x100xf64>, %p: !amls.matrix<?x5xf64>,
+         %v: !amls.matrix<100x5xf64>):
+      %xv = amls.matmul %x, %v : ...
+      %q = amls.mul %p, %xv : ...
+      %xt = amls.transpose %x : ...
+      %h = amls.matmul %xt, %q : ...
+      amls.yield %h : !amls.matrix<100x5xf64>
+    }
+    ```
   }];
   let arguments = (ins AMLS_FusedTemplate:$kind,
                        OptionalAttr<AMLS_AggKindArrayAttr>:$aggregate,
                        OptionalAttr<AMLS_AggAxis>:$axis,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$row_inputs,
                        Variadic<AMLS_MatrixOrScalar>:$inputs);
   let results = (outs Variadic<AMLS_MatrixOrScalar>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $kind (`aggregate` custom<AggKindList>($aggregate)^)? ($axis^)?
+    (`row_inputs` $row_inputs^)?
     `ins` `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
     $body
   }];
   let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    LogicalResult verifyRowTemplate(YieldOp yield);
+  }];
 }
 
 def AMLS_YieldOp : AMLS_Op<"yield", [

@@ -119,6 +119,9 @@ void _mlir_ciface_amls_rt_order(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
 void amls_rt_set_num_threads(int32_t threads);
 /// The number set by amls_rt_set_num_threads (1 before any call).
 int32_t amls_rt_get_num_threads(void);
+/// With `serial` set, BLAS runs on the calling thread only until the next
+/// call without it (parallel loops whose iterations call BLAS).
+void amls_rt_blas_serial(int32_t serial);
 
 #ifdef __cplusplus
 }

@@ -2145,17 +2145,313 @@ struct LowerParfor : public AMLSPattern<ParforOp> {
   }
 };
 
+/// The loop over the blocks of rows of a row-template operator carries its
+/// partial results (one combining kind per result, AggKindArrayAttr) or the
+/// blocks of its row-wise results (UnitAttr); the body's amls.yield combines
+/// the block's values into them.
+constexpr StringLiteral kRowBlockLoopAttr = "amls.row_block_loop";
+
 struct LowerParforYield : public AMLSPattern<YieldOp> {
   using AMLSPattern::AMLSPattern;
   LogicalResult
   matchAndRewrite(YieldOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<scf::ForOp>(op->getParentOp()))
+    if (!isa<scf::ForOp>(op->getParentOp()) ||
+        op->getParentOp()->hasAttr(kRowBlockLoopAttr))
       return failure();
     rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getValues());
     return success();
   }
 };
+
+/// The yield of a row-template body inlined into its loop over blocks of
+/// rows: partial results are combined with the loop's accumulators, blocks
+/// of row-wise results are inserted at the block's rows of the chunk.
+struct LowerRowBlockYield : public AMLSPattern<YieldOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(YieldOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    if (!loop || !loop->hasAttr(kRowBlockLoopAttr))
+      return failure();
+    Location loc = op.getLoc();
+    auto kinds = dyn_cast<ArrayAttr>(loop->getAttr(kRowBlockLoopAttr));
+    MLIRContext *context = rewriter.getContext();
+    SmallVector<Value> next;
+    for (auto [i, value] : llvm::enumerate(adaptor.getValues())) {
+      Value carried = loop.getRegionIterArgs()[i];
+      if (!kinds) {
+        Value offset = arith::SubIOp::create(
+            rewriter, loc, loop.getInductionVar(), loop.getLowerBound());
+        SmallVector<OpFoldResult> offsets = {offset, rewriter.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes = {
+            tensor::getMixedSize(rewriter, loc, value, 0),
+            tensor::getMixedSize(rewriter, loc, value, 1)};
+        SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+        next.push_back(tensor::InsertSliceOp::create(
+            rewriter, loc, value, carried, offsets, sizes, strides));
+        continue;
+      }
+      Reduction reduction =
+          reductionFor(cast<AggKindAttr>(kinds[i]).getValue());
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type) {
+        next.push_back(reduction.combine(rewriter, loc, value, carried));
+        continue;
+      }
+      AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+      next.push_back(
+          linalg::GenericOp::create(
+              rewriter, loc, type, value, carried, {identity, identity},
+              iterators({false, false}),
+              [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+                linalg::YieldOp::create(
+                    nested, bodyLoc,
+                    reduction.combine(nested, bodyLoc, args[0], args[1]));
+              })
+              .getResult(0));
+    }
+    rewriter.modifyOpInPlace(loop,
+                             [&] { loop->removeAttr(kRowBlockLoopAttr); });
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(op, next);
+    return success();
+  }
+};
+
+/// Bytes of the row inputs one block of a row-template operator reads: the
+/// block stays in the L2 cache while the body's ops read it several times.
+constexpr int64_t kRowBlockBytes = 256 * 1024;
+/// Chunks of blocks a row-template operator is split into, each computed by
+/// one parallel iteration with its own partial results.
+constexpr int64_t kRowChunks = 32;
+
+/// Reduces dimension 0 of `partials` (one partial result per chunk) with
+/// `reduction`: a tensor of the other dimensions, or the scalar for 1-D.
+Value mergeChunkPartials(OpBuilder &b, Location loc, Value partials,
+                         const Reduction &reduction) {
+  auto type = cast<RankedTensorType>(partials.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *context = b.getContext();
+  Type elementType = type.getElementType();
+  ArrayRef<int64_t> shape = type.getShape().drop_front();
+  SmallVector<AffineExpr> kept;
+  SmallVector<utils::IteratorType> iteratorTypes = {
+      utils::IteratorType::reduction};
+  for (int64_t d = 1; d < rank; ++d) {
+    kept.push_back(getAffineDimExpr(d, context));
+    iteratorTypes.push_back(utils::IteratorType::parallel);
+  }
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  Value filled =
+      linalg::FillOp::create(
+          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
+          .getResult(0);
+  Value merged =
+      linalg::GenericOp::create(
+          b, loc, RankedTensorType::get(shape, elementType), partials, filled,
+          {AffineMap::getMultiDimIdentityMap(rank, context),
+           AffineMap::get(rank, 0, kept, context)},
+          iteratorTypes,
+          [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+            linalg::YieldOp::create(
+                nested, bodyLoc,
+                reduction.combine(nested, bodyLoc, args[0], args[1]));
+          })
+          .getResult(0);
+  if (rank == 1)
+    return tensor::ExtractOp::create(b, loc, merged, ValueRange{});
+  return merged;
+}
+
+/// A row-template operator: an scf.forall over chunks of row blocks, each
+/// chunk a loop over its blocks that runs the body on slices of the row
+/// inputs (which stay in cache while the body's ops read them) and
+/// accumulates partial results or writes the blocks of row-wise results;
+/// the chunks' partial results are merged afterwards. BLAS calls in the
+/// body run single-threaded: the chunks are the parallelism.
+LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
+                               ConversionPatternRewriter &rewriter,
+                               const TypeConverter &converter) {
+  Location loc = op.getLoc();
+  ValueRange operands = adaptor.getInputs();
+  unsigned numRowInputs = op.getRowInputs().value_or(1);
+  Value main = operands.front();
+  if (!isa<RankedTensorType>(main.getType()))
+    return op.emitOpError("expects a matrix as its main input");
+  Value rows = dimOf(rewriter, loc, main, 0);
+  int64_t rowBytes = 0;
+  for (auto [i, operand] : llvm::enumerate(operands.take_front(numRowInputs))) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    if (i > 0)
+      checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, 0), rows, op,
+                 "row input #" + std::to_string(i) +
+                     " differs in rows from the main input");
+    int64_t cols = type.isDynamicDim(1) ? 1024 : type.getDimSize(1);
+    rowBytes += cols * std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  }
+  int64_t blockRows = std::clamp<int64_t>(
+      kRowBlockBytes / std::max<int64_t>(rowBytes, 1) / 8 * 8, 8, 1024);
+
+  auto ceilDiv = [&](Value a, Value b) -> Value {
+    return arith::CeilDivUIOp::create(rewriter, loc, a, b);
+  };
+  Value zero = indexConstant(rewriter, loc, 0);
+  Value one = indexConstant(rewriter, loc, 1);
+  Value block = indexConstant(rewriter, loc, blockRows);
+  Value blocks = ceilDiv(rows, block);
+  Value chunks = arith::MinUIOp::create(
+      rewriter, loc, blocks, indexConstant(rewriter, loc, kRowChunks));
+  Value chunkRows = arith::MulIOp::create(
+      rewriter, loc,
+      ceilDiv(blocks, arith::MaxUIOp::create(rewriter, loc, chunks, one)),
+      block);
+
+  std::optional<ArrayAttr> kinds = op.getAggregate();
+  SmallVector<Type> resultTypes;
+  SmallVector<Value> outs;
+  for (Value result : op.getResults()) {
+    Type type = converter.convertType(result.getType());
+    resultTypes.push_back(type);
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!kinds) {
+      // Row-wise results have static columns (verified).
+      outs.push_back(tensor::EmptyOp::create(
+          rewriter, loc,
+          RankedTensorType::get({ShapedType::kDynamic, tensor.getDimSize(1)},
+                                tensor.getElementType()),
+          ValueRange{rows}));
+      continue;
+    }
+    // One partial result per chunk.
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    if (tensor)
+      llvm::append_range(shape, tensor.getShape());
+    Type elementType = tensor ? tensor.getElementType() : type;
+    outs.push_back(tensor::EmptyOp::create(rewriter, loc, shape, elementType,
+                                           ValueRange{chunks}));
+  }
+
+  callRuntime(rewriter, loc, op, "amls_rt_blas_serial",
+              {i32Constant(rewriter, loc, 1)});
+  SmallVector<OpFoldResult> upperBounds = {chunks};
+  auto forall =
+      scf::ForallOp::create(rewriter, loc, upperBounds, outs, std::nullopt);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    Value chunk = forall.getInductionVar(0);
+    Value lo = arith::MulIOp::create(rewriter, loc, chunk, chunkRows);
+    Value hi = arith::MinUIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, lo, chunkRows),
+        rows);
+    // An empty chunk (past the last block) still writes identity partials.
+    lo = arith::MinUIOp::create(rewriter, loc, lo, hi);
+    Value chunkSize = arith::SubIOp::create(rewriter, loc, hi, lo);
+    SmallVector<Value> inits;
+    for (auto [r, type] : llvm::enumerate(resultTypes)) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!kinds) {
+        SmallVector<OpFoldResult> offsets = {lo, rewriter.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes = {
+            chunkSize, rewriter.getIndexAttr(tensor.getDimSize(1))};
+        SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+        inits.push_back(tensor::ExtractSliceOp::create(
+            rewriter, loc, forall.getRegionIterArgs()[r], offsets, sizes,
+            strides));
+        continue;
+      }
+      Reduction reduction =
+          reductionFor(cast<AggKindAttr>((*kinds)[r]).getValue());
+      Type elementType = tensor ? tensor.getElementType() : type;
+      Value identity =
+          reductionInit(rewriter, loc, elementType, reduction.init);
+      if (!tensor) {
+        inits.push_back(identity);
+        continue;
+      }
+      Value empty = tensor::EmptyOp::create(rewriter, loc, tensor.getShape(),
+                                            elementType);
+      inits.push_back(
+          linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0));
+    }
+
+    auto loop = scf::ForOp::create(rewriter, loc, lo, hi, block, inits);
+    loop->setAttr(kRowBlockLoopAttr,
+                  kinds ? Attribute(*kinds) : rewriter.getUnitAttr());
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value begin = loop.getInductionVar();
+    Value end = arith::MinUIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, begin, block), hi);
+    Value length = arith::SubIOp::create(rewriter, loc, end, begin);
+    // The body's arguments may have less precise types than the inputs.
+    SmallVector<Value> arguments;
+    Block &body = op.getBody().front();
+    for (auto [i, operand, arg] :
+         llvm::enumerate(operands, body.getArguments())) {
+      Value value = operand;
+      if (i < numRowInputs) {
+        SmallVector<OpFoldResult> offsets = {begin, rewriter.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes = {
+            length, tensor::getMixedSize(rewriter, loc, operand, 1)};
+        SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+        value = tensor::ExtractSliceOp::create(rewriter, loc, operand, offsets,
+                                               sizes, strides);
+      }
+      Type argType = converter.convertType(arg.getType());
+      arguments.push_back(isa<RankedTensorType>(argType)
+                              ? castTo(rewriter, loc, value, argType)
+                              : value);
+    }
+    rewriter.inlineBlockBefore(&body, loop.getBody(), loop.getBody()->end(),
+                               arguments);
+
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    for (auto [r, type] : llvm::enumerate(resultTypes)) {
+      Value value = loop.getResult(r);
+      Value shared = forall.getRegionIterArgs()[r];
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      if (!kinds) {
+        offsets = {lo, rewriter.getIndexAttr(0)};
+        sizes = {chunkSize, rewriter.getIndexAttr(tensor.getDimSize(1))};
+      } else {
+        offsets.push_back(chunk);
+        sizes.push_back(rewriter.getIndexAttr(1));
+        if (!tensor) {
+          OpBuilder::InsertionGuard scalarGuard(rewriter);
+          rewriter.setInsertionPoint(forall.getTerminator());
+          value = tensor::FromElementsOp::create(
+              rewriter, loc, RankedTensorType::get({1}, type), value);
+        } else {
+          for (int64_t size : tensor.getShape()) {
+            offsets.push_back(rewriter.getIndexAttr(0));
+            sizes.push_back(rewriter.getIndexAttr(size));
+          }
+        }
+      }
+      strides.assign(offsets.size(), rewriter.getIndexAttr(1));
+      tensor::ParallelInsertSliceOp::create(rewriter, loc, value, shared,
+                                            offsets, sizes, strides);
+    }
+  }
+  callRuntime(rewriter, loc, op, "amls_rt_blas_serial",
+              {i32Constant(rewriter, loc, 0)});
+
+  SmallVector<Value> results;
+  for (auto [r, type] : llvm::enumerate(resultTypes)) {
+    Value value = forall.getResult(r);
+    if (kinds)
+      value = mergeChunkPartials(
+          rewriter, loc, value,
+          reductionFor(cast<AggKindAttr>((*kinds)[r]).getValue()));
+    results.push_back(isa<RankedTensorType>(type)
+                          ? castTo(rewriter, loc, value, type)
+                          : value);
+  }
+  rewriter.replaceOp(op, results);
+  return success();
+}
 
 /// A cell or multi-aggregate fused operator: one linalg.generic over the
 /// main input's cells whose body is the fused body; side inputs broadcast
@@ -2167,6 +2463,8 @@ struct LowerFused : public AMLSPattern<FusedOp> {
   LogicalResult
   matchAndRewrite(FusedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getKind() == FusedTemplate::Row)
+      return lowerRowTemplate(op, adaptor, rewriter, *getTypeConverter());
     if (op.getKind() != FusedTemplate::Cell &&
         op.getKind() != FusedTemplate::MAgg)
       return op.emitOpError("the ") << stringifyFusedTemplate(op.getKind())
@@ -2380,7 +2678,7 @@ struct ConvertAMLSToLinalgPass
     // arith.select on matrices.
     target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::SelectOp>(
         [&](Operation *op) { return converter.isLegal(op); });
-    target.addLegalOp<ModuleOp>();
+    target.addLegalOp<ModuleOp, scf::ForallOp, scf::InParallelOp>();
 
     RewritePatternSet patterns(context);
     populateAMLSToLinalgConversionPatterns(converter, patterns);
@@ -2402,14 +2700,14 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LowerElementwise>(converter, context);
-  patterns
-      .add<LowerFill, LowerConstant, LowerSeq, LowerRand, LowerRead, LowerWrite,
-           LowerPrint, LowerMatmul, LowerTsmm, LowerMMChain, LowerAgg,
-           LowerTrace, LowerCumAgg, LowerTranspose, LowerReshape, LowerRev,
-           LowerDiag, LowerConcat<CBindOp, true>, LowerConcat<RBindOp, false>,
-           LowerSlice, LowerInsertSlice, LowerRemoveEmpty, LowerTable,
-           LowerOrder, LowerSize<NRowOp, 0>, LowerSize<NColOp, 1>, LowerNnz,
-           LowerAsScalar, LowerAsMatrix, LowerCast, LowerConvert, LowerParfor,
-           LowerParforYield, LowerFused, LowerMessage<PrintfOp, 0>,
-           LowerMessage<StopOp, 1>, LowerMatrixSelect>(converter, context);
+  patterns.add<LowerFill, LowerConstant, LowerSeq, LowerRand, LowerRead,
+               LowerWrite, LowerPrint, LowerMatmul, LowerTsmm, LowerMMChain,
+               LowerAgg, LowerTrace, LowerCumAgg, LowerTranspose, LowerReshape,
+               LowerRev, LowerDiag, LowerConcat<CBindOp, true>,
+               LowerConcat<RBindOp, false>, LowerSlice, LowerInsertSlice,
+               LowerRemoveEmpty, LowerTable, LowerOrder, LowerSize<NRowOp, 0>,
+               LowerSize<NColOp, 1>, LowerNnz, LowerAsScalar, LowerAsMatrix,
+               LowerCast, LowerConvert, LowerParfor, LowerParforYield,
+               LowerRowBlockYield, LowerFused, LowerMessage<PrintfOp, 0>,
+               LowerMessage<StopOp, 1>, LowerMatrixSelect>(converter, context);
 }

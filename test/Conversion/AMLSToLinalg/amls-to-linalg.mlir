@@ -520,14 +520,84 @@ func.func @fused(%X: !amls.matrix<4x3xf64>, %v: !amls.matrix<1x3xf64>, %s: f64) 
 
 // -----
 
-func.func @row_template_not_lowered_yet(%X: !amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
-  // expected-error @+2 {{'amls.fused' op the row template has no lowering yet}}
+func.func @outer_template_not_lowered_yet(%X: !amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
+  // expected-error @+2 {{'amls.fused' op the outer template has no lowering yet}}
   // expected-error @+1 {{failed to legalize operation 'amls.fused'}}
-  %0 = amls.fused row ins(%X) : (!amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
+  %0 = amls.fused outer ins(%X) : (!amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
   ^bb0(%x: f64):
     amls.yield %x : f64
   }
   return %0 : !amls.matrix<4x3xf64>
+}
+
+// -----
+
+// Row template: an scf.forall over at most 32 chunks of blocks of 320 rows
+// (100 columns of f64: 256 KiB per block); each chunk loops over its blocks,
+// runs the body on a slice of X and combines the block's partial results
+// into its accumulators (sum: addition, max: maximum), which go to the
+// chunk's slot of the partial results; the slots are merged afterwards.
+// BLAS is single-threaded while the chunks run.
+// CHECK-LABEL: func @row_template
+// CHECK-SAME: (%[[X:.*]]: tensor<?x100xf64>, %[[V:.*]]: tensor<100x5xf64>)
+// CHECK-DAG: %[[BLOCK:.*]] = arith.constant 320 : index
+// CHECK-DAG: %[[MAXCHUNKS:.*]] = arith.constant 32 : index
+// CHECK: %[[N:.*]] = tensor.dim %[[X]]
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivui %[[N]], %[[BLOCK]]
+// CHECK: %[[CHUNKS:.*]] = arith.minui %[[BLOCKS]], %[[MAXCHUNKS]]
+// CHECK: %[[PARTIALS:.*]] = tensor.empty(%[[CHUNKS]]) : tensor<?x100x5xf64>
+// CHECK: %[[MAXES:.*]] = tensor.empty(%[[CHUNKS]]) : tensor<?xf64>
+// CHECK: call @amls_rt_blas_serial(%c1_i32)
+// CHECK: %[[ALL:.*]]:2 = scf.forall (%[[C:.*]]) in (%[[CHUNKS]]) shared_outs(%[[P:.*]] = %[[PARTIALS]], %[[M:.*]] = %[[MAXES]])
+// CHECK: %[[SUMS:.*]]:2 = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %[[BLOCK]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[MAX:.*]] = %{{.*}})
+// CHECK: %[[XB:.*]] = tensor.extract_slice %[[X]][%[[B]], 0] [%{{.*}}, 100] [1, 1]
+// CHECK: %[[XV:.*]] = linalg.matmul ins(%[[XB]], %[[V]] : tensor<?x100xf64>, tensor<100x5xf64>)
+// CHECK: %[[H:.*]] = linalg.matmul indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}] ins(%[[XB]], %[[XV]] : tensor<?x100xf64>, tensor<?x5xf64>)
+// CHECK: %[[BMAX:.*]] = tensor.extract
+// CHECK: %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[H]] : tensor<100x5xf64>) outs(%[[ACC]] : tensor<100x5xf64>)
+// CHECK: arith.addf
+// CHECK: %[[NEXTMAX:.*]] = arith.maximumf %[[MAX]], %[[BMAX]]
+// CHECK: scf.yield %[[NEXT]], %[[NEXTMAX]]
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %[[SUMS]]#0 into %[[P]][%[[C]], 0, 0] [1, 100, 5] [1, 1, 1]
+// CHECK-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[M]][%[[C]]] [1] [1]
+// CHECK: call @amls_rt_blas_serial(%c0_i32)
+// CHECK: %[[H:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[ALL]]#0 : tensor<?x100x5xf64>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[ALL]]#1 : tensor<?xf64>)
+// CHECK: arith.maximumf
+func.func @row_template(%X: !amls.matrix<?x100xf64>, %V: !amls.matrix<100x5xf64>) -> (!amls.matrix<100x5xf64>, f64) {
+  %0:2 = amls.fused row aggregate [sum, max] row_inputs 1 ins(%X, %V) : (!amls.matrix<?x100xf64>, !amls.matrix<100x5xf64>) -> (!amls.matrix<100x5xf64>, f64) {
+  ^bb0(%x: !amls.matrix<?x100xf64>, %v: !amls.matrix<100x5xf64>):
+    %xv = amls.matmul %x, %v : !amls.matrix<?x100xf64>, !amls.matrix<100x5xf64> -> !amls.matrix<?x5xf64>
+    %xt = amls.transpose %x : !amls.matrix<?x100xf64> -> !amls.matrix<100x?xf64>
+    %h = amls.matmul %xt, %xv : !amls.matrix<100x?xf64>, !amls.matrix<?x5xf64> -> !amls.matrix<100x5xf64>
+    %m = amls.agg max all %xv : !amls.matrix<?x5xf64> -> f64
+    amls.yield %h, %m : !amls.matrix<100x5xf64>, f64
+  }
+  return %0#0, %0#1 : !amls.matrix<100x5xf64>, f64
+}
+
+// -----
+
+// Row-wise results: each chunk writes its blocks into its rows.
+// CHECK-LABEL: func @row_template_rows
+// CHECK: %[[OUT:.*]] = tensor.empty(%{{.*}}) : tensor<?x5xf64>
+// CHECK: scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%[[O:.*]] = %[[OUT]])
+// CHECK: %[[HI:.*]] = arith.minui
+// CHECK: %[[LO:.*]] = arith.minui %{{.*}}, %[[HI]]
+// CHECK: %[[CHUNK:.*]] = tensor.extract_slice %[[O]][%[[LO]], 0] [%[[LEN:.*]], 5] [1, 1]
+// CHECK: scf.for %[[B:.*]] = %[[LO]] to %{{.*}} step %{{.*}} iter_args(%[[ROWS:.*]] = %[[CHUNK]])
+// CHECK: %[[XV:.*]] = linalg.matmul
+// CHECK: %[[AT:.*]] = arith.subi %[[B]], %[[LO]]
+// CHECK: tensor.insert_slice %[[XV]] into %[[ROWS]][%[[AT]], 0]
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[LO]], 0] [%[[LEN]], 5] [1, 1]
+func.func @row_template_rows(%X: !amls.matrix<?x100xf64>, %V: !amls.matrix<100x5xf64>) -> !amls.matrix<?x5xf64> {
+  %0 = amls.fused row row_inputs 1 ins(%X, %V) : (!amls.matrix<?x100xf64>, !amls.matrix<100x5xf64>) -> !amls.matrix<?x5xf64> {
+  ^bb0(%x: !amls.matrix<?x100xf64>, %v: !amls.matrix<100x5xf64>):
+    %xv = amls.matmul %x, %v : !amls.matrix<?x100xf64>, !amls.matrix<100x5xf64> -> !amls.matrix<?x5xf64>
+    amls.yield %xv : !amls.matrix<?x5xf64>
+  }
+  return %0 : !amls.matrix<?x5xf64>
 }
 
 // -----

@@ -894,3 +894,118 @@ func.func @stop_brace(%s: f64) {
   amls.stop "bad {x} {}" (%s : f64)
   return
 }
+
+// -----
+
+func.func @fused_row_inputs_missing(%X: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op a 'row' operator needs 'row_inputs'}}
+  %0 = amls.fused row ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    amls.yield %x : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_inputs_cell(%X: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op 'row_inputs' needs the row template}}
+  %0 = amls.fused cell row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: f64):
+    amls.yield %x : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_inputs_count(%X: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op has 2 row inputs but only 1 inputs}}
+  %0 = amls.fused row row_inputs 2 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    amls.yield %x : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_block_static(%X: !amls.matrix<10x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op body argument #0 is a block of rows of row input #0 and must have '?' rows, found '!amls.matrix<10x3xf64>'}}
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<10x3xf64>) -> !amls.matrix<10x3xf64> {
+  ^bb0(%x: !amls.matrix<10x3xf64>):
+    amls.yield %x : !amls.matrix<10x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_side_input(%X: !amls.matrix<?x3xf64>, %V: !amls.matrix<3x2xf64>) {
+  // expected-error @+1 {{'amls.fused' op body argument #1 must be compatible with '!amls.matrix<3x2xf64>', found '!amls.matrix<4x2xf64>'}}
+  %0 = amls.fused row row_inputs 1 ins(%X, %V) : (!amls.matrix<?x3xf64>, !amls.matrix<3x2xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>, %v: !amls.matrix<4x2xf64>):
+    amls.yield %x : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_axis(%X: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op a 'row' operator aggregates over blocks of rows, without an axis}}
+  %0 = amls.fused row aggregate [sum] all row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> f64 {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %s = amls.agg sum all %x : !amls.matrix<?x3xf64> -> f64
+    amls.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_sumsq(%X: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op a 'row' operator combines partial results with sum, min or max, found sumsq for result #0}}
+  %0 = amls.fused row aggregate [sumsq] row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> f64 {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %s = amls.agg sum all %x : !amls.matrix<?x3xf64> -> f64
+    amls.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_partial_type(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row aggregate [sum] row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<1x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    // expected-error @+1 {{'amls.yield' op partial result #0 must have the result's type '!amls.matrix<1x3xf64>', found '!amls.matrix<?x3xf64>'}}
+    amls.yield %x : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_dynamic_columns(%X: !amls.matrix<?x?xf64>) {
+  // expected-error @+1 {{'amls.fused' op result #0 of a row operator without aggregation must be a matrix with a static number of columns, found '!amls.matrix<?x?xf64>'}}
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
+  ^bb0(%x: !amls.matrix<?x?xf64>):
+    amls.yield %x : !amls.matrix<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_block_result(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x1xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = amls.slice %x[%c0 : %c1, %c0 : %c1] : !amls.matrix<?x3xf64> -> !amls.matrix<1x1xf64>
+    // expected-error @+1 {{'amls.yield' op value #0 must be a block of rows '!amls.matrix<?x1xf64>', found '!amls.matrix<1x1xf64>'}}
+    amls.yield %s : !amls.matrix<1x1xf64>
+  }
+  return
+}

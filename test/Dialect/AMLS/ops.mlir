@@ -278,7 +278,8 @@ func.func @parfor(%init: !amls.matrix<100x1xf64>, %n: index) -> !amls.matrix<100
 }
 
 // CHECK-LABEL: func @fused
-func.func @fused(%X: !amls.matrix<?x?xf64>, %Y: !amls.matrix<?x?xf64>, %s: f64) {
+func.func @fused(%X: !amls.matrix<?x?xf64>, %Y: !amls.matrix<?x?xf64>, %s: f64,
+                 %R: !amls.matrix<?x3xf64>, %V: !amls.matrix<3x2xf64>) {
   // CHECK: amls.fused cell ins(%{{.*}}, %{{.*}}) : (!amls.matrix<?x?xf64>, f64) -> !amls.matrix<?x?xf64> {
   // CHECK-NEXT: ^bb0(%{{.*}}: f64, %{{.*}}: f64):
   %0 = amls.fused cell ins(%X, %s) : (!amls.matrix<?x?xf64>, f64) -> !amls.matrix<?x?xf64> {
@@ -292,10 +293,19 @@ func.func @fused(%X: !amls.matrix<?x?xf64>, %Y: !amls.matrix<?x?xf64>, %s: f64) 
     %p = arith.mulf %x, %y : f64
     amls.yield %p, %x : f64, f64
   }
-  // CHECK: amls.fused row aggregate [sum] row ins
-  %2 = amls.fused row aggregate [sum] row ins(%X) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x1xf64> {
-  ^bb0(%x: f64):
-    amls.yield %x : f64
+  // CHECK: amls.fused row aggregate [sum] row_inputs 1 ins(%{{.*}}, %{{.*}}) : (!amls.matrix<?x3xf64>, !amls.matrix<3x2xf64>) -> !amls.matrix<3x2xf64>
+  %2 = amls.fused row aggregate [sum] row_inputs 1 ins(%R, %V) : (!amls.matrix<?x3xf64>, !amls.matrix<3x2xf64>) -> !amls.matrix<3x2xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>, %v: !amls.matrix<3x2xf64>):
+    %xv = amls.matmul %x, %v : !amls.matrix<?x3xf64>, !amls.matrix<3x2xf64> -> !amls.matrix<?x2xf64>
+    %xt = amls.transpose %x : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+    %h = amls.matmul %xt, %xv : !amls.matrix<3x?xf64>, !amls.matrix<?x2xf64> -> !amls.matrix<3x2xf64>
+    amls.yield %h : !amls.matrix<3x2xf64>
+  }
+  // CHECK: amls.fused row row_inputs 1 ins(%{{.*}}, %{{.*}}) : (!amls.matrix<?x3xf64>, !amls.matrix<3x2xf64>) -> !amls.matrix<?x2xf64>
+  %3 = amls.fused row row_inputs 1 ins(%R, %V) : (!amls.matrix<?x3xf64>, !amls.matrix<3x2xf64>) -> !amls.matrix<?x2xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>, %v: !amls.matrix<3x2xf64>):
+    %xv = amls.matmul %x, %v : !amls.matrix<?x3xf64>, !amls.matrix<3x2xf64> -> !amls.matrix<?x2xf64>
+    amls.yield %xv : !amls.matrix<?x2xf64>
   }
   return
 }
