@@ -16,6 +16,7 @@
 #include "AMLS/Dialect/AMLSInterfaces.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
+#include "RowTemplate.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
@@ -33,23 +34,10 @@ using namespace mlir;
 using namespace mlir::amls;
 using namespace mlir::amls::fusion;
 
-namespace {
-
-bool isFusedAggregate(AggKind kind) {
-  return kind == AggKind::Sum || kind == AggKind::SumSq ||
-         kind == AggKind::Min || kind == AggKind::Max;
-}
-
-Type elementTypeOf(Type type) {
-  if (auto matrix = dyn_cast<MatrixType>(type))
-    return matrix.getElementType();
-  return type;
-}
-
 /// Floating-point work of one cell of an element-wise op: the operations its
 /// cell computation consists of, transcendental functions (math dialect)
 /// counted as 10 and divisions as 4.
-double cellFlops(ElementwiseOpInterface op) {
+double mlir::amls::cellFlops(ElementwiseOpInterface op) {
   // Built into the body of a detached scratch operator, then discarded.
   OpBuilder builder(op->getContext());
   auto scratchOp =
@@ -59,8 +47,11 @@ double cellFlops(ElementwiseOpInterface op) {
   scratchOp.getBody().push_back(scratch);
   SmallVector<Value> cells;
   for (Value operand : op->getOperands())
-    cells.push_back(
-        scratch->addArgument(elementTypeOf(operand.getType()), op->getLoc()));
+    cells.push_back(scratch->addArgument(
+        isa<MatrixType>(operand.getType())
+            ? cast<MatrixType>(operand.getType()).getElementType()
+            : operand.getType(),
+        op->getLoc()));
   builder.setInsertionPointToEnd(scratch);
   op.buildCellComputation(builder, op->getLoc(), cells);
   double flops = 0;
@@ -76,6 +67,19 @@ double cellFlops(ElementwiseOpInterface op) {
   }
   scratchOp->erase();
   return flops;
+}
+
+namespace {
+
+bool isFusedAggregate(AggKind kind) {
+  return kind == AggKind::Sum || kind == AggKind::SumSq ||
+         kind == AggKind::Min || kind == AggKind::Max;
+}
+
+Type elementTypeOf(Type type) {
+  if (auto matrix = dyn_cast<MatrixType>(type))
+    return matrix.getElementType();
+  return type;
 }
 
 /// The planner's graph of one block, and the IR behind its nodes.
@@ -226,29 +230,35 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
   }
 
   void fuseBlock(Block &block) {
-    BlockGraph graph = buildGraph(block);
-    if (graph.nodes.empty())
-      return;
     CostModel model;
     model.memoryBandwidth = memoryBandwidth;
     model.cacheBandwidth = cacheBandwidth;
     model.cacheBytes = cacheBytes;
     model.peakFlops = peakFlops;
-    FusionPlanner planner(graph.nodes, model);
-    if (planner.getPartitions().empty())
-      return;
     PlanMode mode = fuseAll            ? PlanMode::FuseAll
                     : fuseNoRedundancy ? PlanMode::FuseNoRedundancy
                                        : PlanMode::CostBased;
-    std::vector<FusedOperator> operators;
     std::string explanation;
     llvm::raw_string_ostream out(explanation);
     if (explain) {
       Operation *parent = block.getParentOp();
       out << "amls-fuse: block in '" << parent->getName() << "' at "
-          << parent->getLoc() << "\n"
-          << planner.describe();
+          << parent->getLoc() << "\n";
     }
+    // Row templates first: what they fuse is no longer a cell candidate.
+    numFused += fuseRowTemplates(block, model, mode == PlanMode::CostBased,
+                                 explain ? &out : nullptr);
+
+    BlockGraph graph = buildGraph(block);
+    FusionPlanner planner(graph.nodes, model);
+    if (graph.nodes.empty() || planner.getPartitions().empty()) {
+      if (explain && explanation.find('\n') + 1 != explanation.size())
+        llvm::errs() << explanation;
+      return;
+    }
+    std::vector<FusedOperator> operators;
+    if (explain)
+      out << planner.describe();
     for (unsigned p = 0; p < planner.getPartitions().size(); ++p) {
       PartitionPlan plan =
           planner.plan(p, mode, maxExactPoints, explain, maxPlans);
