@@ -247,10 +247,6 @@ LogicalResult FusedOp::verifyRowTemplate(YieldOp yield) {
                << i;
     for (auto [i, result, value] :
          llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
-      auto matrixType = dyn_cast<MatrixType>(result);
-      if (matrixType && !matrixType.hasStaticShape())
-        return emitOpError("aggregated result #")
-               << i << " must have a static shape, found " << result;
       if (value != result)
         return yield.emitOpError("partial result #")
                << i << " must have the result's type " << result << ", found "
@@ -261,12 +257,9 @@ LogicalResult FusedOp::verifyRowTemplate(YieldOp yield) {
   for (auto [i, result, value] :
        llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
     auto matrixType = dyn_cast<MatrixType>(result);
-    if (!matrixType || !matrixType.hasStaticCols())
+    if (!matrixType)
       return emitOpError("result #")
-             << i
-             << " of a row operator without aggregation must be a matrix "
-                "with a static number of columns, found "
-             << result;
+             << i << " of a row operator without aggregation must be a matrix";
     if (value != blockOf(matrixType))
       return yield.emitOpError("value #")
              << i << " must be a block of rows " << blockOf(matrixType)

@@ -218,12 +218,15 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
       });
       if (!innermost)
         return;
-      loop->walk([&](Operation *nested) {
-        if (nested == loop || isa<CastOp>(nested))
-          return;
-        for (Type type : nested->getResultTypes())
-          if (isa<MatrixType>(type))
-            ++count;
+      // A fused operator's body computes blocks of rows or cells, not
+      // matrices.
+      loop->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+        if (nested != loop && !isa<CastOp>(nested))
+          for (Type type : nested->getResultTypes())
+            if (isa<MatrixType>(type))
+              ++count;
+        return isa<FusedOp>(nested) ? WalkResult::skip()
+                                    : WalkResult::advance();
       });
     });
     return count;

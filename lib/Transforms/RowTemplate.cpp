@@ -39,13 +39,22 @@ int64_t staticRows(Value value) {
   return type && type.hasStaticRows() ? type.getRows() : ShapedType::kDynamic;
 }
 
-/// Bytes of a matrix with a static shape; 0 for scalars.
-double bytesOf(Value value, const CostModel &model) {
+/// Size assumed for a dimension unknown at compile time (as the cell
+/// planner does for its inputs).
+constexpr double kAssumedSize = 1024;
+
+double sizeOf(int64_t size) {
+  return ShapedType::isDynamic(size) ? kAssumedSize : double(size);
+}
+
+/// Cells of a matrix; 0 for scalars.
+double cellsOf(Value value) {
   auto type = dyn_cast<MatrixType>(value.getType());
-  if (!type)
-    return 0;
-  std::optional<int64_t> cells = type.getNumElements();
-  return cells ? double(*cells) * model.elementBytes : 0;
+  return type ? sizeOf(type.getRows()) * sizeOf(type.getCols()) : 0;
+}
+
+double bytesOf(Value value, const CostModel &model) {
+  return cellsOf(value) * model.elementBytes;
 }
 
 struct RowCandidate {
@@ -108,14 +117,14 @@ bool RowTemplateFusion::isRowLocal(Operation *op, int64_t rows) const {
     auto side = cast<MatrixType>(product.getRhs().getType());
     return isRowAligned(product.getLhs(), rows) &&
            !product.getLhs().getDefiningOp<TransposeOp>() &&
-           side.hasStaticShape() && side.getRows() != rows;
+           side.hasStaticRows() && side.getRows() != rows;
   }
   if (auto slice = dyn_cast<SliceOp>(op)) {
     // All rows, constant columns.
     std::optional<int64_t> begin = getConstantIntValue(slice.getRowBegin()),
                            end = getConstantIntValue(slice.getRowEnd());
-    return isRowAligned(slice.getInput(), rows) && begin == 0 &&
-           end == rows && getConstantIntValue(slice.getColBegin()) &&
+    return isRowAligned(slice.getInput(), rows) && begin == 0 && end == rows &&
+           getConstantIntValue(slice.getColBegin()) &&
            getConstantIntValue(slice.getColEnd());
   }
   return false;
@@ -130,10 +139,7 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
   candidate.main = transpose.getInput();
   candidate.rows = staticRows(candidate.main);
   auto resultType = cast<MatrixType>(close.getType());
-  // Blocks of rows pay off for many rows; the partial results must have a
-  // static shape.
   if (candidate.rows == ShapedType::kDynamic || candidate.rows < 2 ||
-      !resultType.hasStaticShape() ||
       !isRowAligned(close.getRhs(), candidate.rows) ||
       !isa<FloatType>(resultType.getElementType()))
     return std::nullopt;
@@ -143,14 +149,14 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
 
   // Values the candidate reads, to be computed inside or passed in.
   DenseSet<Value> needed = {close.getRhs()};
-  for (Operation &op : llvm::reverse(
-           llvm::make_range(block.begin(), Block::iterator(close)))) {
+  for (Operation &op :
+       llvm::reverse(llvm::make_range(block.begin(), Block::iterator(close)))) {
     if (op.getNumResults() != 1 || !needed.contains(op.getResult(0)) ||
         claimed.contains(&op) || !isRowLocal(&op, candidate.rows))
       continue;
-    bool onlyInside = llvm::all_of(op.getResult(0).getUsers(), [&](Operation *u) {
-      return candidate.ops.contains(u);
-    });
+    bool onlyInside =
+        llvm::all_of(op.getResult(0).getUsers(),
+                     [&](Operation *u) { return candidate.ops.contains(u); });
     if (!onlyInside)
       continue;
     candidate.ops.insert(&op);
@@ -186,19 +192,14 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
 }
 
 double RowTemplateFusion::opFlops(Operation *op) const {
-  auto cells = [](Value value) -> double {
-    auto type = dyn_cast<MatrixType>(value.getType());
-    std::optional<int64_t> count = type ? type.getNumElements() : std::nullopt;
-    return count ? double(*count) : 0;
-  };
   if (auto product = dyn_cast<MatmulOp>(op)) {
     auto lhs = cast<MatrixType>(product.getLhs().getType());
-    return 2 * cells(product.getResult()) * double(lhs.getCols());
+    return 2 * cellsOf(product.getResult()) * sizeOf(lhs.getCols());
   }
   if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op))
-    return cells(op->getResult(0)) * cellFlops(elementwise);
+    return cellsOf(op->getResult(0)) * cellFlops(elementwise);
   if (auto aggregate = dyn_cast<AggOp>(op))
-    return cells(aggregate.getInput());
+    return cellsOf(aggregate.getInput());
   return 0;
 }
 
@@ -249,10 +250,10 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
   };
   IRMapping mapping;
   for (auto [i, input] : llvm::enumerate(inputs))
-    mapping.map(input, body->addArgument(i < numRowInputs
-                                             ? blockOf(input.getType())
-                                             : input.getType(),
-                                         input.getLoc()));
+    mapping.map(input,
+                body->addArgument(i < numRowInputs ? blockOf(input.getType())
+                                                   : input.getType(),
+                                  input.getLoc()));
 
   OpBuilder bodyBuilder = OpBuilder::atBlockEnd(body);
   auto indexConstant = [&](Value value) -> Value {
@@ -261,16 +262,15 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
   };
   // In block order: operands before their users.
   SmallVector<Operation *> ops(candidate.ops.begin(), candidate.ops.end());
-  llvm::sort(ops, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Value mainBlock = mapping.lookup(candidate.main);
   auto mainType = cast<MatrixType>(mainBlock.getType());
   mapping.map(close.getLhs(),
-              TransposeOp::create(bodyBuilder, close.getLhs().getLoc(),
-                                  mainType.withShape(mainType.getCols(),
-                                                     ShapedType::kDynamic),
-                                  mainBlock));
+              TransposeOp::create(
+                  bodyBuilder, close.getLhs().getLoc(),
+                  mainType.withShape(mainType.getCols(), ShapedType::kDynamic),
+                  mainBlock));
   for (Operation *op : ops) {
     if (auto slice = dyn_cast<SliceOp>(op)) {
       // All rows of the block.
@@ -278,10 +278,10 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
       Value begin = indexConstant(slice.getRowBegin());
       Value end = NRowOp::create(bodyBuilder, slice.getLoc(),
                                  bodyBuilder.getIndexType(), input);
-      auto sliced = SliceOp::create(
-          bodyBuilder, slice.getLoc(), blockOf(slice.getType()), input, begin,
-          end, indexConstant(slice.getColBegin()),
-          indexConstant(slice.getColEnd()));
+      auto sliced =
+          SliceOp::create(bodyBuilder, slice.getLoc(), blockOf(slice.getType()),
+                          input, begin, end, indexConstant(slice.getColBegin()),
+                          indexConstant(slice.getColEnd()));
       mapping.map(slice.getResult(), sliced.getResult());
       continue;
     }
@@ -316,9 +316,8 @@ unsigned RowTemplateFusion::run(bool costBased, llvm::raw_ostream *explain) {
     bool chosen = costBased ? fused < unfused : std::isfinite(fused);
     if (explain) {
       *explain << "row template closing at " << close->getName() << " "
-               << close.getLoc() << ": main input "
-               << candidate->main.getType() << ", "
-               << candidate->rowInputs.size() << " row inputs, "
+               << close.getLoc() << ": main input " << candidate->main.getType()
+               << ", " << candidate->rowInputs.size() << " row inputs, "
                << candidate->sideInputs.size() << " side inputs, "
                << candidate->ops.size() << " ops\n  cost fused ";
       if (std::isfinite(fused))

@@ -2156,7 +2156,8 @@ struct LowerParforYield : public AMLSPattern<YieldOp> {
   LogicalResult
   matchAndRewrite(YieldOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<scf::ForOp>(op->getParentOp()) ||
+    // Also the body of a row-template operator run on an empty block.
+    if (!isa<scf::ForOp, scf::ExecuteRegionOp>(op->getParentOp()) ||
         op->getParentOp()->hasAttr(kRowBlockLoopAttr))
       return failure();
     rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getValues());
@@ -2227,14 +2228,15 @@ constexpr int64_t kRowBlockBytes = 256 * 1024;
 constexpr int64_t kRowChunks = 32;
 
 /// Reduces dimension 0 of `partials` (one partial result per chunk) with
-/// `reduction`: a tensor of the other dimensions, or the scalar for 1-D.
+/// `reduction`: a tensor of the other dimensions (`sizes`), or the scalar
+/// for 1-D partials.
 Value mergeChunkPartials(OpBuilder &b, Location loc, Value partials,
+                         ArrayRef<OpFoldResult> sizes,
                          const Reduction &reduction) {
   auto type = cast<RankedTensorType>(partials.getType());
   int64_t rank = type.getRank();
   MLIRContext *context = b.getContext();
   Type elementType = type.getElementType();
-  ArrayRef<int64_t> shape = type.getShape().drop_front();
   SmallVector<AffineExpr> kept;
   SmallVector<utils::IteratorType> iteratorTypes = {
       utils::IteratorType::reduction};
@@ -2242,14 +2244,14 @@ Value mergeChunkPartials(OpBuilder &b, Location loc, Value partials,
     kept.push_back(getAffineDimExpr(d, context));
     iteratorTypes.push_back(utils::IteratorType::parallel);
   }
-  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, elementType);
   Value filled =
       linalg::FillOp::create(
           b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
           .getResult(0);
   Value merged =
       linalg::GenericOp::create(
-          b, loc, RankedTensorType::get(shape, elementType), partials, filled,
+          b, loc, empty.getType(), partials, filled,
           {AffineMap::getMultiDimIdentityMap(rank, context),
            AffineMap::get(rank, 0, kept, context)},
           iteratorTypes,
@@ -2269,7 +2271,9 @@ Value mergeChunkPartials(OpBuilder &b, Location loc, Value partials,
 /// inputs (which stay in cache while the body's ops read them) and
 /// accumulates partial results or writes the blocks of row-wise results;
 /// the chunks' partial results are merged afterwards. BLAS calls in the
-/// body run single-threaded: the chunks are the parallelism.
+/// body run single-threaded: the chunks are the parallelism. Sizes of the
+/// results that their types leave open come from running the body on an
+/// empty block (no rows, no work) first.
 LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
                                ConversionPatternRewriter &rewriter,
                                const TypeConverter &converter) {
@@ -2293,10 +2297,67 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
   int64_t blockRows = std::clamp<int64_t>(
       kRowBlockBytes / std::max<int64_t>(rowBytes, 1) / 8 * 8, 8, 1024);
 
+  Block &body = op.getBody().front();
+  // The body's arguments for rows [begin, begin + length) (the arguments
+  // may have less precise types than the inputs).
+  auto bodyArguments = [&](Value begin, Value length) {
+    SmallVector<Value> arguments;
+    for (auto [i, operand, arg] :
+         llvm::enumerate(operands, body.getArguments())) {
+      Value value = operand;
+      if (i < numRowInputs) {
+        SmallVector<OpFoldResult> offsets = {begin, rewriter.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes = {
+            length, tensor::getMixedSize(rewriter, loc, operand, 1)};
+        SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+        value = tensor::ExtractSliceOp::create(rewriter, loc, operand, offsets,
+                                               sizes, strides);
+      }
+      Type argType = converter.convertType(arg.getType());
+      arguments.push_back(isa<RankedTensorType>(argType)
+                              ? castTo(rewriter, loc, value, argType)
+                              : value);
+    }
+    return arguments;
+  };
+
+  std::optional<ArrayAttr> kinds = op.getAggregate();
+  SmallVector<Type> resultTypes;
+  for (Value result : op.getResults())
+    resultTypes.push_back(converter.convertType(result.getType()));
+  Value zero = indexConstant(rewriter, loc, 0);
+  // Sizes of the results (partial results, or the columns of row-wise
+  // results).
+  SmallVector<SmallVector<OpFoldResult>> resultSizes(resultTypes.size());
+  bool dynamicSizes = false;
+  for (auto [r, type] : llvm::enumerate(resultTypes))
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      for (int64_t d = 0; d < 2; ++d)
+        resultSizes[r].push_back(rewriter.getIndexAttr(tensor.getDimSize(d)));
+      dynamicSizes |= kinds ? !tensor.hasStaticShape() : tensor.isDynamicDim(1);
+    }
+  if (dynamicSizes) {
+    auto yield = cast<YieldOp>(body.getTerminator());
+    SmallVector<Type> probeTypes;
+    for (Type type : yield.getValues().getTypes())
+      probeTypes.push_back(converter.convertType(type));
+    SmallVector<Value> arguments = bodyArguments(zero, zero);
+    auto probe = scf::ExecuteRegionOp::create(rewriter, loc, probeTypes);
+    Block *probeBlock = new Block();
+    probe.getRegion().push_back(probeBlock);
+    rewriter.cloneRegionBefore(op.getBody(), probe.getRegion(),
+                               probe.getRegion().end());
+    Block *copy = &probe.getRegion().back();
+    rewriter.inlineBlockBefore(copy, probeBlock, probeBlock->end(), arguments);
+    for (auto [r, value] : llvm::enumerate(probe.getResults()))
+      if (isa<RankedTensorType>(value.getType()))
+        for (int64_t d = kinds ? 0 : 1; d < 2; ++d)
+          resultSizes[r][d] = tensor::getMixedSize(rewriter, loc, value, d);
+  }
+
   auto ceilDiv = [&](Value a, Value b) -> Value {
     return arith::CeilDivUIOp::create(rewriter, loc, a, b);
   };
-  Value zero = indexConstant(rewriter, loc, 0);
   Value one = indexConstant(rewriter, loc, 1);
   Value block = indexConstant(rewriter, loc, blockRows);
   Value blocks = ceilDiv(rows, block);
@@ -2307,29 +2368,17 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
       ceilDiv(blocks, arith::MaxUIOp::create(rewriter, loc, chunks, one)),
       block);
 
-  std::optional<ArrayAttr> kinds = op.getAggregate();
-  SmallVector<Type> resultTypes;
   SmallVector<Value> outs;
-  for (Value result : op.getResults()) {
-    Type type = converter.convertType(result.getType());
-    resultTypes.push_back(type);
+  for (auto [r, type] : llvm::enumerate(resultTypes)) {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!kinds) {
-      // Row-wise results have static columns (verified).
-      outs.push_back(tensor::EmptyOp::create(
-          rewriter, loc,
-          RankedTensorType::get({ShapedType::kDynamic, tensor.getDimSize(1)},
-                                tensor.getElementType()),
-          ValueRange{rows}));
-      continue;
-    }
-    // One partial result per chunk.
-    SmallVector<int64_t> shape = {ShapedType::kDynamic};
-    if (tensor)
-      llvm::append_range(shape, tensor.getShape());
     Type elementType = tensor ? tensor.getElementType() : type;
-    outs.push_back(tensor::EmptyOp::create(rewriter, loc, shape, elementType,
-                                           ValueRange{chunks}));
+    // Row-wise results in full; otherwise one partial result per chunk.
+    SmallVector<OpFoldResult> sizes = {chunks};
+    if (!kinds)
+      sizes = {rows, resultSizes[r][1]};
+    else if (tensor)
+      llvm::append_range(sizes, resultSizes[r]);
+    outs.push_back(tensor::EmptyOp::create(rewriter, loc, sizes, elementType));
   }
 
   callRuntime(rewriter, loc, op, "amls_rt_blas_serial",
@@ -2348,17 +2397,16 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
     // An empty chunk (past the last block) still writes identity partials.
     lo = arith::MinUIOp::create(rewriter, loc, lo, hi);
     Value chunkSize = arith::SubIOp::create(rewriter, loc, hi, lo);
+    SmallVector<OpFoldResult> unitStrides(3, rewriter.getIndexAttr(1));
     SmallVector<Value> inits;
     for (auto [r, type] : llvm::enumerate(resultTypes)) {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!kinds) {
         SmallVector<OpFoldResult> offsets = {lo, rewriter.getIndexAttr(0)};
-        SmallVector<OpFoldResult> sizes = {
-            chunkSize, rewriter.getIndexAttr(tensor.getDimSize(1))};
-        SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+        SmallVector<OpFoldResult> sizes = {chunkSize, resultSizes[r][1]};
         inits.push_back(tensor::ExtractSliceOp::create(
             rewriter, loc, forall.getRegionIterArgs()[r], offsets, sizes,
-            strides));
+            ArrayRef(unitStrides).take_front(2)));
         continue;
       }
       Reduction reduction =
@@ -2370,8 +2418,8 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
         inits.push_back(identity);
         continue;
       }
-      Value empty = tensor::EmptyOp::create(rewriter, loc, tensor.getShape(),
-                                            elementType);
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, resultSizes[r], elementType);
       inits.push_back(
           linalg::FillOp::create(rewriter, loc, identity, empty).getResult(0));
     }
@@ -2384,25 +2432,7 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
     Value end = arith::MinUIOp::create(
         rewriter, loc, arith::AddIOp::create(rewriter, loc, begin, block), hi);
     Value length = arith::SubIOp::create(rewriter, loc, end, begin);
-    // The body's arguments may have less precise types than the inputs.
-    SmallVector<Value> arguments;
-    Block &body = op.getBody().front();
-    for (auto [i, operand, arg] :
-         llvm::enumerate(operands, body.getArguments())) {
-      Value value = operand;
-      if (i < numRowInputs) {
-        SmallVector<OpFoldResult> offsets = {begin, rewriter.getIndexAttr(0)};
-        SmallVector<OpFoldResult> sizes = {
-            length, tensor::getMixedSize(rewriter, loc, operand, 1)};
-        SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
-        value = tensor::ExtractSliceOp::create(rewriter, loc, operand, offsets,
-                                               sizes, strides);
-      }
-      Type argType = converter.convertType(arg.getType());
-      arguments.push_back(isa<RankedTensorType>(argType)
-                              ? castTo(rewriter, loc, value, argType)
-                              : value);
-    }
+    SmallVector<Value> arguments = bodyArguments(begin, length);
     rewriter.inlineBlockBefore(&body, loop.getBody(), loop.getBody()->end(),
                                arguments);
 
@@ -2411,10 +2441,10 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
       Value value = loop.getResult(r);
       Value shared = forall.getRegionIterArgs()[r];
       auto tensor = dyn_cast<RankedTensorType>(type);
-      SmallVector<OpFoldResult> offsets, sizes, strides;
+      SmallVector<OpFoldResult> offsets, sizes;
       if (!kinds) {
         offsets = {lo, rewriter.getIndexAttr(0)};
-        sizes = {chunkSize, rewriter.getIndexAttr(tensor.getDimSize(1))};
+        sizes = {chunkSize, resultSizes[r][1]};
       } else {
         offsets.push_back(chunk);
         sizes.push_back(rewriter.getIndexAttr(1));
@@ -2424,15 +2454,13 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
           value = tensor::FromElementsOp::create(
               rewriter, loc, RankedTensorType::get({1}, type), value);
         } else {
-          for (int64_t size : tensor.getShape()) {
-            offsets.push_back(rewriter.getIndexAttr(0));
-            sizes.push_back(rewriter.getIndexAttr(size));
-          }
+          offsets.append(2, rewriter.getIndexAttr(0));
+          llvm::append_range(sizes, resultSizes[r]);
         }
       }
-      strides.assign(offsets.size(), rewriter.getIndexAttr(1));
-      tensor::ParallelInsertSliceOp::create(rewriter, loc, value, shared,
-                                            offsets, sizes, strides);
+      tensor::ParallelInsertSliceOp::create(
+          rewriter, loc, value, shared, offsets, sizes,
+          ArrayRef(unitStrides).take_front(offsets.size()));
     }
   }
   callRuntime(rewriter, loc, op, "amls_rt_blas_serial",
@@ -2443,7 +2471,7 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
     Value value = forall.getResult(r);
     if (kinds)
       value = mergeChunkPartials(
-          rewriter, loc, value,
+          rewriter, loc, value, resultSizes[r],
           reductionFor(cast<AggKindAttr>((*kinds)[r]).getValue()));
     results.push_back(isa<RankedTensorType>(type)
                           ? castTo(rewriter, loc, value, type)
@@ -2678,7 +2706,8 @@ struct ConvertAMLSToLinalgPass
     // arith.select on matrices.
     target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::SelectOp>(
         [&](Operation *op) { return converter.isLegal(op); });
-    target.addLegalOp<ModuleOp, scf::ForallOp, scf::InParallelOp>();
+    target.addLegalOp<ModuleOp, scf::ExecuteRegionOp, scf::ForallOp,
+                      scf::InParallelOp>();
 
     RewritePatternSet patterns(context);
     populateAMLSToLinalgConversionPatterns(converter, patterns);

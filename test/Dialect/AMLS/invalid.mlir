@@ -987,11 +987,12 @@ func.func @fused_row_partial_type(%X: !amls.matrix<?x3xf64>) {
 
 // -----
 
-func.func @fused_row_dynamic_columns(%X: !amls.matrix<?x?xf64>) {
-  // expected-error @+1 {{'amls.fused' op result #0 of a row operator without aggregation must be a matrix with a static number of columns, found '!amls.matrix<?x?xf64>'}}
-  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
-  ^bb0(%x: !amls.matrix<?x?xf64>):
-    amls.yield %x : !amls.matrix<?x?xf64>
+func.func @fused_row_scalar_rows(%X: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op result #0 of a row operator without aggregation must be a matrix}}
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> f64 {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %s = amls.agg sum all %x : !amls.matrix<?x3xf64> -> f64
+    amls.yield %s : f64
   }
   return
 }
