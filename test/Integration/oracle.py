@@ -134,6 +134,8 @@ def main():
             run = subprocess.run(run_command, capture_output=True, text=True)
             if reference is None:
                 sys.stdout.write(run.stdout)
+                if run.returncode == 0:
+                    sys.stderr.write(run.stderr)
             if run.returncode != 0:
                 sys.stderr.write(run.stderr)
                 print(f"FAIL: amls-run ({label}) exited with "

@@ -136,3 +136,100 @@ func.func @not_fused(%X: !amls.matrix<?x?xf64>, %A: !amls.matrix<10x10xf64>) -> 
   %5 = amls.abs %A : !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
   return %1, %4, %5 : f64, f64, !amls.matrix<10x10xf64>
 }
+
+// -----
+
+// Row template (seed 000's MLogreg inner loop): Q = P[,1:5] * (X %*% V);
+// H = t(X) %*% (Q - P[,1:5] * rowSums(Q)) reads X once, a block of rows at a
+// time: X and P are row inputs, V a side input, the body computes blocks of
+// rows and yields the block's partial t(Xb) %*% Rb, summed over the blocks.
+// CHECK-LABEL: func @mlogreg_hessian
+// CHECK: %[[H:.*]] = amls.fused row aggregate [sum] row_inputs 2 ins(%arg0, %arg1, %arg2) : (!amls.matrix<20000x100xf64>, !amls.matrix<20000x6xf64>, !amls.matrix<100x5xf64>) -> !amls.matrix<100x5xf64>
+// CHECK: ^bb0(%[[X:.*]]: !amls.matrix<?x100xf64>, %[[P:.*]]: !amls.matrix<?x6xf64>, %[[V:.*]]: !amls.matrix<100x5xf64>):
+// CHECK: %[[XT:.*]] = amls.transpose %[[X]] : !amls.matrix<?x100xf64> -> !amls.matrix<100x?xf64>
+// CHECK: %[[N:.*]] = amls.nrow %[[P]]
+// CHECK: %[[PK:.*]] = amls.slice %[[P]][%{{.*}} : %[[N]], %{{.*}}] : !amls.matrix<?x6xf64> -> !amls.matrix<?x5xf64>
+// CHECK: %[[XV:.*]] = amls.matmul %[[X]], %[[V]] : !amls.matrix<?x100xf64>, !amls.matrix<100x5xf64> -> !amls.matrix<?x5xf64>
+// CHECK: %[[Q:.*]] = amls.mul %[[PK]], %[[XV]]
+// CHECK: %[[RS:.*]] = amls.agg sum row %[[Q]] : !amls.matrix<?x5xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[T:.*]] = amls.mul %[[PK]], %[[RS]]
+// CHECK: %[[R:.*]] = amls.sub %[[Q]], %[[T]]
+// CHECK: %[[HB:.*]] = amls.matmul %[[XT]], %[[R]] : !amls.matrix<100x?xf64>, !amls.matrix<?x5xf64> -> !amls.matrix<100x5xf64>
+// CHECK: amls.yield %[[HB]] : !amls.matrix<100x5xf64>
+// CHECK-NOT: amls.matmul
+// CHECK-NOT: amls.transpose
+// CHECK: return %[[H]]
+// ALL-LABEL: func @mlogreg_hessian
+// ALL: amls.fused row aggregate [sum] row_inputs 2
+// FNR-LABEL: func @mlogreg_hessian
+// FNR: amls.fused row aggregate [sum] row_inputs 2
+// EXPLAIN: row template closing at amls.matmul {{.*}}: main input !amls.matrix<20000x100xf64>, 1 row inputs, 1 side inputs, 7 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+// EXPLAIN: amls-fuse: 0 matrix results materialized
+func.func @mlogreg_hessian(%X: !amls.matrix<20000x100xf64>, %P: !amls.matrix<20000x6xf64>, %V: !amls.matrix<100x5xf64>) -> !amls.matrix<100x5xf64> {
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %c20000 = arith.constant 20000 : index
+  %Pk = amls.slice %P[%c0 : %c20000, %c0 : %c5] : !amls.matrix<20000x6xf64> -> !amls.matrix<20000x5xf64>
+  %XV = amls.matmul %X, %V : !amls.matrix<20000x100xf64>, !amls.matrix<100x5xf64> -> !amls.matrix<20000x5xf64>
+  %Q = amls.mul %Pk, %XV : !amls.matrix<20000x5xf64>, !amls.matrix<20000x5xf64> -> !amls.matrix<20000x5xf64>
+  %rs = amls.agg sum row %Q : !amls.matrix<20000x5xf64> -> !amls.matrix<20000x1xf64>
+  %t = amls.mul %Pk, %rs : !amls.matrix<20000x5xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x5xf64>
+  %R = amls.sub %Q, %t : !amls.matrix<20000x5xf64>, !amls.matrix<20000x5xf64> -> !amls.matrix<20000x5xf64>
+  %Xt = amls.transpose %X : !amls.matrix<20000x100xf64> -> !amls.matrix<100x20000xf64>
+  %H = amls.matmul %Xt, %R : !amls.matrix<100x20000xf64>, !amls.matrix<20000x5xf64> -> !amls.matrix<100x5xf64>
+  return %H : !amls.matrix<100x5xf64>
+}
+
+// -----
+
+// The same with the number of classes unknown at compile time (MLogreg's
+// comes from the data); a value used after the product (Q) is computed
+// outside and read as a row input; t(X) was hoisted out of the loop.
+// CHECK-LABEL: func @row_template_in_loop
+// CHECK-NOT: amls.transpose
+// CHECK: scf.for
+// CHECK: %[[XV:.*]] = amls.matmul %arg0
+// CHECK: %[[Q:.*]] = amls.mul %arg1, %[[XV]]
+// CHECK: %[[H:.*]] = amls.fused row aggregate [sum] row_inputs 3 ins(%arg0, %[[Q]], %arg1) : (!amls.matrix<20000x100xf64>, !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64>) -> !amls.matrix<100x?xf64>
+// CHECK: amls.transpose
+// CHECK: amls.agg sum row
+// CHECK: amls.yield %{{.*}} : !amls.matrix<100x?xf64>
+// CHECK: scf.yield %[[H]], %[[Q]]
+// EXPLAIN: row template closing at amls.matmul {{.*}}: main input !amls.matrix<20000x100xf64>, 2 row inputs, 0 side inputs, 4 ops
+func.func @row_template_in_loop(%X: !amls.matrix<20000x100xf64>, %Pk: !amls.matrix<20000x?xf64>, %V: !amls.matrix<100x?xf64>, %n: index) -> (!amls.matrix<100x?xf64>, !amls.matrix<20000x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %Xt = amls.transpose %X : !amls.matrix<20000x100xf64> -> !amls.matrix<100x20000xf64>
+  %XV0 = amls.matmul %X, %V : !amls.matrix<20000x100xf64>, !amls.matrix<100x?xf64> -> !amls.matrix<20000x?xf64>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %V, %Qacc = %XV0) -> (!amls.matrix<100x?xf64>, !amls.matrix<20000x?xf64>) {
+    %XV = amls.matmul %X, %acc : !amls.matrix<20000x100xf64>, !amls.matrix<100x?xf64> -> !amls.matrix<20000x?xf64>
+    %Q = amls.mul %Pk, %XV : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
+    %rs = amls.agg sum row %Q : !amls.matrix<20000x?xf64> -> !amls.matrix<20000x1xf64>
+    %t = amls.mul %Pk, %rs : !amls.matrix<20000x?xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x?xf64>
+    %R = amls.sub %Q, %t : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
+    %H = amls.matmul %Xt, %R : !amls.matrix<100x20000xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<100x?xf64>
+    scf.yield %H, %Q : !amls.matrix<100x?xf64>, !amls.matrix<20000x?xf64>
+  }
+  return %r#0, %r#1 : !amls.matrix<100x?xf64>, !amls.matrix<20000x?xf64>
+}
+
+// -----
+
+// A side input larger than the cache violates the row template's
+// constraint (infinite cost): nothing is fused into a row operator.
+// CHECK-LABEL: func @row_template_side_input_too_large
+// CHECK-NOT: amls.fused row
+// CHECK: amls.matmul %arg0, %arg2
+// CHECK: amls.matmul
+// EXPLAIN: row template closing at amls.matmul {{.*}}, 1 row inputs, 1 side inputs, 5 ops
+// EXPLAIN-NEXT: cost fused infinite (side inputs exceed the cache), unfused {{.*}} us: not fused
+func.func @row_template_side_input_too_large(%X: !amls.matrix<20000x100xf64>, %P: !amls.matrix<20000x2000xf64>, %V: !amls.matrix<100x2000xf64>) -> !amls.matrix<100x2000xf64> {
+  %XV = amls.matmul %X, %V : !amls.matrix<20000x100xf64>, !amls.matrix<100x2000xf64> -> !amls.matrix<20000x2000xf64>
+  %Q = amls.mul %P, %XV : !amls.matrix<20000x2000xf64>, !amls.matrix<20000x2000xf64> -> !amls.matrix<20000x2000xf64>
+  %rs = amls.agg sum row %Q : !amls.matrix<20000x2000xf64> -> !amls.matrix<20000x1xf64>
+  %R = amls.sub %Q, %rs : !amls.matrix<20000x2000xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x2000xf64>
+  %Xt = amls.transpose %X : !amls.matrix<20000x100xf64> -> !amls.matrix<100x20000xf64>
+  %H = amls.matmul %Xt, %R : !amls.matrix<100x20000xf64>, !amls.matrix<20000x2000xf64> -> !amls.matrix<100x2000xf64>
+  return %H : !amls.matrix<100x2000xf64>
+}
