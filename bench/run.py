@@ -253,6 +253,17 @@ def main():
         bench(f"L2SVM line-search step, {vec} rows", "l2svm-step.mlir",
               {"Xw": Xw, "Xd": Xd, "Y": Yl}, {"step": 0.3}, numpy_l2svm_step,
               3 * Xw.nbytes, "GB/s")
+        mrows = 2 * rows
+        Xm = rng.random((mrows, 100))
+        Pm = rng.random((mrows, 6))
+        Vm = rng.standard_normal((100, 5))
+
+        def numpy_mlogreg_step():
+            Q = Pm[:, :5] * (Xm @ Vm)
+            return Xm.T @ (Q - Pm[:, :5] * Q.sum(axis=1, keepdims=True))
+        bench(f"MLogreg Hessian-vector product {mrows}x100, k=5",
+              "mlogreg-step.mlir", {"X": Xm, "P": Pm, "V": Vm}, {},
+              numpy_mlogreg_step, Xm.nbytes + Pm.nbytes, "GB/s")
         bench(f"X%*%Y {n}x{n}", "matmul.mlir", {"X": X, "Y": Y}, {},
               lambda: X @ Y, 2 * n**3, "GFLOP/s")
         # The optimizer's rewrites, each on a program written the long way.
