@@ -268,8 +268,69 @@ LogicalResult FusedOp::verifyRowTemplate(YieldOp yield) {
   return success();
 }
 
+/// An outer template's body sees the cell of the main input, the cell of
+/// the outer product U %*% t(V) of inputs #1 and #2 (U: RxK, V: CxK), and the
+/// cells or values of the other inputs.
+LogicalResult FusedOp::verifyOuterTemplate(YieldOp yield) {
+  Block &body = getBody().front();
+  if (getRowInputs())
+    return emitOpError("'row_inputs' needs the row template");
+  if (getInputs().size() < 3)
+    return emitOpError("an 'outer' operator needs the main input and the "
+                       "factors U and V of U %*% t(V), found ")
+           << getInputs().size() << " inputs";
+  if (body.getNumArguments() != getInputs().size() - 1)
+    return emitOpError("body must take one argument per input but one for "
+                       "the factors U and V (")
+           << getInputs().size() - 1 << "), found " << body.getNumArguments();
+  auto main = dyn_cast<MatrixType>(getInputs()[0].getType());
+  auto u = dyn_cast<MatrixType>(getInputs()[1].getType());
+  auto v = dyn_cast<MatrixType>(getInputs()[2].getType());
+  if (!main || !u || !v)
+    return emitOpError("main input and factors must be matrices");
+  auto known = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (!known(u.getRows(), main.getRows()) ||
+      !known(v.getRows(), main.getCols()) || !known(u.getCols(), v.getCols()))
+    return emitOpError("factors ")
+           << u << " and " << v << " do not give U %*% t(V) the shape of "
+           << main;
+  if (ArrayAttr kinds = getAggregateAttr()) {
+    // Zeros of the main input are skipped: only sums ignore them.
+    if (getAxis() != AggAxis::All || llvm::any_of(kinds, [](Attribute kind) {
+          return cast<AggKindAttr>(kind).getValue() != AggKind::Sum;
+        }))
+      return emitOpError("an 'outer' operator aggregates with sum over all "
+                         "cells");
+  }
+  SmallVector<Type> cellInputs = {main.getElementType(), u.getElementType()};
+  for (Type input : TypeRange(getInputs().getTypes()).drop_front(3))
+    cellInputs.push_back(isa<MatrixType>(input)
+                             ? cast<MatrixType>(input).getElementType()
+                             : input);
+  for (auto [i, expected, arg] :
+       llvm::enumerate(cellInputs, body.getArgumentTypes()))
+    if (arg != expected)
+      return emitOpError("body argument #")
+             << i << " must be the cell type " << expected << ", found " << arg;
+  for (auto [i, result, value] :
+       llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
+    Type expected = result;
+    if (auto matrixType = dyn_cast<MatrixType>(result))
+      expected = matrixType.getElementType();
+    if (value != expected)
+      return yield.emitOpError("value #")
+             << i << " must be the cell type " << expected << " of result #"
+             << i << ", found " << value;
+  }
+  return success();
+}
+
 LogicalResult FusedOp::verifyRegions() {
   Block &body = getBody().front();
+  if (getKind() == FusedTemplate::Outer)
+    return verifyOuterTemplate(cast<YieldOp>(body.getTerminator()));
   if (body.getNumArguments() != getInputs().size())
     return emitOpError("body must take one argument per input (")
            << getInputs().size() << "), found " << body.getNumArguments();
@@ -300,6 +361,8 @@ LogicalResult FusedOp::verifyRegions() {
 
   if (getKind() == FusedTemplate::Row)
     return verifyRowTemplate(yield);
+  if (getKind() == FusedTemplate::Outer)
+    return verifyOuterTemplate(yield);
   if (getRowInputs())
     return emitOpError("'row_inputs' needs the row template");
   // Cell-wise templates see one scalar per input and yield one per result.

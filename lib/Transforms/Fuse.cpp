@@ -16,7 +16,7 @@
 #include "AMLS/Dialect/AMLSInterfaces.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
-#include "RowTemplate.h"
+#include "FusionTemplates.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
@@ -238,6 +238,7 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
     model.cacheBandwidth = cacheBandwidth;
     model.cacheBytes = cacheBytes;
     model.peakFlops = peakFlops;
+    model.scalarFlops = scalarFlops;
     PlanMode mode = fuseAll            ? PlanMode::FuseAll
                     : fuseNoRedundancy ? PlanMode::FuseNoRedundancy
                                        : PlanMode::CostBased;
@@ -248,9 +249,12 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
       out << "amls-fuse: block in '" << parent->getName() << "' at "
           << parent->getLoc() << "\n";
     }
-    // Row templates first: what they fuse is no longer a cell candidate.
+    // Row and Outer templates first: what they fuse is no longer a cell
+    // candidate.
     numFused += fuseRowTemplates(block, model, mode == PlanMode::CostBased,
                                  explain ? &out : nullptr);
+    numFused += fuseOuterTemplates(block, model, mode == PlanMode::CostBased,
+                                   explain ? &out : nullptr);
 
     BlockGraph graph = buildGraph(block);
     FusionPlanner planner(graph.nodes, model);

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RowTemplate.h"
+#include "FusionTemplates.h"
 
 #include "AMLS/Dialect/AMLSInterfaces.h"
 #include "AMLS/Dialect/AMLSOps.h"

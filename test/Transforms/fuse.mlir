@@ -233,3 +233,92 @@ func.func @row_template_side_input_too_large(%X: !amls.matrix<20000x100xf64>, %P
   %H = amls.matmul %Xt, %R : !amls.matrix<100x20000xf64>, !amls.matrix<20000x2000xf64> -> !amls.matrix<100x2000xf64>
   return %H : !amls.matrix<100x2000xf64>
 }
+
+// -----
+
+// Outer template (seed 000): sum(X * log(U %*% t(V) + eps)) with a sparse X
+// is one outer operator computing the product's cells only where X is
+// non-zero; neither the 2000x2000 product nor the chain is materialized.
+// CHECK-LABEL: func @outer_log_sum
+// CHECK-NOT: amls.matmul
+// CHECK: %[[S:.*]] = amls.fused outer aggregate [sum] all ins(%arg0, %arg1, %arg2, %{{.*}}) : (!amls.matrix<2000x2000xf64, sparsity = 0.01>, !amls.matrix<2000x20xf64>, !amls.matrix<2000x20xf64>, f64) -> f64
+// CHECK: ^bb0(%[[X:.*]]: f64, %[[UV:.*]]: f64, %[[EPS:.*]]: f64):
+// CHECK: %[[A:.*]] = arith.addf %[[UV]], %[[EPS]]
+// CHECK: %[[L:.*]] = math.log %[[A]]
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[L]]
+// CHECK: amls.yield %[[P]] : f64
+// CHECK-NOT: amls.transpose
+// CHECK: return %[[S]]
+// ALL-LABEL: func @outer_log_sum
+// ALL: amls.fused outer aggregate [sum] all
+// EXPLAIN: outer template at amls.matmul {{.*}}: main input !amls.matrix<2000x2000xf64, sparsity = 0.01>, 3 element-wise ops, closed by a sum
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @outer_log_sum(%X: !amls.matrix<2000x2000xf64, sparsity = 0.01>, %U: !amls.matrix<2000x20xf64>, %V: !amls.matrix<2000x20xf64>) -> f64 {
+  %eps = arith.constant 1.0e-15 : f64
+  %Vt = amls.transpose %V : !amls.matrix<2000x20xf64> -> !amls.matrix<20x2000xf64>
+  %UV = amls.matmul %U, %Vt : !amls.matrix<2000x20xf64>, !amls.matrix<20x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %A = amls.add %UV, %eps : !amls.matrix<2000x2000xf64>, f64 -> !amls.matrix<2000x2000xf64>
+  %L = amls.log %A : !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %P = amls.mul %X, %L : !amls.matrix<2000x2000xf64, sparsity = 0.01>, !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64, sparsity = 0.01>
+  %s = amls.agg sum all %P : !amls.matrix<2000x2000xf64, sparsity = 0.01> -> f64
+  return %s : f64
+}
+
+// -----
+
+// X * (U %*% t(V)) with a sparse X: an outer operator with a matrix result
+// (zero where X is zero).
+// CHECK-LABEL: func @outer_product_masked
+// CHECK: %[[M:.*]] = amls.fused outer ins(%arg1, %arg0, %arg2) : (!amls.matrix<1000x800xf64, sparsity = 0.05>, !amls.matrix<1000x10xf64>, !amls.matrix<800x10xf64>) -> !amls.matrix<1000x800xf64, sparsity = 0.05>
+// CHECK: ^bb0(%[[X:.*]]: f64, %[[UV:.*]]: f64):
+// CHECK: %[[P:.*]] = arith.mulf %[[UV]], %[[X]]
+// CHECK: amls.yield %[[P]]
+// CHECK: return %[[M]]
+func.func @outer_product_masked(%U: !amls.matrix<1000x10xf64>, %X: !amls.matrix<1000x800xf64, sparsity = 0.05>, %V: !amls.matrix<800x10xf64>) -> !amls.matrix<1000x800xf64, sparsity = 0.05> {
+  %Vt = amls.transpose %V : !amls.matrix<800x10xf64> -> !amls.matrix<10x800xf64>
+  %UV = amls.matmul %U, %Vt : !amls.matrix<1000x10xf64>, !amls.matrix<10x800xf64> -> !amls.matrix<1000x800xf64>
+  %P = amls.mul %UV, %X : !amls.matrix<1000x800xf64>, !amls.matrix<1000x800xf64, sparsity = 0.05> -> !amls.matrix<1000x800xf64, sparsity = 0.05>
+  return %P : !amls.matrix<1000x800xf64, sparsity = 0.05>
+}
+
+// -----
+
+// The other side of the trade-off: with a dense X every cell needs its dot
+// product in scalar code, which costs more than BLAS's product and one
+// pass per op; the cost-based plan keeps the product (the cell planner
+// fuses the chain), fuse-all takes the outer operator.
+// CHECK-LABEL: func @outer_dense_not_fused
+// CHECK: amls.matmul
+// CHECK-NOT: amls.fused outer
+// CHECK: amls.fused cell aggregate [sum] all
+// ALL-LABEL: func @outer_dense_not_fused
+// ALL: amls.fused outer aggregate [sum] all
+// EXPLAIN: outer template at amls.matmul {{.*}}: main input !amls.matrix<2000x2000xf64, sparsity = 1.0>, 3 element-wise ops, closed by a sum
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused
+func.func @outer_dense_not_fused(%X: !amls.matrix<2000x2000xf64, sparsity = 1.0>, %U: !amls.matrix<2000x20xf64>, %V: !amls.matrix<2000x20xf64>) -> f64 {
+  %eps = arith.constant 1.0e-15 : f64
+  %Vt = amls.transpose %V : !amls.matrix<2000x20xf64> -> !amls.matrix<20x2000xf64>
+  %UV = amls.matmul %U, %Vt : !amls.matrix<2000x20xf64>, !amls.matrix<20x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %A = amls.add %UV, %eps : !amls.matrix<2000x2000xf64>, f64 -> !amls.matrix<2000x2000xf64>
+  %L = amls.log %A : !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %P = amls.mul %X, %L : !amls.matrix<2000x2000xf64, sparsity = 1.0>, !amls.matrix<2000x2000xf64> -> !amls.matrix<2000x2000xf64>
+  %s = amls.agg sum all %P : !amls.matrix<2000x2000xf64> -> f64
+  return %s : f64
+}
+
+// -----
+
+// Not an outer candidate: the product has a second user (it would have to
+// be materialized anyway), and a chain that is not zero where X is
+// (X + g).
+// CHECK-LABEL: func @outer_not_candidates
+// CHECK-NOT: amls.fused outer
+// EXPLAIN-NOT: outer template
+func.func @outer_not_candidates(%X: !amls.matrix<300x200xf64, sparsity = 0.01>, %U: !amls.matrix<300x5xf64>, %V: !amls.matrix<200x5xf64>) -> (!amls.matrix<300x200xf64>, !amls.matrix<300x200xf64>, !amls.matrix<300x200xf64>) {
+  %Vt = amls.transpose %V : !amls.matrix<200x5xf64> -> !amls.matrix<5x200xf64>
+  %UV = amls.matmul %U, %Vt : !amls.matrix<300x5xf64>, !amls.matrix<5x200xf64> -> !amls.matrix<300x200xf64>
+  %P = amls.mul %X, %UV : !amls.matrix<300x200xf64, sparsity = 0.01>, !amls.matrix<300x200xf64> -> !amls.matrix<300x200xf64>
+  %UV2 = amls.matmul %U, %Vt : !amls.matrix<300x5xf64>, !amls.matrix<5x200xf64> -> !amls.matrix<300x200xf64>
+  %S = amls.add %X, %UV2 : !amls.matrix<300x200xf64, sparsity = 0.01>, !amls.matrix<300x200xf64> -> !amls.matrix<300x200xf64>
+  return %P, %UV, %S : !amls.matrix<300x200xf64>, !amls.matrix<300x200xf64>, !amls.matrix<300x200xf64>
+}

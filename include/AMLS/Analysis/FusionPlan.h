@@ -79,6 +79,9 @@ struct CostModel {
   double cacheBytes = 1 << 20;
   /// Floating-point operations per second.
   double peakFlops = 20e9;
+  /// Floating-point operations per second of scalar code (the Outer
+  /// template's dot products, computed cell by cell).
+  double scalarFlops = 2e9;
   double elementBytes = 8;
 };
 

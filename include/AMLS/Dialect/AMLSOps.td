@@ -982,6 +982,27 @@ def AMLS_FusedOp : AMLS_InferOp<"fused", [
       amls.yield %h : !amls.matrix<100x5xf64>
     }
     ```
+
+    Outer template (`outer`): inputs #1 and #2 are the factors `U` (RxK)
+    and `V` (CxK) of the outer product `U %*% t(V)` of the main input's
+    shape; the body sees the main input's cell, the cell of the product and
+    the other inputs' cells or values (one argument fewer than inputs). The
+    body must be zero wherever the main input is (sparse-safe, e.g.
+    `X * log(U %*% t(V) + eps)`): cells where the main input is zero are
+    skipped, the product's cell is computed only for the others. The only
+    aggregation is a sum over all cells.
+
+    ```mlir
+    %s = amls.fused outer aggregate [sum] all ins(%X, %U, %V, %eps)
+         : (!amls.matrix<?x?xf64>, !amls.matrix<?x10xf64>,
+            !amls.matrix<?x10xf64>, f64) -> f64 {
+    ^bb0(%x: f64, %uv: f64, %e: f64):
+      %a = arith.addf %uv, %e : f64
+      %l = math.log %a : f64
+      %p = arith.mulf %x, %l : f64
+      amls.yield %p : f64
+    }
+    ```
   }];
   let arguments = (ins AMLS_FusedTemplate:$kind,
                        OptionalAttr<AMLS_AggKindArrayAttr>:$aggregate,
@@ -999,6 +1020,7 @@ def AMLS_FusedOp : AMLS_InferOp<"fused", [
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     LogicalResult verifyRowTemplate(YieldOp yield);
+    LogicalResult verifyOuterTemplate(YieldOp yield);
   }];
 }
 

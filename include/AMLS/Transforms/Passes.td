@@ -348,7 +348,10 @@ def AMLSFuse : Pass<"amls-fuse"> {
     Option<"cacheBytes", "cache-bytes", "double", "1048576",
            "Cost model: cache size in bytes">,
     Option<"peakFlops", "peak-flops", "double", "20e9",
-           "Cost model: floating-point operations per second">
+           "Cost model: floating-point operations per second">,
+    Option<"scalarFlops", "scalar-flops", "double", "2e9",
+           "Cost model: floating-point operations per second of scalar code "
+           "(the Outer template's dot products)">
   ];
   let statistics = [
     Statistic<"numFused", "fused-operators", "Fused operators created">,

@@ -2481,6 +2481,121 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
   return success();
 }
 
+/// An outer-template operator: one linalg.generic over the main input's
+/// cells (rows in parallel); where the main input's cell is zero the body
+/// is skipped (the result is zero there, the sum unchanged), elsewhere the
+/// cell of U %*% t(V) is the dot product of row i of U and row j of V.
+LogicalResult lowerOuterTemplate(FusedOp op, FusedOp::Adaptor adaptor,
+                                 ConversionPatternRewriter &rewriter,
+                                 const TypeConverter &converter) {
+  Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  ValueRange operands = adaptor.getInputs();
+  Value main = operands[0], u = operands[1], v = operands[2];
+  for (Value matrix : {main, u, v})
+    if (!isa<RankedTensorType>(matrix.getType()))
+      return op.emitOpError("expects matrices as main input and factors");
+  if (llvm::any_of(operands.drop_front(3), [](Value operand) {
+        return isa<RankedTensorType>(operand.getType());
+      }))
+    return op.emitOpError("the outer template takes scalars besides the "
+                          "main input and the factors");
+  auto mainType = cast<RankedTensorType>(main.getType());
+  Type elementType = mainType.getElementType();
+  Value rows = dimOf(rewriter, loc, main, 0),
+        cols = dimOf(rewriter, loc, main, 1), rank = dimOf(rewriter, loc, u, 1);
+  checkEqual(rewriter, loc, dimOf(rewriter, loc, u, 0), rows, op,
+             "factor U differs in rows from the main input");
+  checkEqual(rewriter, loc, dimOf(rewriter, loc, v, 0), cols, op,
+             "factor V differs in rows from the main input's columns");
+  checkEqual(rewriter, loc, dimOf(rewriter, loc, v, 1), rank, op,
+             "factors U and V differ in columns");
+
+  bool aggregated = op.getAggregate().has_value();
+  Reduction reduction = reductionFor(AggKind::Sum);
+  Value zero = floatConstant(rewriter, loc, elementType, 0.0);
+  Value init;
+  AffineMap outputMap;
+  SmallVector<utils::IteratorType> iteratorTypes = iterators({false, false});
+  if (aggregated) {
+    // One partial sum per row: rows in parallel, merged afterwards.
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{rows}, elementType);
+    init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    outputMap = AffineMap::get(2, 0, {getAffineDimExpr(0, context)}, context);
+    iteratorTypes = iterators({false, true});
+  } else {
+    init = emptyTensor(
+        rewriter, loc,
+        cast<RankedTensorType>(converter.convertType(op.getType(0))),
+        {rows, cols});
+    outputMap = AffineMap::getMultiDimIdentityMap(2, context);
+  }
+
+  Block &body = op.getBody().front();
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, init.getType(), main, init,
+      {AffineMap::getMultiDimIdentityMap(2, context), outputMap}, iteratorTypes,
+      [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+        Value cell = args[0], acc = args[1];
+        // linalg.index must be in the generic's own body.
+        Value i = linalg::IndexOp::create(b, bodyLoc, 0);
+        Value j = linalg::IndexOp::create(b, bodyLoc, 1);
+        Value nonZero = arith::CmpFOp::create(
+            b, bodyLoc, arith::CmpFPredicate::UNE, cell, zero);
+        auto ifOp = scf::IfOp::create(
+            b, bodyLoc, nonZero,
+            [&](OpBuilder &then, Location thenLoc) {
+              auto dot = scf::ForOp::create(
+                  then, thenLoc, indexConstant(then, thenLoc, 0), rank,
+                  indexConstant(then, thenLoc, 1), ValueRange{zero},
+                  [&](OpBuilder &inner, Location innerLoc, Value k,
+                      ValueRange sums) {
+                    Value uik = tensor::ExtractOp::create(inner, innerLoc, u,
+                                                          ValueRange{i, k});
+                    Value vjk = tensor::ExtractOp::create(inner, innerLoc, v,
+                                                          ValueRange{j, k});
+                    Value product =
+                        arith::MulFOp::create(inner, innerLoc, uik, vjk);
+                    scf::YieldOp::create(
+                        inner, innerLoc,
+                        ValueRange{arith::AddFOp::create(inner, innerLoc,
+                                                         sums[0], product)});
+                  });
+              IRMapping mapping;
+              mapping.map(body.getArgument(0), cell);
+              mapping.map(body.getArgument(1), dot.getResult(0));
+              for (auto [arg, operand] :
+                   llvm::zip(body.getArguments().drop_front(2),
+                             operands.drop_front(3)))
+                mapping.map(arg, operand);
+              for (Operation &bodyOp : body.without_terminator())
+                then.clone(bodyOp, mapping);
+              Value value = mapping.lookup(body.getTerminator()->getOperand(0));
+              if (aggregated)
+                value = reduction.combine(then, thenLoc, value, acc);
+              scf::YieldOp::create(then, thenLoc, value);
+            },
+            [&](OpBuilder &otherwise, Location otherwiseLoc) {
+              scf::YieldOp::create(otherwise, otherwiseLoc,
+                                   aggregated ? acc : zero);
+            });
+        linalg::YieldOp::create(b, bodyLoc, ifOp.getResult(0));
+      });
+  Value result = generic.getResult(0);
+  if (aggregated) {
+    Value merged = mergePartials(rewriter, loc, result, reduction,
+                                 /*sumOfSquares=*/false);
+    rewriter.replaceOp(
+        op, tensor::ExtractOp::create(rewriter, loc, merged, ValueRange{})
+                .getResult());
+    return success();
+  }
+  rewriter.replaceOp(
+      op, castTo(rewriter, loc, result, converter.convertType(op.getType(0))));
+  return success();
+}
+
 /// A cell or multi-aggregate fused operator: one linalg.generic over the
 /// main input's cells whose body is the fused body; side inputs broadcast
 /// where their type has size 1 along a dimension the main input does not,
@@ -2493,6 +2608,8 @@ struct LowerFused : public AMLSPattern<FusedOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getKind() == FusedTemplate::Row)
       return lowerRowTemplate(op, adaptor, rewriter, *getTypeConverter());
+    if (op.getKind() == FusedTemplate::Outer)
+      return lowerOuterTemplate(op, adaptor, rewriter, *getTypeConverter());
     if (op.getKind() != FusedTemplate::Cell &&
         op.getKind() != FusedTemplate::MAgg)
       return op.emitOpError("the ") << stringifyFusedTemplate(op.getKind())
