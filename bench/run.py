@@ -264,6 +264,12 @@ def main():
         bench(f"MLogreg Hessian-vector product {mrows}x100, k=5",
               "mlogreg-step.mlir", {"X": Xm, "P": Pm, "V": Vm}, {},
               numpy_mlogreg_step, Xm.nbytes + Pm.nbytes, "GB/s")
+        Xs = (rng.random((n, n)) < 0.01) * rng.random((n, n))
+        Uo, Vo = rng.random((n, 20)), rng.random((n, 20))
+        bench(f"sum(X*log(U%*%t(V)+1e-15)) {n}x{n}, 1% non-zeros, rank 20",
+              "outer-log.mlir", {"X": Xs, "U": Uo, "V": Vo}, {},
+              lambda: np.sum(Xs * np.log(Uo @ Vo.T + 1e-15)), Xs.nbytes,
+              "GB/s")
         bench(f"X%*%Y {n}x{n}", "matmul.mlir", {"X": X, "Y": Y}, {},
               lambda: X @ Y, 2 * n**3, "GFLOP/s")
         # The optimizer's rewrites, each on a program written the long way.

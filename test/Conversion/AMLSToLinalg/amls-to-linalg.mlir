@@ -520,14 +520,38 @@ func.func @fused(%X: !amls.matrix<4x3xf64>, %v: !amls.matrix<1x3xf64>, %s: f64) 
 
 // -----
 
-func.func @outer_template_not_lowered_yet(%X: !amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
-  // expected-error @+2 {{'amls.fused' op the outer template has no lowering yet}}
-  // expected-error @+1 {{failed to legalize operation 'amls.fused'}}
-  %0 = amls.fused outer ins(%X) : (!amls.matrix<4x3xf64>) -> !amls.matrix<4x3xf64> {
-  ^bb0(%x: f64):
-    amls.yield %x : f64
+// Outer template: one generic over X's cells, rows in parallel (one partial
+// sum per row, merged afterwards); a zero cell leaves the sum as it is, any
+// other computes the dot product of row i of U and row j of V and the body.
+// CHECK-LABEL: func @outer_template
+// CHECK-SAME: (%[[X:.*]]: tensor<300x200xf64>, %[[U:.*]]: tensor<300x5xf64>, %[[V:.*]]: tensor<200x5xf64>, %[[EPS:.*]]: f64)
+// CHECK: %[[ROWS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<300x200xf64>) outs(%{{.*}} : tensor<300xf64>)
+// CHECK: ^bb0(%[[CELL:.*]]: f64, %[[ACC:.*]]: f64):
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: %[[NZ:.*]] = arith.cmpf une, %[[CELL]]
+// CHECK: %[[R:.*]] = scf.if %[[NZ]] -> (f64) {
+// CHECK: %[[DOT:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[S:.*]] = %{{.*}})
+// CHECK: tensor.extract %[[U]][%[[I]], %[[K]]]
+// CHECK: tensor.extract %[[V]][%[[J]], %[[K]]]
+// CHECK: %[[A:.*]] = arith.addf %[[DOT]], %[[EPS]]
+// CHECK: %[[L:.*]] = math.log %[[A]]
+// CHECK: %[[P:.*]] = arith.mulf %[[CELL]], %[[L]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[P]]
+// CHECK: scf.yield %[[SUM]]
+// CHECK: } else {
+// CHECK: scf.yield %[[ACC]]
+// CHECK: linalg.yield %[[R]]
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[ROWS]] : tensor<300xf64>)
+func.func @outer_template(%X: !amls.matrix<300x200xf64>, %U: !amls.matrix<300x5xf64>, %V: !amls.matrix<200x5xf64>, %eps: f64) -> f64 {
+  %s = amls.fused outer aggregate [sum] all ins(%X, %U, %V, %eps) : (!amls.matrix<300x200xf64>, !amls.matrix<300x5xf64>, !amls.matrix<200x5xf64>, f64) -> f64 {
+  ^bb0(%x: f64, %uv: f64, %e: f64):
+    %a = arith.addf %uv, %e : f64
+    %l = math.log %a : f64
+    %p = arith.mulf %x, %l : f64
+    amls.yield %p : f64
   }
-  return %0 : !amls.matrix<4x3xf64>
+  return %s : f64
 }
 
 // -----

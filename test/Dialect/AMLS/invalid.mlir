@@ -1010,3 +1010,49 @@ func.func @fused_row_block_result(%X: !amls.matrix<?x3xf64>) {
   }
   return
 }
+
+// -----
+
+func.func @fused_outer_inputs(%X: !amls.matrix<?x?xf64>) {
+  // expected-error @+1 {{'amls.fused' op an 'outer' operator needs the main input and the factors U and V of U %*% t(V), found 1 inputs}}
+  %0 = amls.fused outer ins(%X) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
+  ^bb0(%x: f64):
+    amls.yield %x : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_outer_arguments(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?x3xf64>, %V: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op body must take one argument per input but one for the factors U and V (2), found 3}}
+  %0 = amls.fused outer ins(%X, %U, %V) : (!amls.matrix<?x?xf64>, !amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) -> !amls.matrix<?x?xf64> {
+  ^bb0(%x: f64, %u: f64, %v: f64):
+    amls.yield %x : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_outer_shapes(%X: !amls.matrix<10x20xf64>, %U: !amls.matrix<10x3xf64>, %V: !amls.matrix<30x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op factors '!amls.matrix<10x3xf64>' and '!amls.matrix<30x3xf64>' do not give U %*% t(V) the shape of '!amls.matrix<10x20xf64>'}}
+  %0 = amls.fused outer ins(%X, %U, %V) : (!amls.matrix<10x20xf64>, !amls.matrix<10x3xf64>, !amls.matrix<30x3xf64>) -> !amls.matrix<10x20xf64> {
+  ^bb0(%x: f64, %uv: f64):
+    %p = arith.mulf %x, %uv : f64
+    amls.yield %p : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_outer_max(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?x3xf64>, %V: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op an 'outer' operator aggregates with sum over all cells}}
+  %0 = amls.fused outer aggregate [max] all ins(%X, %U, %V) : (!amls.matrix<?x?xf64>, !amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) -> f64 {
+  ^bb0(%x: f64, %uv: f64):
+    %p = arith.mulf %x, %uv : f64
+    amls.yield %p : f64
+  }
+  return
+}
