@@ -165,7 +165,8 @@ TEST(FusionPlan, DependentAggregatesStaySeparate) {
 /// optimum, with and without pruning (which only skips work).
 TEST(FusionPlan, ExhaustiveOnRandomGraphs) {
   std::mt19937 random(2018);
-  uint64_t skipped = 0;
+  uint64_t skipped = 0, withCutSets = 0, evaluated = 0,
+           evaluatedWithoutCutSets = 0;
   for (int graph = 0; graph < 1000; ++graph) {
     int64_t n = std::uniform_int_distribution<int>(0, 1)(random) ? 2000 : 60;
     std::vector<std::pair<int64_t, int64_t>> shapes = {
@@ -202,24 +203,97 @@ TEST(FusionPlan, ExhaustiveOnRandomGraphs) {
     }
     nodes.back().externalUse = true;
     FusionPlanner planner(nodes);
+    FusionPlanner unstructured(nodes);
+    unstructured.setStructuralPruning(false);
     for (unsigned p = 0; p < planner.getPartitions().size(); ++p) {
-      PartitionPlan plan = planner.plan(p, PlanMode::CostBased);
       double optimum = bruteForce(planner, p);
+      PartitionPlan plan = planner.plan(p, PlanMode::CostBased);
       EXPECT_NEAR(plan.cost, optimum, 1e-12 * optimum)
           << "graph " << graph << ", partition " << p << "\n"
           << planner.describe();
       EXPECT_FALSE(plan.greedy);
-      skipped += plan.skipped;
+      if (plan.subProblems > 0)
+        ++withCutSets;
+      // Cost-based pruning alone: every assignment is costed or skipped
+      // (the two heuristics, costed first, may be counted again when
+      // pruning skips their subtree).
+      PartitionPlan costPruned = unstructured.plan(p, PlanMode::CostBased);
+      EXPECT_NEAR(costPruned.cost, optimum, 1e-12 * optimum)
+          << "graph " << graph << ", partition " << p;
+      EXPECT_EQ(costPruned.subProblems, 0u);
+      skipped += costPruned.skipped;
       unsigned k = planner.getPartitions()[p].points.size();
-      // Every assignment is costed or skipped (the two heuristics, costed
-      // first, may be counted again when pruning skips their subtree).
       uint64_t all = uint64_t(1) << k;
-      EXPECT_GE(plan.evaluated + plan.skipped, all);
-      EXPECT_LE(plan.evaluated + plan.skipped, all + 2);
+      EXPECT_GE(costPruned.evaluated + costPruned.skipped, all);
+      EXPECT_LE(costPruned.evaluated + costPruned.skipped, all + 2);
+      // Structural pruning reorders the enumeration (the cut set first),
+      // which may cost a few evaluations where it finds no cut set.
+      evaluated += plan.evaluated;
+      evaluatedWithoutCutSets += costPruned.evaluated;
     }
   }
-  // Pruning did skip work somewhere.
+  // Both kinds of pruning happened somewhere, and cut sets saved work.
   EXPECT_GT(skipped, 0u);
+  EXPECT_GT(withCutSets, 0u);
+  EXPECT_LT(evaluated, evaluatedWithoutCutSets);
+}
+
+/// Structural pruning: C feeds two chains, each with a value of two
+/// consumers. Cutting both references out of C splits the other four
+/// points into two independent pairs, optimized one after the other.
+TEST(FusionPlan, CutSetSplitsIndependentSubProblems) {
+  int64_t n = 1000;
+  std::vector<Node> nodes = {input("A", n, n),
+                             cell("C", n, n, {0}, 1, true),
+                             cell("D1", n, n, {1}),
+                             cell("E1", n, n, {2}, 10, true),
+                             cell("F1", n, n, {2}, 10, true),
+                             cell("D2", n, n, {1}),
+                             cell("E2", n, n, {5}, 10, true),
+                             cell("F2", n, n, {5}, 10, true)};
+  FusionPlanner planner(nodes);
+  ASSERT_EQ(planner.getPartitions().size(), 1u);
+  std::optional<CutSet> cutSet = planner.findCutSet(0);
+  ASSERT_TRUE(cutSet.has_value());
+  const std::vector<InterestingPoint> &points =
+      planner.getPartitions()[0].points;
+  ASSERT_EQ(cutSet->points.size(), 2u);
+  for (unsigned point : cutSet->points)
+    EXPECT_EQ(points[point].producer, 1u);
+  ASSERT_EQ(cutSet->groups.size(), 2u);
+  EXPECT_EQ(cutSet->groups[0].size(), 2u);
+  EXPECT_EQ(cutSet->groups[1].size(), 2u);
+
+  PartitionPlan structured = planner.plan(0, PlanMode::CostBased,
+                                          /*maxExactPoints=*/20,
+                                          /*trace=*/true);
+  FusionPlanner unstructured(nodes);
+  unstructured.setStructuralPruning(false);
+  PartitionPlan plain = unstructured.plan(0, PlanMode::CostBased);
+  EXPECT_EQ(structured.subProblems, 2u);
+  EXPECT_NEAR(structured.cost, bruteForce(planner, 0), 1e-15);
+  EXPECT_NEAR(structured.cost, plain.cost, 1e-15);
+  EXPECT_LT(structured.evaluated, plain.evaluated);
+}
+
+/// Two full aggregates on different sides of a would-be cut set may share
+/// a multi-aggregate pass: the costs do not add up, no cut set is used.
+TEST(FusionPlan, NoCutSetAcrossFullAggregates) {
+  int64_t n = 1000;
+  std::vector<Node> nodes = {input("A", n, n),
+                             cell("C", n, n, {0}, 1, true),
+                             cell("D1", n, n, {1}),
+                             cell("E1", n, n, {2}, 10, true),
+                             fullSum("S1", 2),
+                             cell("D2", n, n, {1}),
+                             cell("E2", n, n, {5}, 10, true),
+                             fullSum("S2", 5)};
+  FusionPlanner planner(nodes);
+  ASSERT_EQ(planner.getPartitions().size(), 1u);
+  EXPECT_FALSE(planner.findCutSet(0).has_value());
+  PartitionPlan plan = planner.plan(0, PlanMode::CostBased);
+  EXPECT_EQ(plan.subProblems, 0u);
+  EXPECT_NEAR(plan.cost, bruteForce(planner, 0), 1e-15);
 }
 
 TEST(FusionPlan, BudgetOfCostedPlans) {

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <functional>
 #include <iomanip>
+#include <limits>
+#include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -312,6 +315,57 @@ double FusionPlanner::lowerBound(unsigned index, const Assignment &cuts,
   return w + std::max(r, compute);
 }
 
+std::optional<CutSet> FusionPlanner::findCutSet(unsigned index) const {
+  const Partition &partition = partitions[index];
+  unsigned k = partition.points.size();
+  std::optional<CutSet> best;
+  size_t bestLargest = k;
+  std::set<unsigned> producers;
+  for (const InterestingPoint &point : partition.points)
+    producers.insert(point.producer);
+  for (unsigned producer : producers) {
+    CutSet candidate;
+    for (unsigned i = 0; i < k; ++i)
+      if (partition.points[i].producer == producer)
+        candidate.points.push_back(i);
+    // Components of the fusion references without the cut set's: no fused
+    // operator crosses them once the cut set is cut.
+    DisjointSets sets(nodes.size());
+    for (unsigned node : partition.nodes)
+      for (unsigned input : fusibleInputs[node])
+        if (input != producer)
+          sets.join(input, node);
+    std::map<unsigned, std::vector<unsigned>> byComponent;
+    for (unsigned i = 0; i < k; ++i)
+      if (partition.points[i].producer != producer)
+        byComponent[sets.find(partition.points[i].producer)].push_back(i);
+    if (byComponent.size() < 2)
+      continue;
+    // Full aggregates of different sub-problems may merge into one
+    // multi-aggregate pass: their costs would not add up.
+    std::set<unsigned> withFullAggregates;
+    for (unsigned node : partition.nodes)
+      if (nodes[node].kind == NodeKind::Aggregate &&
+          nodes[node].axis == AggregateAxis::All)
+        withFullAggregates.insert(sets.find(node));
+    unsigned aggregateGroups = 0;
+    for (auto &[component, points] : byComponent)
+      aggregateGroups += withFullAggregates.count(component);
+    if (aggregateGroups > 1)
+      continue;
+    size_t largest = 0;
+    for (auto &[component, points] : byComponent) {
+      largest = std::max(largest, points.size());
+      candidate.groups.push_back(points);
+    }
+    if (!best || largest < bestLargest) {
+      best = std::move(candidate);
+      bestLargest = largest;
+    }
+  }
+  return best;
+}
+
 PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
                                   unsigned maxExactPoints, bool trace,
                                   uint64_t maxEvaluations) const {
@@ -329,6 +383,7 @@ PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
       best.cuts = cuts;
       best.cost = c;
     }
+    return c;
   };
 
   Assignment fuseAll(k, false), fuseNoRedundancy(k, true);
@@ -363,28 +418,105 @@ PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
       // Depth first over the points, fusing before cutting; a subtree whose
       // lower bound reaches the best cost is skipped whole. Past
       // `maxEvaluations` costed plans the search stops and the best plan so
-      // far is improved greedily, which bounds compile time.
+      // far is improved greedily, which bounds compile time. Undecided
+      // points are fused (false) in `cuts`, which the lower bound relies on.
+      //
+      // Structural pruning: a cut set's points come first; once all of them
+      // are cut, the other points form independent sub-problems whose costs
+      // add up, so each is optimized alone (the later ones fused meanwhile)
+      // instead of enumerating their product.
+      std::vector<unsigned> order;
+      std::optional<CutSet> cutSet;
+      if (structuralPruning)
+        cutSet = findCutSet(index);
+      if (cutSet) {
+        best.cutSet = cutSet->points;
+        best.subProblems = cutSet->groups.size();
+        order = cutSet->points;
+        for (const std::vector<unsigned> &group : cutSet->groups)
+          order.insert(order.end(), group.begin(), group.end());
+      } else {
+        for (unsigned i = 0; i < k; ++i)
+          order.push_back(i);
+      }
       Assignment cuts(k, false);
-      std::function<void(unsigned)> enumerate = [&](unsigned decided) {
-        if (best.evaluated >= maxEvaluations) {
-          best.truncated = true;
+      auto budgetReached = [&] {
+        if (best.evaluated < maxEvaluations)
+          return false;
+        best.truncated = true;
+        return true;
+      };
+      // The heuristics' plans were costed first.
+      auto leaf = [&] {
+        bool heuristic = cuts == fuseAll || cuts == fuseNoRedundancy;
+        return heuristic ? cost(index, cuts) : consider(cuts);
+      };
+      // Enumerates the points order[from, to), the others fixed; records
+      // the cheapest completion in `localBest`/`localCuts`.
+      double localBest = 0;
+      Assignment localCuts;
+      std::function<void(unsigned, unsigned)> enumerateRange =
+          [&](unsigned position, unsigned to) {
+            if (budgetReached())
+              return;
+            if (position == to) {
+              double c = leaf();
+              if (c < localBest) {
+                localBest = c;
+                localCuts = cuts;
+              }
+              return;
+            }
+            if (lowerBound(index, cuts, k) >= best.cost) {
+              best.skipped += uint64_t(1) << (to - position);
+              return;
+            }
+            unsigned point = order[position];
+            cuts[point] = false;
+            enumerateRange(position + 1, to);
+            cuts[point] = true;
+            enumerateRange(position + 1, to);
+            cuts[point] = false;
+          };
+      auto solveSubProblems = [&] {
+        unsigned begin = cutSet->points.size();
+        for (const std::vector<unsigned> &group : cutSet->groups) {
+          unsigned end = begin + group.size();
+          localBest = std::numeric_limits<double>::infinity();
+          enumerateRange(begin, end);
+          if (!std::isfinite(localBest))
+            break; // Every completion was pruned: the branch cannot win.
+          for (unsigned point : group)
+            cuts[point] = localCuts[point];
+          begin = end;
+        }
+        for (const std::vector<unsigned> &group : cutSet->groups)
+          for (unsigned point : group)
+            cuts[point] = false;
+      };
+      std::function<void(unsigned)> enumerate = [&](unsigned position) {
+        if (budgetReached())
+          return;
+        if (position == k) {
+          leaf();
           return;
         }
-        if (decided == k) {
-          bool heuristic = cuts == fuseAll || cuts == fuseNoRedundancy;
-          if (!heuristic)
-            consider(cuts);
+        if (cutSet && position == cutSet->points.size() &&
+            std::all_of(cutSet->points.begin(), cutSet->points.end(),
+                        [&](unsigned point) { return cuts[point]; })) {
+          solveSubProblems();
           return;
         }
-        if (lowerBound(index, cuts, decided) >= best.cost) {
-          best.skipped += uint64_t(1) << (k - decided);
+        if (lowerBound(index, cuts, k) >= best.cost) {
+          best.skipped += uint64_t(1) << (k - position);
           return;
         }
-        cuts[decided] = false;
-        enumerate(decided + 1);
-        cuts[decided] = true;
-        enumerate(decided + 1);
-        cuts[decided] = false;
+        unsigned point = order[position];
+        cuts[point] = false;
+        enumerate(position + 1);
+        cuts[point] = true;
+        enumerate(position + 1);
+        cuts[point] = false;
       };
       enumerate(0);
       if (best.truncated)

@@ -280,6 +280,17 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
             << " skipped by pruning" << (plan.greedy ? ", greedy" : "")
             << (plan.truncated ? ", plan budget reached, then greedy" : "")
             << ")\n";
+        if (plan.subProblems > 0) {
+          out << "  structural pruning: cut set";
+          for (unsigned point : plan.cutSet) {
+            const InterestingPoint &ref =
+                planner.getPartitions()[p].points[point];
+            out << " " << graph.nodes[ref.producer].name << "->"
+                << graph.nodes[ref.consumer].name;
+          }
+          out << " (cut, the other points form " << plan.subProblems
+              << " independent sub-problems)\n";
+        }
         for (const FusedOperator &op : plan.operators)
           out << "  operator: " << planner.describe(op) << "\n";
       }

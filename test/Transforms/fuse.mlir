@@ -322,3 +322,37 @@ func.func @outer_not_candidates(%X: !amls.matrix<300x200xf64, sparsity = 0.01>, 
   %S = amls.add %X, %UV2 : !amls.matrix<300x200xf64, sparsity = 0.01>, !amls.matrix<300x200xf64> -> !amls.matrix<300x200xf64>
   return %P, %UV, %S : !amls.matrix<300x200xf64>, !amls.matrix<300x200xf64>, !amls.matrix<300x200xf64>
 }
+
+// -----
+
+// Structural pruning (seed 000's cut sets): C feeds two chains that each
+// have a value with two consumers. Once both references out of C are cut,
+// the other four points form two independent sub-problems, each optimized
+// alone (4 + 4 plans instead of 16 in that branch); the choice is the same
+// as without the cut set.
+// CHECK-LABEL: func @cut_set
+// CHECK: amls.fused cell ins
+// EXPLAIN: partition 0: %2 amls.add %4 amls.mul %5 amls.exp %6 amls.log %8 amls.mul %9 amls.exp %10 amls.sqrt
+// EXPLAIN: 110000 cost
+// EXPLAIN-NEXT: 110100 cost
+// EXPLAIN-NEXT: 111000 cost
+// EXPLAIN-NEXT: 111100 cost
+// EXPLAIN-NEXT: 110000 cost
+// EXPLAIN-NEXT: 110001 cost
+// EXPLAIN-NEXT: 110010 cost
+// EXPLAIN-NEXT: 110011 cost
+// EXPLAIN-NEXT: chosen 110000
+// EXPLAIN-NEXT: structural pruning: cut set %2 amls.add->%4 amls.mul %2 amls.add->%8 amls.mul (cut, the other points form 2 independent sub-problems)
+func.func @cut_set(%A: !amls.matrix<1000x1000xf64>) -> (!amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>) {
+  %one = arith.constant 1.0 : f64
+  %two = arith.constant 2.0 : f64
+  %three = arith.constant 3.0 : f64
+  %C = amls.add %A, %one : !amls.matrix<1000x1000xf64>, f64 -> !amls.matrix<1000x1000xf64>
+  %D1 = amls.mul %C, %two : !amls.matrix<1000x1000xf64>, f64 -> !amls.matrix<1000x1000xf64>
+  %E1 = amls.exp %D1 : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %F1 = amls.log %D1 : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %D2 = amls.mul %C, %three : !amls.matrix<1000x1000xf64>, f64 -> !amls.matrix<1000x1000xf64>
+  %E2 = amls.exp %D2 : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  %F2 = amls.sqrt %D2 : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  return %C, %E1, %F1, %E2, %F2 : !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>
+}

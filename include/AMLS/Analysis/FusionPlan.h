@@ -36,6 +36,7 @@
 #define AMLS_ANALYSIS_FUSIONPLAN_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,21 @@ struct PartitionPlan {
   bool truncated = false;
   /// Every assignment costed, in order, when tracing was asked for.
   std::vector<std::pair<Assignment, double>> trace;
+  /// Structural pruning: the cut set used (indices of points) and the
+  /// number of independent sub-problems it splits the other points into
+  /// (0: no cut set).
+  std::vector<unsigned> cutSet;
+  unsigned subProblems = 0;
+};
+
+/// Points whose cutting splits the other points of a partition into
+/// independent sub-problems (seed 000's cut sets).
+struct CutSet {
+  /// Indices of the partition's points: every reference out of one
+  /// materialization point.
+  std::vector<unsigned> points;
+  /// The other points, per sub-problem (at least two).
+  std::vector<std::vector<unsigned>> groups;
 };
 
 class FusionPlanner {
@@ -161,6 +177,14 @@ public:
   /// Every partition's plan.
   std::vector<PartitionPlan> planAll(PlanMode mode,
                                      unsigned maxExactPoints = 20) const;
+
+  /// The most balanced cut set of partition `index`, if any. A cut set
+  /// splits the plans' costs into independent sums only when at most one of
+  /// its sub-problems holds full aggregates (which may share a
+  /// multi-aggregate pass); others are not returned.
+  std::optional<CutSet> findCutSet(unsigned index) const;
+  /// Structural pruning on (the default) or off (for testing).
+  void setStructuralPruning(bool enabled) { structuralPruning = enabled; }
 
   /// The fused operators and cost of partition `index` under `cuts`.
   double cost(unsigned index, const Assignment &cuts,
@@ -192,6 +216,7 @@ private:
   std::vector<int> partitionOf;
   /// ancestors[n] has bit a set when node a reaches node n.
   std::vector<std::vector<bool>> ancestors;
+  bool structuralPruning = true;
 };
 
 } // namespace mlir::amls::fusion
