@@ -60,7 +60,8 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
       "convert-bufferization-to-memref,"
       "amls-use-blas{mode=" +
       options.blas + "}," + parallelLoops +
-      "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+      "expand-strided-metadata,lower-affine,"
+      "finalize-memref-to-llvm{use-aligned-alloc},"
       "convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,"
       "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
   addPipeline(pm, pipeline);

@@ -1048,7 +1048,7 @@ bool producedByReduction(Value value) {
   return producer && producer.getNumReductionLoops() > 0;
 }
 
-BlockedReduction blockedReductionFor(Value value) {
+BlockedReduction blockedReductionFor(Value value, bool contiguous) {
   auto type = cast<RankedTensorType>(value.getType());
   if (producedByReduction(value) || !type.hasStaticShape() ||
       type.getDimSize(0) * type.getDimSize(1) < kMinCellsToSplitReduction)
@@ -1057,10 +1057,10 @@ BlockedReduction blockedReductionFor(Value value) {
   constexpr int64_t kLanes = 8;
   static constexpr int64_t kBlockCounts[] = {64, 48, 32, 24, 16,
                                              12, 8,  6,  4,  2};
-  if (cols == 1)
+  if (cols == 1 || contiguous)
     for (int64_t blocks : kBlockCounts)
-      if (rows % (blocks * kLanes) == 0)
-        return {blocks, rows / (blocks * kLanes), kLanes, true};
+      if ((rows * cols) % (blocks * kLanes) == 0)
+        return {blocks, rows * cols / (blocks * kLanes), kLanes, true};
   for (int64_t blocks : kBlockCounts)
     if (rows % blocks == 0)
       return {blocks, rows / blocks, cols, false};
@@ -1212,7 +1212,8 @@ struct ReductionBuilder {
       function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf = nullptr,
       bool sumOfSquares = false) const {
     if (axis == AggAxis::All)
-      if (BlockedReduction blocked = blockedReductionFor(input))
+      if (BlockedReduction blocked =
+              blockedReductionFor(input, /*contiguous=*/extras.empty()))
         return reduceInBlocks(blocked, init, combine, extras, cellOf,
                               sumOfSquares);
     if (axis == AggAxis::Row)
@@ -2656,7 +2657,10 @@ struct LowerFused : public AMLSPattern<FusedOp> {
     LaneSplit split;
     if (kinds && !llvm::any_of(inputs, producedByReduction)) {
       if (axis == AggAxis::All)
-        blocked = blockedReductionFor(main);
+        blocked =
+            blockedReductionFor(main, llvm::all_of(inputs, [&](Value input) {
+                                  return input.getType() == mainType;
+                                }));
       else if (axis == AggAxis::Row)
         split = laneSplitFor(main);
     }

@@ -627,27 +627,34 @@ func.func @row_template_rows(%X: !amls.matrix<?x100xf64>, %V: !amls.matrix<100x5
 // -----
 
 // Full aggregates over at least 32768 static cells: partial results per
-// block of rows (8 blocks of 125 rows: the parallel dimension) and per
-// column (the innermost, element-wise loop), merged by a second reduction;
-// sumsq merges its partial sums with additions. Fused aggregates take the
-// same form. A column vector is regrouped into runs of 8 cells.
+// block (the parallel dimension) and per lane (the innermost, element-wise
+// loop), merged by a second reduction; sumsq merges its partial sums with
+// additions. Inputs of the reduced shape are contiguous blocks of rows:
+// each is regrouped into runs of 8 cells (4 blocks of 3125 runs for
+// 1000x100, 8 blocks of 625 runs for the 40000x1 column vector), so the 8
+// partial results of a block stay in registers. With a broadcast row
+// vector, the cells of a block keep their columns: one partial result per
+// block and column (8 blocks of 125 rows).
 // CHECK-LABEL: func @blocked_full_reductions
-// CHECK: %[[B:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [8, 125, 100] : tensor<1000x100xf64> into tensor<8x125x100xf64>
-// CHECK: %[[P:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[B]] : tensor<8x125x100xf64>) outs(%{{.*}} : tensor<8x100xf64>)
+// CHECK: %[[FLATX:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<1000x100xf64> into tensor<100000xf64>
+// CHECK: %[[B:.*]] = tensor.expand_shape %[[FLATX]] {{\[\[}}0, 1, 2]] output_shape [4, 3125, 8] : tensor<100000xf64> into tensor<4x3125x8xf64>
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[B]] : tensor<4x3125x8xf64>) outs(%{{.*}} : tensor<4x8xf64>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%[[P]] : tensor<8x100xf64>) outs(%{{.*}} : tensor<f64>)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%[[P]] : tensor<4x8xf64>) outs(%{{.*}} : tensor<f64>)
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: f64, %[[ACC:.*]]: f64):
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[IN]]
 // CHECK-NEXT: linalg.yield %[[S]]
 // CHECK: tensor.extract %[[M]][]
-// CHECK: tensor.expand_shape %arg0 {{.*}} into tensor<8x125x100xf64>
-// CHECK: tensor.expand_shape %arg1 {{.*}} into tensor<8x125x100xf64>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} {{.*}} outs(%{{.*}} : tensor<8x100xf64>)
+// CHECK: tensor.expand_shape {{.*}} into tensor<4x3125x8xf64>
+// CHECK: tensor.expand_shape {{.*}} into tensor<4x3125x8xf64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} {{.*}} outs(%{{.*}} : tensor<4x8xf64>)
 // CHECK: arith.maximumf
 // CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg2 {{\[\[}}0, 1]] : tensor<40000x1xf64> into tensor<40000xf64>
 // CHECK: tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2]] output_shape [8, 625, 8] : tensor<40000xf64> into tensor<8x625x8xf64>
-func.func @blocked_full_reductions(%X: !amls.matrix<1000x100xf64>, %Y: !amls.matrix<1000x100xf64>, %v: !amls.matrix<40000x1xf64>) -> (f64, f64, f64) {
+// CHECK: %[[BX:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [8, 125, 100] : tensor<1000x100xf64> into tensor<8x125x100xf64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[BX]], %arg3 : tensor<8x125x100xf64>, tensor<1x100xf64>) outs(%{{.*}} : tensor<8x100xf64>)
+func.func @blocked_full_reductions(%X: !amls.matrix<1000x100xf64>, %Y: !amls.matrix<1000x100xf64>, %v: !amls.matrix<40000x1xf64>, %r: !amls.matrix<1x100xf64>) -> (f64, f64, f64, f64) {
   %0 = amls.agg sumsq all %X : !amls.matrix<1000x100xf64> -> f64
   %1 = amls.fused cell aggregate [max] all ins(%X, %Y) : (!amls.matrix<1000x100xf64>, !amls.matrix<1000x100xf64>) -> f64 {
   ^bb0(%x: f64, %y: f64):
@@ -655,7 +662,12 @@ func.func @blocked_full_reductions(%X: !amls.matrix<1000x100xf64>, %Y: !amls.mat
     amls.yield %p : f64
   }
   %2 = amls.agg sum all %v : !amls.matrix<40000x1xf64> -> f64
-  return %0, %1, %2 : f64, f64, f64
+  %3 = amls.fused cell aggregate [sum] all ins(%X, %r) : (!amls.matrix<1000x100xf64>, !amls.matrix<1x100xf64>) -> f64 {
+  ^bb0(%x: f64, %c: f64):
+    %p = arith.mulf %x, %c : f64
+    amls.yield %p : f64
+  }
+  return %0, %1, %2, %3 : f64, f64, f64, f64
 }
 
 // -----

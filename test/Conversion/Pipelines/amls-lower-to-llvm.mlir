@@ -4,7 +4,7 @@
 // The whole CPU pipeline ends in the LLVM dialect: parallel loops through
 // OpenMP, sequential loops with threads=1, buffers freed.
 // CHECK-LABEL: llvm.func @scale
-// CHECK: llvm.call @malloc
+// CHECK: llvm.call @aligned_alloc
 // CHECK: omp.parallel
 // CHECK: omp.wsloop
 // CHECK: llvm.fmul
