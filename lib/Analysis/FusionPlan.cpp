@@ -451,39 +451,48 @@ PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
         bool heuristic = cuts == fuseAll || cuts == fuseNoRedundancy;
         return heuristic ? cost(index, cuts) : consider(cuts);
       };
-      // Enumerates the points order[from, to), the others fixed; records
-      // the cheapest completion in `localBest`/`localCuts`.
-      double localBest = 0;
+      // Enumerates the points order[position, to), the others fixed, and
+      // records the cheapest completion in `localBest`/`localCuts`. In the
+      // whole enumeration (to == k), the branch where the cut set is cut
+      // continues with the sub-problems instead.
+      double localBest = std::numeric_limits<double>::infinity();
       Assignment localCuts;
-      std::function<void(unsigned, unsigned)> enumerateRange =
-          [&](unsigned position, unsigned to) {
-            if (budgetReached())
-              return;
-            if (position == to) {
-              double c = leaf();
-              if (c < localBest) {
-                localBest = c;
-                localCuts = cuts;
-              }
-              return;
-            }
-            if (lowerBound(index, cuts, k) >= best.cost) {
-              best.skipped += uint64_t(1) << (to - position);
-              return;
-            }
-            unsigned point = order[position];
-            cuts[point] = false;
-            enumerateRange(position + 1, to);
-            cuts[point] = true;
-            enumerateRange(position + 1, to);
-            cuts[point] = false;
-          };
-      auto solveSubProblems = [&] {
+      std::function<void()> solveSubProblems;
+      std::function<void(unsigned, unsigned)> search = [&](unsigned position,
+                                                           unsigned to) {
+        if (budgetReached())
+          return;
+        if (position == to) {
+          double c = leaf();
+          if (c < localBest) {
+            localBest = c;
+            localCuts = cuts;
+          }
+          return;
+        }
+        if (cutSet && to == k && position == cutSet->points.size() &&
+            std::all_of(cutSet->points.begin(), cutSet->points.end(),
+                        [&](unsigned point) { return cuts[point]; })) {
+          solveSubProblems();
+          return;
+        }
+        if (lowerBound(index, cuts, k) >= best.cost) {
+          best.skipped += uint64_t(1) << (to - position);
+          return;
+        }
+        unsigned point = order[position];
+        cuts[point] = false;
+        search(position + 1, to);
+        cuts[point] = true;
+        search(position + 1, to);
+        cuts[point] = false;
+      };
+      solveSubProblems = [&] {
         unsigned begin = cutSet->points.size();
         for (const std::vector<unsigned> &group : cutSet->groups) {
           unsigned end = begin + group.size();
           localBest = std::numeric_limits<double>::infinity();
-          enumerateRange(begin, end);
+          search(begin, end);
           if (!std::isfinite(localBest))
             break; // Every completion was pruned: the branch cannot win.
           for (unsigned point : group)
@@ -494,31 +503,7 @@ PartitionPlan FusionPlanner::plan(unsigned index, PlanMode mode,
           for (unsigned point : group)
             cuts[point] = false;
       };
-      std::function<void(unsigned)> enumerate = [&](unsigned position) {
-        if (budgetReached())
-          return;
-        if (position == k) {
-          leaf();
-          return;
-        }
-        if (cutSet && position == cutSet->points.size() &&
-            std::all_of(cutSet->points.begin(), cutSet->points.end(),
-                        [&](unsigned point) { return cuts[point]; })) {
-          solveSubProblems();
-          return;
-        }
-        if (lowerBound(index, cuts, k) >= best.cost) {
-          best.skipped += uint64_t(1) << (k - position);
-          return;
-        }
-        unsigned point = order[position];
-        cuts[point] = false;
-        enumerate(position + 1);
-        cuts[point] = true;
-        enumerate(position + 1);
-        cuts[point] = false;
-      };
-      enumerate(0);
+      search(0, k);
       if (best.truncated)
         improveGreedily();
     }

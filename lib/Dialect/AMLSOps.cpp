@@ -202,6 +202,21 @@ OperandRange ParforOp::getEntrySuccessorOperands(RegionSuccessor successor) {
 // FusedOp
 //===----------------------------------------------------------------------===//
 
+/// Cell-wise bodies yield the cell type of each result.
+static LogicalResult verifyCellResults(Operation *op, YieldOp yield) {
+  for (auto [i, result, value] :
+       llvm::enumerate(op->getResultTypes(), yield.getValues().getTypes())) {
+    Type expected = result;
+    if (auto matrixType = dyn_cast<MatrixType>(result))
+      expected = matrixType.getElementType();
+    if (value != expected)
+      return yield.emitOpError("value #")
+             << i << " must be the cell type " << expected << " of result #"
+             << i << ", found " << value;
+  }
+  return success();
+}
+
 /// A row template's body sees blocks of rows of its row inputs (any number
 /// of rows, otherwise their type) and the other inputs whole; it yields
 /// blocks of rows, or, aggregating, partial results of the results' types.
@@ -314,17 +329,7 @@ LogicalResult FusedOp::verifyOuterTemplate(YieldOp yield) {
     if (arg != expected)
       return emitOpError("body argument #")
              << i << " must be the cell type " << expected << ", found " << arg;
-  for (auto [i, result, value] :
-       llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
-    Type expected = result;
-    if (auto matrixType = dyn_cast<MatrixType>(result))
-      expected = matrixType.getElementType();
-    if (value != expected)
-      return yield.emitOpError("value #")
-             << i << " must be the cell type " << expected << " of result #"
-             << i << ", found " << value;
-  }
-  return success();
+  return verifyCellResults(getOperation(), yield);
 }
 
 LogicalResult FusedOp::verifyRegions() {
@@ -378,15 +383,5 @@ LogicalResult FusedOp::verifyRegions() {
              << i << " must be the cell type " << expected << " of input #" << i
              << ", found " << arg;
   }
-  for (auto [i, result, value] :
-       llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
-    Type expected = result;
-    if (auto matrixType = dyn_cast<MatrixType>(result))
-      expected = matrixType.getElementType();
-    if (value != expected)
-      return yield.emitOpError("value #")
-             << i << " must be the cell type " << expected << " of result #"
-             << i << ", found " << value;
-  }
-  return success();
+  return verifyCellResults(getOperation(), yield);
 }
