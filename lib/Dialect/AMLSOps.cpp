@@ -8,6 +8,7 @@
 
 #include "AMLS/Dialect/AMLSOps.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -217,6 +218,89 @@ static LogicalResult verifyCellResults(Operation *op, YieldOp yield) {
   return success();
 }
 
+/// Blocks of rows give the rows of the whole matrix only through ops that
+/// compute each row from the same rows of their operands; values reduced
+/// over the rows of a block (t(Xb) %*% Rb, full and column aggregates) are
+/// partial results, only yielded, and only by an aggregating operator.
+LogicalResult FusedOp::verifyRowLocalBody(uint64_t rowInputs) {
+  Block &body = getBody().front();
+  DenseSet<Value> rows, transposedRows, partials;
+  for (uint64_t i = 0; i < rowInputs; ++i)
+    rows.insert(body.getArgument(i));
+  auto isRows = [&](Value value) { return rows.contains(value); };
+  for (Operation &op : body.without_terminator()) {
+    auto notRowLocal = [&](StringRef why) {
+      return op.emitOpError("is not row-local in a 'row' operator: ") << why;
+    };
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return partials.contains(v); }))
+      return notRowLocal("it reads a partial result over a block of rows");
+    bool readsRows = llvm::any_of(op.getOperands(), isRows);
+    bool readsTransposed = llvm::any_of(
+        op.getOperands(), [&](Value v) { return transposedRows.contains(v); });
+    if (!readsRows && !readsTransposed)
+      continue; // Side inputs only: the same for every block.
+    if (auto product = dyn_cast<MatmulOp>(op)) {
+      if (transposedRows.contains(product.getLhs()) &&
+          isRows(product.getRhs())) {
+        partials.insert(product.getResult());
+        continue;
+      }
+      if (isRows(product.getLhs()) && !isRows(product.getRhs()) &&
+          !transposedRows.contains(product.getRhs())) {
+        rows.insert(product.getResult());
+        continue;
+      }
+      return notRowLocal("a product must be rows %*% side input or "
+                         "t(rows) %*% rows");
+    }
+    if (readsTransposed)
+      return notRowLocal("a transposed block of rows is only read by a "
+                         "product t(rows) %*% rows");
+    if (isa<TransposeOp>(op)) {
+      transposedRows.insert(op.getResult(0));
+      continue;
+    }
+    if (isa<NRowOp, NColOp>(op))
+      continue;
+    if (auto aggregate = dyn_cast<AggOp>(op)) {
+      (aggregate.getAxis() == AggAxis::Row ? rows : partials)
+          .insert(aggregate.getResult());
+      continue;
+    }
+    if (auto slice = dyn_cast<SliceOp>(op)) {
+      auto end = slice.getRowEnd().getDefiningOp<NRowOp>();
+      if (getConstantIntValue(slice.getRowBegin()) != 0 || !end ||
+          end.getInput() != slice.getInput())
+        return notRowLocal("a slice must keep all rows of the block");
+      rows.insert(slice.getResult());
+      continue;
+    }
+    if (isa<ElementwiseOpInterface>(op)) {
+      for (Value operand : op.getOperands()) {
+        auto type = dyn_cast<MatrixType>(operand.getType());
+        if (type && !isRows(operand) && type.getRows() != 1)
+          return notRowLocal("an element-wise operand is neither a block of "
+                             "rows nor broadcast along the rows");
+      }
+      rows.insert(op.getResult(0));
+      continue;
+    }
+    return notRowLocal("its rows may depend on other rows");
+  }
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [i, value] : llvm::enumerate(yield.getValues())) {
+    if (getAggregate() ? isRows(value) : partials.contains(value))
+      return yield.emitOpError("value #")
+             << i
+             << (getAggregate()
+                     ? " is a block of rows, not a partial result to combine"
+                     : " is a partial result; the operator does not "
+                       "aggregate");
+  }
+  return success();
+}
+
 /// A row template's body sees blocks of rows of its row inputs (any number
 /// of rows, otherwise their type) and the other inputs whole; it yields
 /// blocks of rows, or, aggregating, partial results of the results' types.
@@ -267,7 +351,7 @@ LogicalResult FusedOp::verifyRowTemplate(YieldOp yield) {
                << i << " must have the result's type " << result << ", found "
                << value;
     }
-    return success();
+    return verifyRowLocalBody(rowInputs);
   }
   for (auto [i, result, value] :
        llvm::enumerate(getResultTypes(), yield.getValues().getTypes())) {
@@ -280,7 +364,7 @@ LogicalResult FusedOp::verifyRowTemplate(YieldOp yield) {
              << i << " must be a block of rows " << blockOf(matrixType)
              << ", found " << value;
   }
-  return success();
+  return verifyRowLocalBody(rowInputs);
 }
 
 /// An outer template's body sees the cell of the main input, the cell of

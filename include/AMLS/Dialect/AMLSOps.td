@@ -1020,6 +1020,7 @@ def AMLS_FusedOp : AMLS_InferOp<"fused", [
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     LogicalResult verifyRowTemplate(YieldOp yield);
+    LogicalResult verifyRowLocalBody(uint64_t rowInputs);
     LogicalResult verifyOuterTemplate(YieldOp yield);
   }];
 }

@@ -1056,3 +1056,96 @@ func.func @fused_outer_max(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?x3xf64>,
   }
   return
 }
+
+// -----
+
+func.func @fused_row_not_all_rows(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    // expected-error @+1 {{'amls.slice' op is not row-local in a 'row' operator: a slice must keep all rows of the block}}
+    %s = amls.slice %x[%c1 : %c3, %c0 : %c3] : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+    amls.yield %s : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_cumulative(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    // expected-error @+1 {{'amls.cumagg' op is not row-local in a 'row' operator: its rows may depend on other rows}}
+    %c = amls.cumagg cumsum %x : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+    amls.yield %c : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_product_of_rows(%X: !amls.matrix<?x3xf64>, %Y: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 2 ins(%X, %Y) : (!amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) -> !amls.matrix<?x?xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>, %y: !amls.matrix<?x3xf64>):
+    %yt = amls.transpose %y : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+    // expected-error @+1 {{'amls.matmul' op is not row-local in a 'row' operator: a product must be rows %*% side input or t(rows) %*% rows}}
+    %p = amls.matmul %x, %yt : !amls.matrix<?x3xf64>, !amls.matrix<3x?xf64> -> !amls.matrix<?x?xf64>
+    amls.yield %p : !amls.matrix<?x?xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_partial_reused(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row aggregate [sum] row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<3x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %xt = amls.transpose %x : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+    %g = amls.matmul %xt, %x : !amls.matrix<3x?xf64>, !amls.matrix<?x3xf64> -> !amls.matrix<3x3xf64>
+    // expected-error @+1 {{'amls.exp' op is not row-local in a 'row' operator: it reads a partial result over a block of rows}}
+    %e = amls.exp %g : !amls.matrix<3x3xf64> -> !amls.matrix<3x3xf64>
+    amls.yield %e : !amls.matrix<3x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_partial_not_aggregated(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x1xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %s = amls.agg sum col %x : !amls.matrix<?x3xf64> -> !amls.matrix<1x3xf64>
+    // expected-error @+1 {{'amls.transpose' op is not row-local in a 'row' operator: it reads a partial result over a block of rows}}
+    %t = amls.transpose %s : !amls.matrix<1x3xf64> -> !amls.matrix<3x1xf64>
+    %p = amls.matmul %x, %t : !amls.matrix<?x3xf64>, !amls.matrix<3x1xf64> -> !amls.matrix<?x1xf64>
+    amls.yield %p : !amls.matrix<?x1xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_yields_partial(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %xt = amls.transpose %x : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+    %g = amls.matmul %xt, %x : !amls.matrix<3x?xf64>, !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+    // expected-error @+1 {{'amls.yield' op value #0 is a partial result; the operator does not aggregate}}
+    amls.yield %g : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_aggregates_rows(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row aggregate [sum] row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %e = amls.exp %x : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+    // expected-error @+1 {{'amls.yield' op value #0 is a block of rows, not a partial result to combine}}
+    amls.yield %e : !amls.matrix<?x3xf64>
+  }
+  return
+}
