@@ -224,7 +224,9 @@ static LogicalResult verifyCellResults(Operation *op, YieldOp yield) {
 /// partial results, only yielded, and only by an aggregating operator.
 LogicalResult FusedOp::verifyRowLocalBody(uint64_t rowInputs) {
   Block &body = getBody().front();
-  DenseSet<Value> rows, transposedRows, partials;
+  DenseSet<Value> rows, transposedRows, blockSizes;
+  // Partial results and the kind that combines them over the blocks.
+  DenseMap<Value, AggKind> partials;
   for (uint64_t i = 0; i < rowInputs; ++i)
     rows.insert(body.getArgument(i));
   auto isRows = [&](Value value) { return rows.contains(value); };
@@ -235,6 +237,14 @@ LogicalResult FusedOp::verifyRowLocalBody(uint64_t rowInputs) {
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return partials.contains(v); }))
       return notRowLocal("it reads a partial result over a block of rows");
+    // The number of rows of a block differs between blocks: it only bounds
+    // slices that keep all rows.
+    auto slice = dyn_cast<SliceOp>(op);
+    for (OpOperand &operand : op.getOpOperands())
+      if (blockSizes.contains(operand.get()) &&
+          !(slice && operand.getOperandNumber() ==
+                         slice.getRowEndMutable().getOperandNumber()))
+        return notRowLocal("it reads the number of rows of a block");
     bool readsRows = llvm::any_of(op.getOperands(), isRows);
     bool readsTransposed = llvm::any_of(
         op.getOperands(), [&](Value v) { return transposedRows.contains(v); });
@@ -243,7 +253,7 @@ LogicalResult FusedOp::verifyRowLocalBody(uint64_t rowInputs) {
     if (auto product = dyn_cast<MatmulOp>(op)) {
       if (transposedRows.contains(product.getLhs()) &&
           isRows(product.getRhs())) {
-        partials.insert(product.getResult());
+        partials[product.getResult()] = AggKind::Sum;
         continue;
       }
       if (isRows(product.getLhs()) && !isRows(product.getRhs()) &&
@@ -261,14 +271,26 @@ LogicalResult FusedOp::verifyRowLocalBody(uint64_t rowInputs) {
       transposedRows.insert(op.getResult(0));
       continue;
     }
-    if (isa<NRowOp, NColOp>(op))
-      continue;
-    if (auto aggregate = dyn_cast<AggOp>(op)) {
-      (aggregate.getAxis() == AggAxis::Row ? rows : partials)
-          .insert(aggregate.getResult());
+    if (isa<NRowOp>(op)) {
+      blockSizes.insert(op.getResult(0));
       continue;
     }
-    if (auto slice = dyn_cast<SliceOp>(op)) {
+    if (isa<NColOp>(op))
+      continue;
+    if (auto aggregate = dyn_cast<AggOp>(op)) {
+      if (aggregate.getAxis() == AggAxis::Row) {
+        rows.insert(aggregate.getResult());
+        continue;
+      }
+      AggKind kind = aggregate.getKind();
+      if (kind != AggKind::Sum && kind != AggKind::Min && kind != AggKind::Max)
+        return notRowLocal("a full or column aggregate over a block of rows "
+                           "must be a sum, min or max to be combined over the "
+                           "blocks");
+      partials[aggregate.getResult()] = kind;
+      continue;
+    }
+    if (slice) {
       auto end = slice.getRowEnd().getDefiningOp<NRowOp>();
       if (getConstantIntValue(slice.getRowBegin()) != 0 || !end ||
           end.getInput() != slice.getInput())
@@ -288,15 +310,27 @@ LogicalResult FusedOp::verifyRowLocalBody(uint64_t rowInputs) {
     }
     return notRowLocal("its rows may depend on other rows");
   }
+  // Aggregating, every value yielded is a partial result combined with its
+  // own kind; otherwise a block of rows.
   auto yield = cast<YieldOp>(body.getTerminator());
+  ArrayAttr kinds = getAggregateAttr();
   for (auto [i, value] : llvm::enumerate(yield.getValues())) {
-    if (getAggregate() ? isRows(value) : partials.contains(value))
+    if (!kinds) {
+      if (!isRows(value))
+        return yield.emitOpError("value #")
+               << i << " is not a block of rows of the result";
+      continue;
+    }
+    auto partial = partials.find(value);
+    if (partial == partials.end())
       return yield.emitOpError("value #")
-             << i
-             << (getAggregate()
-                     ? " is a block of rows, not a partial result to combine"
-                     : " is a partial result; the operator does not "
-                       "aggregate");
+             << i << " is not a partial result over a block of rows";
+    AggKind kind = cast<AggKindAttr>(kinds[i]).getValue();
+    if (partial->second != kind)
+      return yield.emitOpError("value #")
+             << i << " is combined over the blocks with "
+             << stringifyAggKind(partial->second) << ", not "
+             << stringifyAggKind(kind);
   }
   return success();
 }
@@ -395,6 +429,13 @@ LogicalResult FusedOp::verifyOuterTemplate(YieldOp yield) {
     return emitOpError("factors ")
            << u << " and " << v << " do not give U %*% t(V) the shape of "
            << main;
+  if (getNumResults() != 1)
+    return emitOpError("an 'outer' operator has one result, found ")
+           << getNumResults();
+  if (u.getElementType() != main.getElementType() ||
+      v.getElementType() != main.getElementType())
+    return emitOpError("factors must have the main input's element type ")
+           << main.getElementType();
   if (ArrayAttr kinds = getAggregateAttr()) {
     // Zeros of the main input are skipped: only sums ignore them.
     if (getAxis() != AggAxis::All || llvm::any_of(kinds, [](Attribute kind) {
@@ -418,9 +459,9 @@ LogicalResult FusedOp::verifyOuterTemplate(YieldOp yield) {
 
 LogicalResult FusedOp::verifyRegions() {
   Block &body = getBody().front();
-  if (getKind() == FusedTemplate::Outer)
-    return verifyOuterTemplate(cast<YieldOp>(body.getTerminator()));
-  if (body.getNumArguments() != getInputs().size())
+  // The outer template's body takes one argument for both factors.
+  if (getKind() != FusedTemplate::Outer &&
+      body.getNumArguments() != getInputs().size())
     return emitOpError("body must take one argument per input (")
            << getInputs().size() << "), found " << body.getNumArguments();
   auto yield = dyn_cast<YieldOp>(body.getTerminator());

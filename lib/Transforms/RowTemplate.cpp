@@ -266,12 +266,19 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   Value mainBlock = mapping.lookup(candidate.main);
   auto mainType = cast<MatrixType>(mainBlock.getType());
-  mapping.map(close.getLhs(),
-              TransposeOp::create(
-                  bodyBuilder, close.getLhs().getLoc(),
-                  mainType.withShape(mainType.getCols(), ShapedType::kDynamic),
-                  mainBlock));
+  // The close reads the transposed block; other ops that read t(X) read it
+  // whole, as a side input.
+  Value transposedBlock = TransposeOp::create(
+      bodyBuilder, close.getLhs().getLoc(),
+      mainType.withShape(mainType.getCols(), ShapedType::kDynamic), mainBlock);
   for (Operation *op : ops) {
+    if (op == close.getOperation()) {
+      auto partial =
+          MatmulOp::create(bodyBuilder, close.getLoc(), close.getType(),
+                           transposedBlock, mapping.lookup(close.getRhs()));
+      mapping.map(close.getResult(), partial.getResult());
+      continue;
+    }
     if (auto slice = dyn_cast<SliceOp>(op)) {
       // All rows of the block.
       Value input = mapping.lookup(slice.getInput());
@@ -286,8 +293,7 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
       continue;
     }
     Operation *clone = bodyBuilder.clone(*op, mapping);
-    if (op != close.getOperation())
-      clone->getResult(0).setType(blockOf(clone->getResult(0).getType()));
+    clone->getResult(0).setType(blockOf(clone->getResult(0).getType()));
   }
   YieldOp::create(bodyBuilder, loc, mapping.lookup(close.getResult()));
 

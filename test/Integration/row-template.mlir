@@ -13,3 +13,17 @@
 // CHECK: row template closing at amls.matmul {{.*}}mlogreg-step.mlir":20:8): main input !amls.matrix<3001x100xf64{{.*}}>, 1 row inputs, 1 side inputs, 7 ops
 // CHECK-NEXT: cost fused {{.*}}: fused
 // CHECK: PASS: result 0 matches
+// A row operator whose body also reads t(X) whole, as a side input
+// (Y %*% t(X)), besides the transposed block of the closing product.
+// RUN: %oracle %s --input X="0.3 * rng.random((100, 3))" --input Y="0.3 * rng.random((100, 3))" --expect "X.T @ np.exp(Y @ X.T)" -- --threads 2 --fuse-explain 2>&1 | FileCheck %s --check-prefix=SIDE
+// SIDE: row template closing at amls.matmul {{.*}}: main input !amls.matrix<100x3xf64{{.*}}>, 1 row inputs, 1 side inputs, 3 ops
+// SIDE-NEXT: cost fused {{.*}}: fused
+// SIDE: PASS: result 0 matches
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"},
+                %Y: !amls.matrix<?x?xf64> {amls.name = "Y"}) -> !amls.matrix<?x?xf64> {
+  %Xt = amls.transpose %X : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %G = amls.matmul %Y, %Xt : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %E = amls.exp %G : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %H = amls.matmul %Xt, %E : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  return %H : !amls.matrix<?x?xf64>
+}

@@ -1132,7 +1132,7 @@ func.func @fused_row_yields_partial(%X: !amls.matrix<?x3xf64>) {
   ^bb0(%x: !amls.matrix<?x3xf64>):
     %xt = amls.transpose %x : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
     %g = amls.matmul %xt, %x : !amls.matrix<3x?xf64>, !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
-    // expected-error @+1 {{'amls.yield' op value #0 is a partial result; the operator does not aggregate}}
+    // expected-error @+1 {{'amls.yield' op value #0 is not a block of rows of the result}}
     amls.yield %g : !amls.matrix<?x3xf64>
   }
   return
@@ -1144,8 +1144,81 @@ func.func @fused_row_aggregates_rows(%X: !amls.matrix<?x3xf64>) {
   %0 = amls.fused row aggregate [sum] row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
   ^bb0(%x: !amls.matrix<?x3xf64>):
     %e = amls.exp %x : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
-    // expected-error @+1 {{'amls.yield' op value #0 is a block of rows, not a partial result to combine}}
+    // expected-error @+1 {{'amls.yield' op value #0 is not a partial result over a block of rows}}
     amls.yield %e : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_partial_kind(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row aggregate [max] row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<3x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %xt = amls.transpose %x : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+    %g = amls.matmul %xt, %x : !amls.matrix<3x?xf64>, !amls.matrix<?x3xf64> -> !amls.matrix<3x3xf64>
+    // expected-error @+1 {{'amls.yield' op value #0 is combined over the blocks with sum, not max}}
+    amls.yield %g : !amls.matrix<3x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_block_size(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %n = amls.nrow %x : !amls.matrix<?x3xf64>
+    // expected-error @+1 {{'arith.index_cast' op is not row-local in a 'row' operator: it reads the number of rows of a block}}
+    %i = arith.index_cast %n : index to i64
+    %f = arith.sitofp %i : i64 to f64
+    %d = amls.div %x, %f : !amls.matrix<?x3xf64>, f64 -> !amls.matrix<?x3xf64>
+    amls.yield %d : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_mean(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row aggregate [sum] row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> f64 {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    // expected-error @+1 {{'amls.agg' op is not row-local in a 'row' operator: a full or column aggregate over a block of rows must be a sum, min or max to be combined over the blocks}}
+    %m = amls.agg mean all %x : !amls.matrix<?x3xf64> -> f64
+    amls.yield %m : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_outer_results(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?x3xf64>, %V: !amls.matrix<?x3xf64>) {
+  %0:2 = amls.fused outer ins(%X, %U, %V) : (!amls.matrix<?x?xf64>, !amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  ^bb0(%x: f64, %uv: f64):
+    // expected-error @+1 {{'amls.yield' op must yield one value per result (2), found 1}}
+    amls.yield %x : f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_outer_two_results(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?x3xf64>, %V: !amls.matrix<?x3xf64>) {
+  // expected-error @+1 {{'amls.fused' op an 'outer' operator has one result, found 2}}
+  %0:2 = amls.fused outer ins(%X, %U, %V) : (!amls.matrix<?x?xf64>, !amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  ^bb0(%x: f64, %uv: f64):
+    amls.yield %x, %uv : f64, f64
+  }
+  return
+}
+
+// -----
+
+func.func @fused_outer_factor_type(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?x3xf32>, %V: !amls.matrix<?x3xf32>) {
+  // expected-error @+1 {{'amls.fused' op factors must have the main input's element type 'f64'}}
+  %0 = amls.fused outer ins(%X, %U, %V) : (!amls.matrix<?x?xf64>, !amls.matrix<?x3xf32>, !amls.matrix<?x3xf32>) -> !amls.matrix<?x?xf64> {
+  ^bb0(%x: f64, %uv: f64):
+    amls.yield %x : f64
   }
   return
 }
