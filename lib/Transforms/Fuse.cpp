@@ -37,6 +37,23 @@ using namespace mlir::amls::fusion;
 /// Floating-point work of one cell of an element-wise op: the operations its
 /// cell computation consists of, transcendental functions (math dialect)
 /// counted as 10 and divisions as 4.
+double mlir::amls::costModelSize(int64_t size) {
+  return ShapedType::isDynamic(size) ? 1024.0 : double(size);
+}
+
+double mlir::amls::costModelCells(Value value) {
+  auto type = dyn_cast<MatrixType>(value.getType());
+  return type ? costModelSize(type.getRows()) * costModelSize(type.getCols())
+              : 0;
+}
+
+double mlir::amls::operatorCost(const CostModel &model, double readBytes,
+                                double writtenBytes, double flops,
+                                double flopRate) {
+  return writtenBytes / model.memoryBandwidth +
+         std::max(readBytes / model.memoryBandwidth, flops / flopRate);
+}
+
 double mlir::amls::cellFlops(ElementwiseOpInterface op) {
   // Built into the body of a detached scratch operator, then discarded.
   OpBuilder builder(op->getContext());

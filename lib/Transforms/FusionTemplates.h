@@ -22,12 +22,23 @@
 
 namespace mlir {
 class Block;
+class Value;
 namespace amls {
 class ElementwiseOpInterface;
 
 /// Floating-point work of one cell of an element-wise op (transcendental
 /// functions count 10, divisions 4).
 double cellFlops(ElementwiseOpInterface op);
+
+/// A size for the cost model: an unknown size counts as 1024, as the cell
+/// planner assumes for its inputs.
+double costModelSize(int64_t size);
+/// Cells of a matrix value (sizes as above); 0 for scalars.
+double costModelCells(Value value);
+/// The seed's cost of one fused operator, T_w + max(T_r, T_c): bytes at
+/// memory bandwidth, `flops` at `flopRate`.
+double operatorCost(const fusion::CostModel &model, double readBytes,
+                    double writtenBytes, double flops, double flopRate);
 
 /// Fuses the row-template candidates of `block` that the cost model prefers
 /// to the unfused ops (every valid candidate unless `costBased`), and

@@ -43,11 +43,14 @@ Value singleUseResult(Operation *op) {
   return op->getResult(0);
 }
 
-/// Whether `op` is zero wherever its operand `main` is.
+/// Whether `op` is zero wherever its operand `main` is: sparse-safe in its
+/// first operand, or in any for a commutative op.
 bool isSparseSafeIn(Operation *op, Value main) {
-  if (isa<MulOp>(op))
-    return llvm::is_contained(op->getOperands(), main);
-  return op->hasTrait<SparseSafe>() && op->getOperand(0) == main;
+  if (!op->hasTrait<SparseSafe>())
+    return false;
+  return op->getOperand(0) == main ||
+         (op->hasTrait<OpTrait::IsCommutative>() &&
+          llvm::is_contained(op->getOperands(), main));
 }
 
 std::optional<OuterCandidate> candidateAt(MatmulOp product) {
@@ -116,8 +119,7 @@ public:
 private:
   double opCost(double read, double written, double flops,
                 double flopRate) const {
-    return written / model.memoryBandwidth +
-           std::max(read / model.memoryBandwidth, flops / flopRate);
+    return operatorCost(model, read, written, flops, flopRate);
   }
   double fusedCost(OuterCandidate &candidate) const;
   double unfusedCost(OuterCandidate &candidate) const;
@@ -133,16 +135,19 @@ struct Shape {
 };
 
 Shape shapeOf(Value value, const CostModel &model) {
-  auto type = cast<MatrixType>(value.getType());
-  double cells = double(type.getRows()) * double(type.getCols());
-  if (!type.hasStaticShape())
-    cells = 1024.0 * 1024.0;
-  return {cells, cells * model.elementBytes, type.getSparsity().value_or(1.0)};
+  double cells = costModelCells(value);
+  return {cells, cells * model.elementBytes,
+          cast<MatrixType>(value.getType()).getSparsity().value_or(1.0)};
+}
+
+/// The inner dimension of U %*% t(V).
+double rankOf(OuterCandidate &candidate) {
+  return costModelSize(cast<MatrixType>(candidate.u.getType()).getCols());
 }
 
 double OuterTemplateFusion::fusedCost(OuterCandidate &candidate) const {
   Shape main = shapeOf(candidate.main, model);
-  double rank = double(cast<MatrixType>(candidate.u.getType()).getCols());
+  double rank = rankOf(candidate);
   double read = main.bytes + shapeOf(candidate.u, model).bytes +
                 shapeOf(candidate.v, model).bytes;
   double chainFlops = 0;
@@ -156,7 +161,7 @@ double OuterTemplateFusion::fusedCost(OuterCandidate &candidate) const {
 
 double OuterTemplateFusion::unfusedCost(OuterCandidate &candidate) const {
   Shape product = shapeOf(candidate.product.getResult(), model);
-  double rank = double(cast<MatrixType>(candidate.u.getType()).getCols());
+  double rank = rankOf(candidate);
   double total = opCost(
       shapeOf(candidate.u, model).bytes + shapeOf(candidate.v, model).bytes,
       product.bytes, 2 * product.cells * rank, model.peakFlops);

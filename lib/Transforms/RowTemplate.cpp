@@ -39,22 +39,8 @@ int64_t staticRows(Value value) {
   return type && type.hasStaticRows() ? type.getRows() : ShapedType::kDynamic;
 }
 
-/// Size assumed for a dimension unknown at compile time (as the cell
-/// planner does for its inputs).
-constexpr double kAssumedSize = 1024;
-
-double sizeOf(int64_t size) {
-  return ShapedType::isDynamic(size) ? kAssumedSize : double(size);
-}
-
-/// Cells of a matrix; 0 for scalars.
-double cellsOf(Value value) {
-  auto type = dyn_cast<MatrixType>(value.getType());
-  return type ? sizeOf(type.getRows()) * sizeOf(type.getCols()) : 0;
-}
-
 double bytesOf(Value value, const CostModel &model) {
-  return cellsOf(value) * model.elementBytes;
+  return costModelCells(value) * model.elementBytes;
 }
 
 struct RowCandidate {
@@ -91,8 +77,7 @@ private:
   /// Floating-point work of a fused op over the whole main input.
   double opFlops(Operation *op) const;
   double opCost(double read, double written, double flops) const {
-    return written / model.memoryBandwidth +
-           std::max(read / model.memoryBandwidth, flops / model.peakFlops);
+    return operatorCost(model, read, written, flops, model.peakFlops);
   }
   void emit(const RowCandidate &candidate);
 
@@ -194,12 +179,13 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
 double RowTemplateFusion::opFlops(Operation *op) const {
   if (auto product = dyn_cast<MatmulOp>(op)) {
     auto lhs = cast<MatrixType>(product.getLhs().getType());
-    return 2 * cellsOf(product.getResult()) * sizeOf(lhs.getCols());
+    return 2 * costModelCells(product.getResult()) *
+           costModelSize(lhs.getCols());
   }
   if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op))
-    return cellsOf(op->getResult(0)) * cellFlops(elementwise);
+    return costModelCells(op->getResult(0)) * cellFlops(elementwise);
   if (auto aggregate = dyn_cast<AggOp>(op))
-    return cellsOf(aggregate.getInput());
+    return costModelCells(aggregate.getInput());
   return 0;
 }
 

@@ -4,6 +4,7 @@
 // RUN: amls-opt %s -split-input-file -amls-fuse-explain 2>&1 >/dev/null | FileCheck %s --check-prefix=EXPLAIN
 // RUN: not amls-opt %s -split-input-file -amls-fuse="fuse-all fuse-no-redundancy" 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: amls-opt %s -split-input-file -amls-fuse="explain cache-bandwidth=10e9" 2>&1 >/dev/null | FileCheck %s --check-prefix=NOCACHE
+// RUN: amls-opt %s -split-input-file -amls-fuse="explain scalar-flops=1e12" 2>&1 >/dev/null | FileCheck %s --check-prefix=FASTSCALAR
 
 // sum(X*Y*Z): one cell operator closed by the sum, reading each input once.
 // CHECK-LABEL: func @sum_xyz
@@ -295,6 +296,9 @@ func.func @outer_product_masked(%U: !amls.matrix<1000x10xf64>, %X: !amls.matrix<
 // ALL: amls.fused outer aggregate [sum] all
 // EXPLAIN: outer template at amls.matmul {{.*}}: main input !amls.matrix<2000x2000xf64, sparsity = 1.0>, 3 element-wise ops, closed by a sum
 // EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused
+// With scalar code as fast as 1e12 flop/s, the same candidate is fused.
+// FASTSCALAR: outer template at amls.matmul {{.*}}: main input !amls.matrix<2000x2000xf64, sparsity = 1.0>, 3 element-wise ops, closed by a sum
+// FASTSCALAR-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
 func.func @outer_dense_not_fused(%X: !amls.matrix<2000x2000xf64, sparsity = 1.0>, %U: !amls.matrix<2000x20xf64>, %V: !amls.matrix<2000x20xf64>) -> f64 {
   %eps = arith.constant 1.0e-15 : f64
   %Vt = amls.transpose %V : !amls.matrix<2000x20xf64> -> !amls.matrix<20x2000xf64>

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
 #include <vector>
 
@@ -162,4 +163,22 @@ TEST(Blas, PicksAFastOpenBlasCore) {
   if (expected) {
     EXPECT_STREQ(std::getenv("OPENBLAS_CORETYPE"), expected);
   }
+}
+
+TEST(Blas, SerialSectionRestoresTheThreadCount) {
+  // OpenBLAS's own thread count, read through the library the runtime
+  // loaded (dlopen of a loaded library returns it again).
+  amls_rt_set_num_threads(2);
+  void *openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
+  if (!openblas)
+    GTEST_SKIP() << "OpenBLAS is not installed";
+  auto getThreads =
+      reinterpret_cast<int (*)()>(dlsym(openblas, "openblas_get_num_threads"));
+  ASSERT_NE(getThreads, nullptr);
+  int before = getThreads();
+  amls_rt_blas_serial(1);
+  EXPECT_EQ(getThreads(), 1);
+  amls_rt_blas_serial(0);
+  EXPECT_EQ(getThreads(), before);
+  dlclose(openblas);
 }

@@ -1123,41 +1123,58 @@ LaneSplit laneSplitFor(Value value) {
   return {type.getDimSize(1) / LaneSplit::kLanes};
 }
 
+/// Reduces the dimensions of `partials` marked in `reduced` with `combine`
+/// (partial, accumulator), starting from `init`; the kept dimensions have
+/// `keptSizes`.
+Value reducePartials(
+    OpBuilder &b, Location loc, Value partials, ArrayRef<bool> reduced,
+    ArrayRef<OpFoldResult> keptSizes, double init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  auto type = cast<RankedTensorType>(partials.getType());
+  Type elementType = type.getElementType();
+  MLIRContext *context = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<AffineExpr> kept;
+  SmallVector<utils::IteratorType> iteratorTypes;
+  for (int64_t d = 0; d < rank; ++d) {
+    iteratorTypes.push_back(reduced[d] ? utils::IteratorType::reduction
+                                       : utils::IteratorType::parallel);
+    if (!reduced[d])
+      kept.push_back(getAffineDimExpr(d, context));
+  }
+  Value empty = tensor::EmptyOp::create(b, loc, keptSizes, elementType);
+  Value filled = linalg::FillOp::create(
+                     b, loc, reductionInit(b, loc, elementType, init), empty)
+                     .getResult(0);
+  return linalg::GenericOp::create(
+             b, loc, empty.getType(), partials, filled,
+             {AffineMap::getMultiDimIdentityMap(rank, context),
+              AffineMap::get(rank, 0, kept, context)},
+             iteratorTypes,
+             [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
+               linalg::YieldOp::create(
+                   nested, bodyLoc, combine(nested, bodyLoc, args[0], args[1]));
+             })
+      .getResult(0);
+}
+
 /// Merges partial results: all of them into a 0-d tensor, or, with
 /// `perRow`, the lanes of each row (rows x lanes into rows).
 Value mergePartials(OpBuilder &b, Location loc, Value partials,
                     const Reduction &reduction, bool sumOfSquares,
                     bool perRow = false) {
   auto type = cast<RankedTensorType>(partials.getType());
-  Type elementType = type.getElementType();
-  MLIRContext *context = b.getContext();
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> shape;
-  SmallVector<AffineExpr> kept;
-  SmallVector<utils::IteratorType> iteratorTypes(
-      rank, utils::IteratorType::reduction);
+  SmallVector<bool> reduced(type.getRank(), true);
+  SmallVector<OpFoldResult> keptSizes;
   if (perRow) {
-    shape.push_back(type.getDimSize(0));
-    kept.push_back(getAffineDimExpr(0, context));
-    iteratorTypes[0] = utils::IteratorType::parallel;
+    reduced[0] = false;
+    keptSizes.push_back(b.getIndexAttr(type.getDimSize(0)));
   }
-  auto mergedType = RankedTensorType::get(shape, elementType);
-  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
-  Value filled =
-      linalg::FillOp::create(
-          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
-          .getResult(0);
-  return linalg::GenericOp::create(
-             b, loc, mergedType, partials, filled,
-             {AffineMap::getMultiDimIdentityMap(rank, context),
-              AffineMap::get(rank, 0, kept, context)},
-             iteratorTypes,
-             [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-               linalg::YieldOp::create(nested, bodyLoc,
-                                       reduction.merge(nested, bodyLoc, args[0],
-                                                       args[1], sumOfSquares));
-             })
-      .getResult(0);
+  return reducePartials(
+      b, loc, partials, reduced, keptSizes, reduction.init,
+      [&](OpBuilder &nested, Location bodyLoc, Value partial, Value acc) {
+        return reduction.merge(nested, bodyLoc, partial, acc, sumOfSquares);
+      });
 }
 
 /// Reduces `input` over `axis` into a tensor of rank 0 (all), or rank 1
@@ -2234,34 +2251,11 @@ constexpr int64_t kRowChunks = 32;
 Value mergeChunkPartials(OpBuilder &b, Location loc, Value partials,
                          ArrayRef<OpFoldResult> sizes,
                          const Reduction &reduction) {
-  auto type = cast<RankedTensorType>(partials.getType());
-  int64_t rank = type.getRank();
-  MLIRContext *context = b.getContext();
-  Type elementType = type.getElementType();
-  SmallVector<AffineExpr> kept;
-  SmallVector<utils::IteratorType> iteratorTypes = {
-      utils::IteratorType::reduction};
-  for (int64_t d = 1; d < rank; ++d) {
-    kept.push_back(getAffineDimExpr(d, context));
-    iteratorTypes.push_back(utils::IteratorType::parallel);
-  }
-  Value empty = tensor::EmptyOp::create(b, loc, sizes, elementType);
-  Value filled =
-      linalg::FillOp::create(
-          b, loc, reductionInit(b, loc, elementType, reduction.init), empty)
-          .getResult(0);
-  Value merged =
-      linalg::GenericOp::create(
-          b, loc, empty.getType(), partials, filled,
-          {AffineMap::getMultiDimIdentityMap(rank, context),
-           AffineMap::get(rank, 0, kept, context)},
-          iteratorTypes,
-          [&](OpBuilder &nested, Location bodyLoc, ValueRange args) {
-            linalg::YieldOp::create(
-                nested, bodyLoc,
-                reduction.combine(nested, bodyLoc, args[0], args[1]));
-          })
-          .getResult(0);
+  int64_t rank = cast<RankedTensorType>(partials.getType()).getRank();
+  SmallVector<bool> reduced(rank, false);
+  reduced[0] = true;
+  Value merged = reducePartials(b, loc, partials, reduced, sizes,
+                                reduction.init, reduction.combine);
   if (rank == 1)
     return tensor::ExtractOp::create(b, loc, merged, ValueRange{});
   return merged;
