@@ -16,6 +16,11 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     printing, random numbers, and the ops whose result size depends on the
     data: `remove_empty`, `table`, `order`) become calls into
     libamls_runtime (`amls_rt_*`). `amls.parfor` becomes an `scf.for`.
+    `amls.fused` becomes one `linalg.generic` (cell, magg, outer: zero cells
+    of the main input skipped) or, for the row template, an `scf.forall`
+    over chunks of row blocks, bracketed by `amls_rt_blas_serial(1)` /
+    `amls_rt_blas_serial(0)` so that BLAS calls in the chunks run on their
+    own thread (docs/fusion.md).
 
     Sizes that are `?` are read at run time with `tensor.dim`. Where two
     unknown sizes must agree (element-wise operands, products, slices within
