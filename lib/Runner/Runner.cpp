@@ -2,9 +2,12 @@
 
 #include "AMLS/Runner/Runner.h"
 
+#include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/ElementConversion.h"
 #include "AMLS/Conversion/Passes.h"
+#include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 #include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runtime/Runtime.h"
 #include "AMLS/Transforms/Passes.h"
 
@@ -102,6 +105,7 @@ void mlir::amls::registerRunnerDialects(DialectRegistry &registry) {
     registerAllPasses();
     registerAMLSPasses();
     registerAMLSConversionPasses();
+    registerAMLSCodegenPasses();
   });
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -112,8 +116,6 @@ void mlir::amls::registerRunnerDialects(DialectRegistry &registry) {
 //===----------------------------------------------------------------------===//
 // ProgramRunner
 //===----------------------------------------------------------------------===//
-
-static constexpr StringLiteral kWrapperName = "amls_main";
 
 ProgramRunner::ProgramRunner(OwningOpRef<ModuleOp> module,
                              RunnerOptions options)
@@ -210,94 +212,6 @@ static FailureOr<Type> specializedType(Location loc, StringRef name,
   return Type(exact);
 }
 
-/// `amls_main`: calls the entry and hands every result to a sink, so that
-/// the JIT entry point takes arguments only (the C ABI of memrefs).
-static LogicalResult addResultWrapper(ModuleOp module, func::FuncOp entry) {
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  Location loc = entry.getLoc();
-  MLIRContext *context = module.getContext();
-  auto declare = [&](StringRef name, TypeRange inputs) {
-    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-      return existing;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto f = func::FuncOp::create(b, loc, name, b.getFunctionType(inputs, {}));
-    f.setPrivate();
-    if (llvm::any_of(inputs, llvm::IsaPred<MemRefType>))
-      f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
-    return f;
-  };
-  // Matrices cross in and out as f64: other element types convert inside.
-  auto asF64 = [&](Type type) -> Type {
-    if (auto tensor = dyn_cast<RankedTensorType>(type))
-      return tensor.clone(b.getF64Type());
-    return type;
-  };
-  SmallVector<Type> wrapperInputs =
-      llvm::map_to_vector(entry.getArgumentTypes(), asF64);
-  auto wrapper = func::FuncOp::create(b, loc, kWrapperName,
-                                      b.getFunctionType(wrapperInputs, {}));
-  wrapper->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                   b.getUnitAttr());
-  // The caller's input matrices are read-only: writes need copies.
-  for (unsigned i = 0; i < wrapper.getNumArguments(); ++i)
-    if (isa<TensorType>(wrapper.getArgumentTypes()[i]))
-      wrapper.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
-  Block *body = wrapper.addEntryBlock();
-  b.setInsertionPointToStart(body);
-  SmallVector<Value> callArgs;
-  for (auto [arg, type] :
-       llvm::zip(body->getArguments(), entry.getArgumentTypes())) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    callArgs.push_back(
-        tensor ? convertElementType(b, loc, arg, tensor.getElementType())
-               : Value(arg));
-  }
-  auto call = func::CallOp::create(b, loc, entry, callArgs);
-  int64_t dyn = ShapedType::kDynamic;
-  auto anyMatrix =
-      MemRefType::get({dyn, dyn}, b.getF64Type(),
-                      StridedLayoutAttr::get(context, dyn, {dyn, dyn}));
-  for (auto [i, result] : llvm::enumerate(call.getResults())) {
-    Value index = arith::ConstantIntOp::create(b, loc, i, 64);
-    Type type = result.getType();
-    if (isa<RankedTensorType>(type)) {
-      Value dynamic = tensor::CastOp::create(
-          b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()),
-          convertElementType(b, loc, result, b.getF64Type()));
-      Value buffer =
-          bufferization::ToBufferOp::create(b, loc, anyMatrix, dynamic, true);
-      func::CallOp::create(
-          b, loc, declare("amls_run_sink_matrix", {b.getI64Type(), anyMatrix}),
-          ValueRange{index, buffer});
-    } else if (isa<FloatType>(type)) {
-      Value value = type.isF64()
-                        ? result
-                        : arith::ExtFOp::create(b, loc, b.getF64Type(), result)
-                              .getResult();
-      func::CallOp::create(
-          b, loc,
-          declare("amls_run_sink_float", {b.getI64Type(), b.getF64Type()}),
-          ValueRange{index, value});
-    } else if (type.isIndex() || type.isSignlessInteger()) {
-      Value value = result;
-      if (type.isIndex())
-        value = arith::IndexCastOp::create(b, loc, b.getI64Type(), result);
-      else if (type.getIntOrFloatBitWidth() < 64)
-        value = arith::ExtSIOp::create(b, loc, b.getI64Type(), result);
-      func::CallOp::create(
-          b, loc,
-          declare("amls_run_sink_integer", {b.getI64Type(), b.getI64Type()}),
-          ValueRange{index, value});
-    } else {
-      return entry.emitError("result #")
-             << i << " has type " << type << ", which amls-run cannot return";
-    }
-  }
-  func::ReturnOp::create(b, loc);
-  return success();
-}
-
 using Clock = std::chrono::steady_clock;
 static double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start)
@@ -336,6 +250,17 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
     return cached->second.get();
   }
 
+  CompileOptions compile;
+  compile.rewrites = options.rewrites;
+  compile.fusion = options.fusion;
+  compile.fusionExplain = options.fusionExplain;
+  compile.wrapEntry = options.entry;
+  compile.threads = options.threads;
+  compile.blas = options.blas;
+  std::string problem = checkCompileOptions(compile);
+  if (!problem.empty())
+    return module->emitError(problem);
+  // The two stages of the end-to-end compile, timed apart.
   PassManager optimize(module->getContext());
   if (options.printIRAfterAll) {
     module->getContext()->disableMultithreading();
@@ -343,18 +268,8 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
   }
   if (options.passStatistics)
     optimize.enableStatistics();
-  buildOptimizePipeline(optimize, options.rewrites);
-  if (options.fusion != "none") {
-    AMLSFuseOptions fuse;
-    fuse.fuseAll = options.fusion == "fuse-all";
-    fuse.fuseNoRedundancy = options.fusion == "fuse-no-redundancy";
-    fuse.explain = options.fusionExplain;
-    optimize.addPass(createAMLSFuse(fuse));
-  }
-  buildToLinalgPipeline(optimize);
+  buildCompileToLinalgPipeline(optimize, compile);
   if (failed(optimize.run(*module)))
-    return failure();
-  if (failed(addResultWrapper(*module, entry)))
     return failure();
   lastTimes.optimize = millisecondsSince(start);
 
@@ -364,10 +279,7 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
     lower.enableIRPrinting();
   if (options.passStatistics)
     lower.enableStatistics();
-  LowerToLLVMOptions lowering;
-  lowering.threads = options.threads;
-  lowering.blas = options.blas;
-  buildLinalgToLLVMPipeline(lower, lowering);
+  buildCompileToLLVMPipeline(lower, compile);
   if (failed(lower.run(*module)))
     return failure();
 
@@ -406,10 +318,12 @@ ProgramRunner::compile(ArrayRef<RuntimeValue> args) {
       symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                                  llvm::JITSymbolFlags::Exported};
     };
-    add("_mlir_ciface_amls_run_sink_matrix",
+    add(("_mlir_ciface_" + getRuntimeFunctionName(RuntimeFunction::SinkMatrix))
+            .str(),
         reinterpret_cast<void *>(&_mlir_ciface_amls_run_sink_matrix));
-    add("amls_run_sink_float", reinterpret_cast<void *>(&amls_run_sink_float));
-    add("amls_run_sink_integer",
+    add(getRuntimeFunctionName(RuntimeFunction::SinkFloat),
+        reinterpret_cast<void *>(&amls_run_sink_float));
+    add(getRuntimeFunctionName(RuntimeFunction::SinkInteger),
         reinterpret_cast<void *>(&amls_run_sink_integer));
     return symbols;
   });
@@ -470,7 +384,7 @@ ProgramRunner::run(ArrayRef<RuntimeValue> args) {
   currentResults = &results;
   auto start = Clock::now();
   llvm::Error error = (*engine)->invokePacked(
-      (Twine("_mlir_ciface_") + kWrapperName).str(), packed);
+      (Twine("_mlir_ciface_") + kEntryWrapperName).str(), packed);
   lastTimes.execute = millisecondsSince(start);
   currentResults = nullptr;
   if (error) {

@@ -23,7 +23,7 @@ namespace {
 struct ReadCache {
   std::mutex mutex;
   std::string path;
-  FileFormat format = FileFormat::CSV;
+  FileFormat format = AMLS_FILE_CSV;
   Matrix matrix;
 };
 
@@ -42,9 +42,10 @@ MatrixView viewOf(const AmlsMatrixF64 *m) {
 /// Parses `path` into the cache unless it is already there.
 static const Matrix &cachedFile(ReadCache &cache, const char *path,
                                 int32_t format) {
-  if (cache.path != path || cache.format != static_cast<FileFormat>(format)) {
+  if (cache.path != path ||
+      cache.format != static_cast<AmlsFileFormat>(format)) {
     cache.path = path;
-    cache.format = static_cast<FileFormat>(format);
+    cache.format = static_cast<AmlsFileFormat>(format);
     std::string error = readMatrix(cache.path, cache.format, cache.matrix);
     if (!error.empty())
       fail(error);
@@ -82,7 +83,7 @@ extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
 extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
                                            const char *path, int32_t format) {
   std::string error =
-      writeMatrix(path, static_cast<FileFormat>(format), viewOf(source));
+      writeMatrix(path, static_cast<AmlsFileFormat>(format), viewOf(source));
   if (!error.empty())
     fail(error);
 }
@@ -117,7 +118,7 @@ extern "C" void amls_rt_check(int32_t ok, const char *message) {
 namespace {
 std::string &messageBuffer(int32_t stream) {
   thread_local std::string buffers[2];
-  return buffers[stream == AMLS_RT_STOP_STREAM ? 1 : 0];
+  return buffers[stream == AMLS_STREAM_STOP ? 1 : 0];
 }
 } // namespace
 
@@ -145,7 +146,7 @@ extern "C" void _mlir_ciface_amls_rt_emit_matrix(AmlsMatrixF64 *source,
 extern "C" void amls_rt_emit_end(int32_t stream) {
   std::string message;
   std::swap(message, messageBuffer(stream));
-  if (stream == AMLS_RT_STOP_STREAM)
+  if (stream == AMLS_STREAM_STOP)
     fail("stop: " + message);
   message += '\n';
   std::fwrite(message.data(), 1, message.size(), stdout);

@@ -18,10 +18,10 @@ FileFormat formatForPath(std::string_view path) {
            path.substr(path.size() - suffix.size()) == suffix;
   };
   if (endsWith(".mtx") || endsWith(".mm"))
-    return FileFormat::MatrixMarket;
+    return AMLS_FILE_MATRIX_MARKET;
   if (endsWith(".bin"))
-    return FileFormat::Binary;
-  return FileFormat::CSV;
+    return AMLS_FILE_BINARY;
+  return AMLS_FILE_CSV;
 }
 
 namespace {
@@ -261,9 +261,9 @@ std::string readMatrix(const std::string &path, FileFormat format,
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return path + ": cannot open the file for reading";
-  if (format == FileFormat::MatrixMarket)
+  if (format == AMLS_FILE_MATRIX_MARKET)
     return readMatrixMarket(path, in, result);
-  if (format == FileFormat::Binary)
+  if (format == AMLS_FILE_BINARY)
     return readBinary(path, in, result);
   return readCSV(path, in, result);
 }
@@ -273,7 +273,7 @@ std::string writeMatrix(const std::string &path, FileFormat format,
   std::ofstream out(path, std::ios::binary);
   if (!out)
     return path + ": cannot open the file for writing";
-  if (format == FileFormat::Binary) {
+  if (format == AMLS_FILE_BINARY) {
     int64_t sizes[2] = {m.rows, m.cols};
     out.write(kBinaryMagic, sizeof(kBinaryMagic));
     out.write(reinterpret_cast<const char *>(sizes), sizeof(sizes));
@@ -282,7 +282,7 @@ std::string writeMatrix(const std::string &path, FileFormat format,
         double value = m.at(r, c);
         out.write(reinterpret_cast<const char *>(&value), sizeof(value));
       }
-  } else if (format == FileFormat::CSV) {
+  } else if (format == AMLS_FILE_CSV) {
     for (int64_t r = 0; r < m.rows; ++r) {
       for (int64_t c = 0; c < m.cols; ++c) {
         if (c)

@@ -40,7 +40,7 @@ extern "C" double amls_rt_rand(uint64_t seed, uint64_t cell, double min,
                                double max, double sparsity, int32_t pdf) {
   if (sparsity < 1.0 && uniform(seed, cell, kSparsity) >= sparsity)
     return 0.0;
-  if (pdf == AMLS_RT_NORMAL) {
+  if (pdf == AMLS_PDF_NORMAL) {
     // Box-Muller; 1 - u is in (0, 1], so the logarithm is finite.
     double radius =
         std::sqrt(-2.0 * std::log(1.0 - uniform(seed, cell, kValue)));

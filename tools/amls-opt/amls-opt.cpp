@@ -6,8 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Dialect/AMLSDialect.h"
+#include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -21,8 +23,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::amls::registerAMLSPasses();
   mlir::amls::registerAMLSConversionPasses();
+  mlir::amls::registerAMLSCodegenPasses();
   mlir::amls::registerAMLSPipelines();
-  mlir::amls::registerAMLSOptimizePipeline();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

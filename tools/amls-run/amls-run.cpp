@@ -197,7 +197,8 @@ int main(int argc, char **argv) {
                 "simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, "
                 "none; found '" +
                 rewriteFamilies + "'");
-  options.rewrites = *families;
+  options.rewrites =
+      noOptimization ? std::string("none") : rewriteFamilies.getValue();
   if (fusion != "cost" && fusion != "fuse-all" &&
       fusion != "fuse-no-redundancy" && fusion != "none")
     return fail("--fuse expects cost, fuse-all, fuse-no-redundancy or none, "

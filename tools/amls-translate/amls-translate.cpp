@@ -1,14 +1,15 @@
 //===- amls-translate.cpp - AMLS translations ----------------------------===//
 //
 // mlir-translate with AMLS added: `--import-dml` turns a DML script into
-// AMLS IR, `--amls-to-llvmir` lowers an AMLS program through the CPU
-// pipeline (amls-lower-to-llvm) and prints LLVM IR; every upstream
-// translation (--mlir-to-llvmir, ...) is available too.
+// AMLS IR, `--amls-to-llvmir` compiles an AMLS program as amls-run does
+// (the amls-compile pipeline: optimizer, fusion, CPU lowering) and prints
+// LLVM IR; every upstream translation (--mlir-to-llvmir, ...) is available
+// too.
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Conversion/Passes.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
+#include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runner/Runner.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -33,6 +34,17 @@ static llvm::cl::opt<std::string>
                  llvm::cl::desc("--amls-to-llvmir: when dense products call "
                                 "BLAS (auto, always, never)"),
                  llvm::cl::init("auto"));
+
+static llvm::cl::opt<std::string>
+    compileRewrites("amls-rewrites",
+                    llvm::cl::desc("--amls-to-llvmir: the optimizer's rewrite "
+                                   "families (all, none, or a list)"),
+                    llvm::cl::init("all"));
+static llvm::cl::opt<std::string>
+    compileFusion("amls-fuse",
+                  llvm::cl::desc("--amls-to-llvmir: operator fusion (cost, "
+                                 "fuse-all, fuse-no-redundancy, none)"),
+                  llvm::cl::init("cost"));
 
 static llvm::cl::list<std::string>
     dmlArguments("dml-arg",
@@ -64,11 +76,16 @@ static LogicalResult translateAMLSToLLVMIR(Operation *op,
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a module");
-  PassManager pm(op->getContext());
-  mlir::amls::LowerToLLVMOptions options;
+  mlir::amls::CompileOptions options;
+  options.rewrites = compileRewrites;
+  options.fusion = compileFusion;
   options.threads = loweringThreads;
   options.blas = loweringBlas;
-  mlir::amls::buildLowerToLLVMPipeline(pm, options);
+  std::string problem = mlir::amls::checkCompileOptions(options);
+  if (!problem.empty())
+    return module.emitError("--amls-to-llvmir: ") << problem;
+  PassManager pm(op->getContext());
+  mlir::amls::buildCompilePipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();
   llvm::LLVMContext llvmContext;

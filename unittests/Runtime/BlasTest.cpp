@@ -27,9 +27,9 @@ TEST(Blas, GemmMatchesTheDefinition) {
   const int64_t m = 37, k = 53, n = 29;
   std::vector<double> a(m * k), b(k * n), c(m * n, 0.0);
   for (int64_t i = 0; i < m * k; ++i)
-    a[i] = amls_rt_rand(1, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
+    a[i] = amls_rt_rand(1, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
   for (int64_t i = 0; i < k * n; ++i)
-    b[i] = amls_rt_rand(2, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
+    b[i] = amls_rt_rand(2, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
   AmlsMatrixF64 da = descriptor(a, m, k, k), db = descriptor(b, k, n, n),
                 dc = descriptor(c, m, n, n);
   _mlir_ciface_amls_rt_gemm_f64(&da, &db, &dc);
@@ -72,7 +72,7 @@ TEST(Blas, SymmetricProductsAccumulateBothTriangles) {
   const int64_t rows = 6, cols = 3, stride = 5;
   std::vector<double> x(rows * stride);
   for (int64_t i = 0; i < rows * stride; ++i)
-    x[i] = amls_rt_rand(3, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
+    x[i] = amls_rt_rand(3, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
   AmlsMatrixF64 plain = descriptor(x, rows, cols, stride);
   AmlsMatrixF64 transposed = {x.data(), x.data(), 0, {cols, rows}, {1, stride}};
   auto at = [&](int64_t i, int64_t j) { return x[i * stride + j]; };

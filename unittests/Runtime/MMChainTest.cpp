@@ -45,7 +45,7 @@ TEST_P(MMChain, MatchesTheDefinition) {
   int64_t outer = c.transposedView ? c.cols : c.rows;
   std::vector<double> data(outer * lead);
   for (size_t i = 0; i < data.size(); ++i)
-    data[i] = amls_rt_rand(7, i, -1, 1, 1.0, AMLS_RT_UNIFORM);
+    data[i] = amls_rt_rand(7, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
   AmlsMatrixF64 x = {data.data(), data.data(), 0, {c.rows, c.cols}, {0, 0}};
   if (c.transposedView) {
     x.strides[0] = 1;
@@ -59,10 +59,10 @@ TEST_P(MMChain, MatchesTheDefinition) {
   };
   std::vector<double> v(c.cols), w(2 * c.rows), out(c.cols, 12345.0);
   for (int64_t j = 0; j < c.cols; ++j)
-    v[j] = amls_rt_rand(8, j, -1, 1, 1.0, AMLS_RT_UNIFORM);
+    v[j] = amls_rt_rand(8, j, -1, 1, 1.0, AMLS_PDF_UNIFORM);
   // Weights are a strided column (every other element of w).
   for (int64_t i = 0; i < 2 * c.rows; ++i)
-    w[i] = amls_rt_rand(9, i, 0, 2, 1.0, AMLS_RT_UNIFORM);
+    w[i] = amls_rt_rand(9, i, 0, 2, 1.0, AMLS_PDF_UNIFORM);
   AmlsMatrixF64 dv = {v.data(), v.data(), 0, {c.cols, 1}, {1, 1}};
   AmlsMatrixF64 dw = {w.data(), w.data(), 0, {c.rows, 1}, {2, 1}};
   AmlsMatrixF64 dout = {out.data(), out.data(), 0, {c.cols, 1}, {1, 1}};

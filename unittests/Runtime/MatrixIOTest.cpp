@@ -39,17 +39,17 @@ Matrix make(int64_t rows, int64_t cols, std::vector<double> data) {
 } // namespace
 
 TEST(MatrixIO, FormatFromExtension) {
-  EXPECT_EQ(formatForPath("a/b.mtx"), FileFormat::MatrixMarket);
-  EXPECT_EQ(formatForPath("b.mm"), FileFormat::MatrixMarket);
-  EXPECT_EQ(formatForPath("b.csv"), FileFormat::CSV);
-  EXPECT_EQ(formatForPath("data"), FileFormat::CSV);
-  EXPECT_EQ(formatForPath("big.bin"), FileFormat::Binary);
+  EXPECT_EQ(formatForPath("a/b.mtx"), AMLS_FILE_MATRIX_MARKET);
+  EXPECT_EQ(formatForPath("b.mm"), AMLS_FILE_MATRIX_MARKET);
+  EXPECT_EQ(formatForPath("b.csv"), AMLS_FILE_CSV);
+  EXPECT_EQ(formatForPath("data"), AMLS_FILE_CSV);
+  EXPECT_EQ(formatForPath("big.bin"), AMLS_FILE_BINARY);
 }
 
 TEST(MatrixIO, ReadsCsvWithAndWithoutHeader) {
   TempFile plain("x.csv", "1,2.5,-3\n4e2, 5 ,nan\n\n");
   Matrix m;
-  ASSERT_EQ(readMatrix(plain.path, FileFormat::CSV, m), "");
+  ASSERT_EQ(readMatrix(plain.path, AMLS_FILE_CSV, m), "");
   EXPECT_EQ(m.rows, 2);
   EXPECT_EQ(m.cols, 3);
   EXPECT_EQ(m.at(0, 1), 2.5);
@@ -58,7 +58,7 @@ TEST(MatrixIO, ReadsCsvWithAndWithoutHeader) {
   EXPECT_TRUE(std::isnan(m.at(1, 2)));
 
   TempFile header("h.csv", "a,b\r\n1,\r\n3,4\r\n");
-  ASSERT_EQ(readMatrix(header.path, FileFormat::CSV, m), "");
+  ASSERT_EQ(readMatrix(header.path, AMLS_FILE_CSV, m), "");
   EXPECT_EQ(m.rows, 2);
   EXPECT_EQ(m.cols, 2);
   EXPECT_EQ(m.data, (std::vector<double>{1, 0, 3, 4}));
@@ -67,12 +67,12 @@ TEST(MatrixIO, ReadsCsvWithAndWithoutHeader) {
 TEST(MatrixIO, ReportsMalformedCsvWithLine) {
   TempFile bad("bad.csv", "1,2\n3,x4\n");
   Matrix m;
-  EXPECT_EQ(readMatrix(bad.path, FileFormat::CSV, m),
+  EXPECT_EQ(readMatrix(bad.path, AMLS_FILE_CSV, m),
             bad.path + ":2: column 2: expected a number, found 'x4'");
   TempFile ragged("ragged.csv", "1,2\n3\n");
-  EXPECT_EQ(readMatrix(ragged.path, FileFormat::CSV, m),
+  EXPECT_EQ(readMatrix(ragged.path, AMLS_FILE_CSV, m),
             ragged.path + ":2: expected 2 values as in the first row, found 1");
-  EXPECT_EQ(readMatrix("/nonexistent/x.csv", FileFormat::CSV, m),
+  EXPECT_EQ(readMatrix("/nonexistent/x.csv", AMLS_FILE_CSV, m),
             "/nonexistent/x.csv: cannot open the file for reading");
 }
 
@@ -80,45 +80,45 @@ TEST(MatrixIO, ReadsMatrixMarketForms) {
   Matrix m;
   TempFile coordinate("c.mtx", "%%MatrixMarket matrix coordinate real general\n"
                                "% a comment\n3 2 2\n1 1 1.5\n3 2 -2\n");
-  ASSERT_EQ(readMatrix(coordinate.path, FileFormat::MatrixMarket, m), "");
+  ASSERT_EQ(readMatrix(coordinate.path, AMLS_FILE_MATRIX_MARKET, m), "");
   EXPECT_EQ(m.data, (std::vector<double>{1.5, 0, 0, 0, 0, -2}));
 
   TempFile array("a.mtx", "%%MatrixMarket matrix array real general\n"
                           "2 2\n1\n2\n3\n4\n");
-  ASSERT_EQ(readMatrix(array.path, FileFormat::MatrixMarket, m), "");
+  ASSERT_EQ(readMatrix(array.path, AMLS_FILE_MATRIX_MARKET, m), "");
   // Column-major listing.
   EXPECT_EQ(m.data, (std::vector<double>{1, 3, 2, 4}));
 
   TempFile symmetric("s.mtx",
                      "%%MatrixMarket matrix coordinate pattern symmetric\n"
                      "2 2 1\n2 1\n");
-  ASSERT_EQ(readMatrix(symmetric.path, FileFormat::MatrixMarket, m), "");
+  ASSERT_EQ(readMatrix(symmetric.path, AMLS_FILE_MATRIX_MARKET, m), "");
   EXPECT_EQ(m.data, (std::vector<double>{0, 1, 1, 0}));
 }
 
 TEST(MatrixIO, ReportsMalformedMatrixMarket) {
   Matrix m;
   TempFile noHeader("n.mtx", "2 2 1\n1 1 1\n");
-  EXPECT_EQ(readMatrix(noHeader.path, FileFormat::MatrixMarket, m),
+  EXPECT_EQ(readMatrix(noHeader.path, AMLS_FILE_MATRIX_MARKET, m),
             noHeader.path +
                 ":1: expected '%%MatrixMarket matrix ...', found '2 2 1'");
   TempFile outside("o.mtx", "%%MatrixMarket matrix coordinate real general\n"
                             "2 2 1\n3 1 1.0\n");
-  EXPECT_EQ(readMatrix(outside.path, FileFormat::MatrixMarket, m),
+  EXPECT_EQ(readMatrix(outside.path, AMLS_FILE_MATRIX_MARKET, m),
             outside.path + ":3: entry (3, 1) is outside the 2x2 matrix");
   TempFile truncated("t.mtx", "%%MatrixMarket matrix coordinate real general\n"
                               "2 2 2\n1 1 1.0\n");
-  EXPECT_EQ(readMatrix(truncated.path, FileFormat::MatrixMarket, m),
+  EXPECT_EQ(readMatrix(truncated.path, AMLS_FILE_MATRIX_MARKET, m),
             truncated.path + ":4: expected 2 entries, found 1");
 }
 
 TEST(MatrixIO, RoundTripsEveryFormat) {
   Matrix original = make(2, 3, {0.1, 0, -1e-300, 1.0 / 3.0, 0, 12345.678});
   for (auto [name, format, layout] :
-       {std::tuple{"r.csv", FileFormat::CSV, MatrixMarketLayout::Coordinate},
-        {"r.mtx", FileFormat::MatrixMarket, MatrixMarketLayout::Coordinate},
-        {"r.mtx", FileFormat::MatrixMarket, MatrixMarketLayout::Array},
-        {"r.bin", FileFormat::Binary, MatrixMarketLayout::Coordinate}}) {
+       {std::tuple{"r.csv", AMLS_FILE_CSV, MatrixMarketLayout::Coordinate},
+        {"r.mtx", AMLS_FILE_MATRIX_MARKET, MatrixMarketLayout::Coordinate},
+        {"r.mtx", AMLS_FILE_MATRIX_MARKET, MatrixMarketLayout::Array},
+        {"r.bin", AMLS_FILE_BINARY, MatrixMarketLayout::Coordinate}}) {
     TempFile file(name);
     ASSERT_EQ(writeMatrix(file.path, format, MatrixView::of(original), layout),
               "");
@@ -134,9 +134,9 @@ TEST(MatrixIO, ReportsTruncatedBinary) {
   TempFile file("t.bin", std::string("AMLSMAT1") + std::string(16, '\0'));
   // 0x0 is a valid (empty) matrix; a wrong header is not.
   Matrix m;
-  EXPECT_EQ(readMatrix(file.path, FileFormat::Binary, m), "");
+  EXPECT_EQ(readMatrix(file.path, AMLS_FILE_BINARY, m), "");
   TempFile wrong("w.bin", "NOTAMATRIX");
-  EXPECT_EQ(readMatrix(wrong.path, FileFormat::Binary, m),
+  EXPECT_EQ(readMatrix(wrong.path, AMLS_FILE_BINARY, m),
             wrong.path + ": expected a binary matrix starting with 'AMLSMAT1'");
 }
 
@@ -145,7 +145,7 @@ TEST(MatrixIO, WritesStridedViews) {
   Matrix m = make(2, 3, {1, 2, 3, 4, 5, 6});
   MatrixView transposed{m.data.data(), 3, 2, 1, 3};
   TempFile file("t.csv");
-  ASSERT_EQ(writeMatrix(file.path, FileFormat::CSV, transposed), "");
+  ASSERT_EQ(writeMatrix(file.path, AMLS_FILE_CSV, transposed), "");
   std::ifstream in(file.path);
   std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(text, "1,4\n2,5\n3,6\n");

@@ -18,17 +18,17 @@ std::vector<double> draw(uint64_t seed, int64_t cells, double min, double max,
 } // namespace
 
 TEST(Random, SameSeedSameMatrixInAnyOrder) {
-  std::vector<double> forward = draw(42, 1000, -1, 1, 0.3, AMLS_RT_UNIFORM);
+  std::vector<double> forward = draw(42, 1000, -1, 1, 0.3, AMLS_PDF_UNIFORM);
   // Cells are independent of the order they are generated in (as by
   // several threads): generate backwards.
   for (int64_t i = 999; i >= 0; --i)
-    EXPECT_EQ(amls_rt_rand(42, i, -1, 1, 0.3, AMLS_RT_UNIFORM), forward[i]);
-  EXPECT_NE(draw(43, 1000, -1, 1, 0.3, AMLS_RT_UNIFORM), forward);
+    EXPECT_EQ(amls_rt_rand(42, i, -1, 1, 0.3, AMLS_PDF_UNIFORM), forward[i]);
+  EXPECT_NE(draw(43, 1000, -1, 1, 0.3, AMLS_PDF_UNIFORM), forward);
 }
 
 TEST(Random, UniformMomentsAndRange) {
   const int64_t n = 200000;
-  std::vector<double> v = draw(7, n, 2.0, 6.0, 1.0, AMLS_RT_UNIFORM);
+  std::vector<double> v = draw(7, n, 2.0, 6.0, 1.0, AMLS_PDF_UNIFORM);
   double sum = 0, sumSq = 0;
   for (double x : v) {
     ASSERT_GE(x, 2.0);
@@ -44,7 +44,7 @@ TEST(Random, UniformMomentsAndRange) {
 
 TEST(Random, NormalMoments) {
   const int64_t n = 200000;
-  std::vector<double> v = draw(11, n, 0, 0, 1.0, AMLS_RT_NORMAL);
+  std::vector<double> v = draw(11, n, 0, 0, 1.0, AMLS_PDF_NORMAL);
   double sum = 0, sumSq = 0;
   for (double x : v) {
     sum += x;
@@ -58,7 +58,7 @@ TEST(Random, NormalMoments) {
 TEST(Random, SparsityIsTheFractionOfNonZeros) {
   const int64_t n = 200000;
   for (double sparsity : {0.0, 0.01, 0.3, 1.0}) {
-    std::vector<double> v = draw(3, n, 1.0, 2.0, sparsity, AMLS_RT_UNIFORM);
+    std::vector<double> v = draw(3, n, 1.0, 2.0, sparsity, AMLS_PDF_UNIFORM);
     int64_t nonZeros = 0;
     for (double x : v)
       nonZeros += x != 0.0;

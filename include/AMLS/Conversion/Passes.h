@@ -15,11 +15,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
-class TypeConverter;
-class ConversionTarget;
 namespace amls {
 
 #define GEN_PASS_DECL
@@ -27,35 +24,6 @@ namespace amls {
 
 #define GEN_PASS_REGISTRATION
 #include "AMLS/Conversion/Passes.h.inc"
-
-/// Patterns lowering AMLS ops on dense matrices to linalg on tensors.
-void populateAMLSToLinalgConversionPatterns(const TypeConverter &converter,
-                                            RewritePatternSet &patterns);
-
-/// Options of the CPU lowering pipeline `amls-lower-to-llvm`.
-struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
-  PassOptions::Option<unsigned> threads{
-      *this, "threads",
-      llvm::cl::desc("Worker threads for parallel loops: 1 generates "
-                     "sequential code, more use OpenMP"),
-      llvm::cl::init(2)};
-  PassOptions::Option<std::string> blas{
-      *this, "blas",
-      llvm::cl::desc("When dense products call BLAS: auto, always, never"),
-      llvm::cl::init("auto")};
-};
-
-/// AMLS (after optimization) -> linalg -> bufferized loops -> LLVM dialect.
-void buildLowerToLLVMPipeline(OpPassManager &pm,
-                              const LowerToLLVMOptions &options);
-/// The two halves of it: AMLS -> linalg on tensors, and from there to LLVM.
-void buildToLinalgPipeline(OpPassManager &pm);
-/// The first stage of the second half: element-wise fusion, bufferization
-/// and deallocation (`--amls-bufferize` after the first half).
-void buildBufferizePipeline(OpPassManager &pm);
-void buildLinalgToLLVMPipeline(OpPassManager &pm,
-                               const LowerToLLVMOptions &options);
-void registerAMLSPipelines();
 
 } // namespace amls
 } // namespace mlir

@@ -29,7 +29,19 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     Broadcasting a row or column vector needs the vector's size 1 to be known
     statically; `--amls-infer-properties` (or amls-run's specialization to
     the inputs) provides it.
+
+    The lowering is target-neutral; how reductions are split into blocks of
+    rows and lanes and how row-template operators are blocked come from a
+    `LoweringSchedule` (`schedule=cpu`, the default: lib/Codegen/CPU;
+    `schedule=generic`: no splits, one chunk). Matrices with
+    `format = csr` are rejected with an error naming the op: the dense
+    lowering does not take them.
   }];
+  let options = [
+    Option<"schedule", "schedule", "std::string", "\"cpu\"",
+           "Whose answers to the lowering's shape decisions (reduction "
+           "splits, row blocks) to use: cpu, or generic (no splits)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
@@ -44,55 +56,31 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
   ];
 }
 
-def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
-  let summary = "Run large dense products through BLAS";
+def AMLSWrapEntry : Pass<"amls-wrap-entry", "ModuleOp"> {
+  let summary = "Adapt the entry function to the execution session's ABI";
   let description = [{
-    After bufferization, replaces `linalg.matmul` on `f64` or `f32` memrefs
-    (plain or with transposed operand maps) by a call to the runtime's
-    `amls_rt_gemm_f64` / `amls_rt_gemm_f32` (OpenBLAS gemv for
-    matrix-vector shapes, gemm otherwise, with the right kernel for the
-    CPU; transposed operands are passed as transposed views). With `mode=auto`, products of at least `min-flops`
-    multiply-adds call BLAS and smaller ones keep the generated loops; the
-    decision is made at compile time for static sizes and at run time
-    otherwise. `mode=always` and `mode=never` force one side.
+    Runs after `--convert-amls-to-linalg`. Adds `amls_main`, a function with
+    the C interface (`llvm.emit_c_interface`) that takes the arguments of the
+    entry function `entry` (f64 matrices whatever the entry's element types:
+    they are converted inside, and are read-only), calls the entry and hands
+    every result to the execution session through the runtime ABI's result
+    sinks (`amls_run_sink_matrix`, `amls_run_sink_float`,
+    `amls_run_sink_integer`, with the result's position). The JIT then
+    calls `amls_main` with arguments only. Entries with results other than
+    matrices, floats and integers are rejected.
   }];
   let options = [
-    Option<"mode", "mode", "std::string", "\"auto\"",
-           "When to call BLAS: auto, always or never">,
-    Option<"minFlops", "min-flops", "int64_t", "32768",
-           "Smallest product (M*N*K) that calls BLAS in auto mode">
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "The function to adapt">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::tensor::TensorDialect"
   ];
-}
-
-def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
-  let summary = "Run small parallel loops sequentially";
-  let description = [{
-    Replaces every outermost `scf.parallel` whose iteration count is a
-    constant below `min-iterations`, and every `scf.parallel` nested in
-    another one (the outer loop already uses the threads; nested OpenMP
-    regions would start once per outer iteration), by nested `scf.for`
-    loops. The count is
-    the product of the loop's trip counts and those of the loops nested in
-    it (the largest among siblings), so a column reduction over a tall
-    matrix counts all of its cells. Loops with a count unknown at compile
-    time stay parallel. amls-run's pipeline runs it with threads > 1,
-    before the OpenMP conversion: an OpenMP parallel region costs
-    microseconds to start, more than a loop over a few cells takes (a DML
-    loop updating one cell per iteration ran 16x slower on two threads
-    than on one without it).
-  }];
-  let options = [
-    Option<"minIterations", "min-iterations", "int64_t", "16384",
-           "Loops with fewer iterations (nested loops included) run "
-           "sequentially">
-  ];
-  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 #endif // AMLS_CONVERSION_PASSES_TD

@@ -12,8 +12,8 @@
 #ifndef AMLS_RUNNER_RUNNER_H
 #define AMLS_RUNNER_RUNNER_H
 
+#include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runtime/MatrixIO.h"
-#include "AMLS/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -48,9 +48,9 @@ struct RunnerOptions {
   std::string blas = "auto";
   bool printIRAfterAll = false;
   bool passStatistics = false;
-  /// The optimizer's rewrite families; none of them is --O0 (inference
-  /// still specializes the sizes).
-  OptimizeFamilies rewrites;
+  /// The optimizer's rewrite families (parseOptimizeFamilies); `none` is
+  /// --O0 (inference still specializes the sizes).
+  std::string rewrites = "all";
   /// Operator fusion after the optimizer: cost (cost-based plans),
   /// fuse-all, fuse-no-redundancy or none.
   std::string fusion = "cost";

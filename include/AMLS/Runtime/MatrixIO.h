@@ -9,6 +9,8 @@
 #ifndef AMLS_RUNTIME_MATRIXIO_H
 #define AMLS_RUNTIME_MATRIXIO_H
 
+#include "AMLS/Runtime/ABI.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -17,11 +19,8 @@
 
 namespace amls::runtime {
 
-/// The first two values match `mlir::amls::FileFormat`. Binary is the
-/// runtime's own fast format for large inputs: the 8 bytes "AMLSMAT1", the
-/// row and column counts as little-endian int64, then the cells as
-/// little-endian f64 in row-major order (what NumPy's `tofile` writes).
-enum class FileFormat : int32_t { CSV = 0, MatrixMarket = 1, Binary = 2 };
+/// The file formats of ABI.h (AMLS_FILE_CSV, ...).
+using FileFormat = AmlsFileFormat;
 
 /// `.mtx` and `.mm` are Matrix Market, `.bin` binary, anything else CSV.
 FileFormat formatForPath(std::string_view path);

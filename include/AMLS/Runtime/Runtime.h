@@ -2,8 +2,9 @@
 -*-===*\
 |*                                                                            *|
 |* The functions compiled AMLS programs call. Matrices cross the boundary as  *|
-|* MLIR memref descriptors (StridedMemRefType<double, 2>); functions taking   *|
-|* them use the `_mlir_ciface_` names that `llvm.emit_c_interface` expects.   *|
+|* the descriptors of ABI.h; functions taking them use the `_mlir_ciface_`    *|
+|* names that `llvm.emit_c_interface` expects. The compiler's side of this    *|
+|* contract is the table in lib/Conversion/RuntimeABI.                        *|
 |*                                                                            *|
 |* Errors inside a running program (a missing file, a malformed line) print   *|
 |* "amls: <file>:<line>: <problem>" to stderr and exit with status 1.         *|
@@ -13,6 +14,8 @@
 #ifndef AMLS_RUNTIME_RUNTIME_H
 #define AMLS_RUNTIME_RUNTIME_H
 
+#include "AMLS/Runtime/ABI.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -20,30 +23,7 @@
 extern "C" {
 #endif
 
-/// Layout of MLIR's `StridedMemRefType<double, 2>`.
-typedef struct AmlsMatrixF64 {
-  double *allocated;
-  double *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-} AmlsMatrixF64;
-
-/// Layout of MLIR's `StridedMemRefType<float, 2>`.
-typedef struct AmlsMatrixF32 {
-  float *allocated;
-  float *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-} AmlsMatrixF32;
-
-/// File formats; the values match `amls::FileFormat`.
-enum { AMLS_RT_CSV = 0, AMLS_RT_MATRIX_MARKET = 1 };
-/// Distributions; the values match `amls::RandPdf`.
-enum { AMLS_RT_UNIFORM = 0, AMLS_RT_NORMAL = 1 };
-
-/// Rows and columns of the matrix in `path`.
+/// Rows and columns of the matrix in `path` (`format`: an AmlsFileFormat).
 int64_t amls_rt_file_rows(const char *path, int32_t format);
 int64_t amls_rt_file_cols(const char *path, int32_t format);
 /// Reads `path` into `dest`, whose sizes come from `amls_rt_file_rows/cols`.
@@ -70,11 +50,9 @@ double amls_rt_rand(uint64_t seed, uint64_t cell, double min, double max,
 /// The seed of a rand() without one: fresh on every call.
 uint64_t amls_rt_fresh_seed(void);
 
-/// Messages of amls.printf (stream AMLS_RT_PRINT_STREAM, printed on
-/// stdout) and amls.stop (AMLS_RT_STOP_STREAM: reported on stderr, then the
-/// process exits with status 1), emitted piece by piece and ended with
-/// amls_rt_emit_end. Pieces go to a per-thread buffer.
-enum { AMLS_RT_PRINT_STREAM = 0, AMLS_RT_STOP_STREAM = 1 };
+/// Messages of amls.printf and amls.stop (`stream` is an AmlsMessageStream),
+/// emitted piece by piece and ended with amls_rt_emit_end. Pieces go to a
+/// per-thread buffer.
 void amls_rt_emit_text(const char *text, int32_t stream);
 void amls_rt_emit_f64(double value, int32_t stream);
 void amls_rt_emit_i64(int64_t value, int32_t stream);

@@ -47,25 +47,6 @@ void populateVectorizeLoopsPatterns(RewritePatternSet &patterns);
 
 /// Which rewrite families the optimizer runs (inference and cleanup always
 /// do): all of them by default.
-struct OptimizeFamilies {
-  bool simplify = true;
-  bool simplifyDynamic = true;
-  bool matmulChain = true;
-  /// Inter-procedural specialization and inlining (--amls-ipa).
-  bool interprocedural = true;
-  /// Row loops as block operations (--amls-vectorize-loops).
-  bool vectorizeLoops = true;
-};
-
-/// Parses a comma-separated list of `simplify`, `simplify-dynamic`,
-/// `matmul-chain`, `ipa`, `vectorize-loops`, `all`, `none`.
-FailureOr<OptimizeFamilies> parseOptimizeFamilies(StringRef list);
-
-/// The --amls-optimize pipeline (amls-run's default).
-void buildOptimizePipeline(OpPassManager &pm,
-                           const OptimizeFamilies &families = {});
-void registerAMLSOptimizePipeline();
-
 #define GEN_PASS_REGISTRATION
 #include "AMLS/Transforms/Passes.h.inc"
 

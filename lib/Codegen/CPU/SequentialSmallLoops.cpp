@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Codegen/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -19,7 +19,7 @@
 
 namespace mlir::amls {
 #define GEN_PASS_DEF_AMLSSEQUENTIALSMALLLOOPS
-#include "AMLS/Conversion/Passes.h.inc"
+#include "AMLS/Codegen/Passes.h.inc"
 } // namespace mlir::amls
 
 using namespace mlir;

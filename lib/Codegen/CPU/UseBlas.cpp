@@ -1,26 +1,20 @@
 //===- UseBlas.cpp - Run large dense products through BLAS ----------------===//
 
-#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Codegen/Passes.h"
+#include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::amls {
 #define GEN_PASS_DEF_AMLSUSEBLAS
-#include "AMLS/Conversion/Passes.h.inc"
+#include "AMLS/Codegen/Passes.h.inc"
 } // namespace mlir::amls
 
 using namespace mlir;
 using namespace mlir::amls;
 
 namespace {
-
-MemRefType anyStridedMatrix(Type elementType) {
-  MLIRContext *context = elementType.getContext();
-  int64_t dyn = ShapedType::kDynamic;
-  return MemRefType::get({dyn, dyn}, elementType,
-                         StridedLayoutAttr::get(context, dyn, {dyn, dyn}));
-}
 
 /// Whether operand `index` of a matmul is read transposed ((m,n,k) maps).
 FailureOr<bool> isTransposed(linalg::MatmulOp op, unsigned index) {
@@ -132,26 +126,17 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
       }
       return memref::CastOp::create(
           b, loc,
-          anyStridedMatrix(cast<MemRefType>(memref.getType()).getElementType()),
+          getRuntimeMatrixType(
+              cast<MemRefType>(memref.getType()).getElementType()),
           memref);
     };
     Value args[] = {view(lhs, transposeLhs), view(rhs, transposeRhs),
                     view(out, false)};
-    auto module = from->getParentOfType<ModuleOp>();
-    StringRef name = cast<MemRefType>(out.getType()).getElementType().isF64()
-                         ? "amls_rt_gemm_f64"
-                         : "amls_rt_gemm_f32";
-    auto function = module.lookupSymbol<func::FuncOp>(name);
-    if (!function) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      function = func::FuncOp::create(
-          b, loc, name, b.getFunctionType(ValueRange(args).getTypes(), {}));
-      function.setPrivate();
-      function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                        b.getUnitAttr());
-    }
-    func::CallOp::create(b, loc, function, ValueRange(args));
+    createRuntimeCall(b, loc, from,
+                      cast<MemRefType>(out.getType()).getElementType().isF64()
+                          ? RuntimeFunction::GemmF64
+                          : RuntimeFunction::GemmF32,
+                      args);
   }
 };
 

@@ -1,0 +1,23 @@
+//===- Passes.h - AMLS code generation passes -------------------*- C++ -*-===//
+
+#ifndef AMLS_CODEGEN_PASSES_H
+#define AMLS_CODEGEN_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::amls {
+
+#define GEN_PASS_DECL
+#include "AMLS/Codegen/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "AMLS/Codegen/Passes.h.inc"
+
+} // namespace mlir::amls
+
+#endif // AMLS_CODEGEN_PASSES_H

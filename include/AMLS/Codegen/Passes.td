@@ -1,0 +1,64 @@
+//===- Passes.td - AMLS code generation passes -------------*- tablegen -*-===//
+//
+// Target-specific passes that run on the lowered program (linalg, memref,
+// scf): the CPU's BLAS calls and loop schedules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_CODEGEN_PASSES_TD
+#define AMLS_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
+  let summary = "Run large dense products through BLAS";
+  let description = [{
+    After bufferization, replaces `linalg.matmul` on `f64` or `f32` memrefs
+    (plain or with transposed operand maps) by a call to the runtime's
+    `amls_rt_gemm_f64` / `amls_rt_gemm_f32` (OpenBLAS gemv for
+    matrix-vector shapes, gemm otherwise, with the right kernel for the
+    CPU; transposed operands are passed as transposed views). With `mode=auto`, products of at least `min-flops`
+    multiply-adds call BLAS and smaller ones keep the generated loops; the
+    decision is made at compile time for static sizes and at run time
+    otherwise. `mode=always` and `mode=never` force one side.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "When to call BLAS: auto, always or never">,
+    Option<"minFlops", "min-flops", "int64_t", "32768",
+           "Smallest product (M*N*K) that calls BLAS in auto mode">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
+  let summary = "Run small parallel loops sequentially";
+  let description = [{
+    Replaces every outermost `scf.parallel` whose iteration count is a
+    constant below `min-iterations`, and every `scf.parallel` nested in
+    another one (the outer loop already uses the threads; nested OpenMP
+    regions would start once per outer iteration), by nested `scf.for`
+    loops. The count is
+    the product of the loop's trip counts and those of the loops nested in
+    it (the largest among siblings), so a column reduction over a tall
+    matrix counts all of its cells. Loops with a count unknown at compile
+    time stay parallel. amls-run's pipeline runs it with threads > 1,
+    before the OpenMP conversion: an OpenMP parallel region costs
+    microseconds to start, more than a loop over a few cells takes (a DML
+    loop updating one cell per iteration ran 16x slower on two threads
+    than on one without it).
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t", "16384",
+           "Loops with fewer iterations (nested loops included) run "
+           "sequentially">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+#endif // AMLS_CODEGEN_PASSES_TD

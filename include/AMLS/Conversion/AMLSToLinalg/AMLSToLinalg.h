@@ -1,0 +1,80 @@
+//===- AMLSToLinalg.h - Lowering AMLS to linalg on tensors ------*- C++ -*-===//
+//
+// The patterns of --convert-amls-to-linalg, one populate function per op
+// family (lib/Conversion/AMLSToLinalg/<Family>.cpp), and the type converter
+// from matrices to tensors. Target-dependent shape decisions come from a
+// LoweringSchedule.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_CONVERSION_AMLSTOLINALG_AMLSTOLINALG_H
+#define AMLS_CONVERSION_AMLSTOLINALG_AMLSTOLINALG_H
+
+#include "AMLS/Conversion/AMLSToLinalg/LoweringSchedule.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::amls {
+
+/// `!amls.matrix<RxCxT>` to `tensor<RxCxT>`; other types unchanged. Dense
+/// matrices only: a CSR matrix has no tensor here, and
+/// checkDenseMatrixTypes reports it before the conversion starts.
+class MatrixTypeConverter : public TypeConverter {
+public:
+  MatrixTypeConverter();
+};
+
+/// Reports every value under `root` whose matrix type the dense lowering
+/// cannot take (`format = csr`) at the op that defines or takes it, instead
+/// of dropping the format.
+LogicalResult checkDenseMatrixTypes(Operation *root);
+
+/// Element-wise ops (ElementwiseOpInterface): one linalg.generic each.
+void populateAMLSElementwiseLoweringPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns,
+                                             const LoweringSchedule &schedule);
+/// fill, constant, seq, rand.
+void populateAMLSDataGenerationLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule);
+/// read, write, print, printf, stop: runtime calls.
+void populateAMLSIOLoweringPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const LoweringSchedule &schedule);
+/// matmul, tsmm, mmchain.
+void populateAMLSProductLoweringPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const LoweringSchedule &schedule);
+/// agg, trace, cumulative aggregates.
+void populateAMLSAggregateLoweringPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           const LoweringSchedule &schedule);
+/// transpose, reshape, rev, diag, cbind, rbind, slice, insert_slice.
+void populateAMLSReorganisationLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule);
+/// remove_empty, table, order: sizes from the data.
+void populateAMLSDataDependentLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule);
+/// nrow, ncol, nnz, as_scalar, as_matrix, cast, convert, select.
+void populateAMLSScalarLoweringPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns,
+                                        const LoweringSchedule &schedule);
+/// parfor and its yield.
+void populateAMLSRegionLoweringPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns,
+                                        const LoweringSchedule &schedule);
+/// amls.fused (cell, magg, row, outer).
+void populateAMLSFusedLoweringPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       const LoweringSchedule &schedule);
+
+/// All of the above.
+void populateAMLSToLinalgConversionPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            const LoweringSchedule &schedule);
+
+} // namespace mlir::amls
+
+#endif // AMLS_CONVERSION_AMLSTOLINALG_AMLSTOLINALG_H

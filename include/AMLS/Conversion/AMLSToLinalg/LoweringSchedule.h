@@ -1,0 +1,72 @@
+//===- LoweringSchedule.h - What the lowering asks of a target --*- C++ -*-===//
+//
+// The AMLS-to-linalg lowering is target-neutral: it builds reductions and
+// fused operators from a few shape decisions that depend on the machine
+// (vector width, cache size, core count). A target answers them through this
+// hook; the CPU's answers live in lib/Codegen/CPU. The default answers split
+// nothing and run a row-template operator as one chunk.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_CONVERSION_AMLSTOLINALG_LOWERINGSCHEDULE_H
+#define AMLS_CONVERSION_AMLSTOLINALG_LOWERINGSCHEDULE_H
+
+#include <cstdint>
+
+namespace mlir::amls {
+
+/// A full reduction over a static rows x cols space as `blocks` equal blocks
+/// of rows reduced in parallel, each into `lanes` partial results, merged
+/// afterwards. A block is viewed as perBlock x lanes cells: the matrix's own
+/// rows and columns, or (`regrouped`) runs of `lanes` consecutive cells.
+struct FullReductionSplit {
+  int64_t blocks = 1, perBlock = 0, lanes = 0;
+  bool regrouped = false;
+
+  explicit operator bool() const { return blocks > 1; }
+};
+
+/// A row reduction over a static rows x cols matrix with `lanes` partial
+/// results per row: each row viewed as `groups` groups of `lanes` cells.
+struct RowReductionSplit {
+  int64_t groups = 0, lanes = 0;
+
+  explicit operator bool() const { return groups > 0; }
+};
+
+/// How a row-template operator walks its row inputs: blocks of `blockRows`
+/// rows (kept in cache while the body reads them several times), grouped
+/// into at most `maxChunks` chunks computed in parallel.
+struct RowBlockSchedule {
+  int64_t blockRows = 1024;
+  int64_t maxChunks = 1;
+};
+
+class LoweringSchedule {
+public:
+  virtual ~LoweringSchedule() = default;
+
+  /// How to split a full reduction over a static rows x cols input;
+  /// `contiguous` when every input of the reduction has that shape (so
+  /// any run of cells may be regrouped). No split by default.
+  virtual FullReductionSplit splitFullReduction(int64_t rows, int64_t cols,
+                                                bool contiguous) const {
+    return {};
+  }
+
+  /// How to split a row reduction over a static rows x cols input.
+  virtual RowReductionSplit splitRowReduction(int64_t rows,
+                                              int64_t cols) const {
+    return {};
+  }
+
+  /// The blocks of a row-template operator whose row inputs take
+  /// `bytesPerRow` bytes per row.
+  virtual RowBlockSchedule scheduleRowBlocks(int64_t bytesPerRow) const {
+    return {};
+  }
+};
+
+} // namespace mlir::amls
+
+#endif // AMLS_CONVERSION_AMLSTOLINALG_LOWERINGSCHEDULE_H

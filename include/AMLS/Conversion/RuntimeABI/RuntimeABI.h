@@ -1,0 +1,89 @@
+//===- RuntimeABI.h - The runtime functions compiled code calls -*- C++ -*-===//
+//
+// The compiler's side of the contract in include/AMLS/Runtime/Runtime.h:
+// every libamls_runtime function (and result sink of an execution session)
+// that generated code calls, with its name and signature, in one table.
+// Patterns name a function by its enum; the table declares it in the module
+// once and checks the arguments of every call against its signature.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_CONVERSION_RUNTIMEABI_RUNTIMEABI_H
+#define AMLS_CONVERSION_RUNTIMEABI_RUNTIMEABI_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::amls {
+
+enum class RuntimeFunction {
+  // Run-time checks and random numbers.
+  Check,
+  FreshSeed,
+  Rand,
+  // Files and printing.
+  FileRows,
+  FileCols,
+  Read,
+  Write,
+  PrintMatrix,
+  PrintF64,
+  PrintI64,
+  EmitText,
+  EmitF64,
+  EmitI64,
+  EmitBool,
+  EmitMatrix,
+  EmitEnd,
+  // Kernels.
+  GemmF64,
+  GemmF32,
+  MMChain,
+  CountNonEmpty,
+  RemoveEmpty,
+  MaxCategory,
+  Table,
+  Order,
+  BlasSerial,
+  // Results handed to the execution session (lib/ExecutionEngine).
+  SinkMatrix,
+  SinkFloat,
+  SinkInteger,
+};
+
+/// The function the execution session calls (--amls-wrap-entry adds it): the
+/// entry's arguments in, results through the Sink* functions.
+constexpr StringLiteral kEntryWrapperName = "amls_main";
+
+/// The C symbol of `function` (without the `_mlir_ciface_` prefix that
+/// functions taking matrices get).
+StringRef getRuntimeFunctionName(RuntimeFunction function);
+
+/// The signature of `function` in the types generated code calls it with:
+/// matrices are strided memrefs (getRuntimeMatrixType), strings `!llvm.ptr`.
+FunctionType getRuntimeFunctionType(MLIRContext *context,
+                                    RuntimeFunction function);
+
+/// `memref<?x?xT, strided<[?, ?], offset: ?>>`: a matrix as the runtime
+/// takes it (any view: offsets and strides are passed along).
+MemRefType getRuntimeMatrixType(Type elementType);
+
+/// The declaration of `function` in the module around `from`, created on
+/// first use (with `llvm.emit_c_interface` where it takes matrices).
+func::FuncOp lookupOrCreateRuntimeFunction(OpBuilder &builder, Operation *from,
+                                           RuntimeFunction function);
+
+/// Calls `function` with `args`, which must match its signature; returns its
+/// result, or a null value for functions without one.
+Value createRuntimeCall(OpBuilder &builder, Location loc, Operation *from,
+                        RuntimeFunction function, ValueRange args);
+
+/// A pointer to a NUL-terminated copy of `text` in a module constant (file
+/// paths and messages passed to the runtime).
+Value createStringPointer(OpBuilder &builder, Location loc, Operation *from,
+                          StringRef text);
+
+} // namespace mlir::amls
+
+#endif // AMLS_CONVERSION_RUNTIMEABI_RUNTIMEABI_H

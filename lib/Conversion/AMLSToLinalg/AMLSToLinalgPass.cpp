@@ -1,0 +1,95 @@
+//===- AMLSToLinalgPass.cpp - The --convert-amls-to-linalg pass -----------===//
+//
+// Lowers dense AMLS matrices to linalg on tensors with the patterns of every
+// op family (AMLSToLinalg.h) and the chosen target's LoweringSchedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Codegen/CPU/CPUSchedule.h"
+#include "AMLS/Conversion/AMLSToLinalg/AMLSToLinalg.h"
+#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Dialect/AMLSOps.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_CONVERTAMLSTOLINALG
+#include "AMLS/Conversion/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+void mlir::amls::populateAMLSToLinalgConversionPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule) {
+  populateAMLSElementwiseLoweringPatterns(converter, patterns, schedule);
+  populateAMLSDataGenerationLoweringPatterns(converter, patterns, schedule);
+  populateAMLSIOLoweringPatterns(converter, patterns, schedule);
+  populateAMLSProductLoweringPatterns(converter, patterns, schedule);
+  populateAMLSAggregateLoweringPatterns(converter, patterns, schedule);
+  populateAMLSReorganisationLoweringPatterns(converter, patterns, schedule);
+  populateAMLSDataDependentLoweringPatterns(converter, patterns, schedule);
+  populateAMLSScalarLoweringPatterns(converter, patterns, schedule);
+  populateAMLSRegionLoweringPatterns(converter, patterns, schedule);
+  populateAMLSFusedLoweringPatterns(converter, patterns, schedule);
+}
+
+namespace {
+
+struct ConvertAMLSToLinalgPass
+    : public amls::impl::ConvertAMLSToLinalgBase<ConvertAMLSToLinalgPass> {
+  using ConvertAMLSToLinalgBase::ConvertAMLSToLinalgBase;
+
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    LoweringSchedule generic;
+    const LoweringSchedule *chosen = nullptr;
+    if (schedule == "cpu")
+      chosen = &getCPULoweringSchedule();
+    else if (schedule == "generic")
+      chosen = &generic;
+    if (!chosen) {
+      getOperation().emitError("convert-amls-to-linalg: expected schedule "
+                               "'cpu' or 'generic', found '")
+          << schedule << "'";
+      return signalPassFailure();
+    }
+    if (failed(checkDenseMatrixTypes(getOperation())))
+      return signalPassFailure();
+
+    MatrixTypeConverter converter;
+    ConversionTarget target(*context);
+    target.addIllegalDialect<AMLSDialect>();
+    target.addLegalDialect<
+        arith::ArithDialect, bufferization::BufferizationDialect,
+        cf::ControlFlowDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+        math::MathDialect, memref::MemRefDialect, tensor::TensorDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    // Canonicalization turns an scf.if that picks one of two matrices into
+    // arith.select on matrices.
+    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::SelectOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addLegalOp<ModuleOp, scf::ExecuteRegionOp, scf::ForallOp,
+                      scf::InParallelOp>();
+
+    RewritePatternSet patterns(context);
+    populateAMLSToLinalgConversionPatterns(converter, patterns, *chosen);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

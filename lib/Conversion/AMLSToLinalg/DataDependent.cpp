@@ -1,0 +1,114 @@
+//===- DataDependent.cpp - Lower removeEmpty, table, order
+//------------------===//
+//
+// Ops whose result size depends on the data: the runtime computes the size
+// first, then fills a buffer of that size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::lowering;
+
+namespace {
+
+struct LowerRemoveEmpty : public AMLSPattern<RemoveEmptyOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(RemoveEmptyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    Value input = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
+    bool rows = op.getMargin() == Margin::Rows;
+    Value select = adaptor.getSelect()
+                       ? asRuntimeMatrix(rewriter, loc, adaptor.getSelect())
+                       : input;
+    Value margin = i32Constant(rewriter, loc, rows ? 0 : 1);
+    Value useSelect = i32Constant(rewriter, loc, adaptor.getSelect() ? 1 : 0);
+    Value kept64 =
+        callRuntime(rewriter, loc, op, RuntimeFunction::CountNonEmpty,
+                    {input, select, margin, useSelect});
+    Value kept = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), kept64);
+    Value resultRows =
+        rows ? kept : dimOf(rewriter, loc, adaptor.getInput(), 0);
+    Value resultCols =
+        rows ? dimOf(rewriter, loc, adaptor.getInput(), 1) : kept;
+    rewriter.replaceOp(
+        op, tensorFromRuntime(
+                rewriter, loc, type, resultRows, resultCols, [&](Value out) {
+                  callRuntime(rewriter, loc, op, RuntimeFunction::RemoveEmpty,
+                              {input, select, out, margin, useSelect});
+                }));
+    return success();
+  }
+};
+
+struct LowerTable : public AMLSPattern<TableOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(TableOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    Value lhs = asRuntimeMatrix(rewriter, loc, adaptor.getLhs());
+    Value rhs = asRuntimeMatrix(rewriter, loc, adaptor.getRhs());
+    Value weights = adaptor.getWeights()
+                        ? asRuntimeMatrix(rewriter, loc, adaptor.getWeights())
+                        : lhs;
+    Value useWeights = i32Constant(rewriter, loc, adaptor.getWeights() ? 1 : 0);
+    auto size = [&](Value given, Value categories) -> Value {
+      if (given)
+        return given;
+      Value max = callRuntime(rewriter, loc, op, RuntimeFunction::MaxCategory,
+                              {categories});
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        max);
+    };
+    Value rows = size(adaptor.getRows(), lhs);
+    Value cols = size(adaptor.getCols(), rhs);
+    rewriter.replaceOp(
+        op, tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::Table,
+                      {lhs, rhs, weights, out, useWeights});
+        }));
+    return success();
+  }
+};
+
+struct LowerOrder : public AMLSPattern<OrderOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(OrderOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    Value input = adaptor.getInput();
+    Value rows = dimOf(rewriter, loc, input, 0);
+    Value cols = op.getIndices() ? indexConstant(rewriter, loc, 1)
+                                 : dimOf(rewriter, loc, input, 1);
+    Value by = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          adaptor.getBy());
+    Value matrix = asRuntimeMatrix(rewriter, loc, input);
+    Value decreasing = i32Constant(rewriter, loc, op.getDecreasing() ? 1 : 0);
+    Value indices = i32Constant(rewriter, loc, op.getIndices() ? 1 : 0);
+    rewriter.replaceOp(
+        op, tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::Order,
+                      {matrix, out, by, decreasing, indices});
+        }));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::amls::populateAMLSDataDependentLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule) {
+  addPatterns<LowerRemoveEmpty, LowerTable, LowerOrder>(patterns, converter,
+                                                        schedule);
+}

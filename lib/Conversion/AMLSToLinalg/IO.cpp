@@ -1,0 +1,182 @@
+//===- IO.cpp - Lower read, write, print, printf, stop
+//----------------------===//
+//
+// Files and messages go through libamls_runtime: a read asks the runtime for
+// the file's sizes, then for its cells in a buffer of those sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/ABI.h"
+#include "LoweringUtils.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::lowering;
+
+namespace {
+
+struct LowerRead : public AMLSPattern<ReadOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = tensorType(op.getResult());
+    Value path = createStringPointer(rewriter, loc, op, op.getPath());
+    Value format = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
+    Value rows64 = callRuntime(rewriter, loc, op, RuntimeFunction::FileRows,
+                               {path, format});
+    Value cols64 = callRuntime(rewriter, loc, op, RuntimeFunction::FileCols,
+                               {path, format});
+    Value rows = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), rows64);
+    Value cols = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), cols64);
+    for (auto [d, size] : llvm::enumerate(ValueRange{rows, cols}))
+      if (!type.isDynamicDim(d))
+        checkEqual(rewriter, loc, size,
+                   indexConstant(rewriter, loc, type.getDimSize(d)), op,
+                   Twine("the file '") + op.getPath() + "' has a different " +
+                       (d ? "column" : "row") +
+                       " count than the declared type");
+    Value result =
+        tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value matrix) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::Read,
+                      {matrix, path, format});
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LowerWrite : public AMLSPattern<WriteOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(WriteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value matrix = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
+    Value path = createStringPointer(rewriter, loc, op, op.getPath());
+    Value format = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
+    callRuntime(rewriter, loc, op, RuntimeFunction::Write,
+                {matrix, path, format});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerPrint : public AMLSPattern<PrintOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(PrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    Type type = input.getType();
+    if (isa<RankedTensorType>(type)) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::PrintMatrix,
+                  {asRuntimeMatrix(rewriter, loc, input)});
+    } else if (isa<FloatType>(type)) {
+      if (!type.isF64())
+        input =
+            arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), input);
+      callRuntime(rewriter, loc, op, RuntimeFunction::PrintF64, {input});
+    } else {
+      if (type.isIndex())
+        input = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                           input);
+      else if (type.getIntOrFloatBitWidth() < 64)
+        input =
+            arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), input);
+      callRuntime(rewriter, loc, op, RuntimeFunction::PrintI64, {input});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// then one that prints it (or reports it and exits).
+template <typename OpTy, AmlsMessageStream stream>
+struct LowerMessage : public AMLSPattern<OpTy> {
+  using AMLSPattern<OpTy>::AMLSPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value streamId = arith::ConstantIntOp::create(rewriter, loc, stream, 32);
+    std::string text;
+    auto flushText = [&] {
+      if (text.empty())
+        return;
+      callRuntime(rewriter, loc, op, RuntimeFunction::EmitText,
+                  {createStringPointer(rewriter, loc, op, text), streamId});
+      text.clear();
+    };
+    StringRef format = op.getFormat();
+    ValueRange values = adaptor.getValues();
+    size_t next = 0;
+    for (size_t i = 0; i < format.size(); ++i) {
+      char c = format[i];
+      char following = i + 1 < format.size() ? format[i + 1] : '\0';
+      if ((c == '{' && following == '{') || (c == '}' && following == '}')) {
+        text.push_back(c);
+        ++i;
+        continue;
+      }
+      if (c != '{' || following != '}') {
+        text.push_back(c);
+        continue;
+      }
+      ++i;
+      flushText();
+      emitValue(rewriter, loc, op, values[next++], streamId);
+    }
+    flushText();
+    callRuntime(rewriter, loc, op, RuntimeFunction::EmitEnd, {streamId});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  void emitValue(ConversionPatternRewriter &rewriter, Location loc,
+                 Operation *op, Value value, Value streamId) const {
+    Type type = value.getType();
+    if (isa<RankedTensorType>(type)) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::EmitMatrix,
+                  {asRuntimeMatrix(rewriter, loc, value), streamId});
+    } else if (isa<FloatType>(type)) {
+      if (!type.isF64())
+        value =
+            arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), value);
+      callRuntime(rewriter, loc, op, RuntimeFunction::EmitF64,
+                  {value, streamId});
+    } else if (type.isInteger(1)) {
+      value =
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), value);
+      callRuntime(rewriter, loc, op, RuntimeFunction::EmitBool,
+                  {value, streamId});
+    } else {
+      if (type.isIndex())
+        value = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                           value);
+      else if (type.getIntOrFloatBitWidth() < 64)
+        value =
+            arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), value);
+      callRuntime(rewriter, loc, op, RuntimeFunction::EmitI64,
+                  {value, streamId});
+    }
+  }
+};
+
+} // namespace
+
+void mlir::amls::populateAMLSIOLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule) {
+  addPatterns<LowerRead, LowerWrite, LowerPrint,
+              LowerMessage<PrintfOp, AMLS_STREAM_PRINT>,
+              LowerMessage<StopOp, AMLS_STREAM_STOP>>(patterns, converter,
+                                                      schedule);
+}

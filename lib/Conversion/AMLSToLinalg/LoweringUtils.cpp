@@ -1,0 +1,115 @@
+//===- LoweringUtils.cpp - Shared by the AMLS-to-linalg patterns ----------===//
+
+#include "LoweringUtils.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace mlir::amls::lowering {
+
+Value i32Constant(OpBuilder &b, Location loc, int32_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
+}
+
+/// Size `dim` of a 2-D tensor: a constant when static.
+Value dimOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return indexConstant(b, loc, type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, tensor, dim);
+}
+
+/// An uninitialized tensor of `type` whose dynamic sizes are `rows`/`cols`.
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<Value> sizes) {
+  SmallVector<Value> dynamic;
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (type.isDynamicDim(i))
+      dynamic.push_back(size);
+  return tensor::EmptyOp::create(b, loc, type, dynamic);
+}
+
+Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+/// "file:line:col" of an op, for run-time messages.
+static std::string describe(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << op->getName() << "'";
+  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << " at " << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+       << ":" << fileLoc.getColumn();
+  return text;
+}
+
+/// A run-time check: when `condition` is false the runtime reports
+/// `message` (with the op's location) and exits with status 1.
+void check(OpBuilder &b, Location loc, Value condition, Operation *op,
+           const Twine &message) {
+  Value text =
+      createStringPointer(b, loc, op, (describe(op) + ": " + message).str());
+  Value flag = arith::ExtUIOp::create(b, loc, b.getI32Type(), condition);
+  callRuntime(b, loc, op, RuntimeFunction::Check, {flag, text});
+}
+
+void checkEqual(OpBuilder &b, Location loc, Value lhs, Value rhs, Operation *op,
+                const Twine &message) {
+  if (getConstantIntValue(lhs) && getConstantIntValue(rhs))
+    return; // Static sizes were verified already.
+  Value equal =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  check(b, loc, equal, op, message);
+}
+
+SmallVector<utils::IteratorType> iterators(ArrayRef<bool> reduced) {
+  SmallVector<utils::IteratorType> result;
+  for (bool r : reduced)
+    result.push_back(r ? utils::IteratorType::reduction
+                       : utils::IteratorType::parallel);
+  return result;
+}
+
+/// A read-only view of a tensor as a runtime matrix (an f64 copy of an f32
+/// or i64 matrix).
+Value asRuntimeMatrix(OpBuilder &b, Location loc, Value tensor) {
+  int64_t dyn = ShapedType::kDynamic;
+  tensor = convertElementType(b, loc, tensor, b.getF64Type());
+  auto dynamicType = RankedTensorType::get({dyn, dyn}, b.getF64Type());
+  return bufferization::ToBufferOp::create(
+      b, loc, getRuntimeMatrixType(b.getF64Type()),
+      castTo(b, loc, tensor, dynamicType), /*read_only=*/true);
+}
+
+/// Allocates a rows x cols f64 buffer, lets `fill` write it through the
+/// runtime, and returns it as a tensor of `type` (converting the elements to
+/// its element type).
+Value tensorFromRuntime(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value rows, Value cols,
+                        function_ref<void(Value matrix)> fill) {
+  int64_t dyn = ShapedType::kDynamic;
+  auto bufferType = MemRefType::get({dyn, dyn}, b.getF64Type());
+  Value buffer =
+      memref::AllocOp::create(b, loc, bufferType, ValueRange{rows, cols});
+  Value view = memref::CastOp::create(
+      b, loc, getRuntimeMatrixType(b.getF64Type()), buffer);
+  fill(view);
+  Value tensor = bufferization::ToTensorOp::create(
+      b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()), buffer,
+      /*restrict=*/b.getUnitAttr(), /*writable=*/b.getUnitAttr());
+  tensor = convertElementType(b, loc, tensor, type.getElementType());
+  return castTo(b, loc, tensor, type);
+}
+
+} // namespace mlir::amls::lowering

@@ -1,0 +1,208 @@
+//===- RuntimeABI.cpp - The runtime functions compiled code calls ---------===//
+
+#include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
+#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Runtime/ABI.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+// The dialect's enums are passed to the runtime as their integer values.
+static_assert(static_cast<int32_t>(FileFormat::CSV) == AMLS_FILE_CSV &&
+                  static_cast<int32_t>(FileFormat::MatrixMarket) ==
+                      AMLS_FILE_MATRIX_MARKET,
+              "amls::FileFormat differs from AmlsFileFormat (ABI.h)");
+static_assert(static_cast<int32_t>(RandPdf::Uniform) == AMLS_PDF_UNIFORM &&
+                  static_cast<int32_t>(RandPdf::Normal) == AMLS_PDF_NORMAL,
+              "amls::RandPdf differs from AmlsRandomPdf (ABI.h)");
+static_assert(static_cast<int32_t>(MatrixFormat::Dense) == AMLS_MATRIX_DENSE &&
+                  static_cast<int32_t>(MatrixFormat::CSR) == AMLS_MATRIX_CSR,
+              "amls::MatrixFormat differs from AmlsMatrixFormat (ABI.h)");
+
+namespace {
+
+/// The C types of runtime function parameters.
+enum class ABIType { I32, I64, F64, Ptr, MatrixF64, MatrixF32 };
+
+struct RuntimeSignature {
+  StringLiteral name;
+  SmallVector<ABIType, 6> inputs;
+  std::optional<ABIType> result;
+};
+
+/// The table: one row per function of include/AMLS/Runtime/Runtime.h that
+/// generated code calls.
+RuntimeSignature getSignature(RuntimeFunction function) {
+  using T = ABIType;
+  using F = RuntimeFunction;
+  switch (function) {
+  case F::Check:
+    return {"amls_rt_check", {T::I32, T::Ptr}, {}};
+  case F::FreshSeed:
+    return {"amls_rt_fresh_seed", {}, T::I64};
+  case F::Rand:
+    return {"amls_rt_rand",
+            {T::I64, T::I64, T::F64, T::F64, T::F64, T::I32},
+            T::F64};
+  case F::FileRows:
+    return {"amls_rt_file_rows", {T::Ptr, T::I32}, T::I64};
+  case F::FileCols:
+    return {"amls_rt_file_cols", {T::Ptr, T::I32}, T::I64};
+  case F::Read:
+    return {"amls_rt_read", {T::MatrixF64, T::Ptr, T::I32}, {}};
+  case F::Write:
+    return {"amls_rt_write", {T::MatrixF64, T::Ptr, T::I32}, {}};
+  case F::PrintMatrix:
+    return {"amls_rt_print_matrix", {T::MatrixF64}, {}};
+  case F::PrintF64:
+    return {"amls_rt_print_f64", {T::F64}, {}};
+  case F::PrintI64:
+    return {"amls_rt_print_i64", {T::I64}, {}};
+  case F::EmitText:
+    return {"amls_rt_emit_text", {T::Ptr, T::I32}, {}};
+  case F::EmitF64:
+    return {"amls_rt_emit_f64", {T::F64, T::I32}, {}};
+  case F::EmitI64:
+    return {"amls_rt_emit_i64", {T::I64, T::I32}, {}};
+  case F::EmitBool:
+    return {"amls_rt_emit_bool", {T::I32, T::I32}, {}};
+  case F::EmitMatrix:
+    return {"amls_rt_emit_matrix", {T::MatrixF64, T::I32}, {}};
+  case F::EmitEnd:
+    return {"amls_rt_emit_end", {T::I32}, {}};
+  case F::GemmF64:
+    return {"amls_rt_gemm_f64", {T::MatrixF64, T::MatrixF64, T::MatrixF64}, {}};
+  case F::GemmF32:
+    return {"amls_rt_gemm_f32", {T::MatrixF32, T::MatrixF32, T::MatrixF32}, {}};
+  case F::MMChain:
+    return {"amls_rt_mmchain",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},
+            {}};
+  case F::CountNonEmpty:
+    return {"amls_rt_count_nonempty",
+            {T::MatrixF64, T::MatrixF64, T::I32, T::I32},
+            T::I64};
+  case F::RemoveEmpty:
+    return {"amls_rt_remove_empty",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I32},
+            {}};
+  case F::MaxCategory:
+    return {"amls_rt_max_category", {T::MatrixF64}, T::I64};
+  case F::Table:
+    return {"amls_rt_table",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},
+            {}};
+  case F::Order:
+    return {"amls_rt_order",
+            {T::MatrixF64, T::MatrixF64, T::I64, T::I32, T::I32},
+            {}};
+  case F::BlasSerial:
+    return {"amls_rt_blas_serial", {T::I32}, {}};
+  case F::SinkMatrix:
+    return {"amls_run_sink_matrix", {T::I64, T::MatrixF64}, {}};
+  case F::SinkFloat:
+    return {"amls_run_sink_float", {T::I64, T::F64}, {}};
+  case F::SinkInteger:
+    return {"amls_run_sink_integer", {T::I64, T::I64}, {}};
+  }
+  llvm_unreachable("unknown runtime function");
+}
+
+Type toMLIRType(MLIRContext *context, ABIType type) {
+  switch (type) {
+  case ABIType::I32:
+    return IntegerType::get(context, 32);
+  case ABIType::I64:
+    return IntegerType::get(context, 64);
+  case ABIType::F64:
+    return Float64Type::get(context);
+  case ABIType::Ptr:
+    return LLVM::LLVMPointerType::get(context);
+  case ABIType::MatrixF64:
+    return getRuntimeMatrixType(Float64Type::get(context));
+  case ABIType::MatrixF32:
+    return getRuntimeMatrixType(Float32Type::get(context));
+  }
+  llvm_unreachable("unknown ABI type");
+}
+
+} // namespace
+
+StringRef mlir::amls::getRuntimeFunctionName(RuntimeFunction function) {
+  return getSignature(function).name;
+}
+
+FunctionType mlir::amls::getRuntimeFunctionType(MLIRContext *context,
+                                                RuntimeFunction function) {
+  RuntimeSignature signature = getSignature(function);
+  SmallVector<Type> inputs =
+      llvm::map_to_vector(signature.inputs, [&](ABIType type) {
+        return toMLIRType(context, type);
+      });
+  SmallVector<Type, 1> results;
+  if (signature.result)
+    results.push_back(toMLIRType(context, *signature.result));
+  return FunctionType::get(context, inputs, results);
+}
+
+MemRefType mlir::amls::getRuntimeMatrixType(Type elementType) {
+  int64_t dyn = ShapedType::kDynamic;
+  return MemRefType::get({dyn, dyn}, elementType,
+                         StridedLayoutAttr::get(elementType.getContext(),
+                                                /*offset=*/dyn,
+                                                /*strides=*/{dyn, dyn}));
+}
+
+func::FuncOp
+mlir::amls::lookupOrCreateRuntimeFunction(OpBuilder &builder, Operation *from,
+                                          RuntimeFunction function) {
+  auto module = from->getParentOfType<ModuleOp>();
+  StringRef name = getRuntimeFunctionName(function);
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  FunctionType type = getRuntimeFunctionType(builder.getContext(), function);
+  auto declaration = func::FuncOp::create(builder, from->getLoc(), name, type);
+  declaration.setPrivate();
+  // Matrices are passed as descriptors: use the `_mlir_ciface_` ABI.
+  if (llvm::any_of(type.getInputs(), llvm::IsaPred<MemRefType>))
+    declaration->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                         builder.getUnitAttr());
+  return declaration;
+}
+
+Value mlir::amls::createRuntimeCall(OpBuilder &builder, Location loc,
+                                    Operation *from, RuntimeFunction function,
+                                    ValueRange args) {
+  func::FuncOp declaration =
+      lookupOrCreateRuntimeFunction(builder, from, function);
+  assert(TypeRange(args.getTypes()) ==
+             declaration.getFunctionType().getInputs() &&
+         "arguments differ from the runtime function's signature");
+  auto call = func::CallOp::create(builder, loc, declaration, args);
+  return call.getNumResults() ? call.getResult(0) : Value();
+}
+
+Value mlir::amls::createStringPointer(OpBuilder &builder, Location loc,
+                                      Operation *from, StringRef text) {
+  auto module = from->getParentOfType<ModuleOp>();
+  std::string name =
+      llvm::formatv("amls_str_{0:x}",
+                    static_cast<uint64_t>(llvm::hash_value(text)))
+          .str();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  if (!global) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size() + 1);
+    global = LLVM::GlobalOp::create(builder, loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    builder.getStringAttr(text.str() + '\0'));
+  }
+  return LLVM::AddressOfOp::create(builder, loc, global);
+}

@@ -1,0 +1,252 @@
+//===- Pipelines.cpp - Every named AMLS pipeline --------------------------===//
+//
+// --amls-optimize runs inference, inter-procedural specialization and
+// inlining, the static and size-dependent rewrites, CSE/canonicalization,
+// matmul-chain ordering, loop-invariant code motion and loop vectorization in
+// two rounds: the first round's rewrites expose sizes (and rewrites) the
+// second one uses, after which the programs in the tests and examples do not
+// change any more. The CPU lowering's stages are upstream passes spelled as
+// pipelines, which keeps the order readable and is what
+// `--dump-pass-pipeline` shows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+FailureOr<OptimizeFamilies> mlir::amls::parseOptimizeFamilies(StringRef list) {
+  OptimizeFamilies families{false, false, false, false, false};
+  SmallVector<StringRef> names;
+  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef name : names) {
+    name = name.trim();
+    if (name == "all")
+      families = OptimizeFamilies();
+    else if (name == "none")
+      families = {false, false, false, false, false};
+    else if (name == "simplify")
+      families.simplify = true;
+    else if (name == "simplify-dynamic")
+      families.simplifyDynamic = true;
+    else if (name == "matmul-chain")
+      families.matmulChain = true;
+    else if (name == "ipa")
+      families.interprocedural = true;
+    else if (name == "vectorize-loops")
+      families.vectorizeLoops = true;
+    else
+      return failure();
+  }
+  return families;
+}
+
+void mlir::amls::buildOptimizePipeline(OpPassManager &pm,
+                                       const OptimizeFamilies &families) {
+  auto cleanUp = [&] {
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  };
+  pm.addPass(createAMLSInferProperties());
+  if (families.interprocedural)
+    pm.addPass(createAMLSInterprocedural());
+  for (int round = 0; round < 2; ++round) {
+    if (families.simplify)
+      pm.addPass(createAMLSSimplify());
+    cleanUp();
+    pm.addPass(createAMLSInferProperties());
+    if (families.simplifyDynamic) {
+      pm.addPass(createAMLSSimplifyDynamic());
+      cleanUp();
+    }
+    // Chains are ordered before loop-invariant code motion: hoisting the
+    // invariant prefix of a chain (PageRank's e %*% u) would split it and
+    // fix the order the chain was written in.
+    if (families.matmulChain) {
+      pm.addPass(createAMLSMatmulChain());
+      pm.addPass(createAMLSInferProperties());
+    }
+    pm.addPass(createLoopInvariantCodeMotionPass());
+    // After LICM, which moves the loop-invariant bounds and scalars that
+    // the vectorization requires out of the loop.
+    if (families.vectorizeLoops) {
+      pm.addPass(createAMLSVectorizeLoops());
+      cleanUp();
+    }
+  }
+  pm.addPass(createAMLSInferProperties());
+}
+
+static void addPipeline(OpPassManager &pm, StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    llvm::report_fatal_error("amls: invalid pass pipeline");
+}
+
+void mlir::amls::buildToLinalgPipeline(OpPassManager &pm) {
+  addPipeline(pm, "convert-amls-to-linalg");
+  // scf.for's ForOpTensorCastFolder narrows a loop-carried tensor to the
+  // static type of its initial value (tensor.cast of 1x3 to ?x3 in, ?x3 to 1x3
+  // out), which is wrong when the loop changes the size: `C = rbind(C, row)`
+  // grows C every iteration. Inference already gave every loop-carried value
+  // the most precise type that holds on all iterations, so nothing is lost.
+  // The pattern's debug name is its type name as the compiler that built
+  // libMLIR spells anonymous namespaces.
+  std::string forOpTensorCastFolder[] = {
+      "(anonymous namespace)::ForOpTensorCastFolder",
+      "{anonymous}::ForOpTensorCastFolder"};
+  pm.addPass(
+      createCanonicalizerPass(GreedyRewriteConfig(), forOpTensorCastFolder));
+}
+
+void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
+  // One-shot bufferization writes a tensor.insert_slice into its
+  // destination's buffer where nothing reads the old value afterwards: a
+  // left indexing X[i, ] = ... in a loop updates X in place instead of
+  // copying it every iteration.
+  addPipeline(pm, "func.func(linalg-fuse-elementwise-ops),"
+                  "one-shot-bufferize{bufferize-function-boundaries "
+                  "allow-return-allocs-from-loops "
+                  "function-boundary-type-conversion=identity-layout-map},"
+                  "buffer-deallocation-pipeline");
+}
+
+void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
+                                           const LowerToLLVMOptions &options) {
+  // The stages are upstream passes; spelling them as a pipeline keeps the
+  // order readable and is what `--dump-pass-pipeline` shows.
+  std::string parallelLoops =
+      options.threads > 1
+          ? llvm::formatv("func.func(scf-forall-to-parallel,"
+                          "convert-linalg-to-parallel-loops,"
+                          "amls-sequential-small-loops),"
+                          "convert-scf-to-openmp{{num-threads={0}},",
+                          unsigned(options.threads))
+                .str()
+          : "func.func(scf-forall-to-for,convert-linalg-to-loops),";
+  buildBufferizePipeline(pm);
+  std::string pipeline =
+      "convert-bufferization-to-memref,"
+      "amls-use-blas{mode=" +
+      options.blas + "}," + parallelLoops +
+      "expand-strided-metadata,lower-affine,"
+      "finalize-memref-to-llvm{use-aligned-alloc},"
+      "convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,"
+      "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
+  addPipeline(pm, pipeline);
+}
+
+void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                          const LowerToLLVMOptions &options) {
+  buildToLinalgPipeline(pm);
+  buildLinalgToLLVMPipeline(pm, options);
+}
+
+std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
+  if (failed(parseOptimizeFamilies(options.rewrites)))
+    return "expected rewrite families from simplify, simplify-dynamic, "
+           "matmul-chain, ipa, vectorize-loops, all, none; found '" +
+           options.rewrites + "'";
+  StringRef fusion = options.fusion;
+  if (fusion != "cost" && fusion != "fuse-all" &&
+      fusion != "fuse-no-redundancy" && fusion != "none")
+    return "expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or "
+           "'none', found '" +
+           options.fusion + "'";
+  return "";
+}
+
+void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
+                                              const CompileOptions &options) {
+  FailureOr<OptimizeFamilies> families =
+      parseOptimizeFamilies(options.rewrites);
+  if (failed(families))
+    llvm::report_fatal_error("amls: invalid rewrite families (check them "
+                             "with checkCompileOptions first)");
+  buildOptimizePipeline(pm, *families);
+  if (options.fusion != "none") {
+    AMLSFuseOptions fuse;
+    fuse.fuseAll = options.fusion == "fuse-all";
+    fuse.fuseNoRedundancy = options.fusion == "fuse-no-redundancy";
+    fuse.explain = options.fusionExplain;
+    pm.addPass(createAMLSFuse(fuse));
+  }
+  buildToLinalgPipeline(pm);
+  if (!options.wrapEntry.empty()) {
+    AMLSWrapEntryOptions wrap;
+    wrap.entry = options.wrapEntry;
+    pm.addPass(createAMLSWrapEntry(wrap));
+  }
+}
+
+void mlir::amls::buildCompileToLLVMPipeline(OpPassManager &pm,
+                                            const CompileOptions &options) {
+  LowerToLLVMOptions lowering;
+  lowering.threads = options.threads;
+  lowering.blas = options.blas;
+  buildLinalgToLLVMPipeline(pm, lowering);
+}
+
+void mlir::amls::buildCompilePipeline(OpPassManager &pm,
+                                      const CompileOptions &options) {
+  buildCompileToLinalgPipeline(pm, options);
+  buildCompileToLLVMPipeline(pm, options);
+}
+
+void mlir::amls::registerAMLSPipelines() {
+  PassPipelineRegistration<>(
+      "amls-optimize",
+      "The AMLS optimizer: property inference, --amls-ipa, --amls-simplify, "
+      "--amls-simplify-dynamic, CSE/canonicalization, --amls-matmul-chain, "
+      "loop-invariant code motion and --amls-vectorize-loops, in two rounds",
+      [](OpPassManager &pm) { buildOptimizePipeline(pm); });
+  PassPipelineRegistration<>(
+      "amls-fuse-explain",
+      "--amls-fuse=explain: fuse and print the memo table, partitions, "
+      "interesting points, plans with their costs and the chosen operators",
+      [](OpPassManager &pm) {
+        AMLSFuseOptions options;
+        options.explain = true;
+        pm.addPass(createAMLSFuse(options));
+      });
+  PassPipelineRegistration<>(
+      "amls-bufferize",
+      "Lower an AMLS program to linalg on buffers: --convert-amls-to-linalg, "
+      "element-wise fusion, one-shot bufferization (in place where the "
+      "program allows), deallocation",
+      [](OpPassManager &pm) {
+        buildToLinalgPipeline(pm);
+        buildBufferizePipeline(pm);
+      });
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "amls-lower-to-llvm",
+      "Lower an AMLS program to the LLVM dialect for the CPU: linalg, "
+      "bufferization, deallocation, BLAS for large products, parallel loops "
+      "through OpenMP (threads > 1), then LLVM",
+      buildLowerToLLVMPipeline);
+  registerPassPipeline(
+      "amls-compile",
+      "The end-to-end compile amls-run and amls-translate run: "
+      "--amls-optimize, --amls-fuse, --amls-lower-to-llvm (and "
+      "--amls-wrap-entry with wrap-entry=NAME)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CompileOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string problem = checkCompileOptions(options);
+        if (!problem.empty())
+          return errorHandler("amls-compile: " + problem);
+        buildCompilePipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(CompileOptions());
+      });
+}
