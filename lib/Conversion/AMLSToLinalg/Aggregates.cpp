@@ -1,5 +1,4 @@
-//===- Aggregates.cpp - Lower agg, trace, cumulative aggregates
-//-------------===//
+//===- Aggregates.cpp - Lower agg, trace, cumulative aggregates -----------===//
 //
 // Full, row and column aggregates (sum ... sd, maxindex/minindex) as
 // reduction loop nests (Reductions.h), moments in two passes; cumulative

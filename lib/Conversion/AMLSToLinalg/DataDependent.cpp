@@ -1,5 +1,4 @@
-//===- DataDependent.cpp - Lower removeEmpty, table, order
-//------------------===//
+//===- DataDependent.cpp - Lower removeEmpty, table, order ----------------===//
 //
 // Ops whose result size depends on the data: the runtime computes the size
 // first, then fills a buffer of that size.

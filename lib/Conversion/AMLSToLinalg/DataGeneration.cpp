@@ -1,5 +1,4 @@
-//===- DataGeneration.cpp - Lower fill, constant, seq, rand
-//-----------------===//
+//===- DataGeneration.cpp - Lower fill, constant, seq, rand ---------------===//
 //
 // Matrices generated from sizes and values: linalg.fill, dense literals,
 // sequences from their indices, and random cells from the runtime's

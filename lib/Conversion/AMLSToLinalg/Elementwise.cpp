@@ -1,5 +1,4 @@
-//===- Elementwise.cpp - Lower element-wise ops
-//-----------------------------===//
+//===- Elementwise.cpp - Lower element-wise ops ---------------------------===//
 //
 // Every op with ElementwiseOpInterface becomes one linalg.generic whose body
 // the interface builds; operands broadcast through the indexing maps.

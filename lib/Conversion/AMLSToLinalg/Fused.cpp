@@ -1,5 +1,4 @@
-//===- Fused.cpp - Lower amls.fused operators
-//-------------------------------===//
+//===- Fused.cpp - Lower amls.fused operators -----------------------------===//
 //
 // Cell and multi-aggregate operators become one linalg.generic over the
 // main input's cells, outer operators one generic that skips zero cells, and

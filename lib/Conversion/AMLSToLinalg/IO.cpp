@@ -1,5 +1,4 @@
-//===- IO.cpp - Lower read, write, print, printf, stop
-//----------------------===//
+//===- IO.cpp - Lower read, write, print, printf, stop --------------------===//
 //
 // Files and messages go through libamls_runtime: a read asks the runtime for
 // the file's sizes, then for its cells in a buffer of those sizes.

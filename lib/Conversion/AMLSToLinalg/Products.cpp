@@ -1,5 +1,4 @@
-//===- Products.cpp - Lower matmul, tsmm, mmchain
-//---------------------------===//
+//===- Products.cpp - Lower matmul, tsmm, mmchain -------------------------===//
 //
 // Products become linalg.matmul (transposed operands as transposed indexing
 // maps, no copies); BLAS takes the large ones after bufferization

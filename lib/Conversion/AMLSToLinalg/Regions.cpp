@@ -1,5 +1,4 @@
-//===- Regions.cpp - Lower parfor and its yield
-//-----------------------------===//
+//===- Regions.cpp - Lower parfor and its yield ---------------------------===//
 //
 // amls.parfor runs its iterations in order (one correct schedule of
 // independent iterations) as an scf.for carrying the shared matrices.

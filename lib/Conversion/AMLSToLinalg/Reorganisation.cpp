@@ -1,5 +1,4 @@
-//===- Reorganisation.cpp - Lower transpose, reshape, rev, diag, cbind ...
-//--===//
+//===- Reorganisation.cpp - Lower transposes, reshapes, slices, binds ----===//
 //
 // Reorganisation ops move cells without computing: linalg.transpose, tensor
 // reshapes and slices, and generics that compute each cell's source index.

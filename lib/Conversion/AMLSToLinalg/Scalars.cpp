@@ -1,5 +1,4 @@
-//===- Scalars.cpp - Lower sizes, casts, scalar conversions
-//-----------------===//
+//===- Scalars.cpp - Lower sizes, casts, scalar conversions ---------------===//
 //
 // nrow/ncol/nnz, as.scalar/as.matrix, casts between matrix types (checking a
 // size the cast asserts) and selects between matrices.

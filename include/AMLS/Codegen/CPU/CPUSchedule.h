@@ -1,4 +1,4 @@
-//===- CPUSchedule.h - How the lowering schedules work for the CPU -*- C++ -*-//
+//===- CPUSchedule.h - The lowering schedule of the CPU ---------*- C++ -*-===//
 //
 // The CPU's answers to the lowering's LoweringSchedule: reductions split
 // into 8 lanes (an AVX-512 register of f64) and blocks of rows for two
