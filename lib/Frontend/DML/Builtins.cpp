@@ -13,7 +13,6 @@
 
 #include "AMLS/Dialect/AMLSCells.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
