@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Dialect/AMLSCells.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -49,11 +49,9 @@ Value isNonZero(OpBuilder &b, Location loc, Value v) {
 
 Value compare(OpBuilder &b, Location loc, ValueRange cells,
               arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
-  Value cmp =
-      isFloat(cells[0])
-          ? arith::CmpFOp::create(b, loc, fp, cells[0], cells[1]).getResult()
-          : arith::CmpIOp::create(b, loc, ip, cells[0], cells[1]).getResult();
-  return boolToNumber(b, loc, cmp, cells[0].getType());
+  if (isFloat(cells[0]))
+    return arith::CmpFOp::create(b, loc, fp, cells[0], cells[1]);
+  return arith::CmpIOp::create(b, loc, ip, cells[0], cells[1]);
 }
 } // namespace
 
@@ -107,47 +105,53 @@ Value mlir::amls::buildCell(IntDivOp, OpBuilder &b, Location loc,
   return math::FloorOp::create(b, loc, quotient);
 }
 
-Value mlir::amls::buildCell(LtOp, OpBuilder &b, Location loc, ValueRange c) {
+Value mlir::amls::buildCellCondition(LtOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
   return compare(b, loc, c, arith::CmpFPredicate::OLT,
                  arith::CmpIPredicate::slt);
 }
 
-Value mlir::amls::buildCell(LeOp, OpBuilder &b, Location loc, ValueRange c) {
+Value mlir::amls::buildCellCondition(LeOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
   return compare(b, loc, c, arith::CmpFPredicate::OLE,
                  arith::CmpIPredicate::sle);
 }
 
-Value mlir::amls::buildCell(GtOp, OpBuilder &b, Location loc, ValueRange c) {
+Value mlir::amls::buildCellCondition(GtOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
   return compare(b, loc, c, arith::CmpFPredicate::OGT,
                  arith::CmpIPredicate::sgt);
 }
 
-Value mlir::amls::buildCell(GeOp, OpBuilder &b, Location loc, ValueRange c) {
+Value mlir::amls::buildCellCondition(GeOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
   return compare(b, loc, c, arith::CmpFPredicate::OGE,
                  arith::CmpIPredicate::sge);
 }
 
-Value mlir::amls::buildCell(EqOp, OpBuilder &b, Location loc, ValueRange c) {
+Value mlir::amls::buildCellCondition(EqOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
   return compare(b, loc, c, arith::CmpFPredicate::OEQ,
                  arith::CmpIPredicate::eq);
 }
 
 // NaN != NaN is true, as in DML.
-Value mlir::amls::buildCell(NeOp, OpBuilder &b, Location loc, ValueRange c) {
+Value mlir::amls::buildCellCondition(NeOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
   return compare(b, loc, c, arith::CmpFPredicate::UNE,
                  arith::CmpIPredicate::ne);
 }
 
-Value mlir::amls::buildCell(AndOp, OpBuilder &b, Location loc, ValueRange c) {
-  Value both = arith::AndIOp::create(b, loc, isNonZero(b, loc, c[0]),
-                                     isNonZero(b, loc, c[1]));
-  return boolToNumber(b, loc, both, c[0].getType());
+Value mlir::amls::buildCellCondition(AndOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
+  return arith::AndIOp::create(b, loc, isNonZero(b, loc, c[0]),
+                               isNonZero(b, loc, c[1]));
 }
 
-Value mlir::amls::buildCell(OrOp, OpBuilder &b, Location loc, ValueRange c) {
-  Value either = arith::OrIOp::create(b, loc, isNonZero(b, loc, c[0]),
-                                      isNonZero(b, loc, c[1]));
-  return boolToNumber(b, loc, either, c[0].getType());
+Value mlir::amls::buildCellCondition(OrOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
+  return arith::OrIOp::create(b, loc, isNonZero(b, loc, c[0]),
+                              isNonZero(b, loc, c[1]));
 }
 
 Value mlir::amls::buildCell(NegOp, OpBuilder &b, Location loc, ValueRange c) {
@@ -157,11 +161,11 @@ Value mlir::amls::buildCell(NegOp, OpBuilder &b, Location loc, ValueRange c) {
                                c[0]);
 }
 
-Value mlir::amls::buildCell(NotOp, OpBuilder &b, Location loc, ValueRange c) {
-  Value isZero = arith::XOrIOp::create(
+Value mlir::amls::buildCellCondition(NotOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
+  return arith::XOrIOp::create(
       b, loc, isNonZero(b, loc, c[0]),
       arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
-  return boolToNumber(b, loc, isZero, c[0].getType());
 }
 
 Value mlir::amls::buildCell(AbsOp, OpBuilder &b, Location loc, ValueRange c) {
@@ -246,13 +250,38 @@ Value mlir::amls::buildCell(TanhOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::TanhOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(IsNaNOp, OpBuilder &b, Location loc, ValueRange c) {
+Value mlir::amls::buildCell(IsNaNOp op, OpBuilder &b, Location loc,
+                            ValueRange c) {
   if (!isFloat(c[0]))
     return constantLike(b, loc, c[0].getType(), 0.0);
-  Value isNaN =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, c[0], c[0]);
-  return boolToNumber(b, loc, isNaN, c[0].getType());
+  return boolToNumber(b, loc, buildCellCondition(op, b, loc, c),
+                      c[0].getType());
 }
+
+Value mlir::amls::buildCellCondition(IsNaNOp, OpBuilder &b, Location loc,
+                                     ValueRange c) {
+  if (!isFloat(c[0]))
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, c[0], c[0]);
+}
+
+// Comparisons and logical ops: their condition as 1 or 0.
+#define AMLS_CELL_OF_CONDITION(Op)                                             \
+  Value mlir::amls::buildCell(Op op, OpBuilder &b, Location loc,               \
+                              ValueRange c) {                                  \
+    return boolToNumber(b, loc, buildCellCondition(op, b, loc, c),             \
+                        c[0].getType());                                       \
+  }
+AMLS_CELL_OF_CONDITION(LtOp)
+AMLS_CELL_OF_CONDITION(LeOp)
+AMLS_CELL_OF_CONDITION(GtOp)
+AMLS_CELL_OF_CONDITION(GeOp)
+AMLS_CELL_OF_CONDITION(EqOp)
+AMLS_CELL_OF_CONDITION(NeOp)
+AMLS_CELL_OF_CONDITION(AndOp)
+AMLS_CELL_OF_CONDITION(OrOp)
+AMLS_CELL_OF_CONDITION(NotOp)
+#undef AMLS_CELL_OF_CONDITION
 
 Value mlir::amls::buildCell(IfElseOp, OpBuilder &b, Location loc,
                             ValueRange c) {

@@ -1,0 +1,981 @@
+//===- Builtins.cpp - DML builtin functions to AMLS IR --------------------===//
+//
+// Every builtin is one row of `getBuiltins`: its name, how it takes its
+// arguments (named parameters, of which the first few are required; any
+// number of positional ones; or a statement without a value) and the
+// builder that emits its IR. Element-wise functions build the AMLS op on a
+// matrix and the op's cell computation on a number (AMLSCells.h), so a
+// number and a 1x1 matrix compute the same function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "AMLS/Dialect/AMLSCells.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::dml;
+using namespace mlir::amls::dml::importer;
+using llvm::SMLoc;
+
+namespace {
+
+/// One call of a builtin being imported; the builders are its methods.
+class BuiltinCall {
+public:
+  BuiltinCall(Importer &im, const CallExpr *call, BoundArgs args)
+      : im(im), builder(im.getBuilder()), call(call), args(std::move(args)),
+        l(im.loc(call->getLoc())), where(call->getLoc()), name(call->callee) {}
+
+  /// An element-wise function of a matrix or a number.
+  template <typename OpTy> DValue buildElementwise();
+  DValue buildIsNaN();
+  DValue buildLog();
+  template <AggKind Kind, AggAxis Axis> DValue buildAggregate();
+  DValue buildMinMax();
+  DValue buildMatrix();
+  DValue buildRand();
+  DValue buildSeq();
+  DValue buildRead();
+  DValue buildSize();
+  DValue buildNnz();
+  DValue buildTranspose();
+  DValue buildDiag();
+  DValue buildRev();
+  DValue buildTrace();
+  DValue buildAsScalar();
+  DValue buildAsMatrix();
+  DValue buildAsNumber();
+  template <CumAggKind Kind> DValue buildCumulative();
+  DValue buildBind();
+  DValue buildRemoveEmpty();
+  DValue buildReplace();
+  DValue buildTable();
+  DValue buildOrder();
+  DValue buildIfElse();
+  DValue buildPpred();
+  DValue buildIfdef();
+  DValue buildToString();
+  DValue buildPrintOrStop();
+  DValue buildWrite();
+
+private:
+  /// The matrix argument of a function of one matrix.
+  std::optional<Value> matrixArgument() {
+    return im.genMatrix(args[0], "the argument of '" + name.str() + "'");
+  }
+  /// The file format of `path`: the `format` argument (parameter
+  /// `formatParameter`) if given, else from the file's extension.
+  std::optional<FileFormat> fileFormat(llvm::StringRef path,
+                                       size_t formatParameter);
+
+  Importer &im;
+  OpBuilder &builder;
+  const CallExpr *call;
+  BoundArgs args;
+  Location l;
+  SMLoc where;
+  llvm::StringRef name;
+};
+
+/// How a builtin takes its arguments.
+enum class Form {
+  /// Named parameters (positional arguments bind in order); has a value.
+  Value,
+  /// Any number of positional arguments, read by the builder.
+  Variadic,
+  /// Named parameters; no value: called as a statement.
+  Statement,
+};
+
+using BuildFn = DValue (BuiltinCall::*)();
+
+struct Builtin {
+  llvm::StringRef name;
+  Form form;
+  std::vector<llvm::StringRef> parameters;
+  /// How many leading parameters must be given.
+  size_t required;
+  BuildFn build;
+};
+
+/// A builtin of one parameter, x.
+Builtin unary(llvm::StringRef name, BuildFn build) {
+  return {name, Form::Value, {"x"}, 1, build};
+}
+/// A builtin of named parameters, the first `required` of them required.
+Builtin named(llvm::StringRef name, std::vector<llvm::StringRef> parameters,
+              size_t required, BuildFn build) {
+  return {name, Form::Value, std::move(parameters), required, build};
+}
+Builtin variadic(llvm::StringRef name, BuildFn build) {
+  return {name, Form::Variadic, {}, 0, build};
+}
+Builtin statement(llvm::StringRef name, std::vector<llvm::StringRef> parameters,
+                  size_t required, BuildFn build) {
+  return {name, Form::Statement, std::move(parameters), required, build};
+}
+
+using B = BuiltinCall;
+
+/// Every builtin function of DML that AMLS imports.
+llvm::ArrayRef<Builtin> getBuiltins() {
+  static const Builtin table[] = {
+      // Element-wise functions of a matrix or a number.
+      unary("abs", &B::buildElementwise<AbsOp>),
+      unary("exp", &B::buildElementwise<ExpOp>),
+      named("log", {"x", "base"}, 1, &B::buildLog),
+      unary("sqrt", &B::buildElementwise<SqrtOp>),
+      unary("round", &B::buildElementwise<RoundOp>),
+      unary("floor", &B::buildElementwise<FloorOp>),
+      unary("ceil", &B::buildElementwise<CeilOp>),
+      unary("sign", &B::buildElementwise<SignOp>),
+      unary("sigmoid", &B::buildElementwise<SigmoidOp>),
+      unary("sin", &B::buildElementwise<SinOp>),
+      unary("cos", &B::buildElementwise<CosOp>),
+      unary("tanh", &B::buildElementwise<TanhOp>),
+      unary("isNaN", &B::buildIsNaN),
+      named("ifelse", {"test", "yes", "no"}, 3, &B::buildIfElse),
+      named("ppred", {"target", "y", "op"}, 3, &B::buildPpred),
+      variadic("min", &B::buildMinMax),
+      variadic("max", &B::buildMinMax),
+
+      // Aggregates.
+      unary("sum", &B::buildAggregate<AggKind::Sum, AggAxis::All>),
+      unary("mean", &B::buildAggregate<AggKind::Mean, AggAxis::All>),
+      unary("avg", &B::buildAggregate<AggKind::Mean, AggAxis::All>),
+      unary("prod", &B::buildAggregate<AggKind::Prod, AggAxis::All>),
+      unary("var", &B::buildAggregate<AggKind::Var, AggAxis::All>),
+      unary("sd", &B::buildAggregate<AggKind::Sd, AggAxis::All>),
+      unary("rowSums", &B::buildAggregate<AggKind::Sum, AggAxis::Row>),
+      unary("colSums", &B::buildAggregate<AggKind::Sum, AggAxis::Col>),
+      unary("rowMeans", &B::buildAggregate<AggKind::Mean, AggAxis::Row>),
+      unary("colMeans", &B::buildAggregate<AggKind::Mean, AggAxis::Col>),
+      unary("rowMaxs", &B::buildAggregate<AggKind::Max, AggAxis::Row>),
+      unary("colMaxs", &B::buildAggregate<AggKind::Max, AggAxis::Col>),
+      unary("rowMins", &B::buildAggregate<AggKind::Min, AggAxis::Row>),
+      unary("colMins", &B::buildAggregate<AggKind::Min, AggAxis::Col>),
+      unary("rowProds", &B::buildAggregate<AggKind::Prod, AggAxis::Row>),
+      unary("colProds", &B::buildAggregate<AggKind::Prod, AggAxis::Col>),
+      unary("rowVars", &B::buildAggregate<AggKind::Var, AggAxis::Row>),
+      unary("colVars", &B::buildAggregate<AggKind::Var, AggAxis::Col>),
+      unary("rowSds", &B::buildAggregate<AggKind::Sd, AggAxis::Row>),
+      unary("colSds", &B::buildAggregate<AggKind::Sd, AggAxis::Col>),
+      unary("rowIndexMax", &B::buildAggregate<AggKind::MaxIndex, AggAxis::Row>),
+      unary("rowIndexMin", &B::buildAggregate<AggKind::MinIndex, AggAxis::Row>),
+      unary("cumsum", &B::buildCumulative<CumAggKind::CumSum>),
+      unary("cumprod", &B::buildCumulative<CumAggKind::CumProd>),
+      unary("cummin", &B::buildCumulative<CumAggKind::CumMin>),
+      unary("cummax", &B::buildCumulative<CumAggKind::CumMax>),
+
+      // Data generation and input.
+      named("matrix", {"data", "rows", "cols", "byrow"}, 3, &B::buildMatrix),
+      named("rand",
+            {"rows", "cols", "min", "max", "sparsity", "seed", "pdf", "lambda"},
+            2, &B::buildRand),
+      named("seq", {"from", "to", "incr"}, 2, &B::buildSeq),
+      named("read",
+            {"file", "format", "header", "sep", "rows", "cols", "data_type",
+             "value_type", "nnz"},
+            1, &B::buildRead),
+
+      // Sizes, reorganisation and casts.
+      unary("nrow", &B::buildSize),
+      unary("ncol", &B::buildSize),
+      unary("length", &B::buildSize),
+      unary("nnz", &B::buildNnz),
+      unary("t", &B::buildTranspose),
+      unary("diag", &B::buildDiag),
+      unary("rev", &B::buildRev),
+      unary("trace", &B::buildTrace),
+      unary("as.scalar", &B::buildAsScalar),
+      unary("castAsScalar", &B::buildAsScalar),
+      unary("as.matrix", &B::buildAsMatrix),
+      unary("as.double", &B::buildAsNumber),
+      unary("as.integer", &B::buildAsNumber),
+      unary("as.logical", &B::buildAsNumber),
+      variadic("cbind", &B::buildBind),
+      variadic("rbind", &B::buildBind),
+      variadic("append", &B::buildBind),
+      named("removeEmpty", {"target", "margin", "select", "empty.return"}, 2,
+            &B::buildRemoveEmpty),
+      named("replace", {"target", "pattern", "replacement"}, 3,
+            &B::buildReplace),
+      variadic("table", &B::buildTable),
+      named("order", {"target", "by", "decreasing", "index.return"}, 1,
+            &B::buildOrder),
+
+      // Command-line arguments and strings.
+      named("ifdef", {"arg", "default"}, 2, &B::buildIfdef),
+      named("toString",
+            {"target", "rows", "cols", "decimal", "sparse", "sep", "linesep"},
+            1, &B::buildToString),
+
+      // Statements.
+      statement("print", {"message"}, 1, &B::buildPrintOrStop),
+      statement("stop", {"message"}, 1, &B::buildPrintOrStop),
+      statement("write",
+                {"x", "file", "format", "header", "sep", "description"}, 2,
+                &B::buildWrite),
+  };
+  return table;
+}
+
+const Builtin *lookupBuiltin(llvm::StringRef name) {
+  static const llvm::StringMap<const Builtin *> byName = [] {
+    llvm::StringMap<const Builtin *> map;
+    for (const Builtin &builtin : getBuiltins())
+      map[builtin.name] = &builtin;
+    return map;
+  }();
+  return byName.lookup(name);
+}
+
+/// The printf-style format and operands of a string.
+std::string formatOf(const DValue &text, llvm::SmallVectorImpl<Value> &values) {
+  std::string format;
+  for (const StringPiece &piece : text.pieces) {
+    if (piece.value) {
+      format += "{}";
+      values.push_back(piece.value);
+      continue;
+    }
+    for (char c : piece.text) {
+      if (c == '{' || c == '}')
+        format.push_back(c);
+      format.push_back(c);
+    }
+  }
+  return format;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+std::optional<BoundArgs>
+Importer::bind(const CallExpr *call, llvm::ArrayRef<llvm::StringRef> parameters,
+               size_t required) {
+  BoundArgs bound;
+  bound.values.assign(parameters.size(), nullptr);
+  size_t position = 0;
+  bool ok = true;
+  for (const Argument &arg : call->args) {
+    if (arg.name.empty()) {
+      if (position >= parameters.size()) {
+        error(arg.loc) << "too many arguments for '" << call->callee
+                       << "': it takes at most " << parameters.size();
+        return std::nullopt;
+      }
+      bound.values[position++] = arg.value.get();
+      continue;
+    }
+    auto *it = llvm::find(parameters, arg.name);
+    if (it == parameters.end()) {
+      auto diag = error(arg.loc);
+      diag << "'" << call->callee << "' has no parameter '" << arg.name
+           << "'; expected one of:";
+      for (llvm::StringRef p : parameters)
+        diag << " " << p;
+      ok = false;
+      continue;
+    }
+    size_t index = it - parameters.begin();
+    if (bound.values[index]) {
+      error(arg.loc) << "parameter '" << arg.name << "' of '" << call->callee
+                     << "' is given twice";
+      ok = false;
+      continue;
+    }
+    bound.values[index] = arg.value.get();
+  }
+  for (size_t i = 0; i < required; ++i)
+    if (!bound.values[i]) {
+      error(call->getLoc())
+          << "'" << call->callee << "' is missing its argument '"
+          << parameters[i] << "'";
+      ok = false;
+    }
+  if (!ok)
+    return std::nullopt;
+  return bound;
+}
+
+namespace {
+DValue buildBuiltin(Importer &im, const Builtin &builtin,
+                    const CallExpr *call) {
+  BoundArgs args;
+  if (builtin.form != Form::Variadic) {
+    std::optional<BoundArgs> bound =
+        im.bind(call, builtin.parameters, builtin.required);
+    if (!bound)
+      return {};
+    args = std::move(*bound);
+  }
+  BuiltinCall builtinCall(im, call, std::move(args));
+  return (builtinCall.*builtin.build)();
+}
+} // namespace
+
+DValue Importer::genCall(const CallExpr *call) {
+  auto function = functions.find(call->callee);
+  if (function != functions.end()) {
+    std::vector<DValue> results = genUserCall(call, function->second);
+    if (results.empty())
+      return {};
+    if (results.size() != 1) {
+      error(call->getLoc())
+          << "'" << call->callee << "' returns " << results.size()
+          << " values: assign them with [a, b, ...] = " << call->callee
+          << "(...)";
+      return {};
+    }
+    return results.front();
+  }
+  const Builtin *builtin = lookupBuiltin(call->callee);
+  if (!builtin) {
+    error(call->getLoc()) << "unknown function '" << call->callee << "'";
+    return {};
+  }
+  if (builtin->form == Form::Statement) {
+    error(call->getLoc()) << "'" << call->callee
+                          << "' has no value; call it as a statement";
+    return {};
+  }
+  return buildBuiltin(*this, *builtin, call);
+}
+
+bool Importer::genEffect(const CallExpr *call) {
+  const Builtin *builtin = lookupBuiltin(call->callee);
+  if (!builtin || builtin->form != Form::Statement)
+    return false;
+  buildBuiltin(*this, *builtin, call);
+  return true;
+}
+
+bool Importer::isStatementBuiltin(llvm::StringRef name) {
+  const Builtin *builtin = lookupBuiltin(name);
+  return builtin && builtin->form == Form::Statement;
+}
+
+//===----------------------------------------------------------------------===//
+// Builders
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> DValue BuiltinCall::buildElementwise() {
+  DValue x = im.genOperand(args[0], "the argument of '" + name.str() + "'");
+  if (!x.isValid())
+    return {};
+  if (x.isMatrix())
+    return DValue::matrix(OpTy::create(builder, l, im.matrixType(), x.value));
+  return DValue::scalar(buildScalarCell<OpTy>(builder, l, {x.value}));
+}
+
+DValue BuiltinCall::buildIsNaN() {
+  DValue x = im.genOperand(args[0], "the argument of 'isNaN'");
+  if (!x.isValid())
+    return {};
+  if (x.isMatrix())
+    return DValue::matrix(
+        IsNaNOp::create(builder, l, im.matrixType(), x.value));
+  return DValue::boolean(buildScalarCondition<IsNaNOp>(builder, l, {x.value}));
+}
+
+DValue BuiltinCall::buildLog() {
+  DValue result = buildElementwise<LogOp>();
+  if (!result.isValid() || !args.has(1))
+    return result;
+  // log(x, base) = log(x) / log(base).
+  std::optional<Value> base = im.genNumber(args[1], "the base of 'log'");
+  if (!base)
+    return {};
+  Value logBase = buildScalarCell<LogOp>(builder, l, {*base});
+  return im.genBinary(BinaryOp::Div, result, DValue::scalar(logBase), where);
+}
+
+template <AggKind Kind, AggAxis Axis> DValue BuiltinCall::buildAggregate() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  if (Axis == AggAxis::All)
+    return DValue::scalar(AggOp::create(builder, l, im.f64(), Kind, Axis, *x));
+  return DValue::matrix(
+      AggOp::create(builder, l, im.matrixType(), Kind, Axis, *x));
+}
+
+template <CumAggKind Kind> DValue BuiltinCall::buildCumulative() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  return DValue::matrix(
+      CumAggOp::create(builder, l, im.matrixType(), Kind, *x));
+}
+
+DValue BuiltinCall::buildSize() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  Value rows = NRowOp::create(builder, l, builder.getIndexType(), *x);
+  Value cols = NColOp::create(builder, l, builder.getIndexType(), *x);
+  if (name == "nrow")
+    return DValue::integerScalar(im.indexToF64(l, rows));
+  if (name == "ncol")
+    return DValue::integerScalar(im.indexToF64(l, cols));
+  return DValue::integerScalar(
+      im.indexToF64(l, arith::MulIOp::create(builder, l, rows, cols)));
+}
+
+DValue BuiltinCall::buildNnz() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  Value count = NnzOp::create(builder, l, builder.getI64Type(), *x);
+  return DValue::integerScalar(
+      arith::SIToFPOp::create(builder, l, im.f64(), count));
+}
+
+DValue BuiltinCall::buildTranspose() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  return DValue::matrix(TransposeOp::create(builder, l, im.matrixType(), *x));
+}
+
+DValue BuiltinCall::buildDiag() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  return DValue::matrix(DiagOp::create(builder, l, im.matrixType(), *x));
+}
+
+DValue BuiltinCall::buildRev() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  return DValue::matrix(RevOp::create(builder, l, im.matrixType(), *x));
+}
+
+DValue BuiltinCall::buildTrace() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  return DValue::scalar(TraceOp::create(builder, l, im.f64(), *x));
+}
+
+std::optional<FileFormat> BuiltinCall::fileFormat(llvm::StringRef path,
+                                                  size_t formatParameter) {
+  if (!args.has(formatParameter))
+    return path.ends_with(".mtx") || path.ends_with(".mm")
+               ? FileFormat::MatrixMarket
+               : FileFormat::CSV;
+  const Expr *formatArg = args[formatParameter];
+  std::optional<std::string> text = im.genConstantString(formatArg, "'format'");
+  if (!text)
+    return std::nullopt;
+  if (*text == "csv")
+    return FileFormat::CSV;
+  if (*text == "mm")
+    return FileFormat::MatrixMarket;
+  im.error(formatArg->getLoc())
+      << "unsupported format \"" << *text << "\": expected \"csv\" or \"mm\"";
+  return std::nullopt;
+}
+
+DValue BuiltinCall::buildMinMax() {
+  bool isMax = name == "max";
+  if (call->args.empty()) {
+    im.error(where) << "'" << name << "' needs at least one argument";
+    return {};
+  }
+  for (const Argument &arg : call->args)
+    if (!arg.name.empty()) {
+      im.error(arg.loc) << "'" << name << "' takes no named arguments";
+      return {};
+    }
+  DValue first =
+      im.genOperand(call->args[0].value.get(), "'" + name.str() + "'");
+  if (!first.isValid())
+    return {};
+  if (call->args.size() == 1) {
+    if (!first.isMatrix())
+      return first;
+    return DValue::scalar(AggOp::create(builder, l, im.f64(),
+                                        isMax ? AggKind::Max : AggKind::Min,
+                                        AggAxis::All, first.value));
+  }
+  DValue result = first;
+  for (const Argument &arg : llvm::drop_begin(call->args)) {
+    DValue next = im.genOperand(arg.value.get(), "'" + name.str() + "'");
+    if (!next.isValid())
+      return {};
+    if (result.isMatrix() || next.isMatrix()) {
+      Value r = isMax ? MaxOp::create(builder, l, im.matrixType(), result.value,
+                                      next.value)
+                            .getResult()
+                      : MinOp::create(builder, l, im.matrixType(), result.value,
+                                      next.value)
+                            .getResult();
+      result = DValue::matrix(r);
+    } else {
+      Value r =
+          isMax
+              ? buildScalarCell<MaxOp>(builder, l, {result.value, next.value})
+              : buildScalarCell<MinOp>(builder, l, {result.value, next.value});
+      result = DValue::scalar(r);
+    }
+  }
+  return result;
+}
+
+DValue BuiltinCall::buildMatrix() {
+  if (args.has(3)) {
+    im.error(where) << "matrix(..., byrow=...) is not supported; AMLS "
+                       "matrices are filled by row";
+    return {};
+  }
+  std::optional<Value> rows = im.genNumber(args[1], "'rows'");
+  std::optional<Value> cols = im.genNumber(args[2], "'cols'");
+  if (!rows || !cols)
+    return {};
+  DValue data = im.gen(args[0]);
+  if (!data.isValid())
+    return {};
+  Value r = im.toIndex(l, *rows), c = im.toIndex(l, *cols);
+  if (data.isMatrix())
+    return DValue::matrix(
+        ReshapeOp::create(builder, l, im.matrixType(), data.value, r, c));
+  if (data.isNumeric())
+    return DValue::matrix(
+        FillOp::create(builder, l, im.matrixType(), im.toF64(l, data), r, c));
+  // matrix("1 2 3 4", rows=2, cols=2): a literal.
+  std::optional<std::string> text = data.constantString();
+  auto *rowsLiteral = llvm::dyn_cast<NumberExpr>(args[1]);
+  auto *colsLiteral = llvm::dyn_cast<NumberExpr>(args[2]);
+  if (!text || !rowsLiteral || !colsLiteral) {
+    im.error(where) << "matrix(\"...\", rows, cols) needs a literal string and "
+                       "literal sizes";
+    return {};
+  }
+  llvm::SmallVector<llvm::StringRef> cells;
+  llvm::StringRef(*text).split(cells, ' ', -1, /*KeepEmpty=*/false);
+  // A literal's sizes must describe its cells; bound them before
+  // converting (a literal has at most as many rows as cells).
+  auto literalSize = [&](const NumberExpr *size) -> std::optional<int64_t> {
+    double v = size->value;
+    if (!(v >= 0 && v <= static_cast<double>(cells.size()) + 1) ||
+        v != std::floor(v)) {
+      im.error(size->getLoc()) << "matrix literal size must be a whole number "
+                                  "between 0 and the number of cells ("
+                               << cells.size() << ")";
+      return std::nullopt;
+    }
+    return static_cast<int64_t>(v);
+  };
+  std::optional<int64_t> literalRows = literalSize(rowsLiteral);
+  std::optional<int64_t> literalCols = literalSize(colsLiteral);
+  if (!literalRows || !literalCols)
+    return {};
+  int64_t numRows = *literalRows, numCols = *literalCols;
+  if (static_cast<int64_t>(cells.size()) != numRows * numCols) {
+    im.error(where) << "matrix literal has " << cells.size()
+                    << " cells, expected " << numRows << "x" << numCols;
+    return {};
+  }
+  llvm::SmallVector<double> values;
+  for (llvm::StringRef cell : cells) {
+    double v;
+    if (cell.getAsDouble(v)) {
+      im.error(where) << "matrix literal cell '" << cell << "' is not a number";
+      return {};
+    }
+    values.push_back(v);
+  }
+  auto tensorType = RankedTensorType::get({numRows, numCols}, im.f64());
+  auto literal = DenseElementsAttr::get(tensorType, llvm::ArrayRef(values));
+  Value v = ConstantOp::create(
+      builder, l, MatrixType::get(numRows, numCols, im.f64()), literal);
+  return DValue::matrix(
+      CastOp::create(builder, l, im.matrixType(), v).getResult());
+}
+
+DValue BuiltinCall::buildRand() {
+  if (args.has(7)) {
+    im.error(where) << "rand(pdf=\"poisson\", lambda=...) is not supported";
+    return {};
+  }
+  std::optional<Value> rows = im.genNumber(args[0], "'rows'");
+  std::optional<Value> cols = im.genNumber(args[1], "'cols'");
+  if (!rows || !cols)
+    return {};
+  auto optionalNumber = [&](size_t i, double fallback,
+                            llvm::StringRef what) -> std::optional<Value> {
+    if (!args.has(i))
+      return im.constant(l, fallback);
+    return im.genNumber(args[i], what);
+  };
+  std::optional<Value> min = optionalNumber(2, 0.0, "'min'");
+  std::optional<Value> max = optionalNumber(3, 1.0, "'max'");
+  std::optional<Value> sparsity = optionalNumber(4, 1.0, "'sparsity'");
+  if (!min || !max || !sparsity)
+    return {};
+  RandPdf pdf = RandPdf::Uniform;
+  if (args.has(6)) {
+    std::optional<std::string> text = im.genConstantString(args[6], "'pdf'");
+    if (!text)
+      return {};
+    if (*text == "normal")
+      pdf = RandPdf::Normal;
+    else if (*text != "uniform") {
+      im.error(args[6]->getLoc()) << "unsupported pdf \"" << *text
+                                  << "\": expected \"uniform\" or \"normal\"";
+      return {};
+    }
+  }
+  Value seed;
+  if (args.has(5)) {
+    // seed = -1 (DML's default) draws a fresh seed; the seed must then be
+    // a literal, since the op's purity depends on it.
+    const Expr *seedExpr = args[5];
+    DValue seedValue = im.gen(seedExpr);
+    if (!seedValue.isValid())
+      return {};
+    if (!seedValue.isNumeric()) {
+      im.error(seedExpr->getLoc())
+          << "expected a number for 'seed', found " << kindName(seedValue.kind);
+      return {};
+    }
+    bool isFresh = false;
+    if (auto *number = llvm::dyn_cast<NumberExpr>(seedExpr))
+      isFresh = number->value == -1;
+    if (auto *unary = llvm::dyn_cast<UnaryExpr>(seedExpr))
+      if (auto *number = llvm::dyn_cast<NumberExpr>(unary->operand.get()))
+        isFresh = unary->op == UnaryOp::Negate && number->value == 1;
+    if (!isFresh)
+      seed = arith::FPToSIOp::create(builder, l, builder.getI64Type(),
+                                     im.toF64(l, seedValue));
+  }
+  return DValue::matrix(
+      RandOp::create(builder, l, im.matrixType(), im.toIndex(l, *rows),
+                     im.toIndex(l, *cols), *min, *max, *sparsity, seed, pdf));
+}
+
+DValue BuiltinCall::buildSeq() {
+  std::optional<Value> from = im.genNumber(args[0], "'from'");
+  std::optional<Value> to = im.genNumber(args[1], "'to'");
+  if (!from || !to)
+    return {};
+  Value incr;
+  if (args.has(2)) {
+    std::optional<Value> given = im.genNumber(args[2], "'incr'");
+    if (!given)
+      return {};
+    incr = *given;
+  } else {
+    Value ascending = arith::CmpFOp::create(
+        builder, l, arith::CmpFPredicate::OLE, *from, *to);
+    incr = arith::SelectOp::create(builder, l, ascending, im.constant(l, 1.0),
+                                   im.constant(l, -1.0));
+  }
+  return DValue::matrix(
+      SeqOp::create(builder, l, im.matrixType(), *from, *to, incr));
+}
+
+DValue BuiltinCall::buildRead() {
+  std::optional<std::string> path =
+      im.genConstantString(args[0], "the file of 'read'");
+  if (!path)
+    return {};
+  std::optional<FileFormat> format = fileFormat(*path, /*formatParameter=*/1);
+  if (!format)
+    return {};
+  if (args.has(6)) {
+    std::optional<std::string> text =
+        im.genConstantString(args[6], "'data_type'");
+    if (!text)
+      return {};
+    if (*text != "matrix") {
+      im.error(args[6]->getLoc())
+          << "read(data_type=\"" << *text
+          << "\") is not supported: AMLS reads matrices";
+      return {};
+    }
+  }
+  // header, sep, rows, cols, value_type and nnz describe the file; the
+  // runtime reads the sizes from the file itself.
+  for (size_t i : {2, 3, 4, 5, 7, 8})
+    if (args.has(i) && !im.gen(args[i]).isValid())
+      return {};
+  return DValue::matrix(ReadOp::create(builder, l, im.matrixType(),
+                                       builder.getStringAttr(*path), *format));
+}
+
+DValue BuiltinCall::buildAsScalar() {
+  DValue x = im.gen(args[0]);
+  if (!x.isValid() || x.isNumeric())
+    return x;
+  if (!x.isMatrix()) {
+    im.error(where) << "as.scalar needs a 1x1 matrix, found "
+                    << kindName(x.kind);
+    return {};
+  }
+  return DValue::scalar(AsScalarOp::create(builder, l, im.f64(), x.value));
+}
+
+DValue BuiltinCall::buildAsMatrix() {
+  DValue x = im.genOperand(args[0], "the argument of 'as.matrix'");
+  if (!x.isValid() || x.isMatrix())
+    return x;
+  return DValue::matrix(
+      AsMatrixOp::create(builder, l, im.matrixType(), x.value));
+}
+
+DValue BuiltinCall::buildAsNumber() {
+  DValue x = im.gen(args[0]);
+  if (!x.isValid())
+    return {};
+  if (x.isMatrix())
+    x = DValue::scalar(AsScalarOp::create(builder, l, im.f64(), x.value));
+  if (!x.isNumeric()) {
+    im.error(where) << "'" << name << "' needs a number, found "
+                    << kindName(x.kind);
+    return {};
+  }
+  if (name == "as.logical")
+    return DValue::boolean(im.toI1(l, x));
+  Value v = im.toF64(l, x);
+  if (name == "as.integer") {
+    Value i64 = arith::FPToSIOp::create(builder, l, builder.getI64Type(), v);
+    return DValue::integerScalar(
+        arith::SIToFPOp::create(builder, l, im.f64(), i64));
+  }
+  return DValue::scalar(v);
+}
+
+DValue BuiltinCall::buildBind() {
+  if (call->args.empty()) {
+    im.error(where) << "'" << name << "' needs at least one matrix";
+    return {};
+  }
+  llvm::SmallVector<Value> inputs;
+  for (const Argument &arg : call->args) {
+    if (!arg.name.empty()) {
+      im.error(arg.loc) << "'" << name << "' takes no named arguments";
+      return {};
+    }
+    DValue v = im.genOperand(arg.value.get(), "'" + name.str() + "'");
+    if (!v.isValid())
+      return {};
+    inputs.push_back(im.asMatrix(l, v));
+  }
+  if (name == "rbind")
+    return DValue::matrix(RBindOp::create(builder, l, im.matrixType(), inputs));
+  return DValue::matrix(CBindOp::create(builder, l, im.matrixType(), inputs));
+}
+
+DValue BuiltinCall::buildRemoveEmpty() {
+  std::optional<Value> target = im.genMatrix(args[0], "'target'");
+  std::optional<std::string> margin = im.genConstantString(args[1], "'margin'");
+  if (!target || !margin)
+    return {};
+  if (*margin != "rows" && *margin != "cols") {
+    im.error(args[1]->getLoc()) << "unsupported margin \"" << *margin
+                                << "\": expected \"rows\" or \"cols\"";
+    return {};
+  }
+  Value select;
+  if (args.has(2)) {
+    std::optional<Value> given = im.genMatrix(args[2], "'select'");
+    if (!given)
+      return {};
+    select = *given;
+  }
+  if (args.has(3) && !im.gen(args[3]).isValid())
+    return {};
+  return DValue::matrix(RemoveEmptyOp::create(
+      builder, l, im.matrixType(),
+      *margin == "rows" ? Margin::Rows : Margin::Cols, *target, select));
+}
+
+DValue BuiltinCall::buildReplace() {
+  std::optional<Value> target = im.genMatrix(args[0], "'target'");
+  std::optional<Value> pattern = im.genNumber(args[1], "'pattern'");
+  std::optional<Value> replacement = im.genNumber(args[2], "'replacement'");
+  if (!target || !pattern || !replacement)
+    return {};
+  return DValue::matrix(ReplaceOp::create(builder, l, im.matrixType(), *target,
+                                          *pattern, *replacement));
+}
+
+DValue BuiltinCall::buildTable() {
+  // table(A, B), table(A, B, W), table(A, B, rows, cols),
+  // table(A, B, W, rows, cols); W may be a scalar weight.
+  if (call->args.size() < 2 || call->args.size() > 5) {
+    im.error(where) << "'table' takes 2 to 5 arguments, found "
+                    << call->args.size();
+    return {};
+  }
+  llvm::SmallVector<DValue> values;
+  for (const Argument &arg : call->args) {
+    DValue v = im.genOperand(arg.value.get(), "'table'");
+    if (!v.isValid())
+      return {};
+    values.push_back(v);
+  }
+  Value a = im.asMatrix(l, values[0]), b = im.asMatrix(l, values[1]);
+  Value weights, rows, cols;
+  size_t next = 2;
+  if (values.size() == 3 || values.size() == 5) {
+    weights =
+        values[2].isMatrix()
+            ? values[2].value
+            : MulOp::create(
+                  builder, l, im.matrixType(),
+                  FillOp::create(
+                      builder, l, im.matrixType(), im.constant(l, 1.0),
+                      NRowOp::create(builder, l, builder.getIndexType(), a),
+                      im.indexConstant(l, 1)),
+                  values[2].value)
+                  .getResult();
+    next = 3;
+  }
+  if (values.size() >= 4) {
+    if (values[next].isMatrix() || values[next + 1].isMatrix()) {
+      im.error(where) << "the output sizes of 'table' must be numbers";
+      return {};
+    }
+    rows = im.toIndex(l, values[next].value);
+    cols = im.toIndex(l, values[next + 1].value);
+  }
+  return DValue::matrix(
+      TableOp::create(builder, l, im.matrixType(), a, b, weights, rows, cols));
+}
+
+DValue BuiltinCall::buildOrder() {
+  std::optional<Value> target = im.genMatrix(args[0], "'target'");
+  if (!target)
+    return {};
+  Value by = im.indexConstant(l, 1);
+  if (args.has(1)) {
+    std::optional<Value> given = im.genNumber(args[1], "'by'");
+    if (!given)
+      return {};
+    by = im.toIndex(l, *given);
+  }
+  auto flag = [&](size_t i) -> std::optional<bool> {
+    if (!args.has(i))
+      return false;
+    const Expr *e = args[i];
+    if (auto *b = llvm::dyn_cast<BoolExpr>(e))
+      return b->value;
+    im.error(e->getLoc()) << "expected TRUE or FALSE";
+    return std::nullopt;
+  };
+  std::optional<bool> decreasing = flag(2), indices = flag(3);
+  if (!decreasing || !indices)
+    return {};
+  return DValue::matrix(OrderOp::create(builder, l, im.matrixType(), *target,
+                                        by, *decreasing, *indices));
+}
+
+DValue BuiltinCall::buildIfElse() {
+  DValue test = im.genOperand(args[0], "the condition of 'ifelse'");
+  DValue yes = im.genOperand(args[1], "'ifelse'");
+  DValue no = im.genOperand(args[2], "'ifelse'");
+  if (!test.isValid() || !yes.isValid() || !no.isValid())
+    return {};
+  if (!test.isMatrix() && !yes.isMatrix() && !no.isMatrix())
+    return DValue::scalar(buildScalarCell<IfElseOp>(
+        builder, l, {test.value, yes.value, no.value}));
+  return DValue::matrix(IfElseOp::create(builder, l, im.matrixType(),
+                                         test.value, yes.value, no.value));
+}
+
+DValue BuiltinCall::buildPpred() {
+  // ppred(X, Y, ">"): SystemDS's older spelling of the comparisons.
+  DValue lhs = im.genOperand(args[0], "'ppred'");
+  DValue rhs = im.genOperand(args[1], "'ppred'");
+  std::optional<std::string> op = im.genConstantString(args[2], "'op'");
+  if (!lhs.isValid() || !rhs.isValid() || !op)
+    return {};
+  std::optional<BinaryOp> binary =
+      llvm::StringSwitch<std::optional<BinaryOp>>(*op)
+          .Case("<", BinaryOp::Lt)
+          .Case("<=", BinaryOp::Le)
+          .Case(">", BinaryOp::Gt)
+          .Case(">=", BinaryOp::Ge)
+          .Case("==", BinaryOp::Eq)
+          .Case("!=", BinaryOp::Ne)
+          .Default(std::nullopt);
+  if (!binary) {
+    im.error(args[2]->getLoc()) << "unsupported comparison \"" << *op
+                                << "\": expected one of < <= > >= == !=";
+    return {};
+  }
+  DValue result = im.genBinary(*binary, lhs, rhs, where);
+  if (result.kind == DValue::Kind::Bool)
+    result = DValue::scalar(im.toF64(l, result));
+  return result;
+}
+
+DValue BuiltinCall::buildIfdef() {
+  auto *arg = llvm::dyn_cast<CommandLineArgExpr>(args[0]);
+  if (!arg) {
+    im.error(args[0]->getLoc())
+        << "the first argument of 'ifdef' must be a command-line argument "
+           "($name)";
+    return {};
+  }
+  if (im.getOptions().arguments.count(arg->name))
+    return im.gen(arg);
+  return im.gen(args[1]);
+}
+
+DValue BuiltinCall::buildToString() {
+  DValue x = im.gen(args[0]);
+  if (!x.isValid() || x.isString())
+    return x;
+  return DValue::string({StringPiece{"", x.value}});
+}
+
+DValue BuiltinCall::buildPrintOrStop() {
+  DValue message = im.gen(args[0]);
+  if (!message.isValid())
+    return {};
+  if (!message.isString()) {
+    Value v = message.value;
+    if (message.integer)
+      v = arith::FPToSIOp::create(builder, l, builder.getI64Type(), v);
+    message = DValue::string({StringPiece{"", v}});
+  }
+  llvm::SmallVector<Value> values;
+  std::string format = formatOf(message, values);
+  if (name == "print")
+    PrintfOp::create(builder, l, builder.getStringAttr(format), values);
+  else
+    StopOp::create(builder, l, builder.getStringAttr(format), values);
+  return {};
+}
+
+DValue BuiltinCall::buildWrite() {
+  std::optional<Value> x = im.genMatrix(args[0], "the value of 'write'");
+  std::optional<std::string> path =
+      im.genConstantString(args[1], "the file of 'write'");
+  if (!x || !path)
+    return {};
+  std::optional<FileFormat> format = fileFormat(*path, /*formatParameter=*/2);
+  if (!format)
+    return {};
+  for (size_t i : {3, 4, 5})
+    if (args.has(i) && !im.gen(args[i]).isValid())
+      return {};
+  WriteOp::create(builder, l, *x, builder.getStringAttr(*path), *format);
+  return {};
+}
