@@ -1,0 +1,36 @@
+// The one end-to-end compile: amls-opt --amls-compile and
+// amls-translate --amls-to-llvmir run the same pipeline, so they produce the
+// same LLVM IR.
+// RUN: amls-opt %s --amls-compile | amls-translate --mlir-to-llvmir -o %t.opt.ll
+// RUN: amls-translate --amls-to-llvmir %s -o %t.translate.ll
+// RUN: diff %t.opt.ll %t.translate.ll
+// RUN: amls-opt %s --amls-compile | FileCheck %s
+// RUN: amls-opt %s --amls-compile="fusion=none rewrites=none" | FileCheck %s --check-prefix=O0
+// RUN: amls-opt %s --amls-compile="wrap-entry=sum_of_squares threads=1" | FileCheck %s --check-prefix=WRAP
+// RUN: not amls-opt %s --amls-compile="fusion=everything" 2>&1 | FileCheck %s --check-prefix=BAD-FUSION
+// RUN: not amls-opt %s --amls-compile="rewrites=simplify,folding" 2>&1 | FileCheck %s --check-prefix=BAD-REWRITES
+// RUN: not amls-translate --amls-to-llvmir --amls-fuse=everything %s 2>&1 | FileCheck %s --check-prefix=BAD-TRANSLATE
+
+// The optimizer rewrites sum(X^2) to sumsq and fusion leaves one reduction
+// over X; without either, X^2 is a matrix of its own (two loops over cells).
+// CHECK-LABEL: llvm.func @sum_of_squares
+// CHECK: llvm.fmul
+// CHECK-NOT: llvm.call @malloc
+// CHECK-NOT: llvm.call @aligned_alloc
+// CHECK: llvm.return
+// O0-LABEL: llvm.func @sum_of_squares
+// O0: llvm.call @aligned_alloc
+// O0: llvm.intr.pow
+// WRAP: llvm.func @amls_main(
+// WRAP: llvm.call @sum_of_squares(
+// WRAP: llvm.call @amls_run_sink_float(
+// WRAP: llvm.func @_mlir_ciface_amls_main(
+// BAD-FUSION: amls-compile: expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or 'none', found 'everything'
+// BAD-REWRITES: amls-compile: expected rewrite families from simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found 'simplify,folding'
+// BAD-TRANSLATE: error: --amls-to-llvmir: expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or 'none', found 'everything'
+func.func @sum_of_squares(%X: !amls.matrix<64x64xf64>) -> f64 {
+  %c2 = arith.constant 2.0 : f64
+  %0 = amls.pow %X, %c2 : !amls.matrix<64x64xf64>, f64 -> !amls.matrix<64x64xf64>
+  %1 = amls.agg sum all %0 : !amls.matrix<64x64xf64> -> f64
+  return %1 : f64
+}
