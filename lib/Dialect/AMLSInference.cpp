@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Analysis/FileMetadata.h"
 #include "AMLS/Analysis/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Runtime/FileMetadata.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -350,11 +350,21 @@ LogicalResult IfElseOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
 LogicalResult ReadOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                             SmallVectorImpl<Type> &inferred) {
   MatrixType declared = getType();
-  std::optional<MatrixFileMetadata> metadata;
-  if (ctx.allowsFileMetadata() && getFormat() == FileFormat::MatrixMarket)
-    metadata = readMatrixMarketHeader(getPath().str());
-  if (ctx.allowsFileMetadata() && getFormat() == FileFormat::CSV)
-    metadata = readCsvShape(getPath().str());
+  std::optional<::amls::runtime::MatrixFileMetadata> metadata;
+  if (ctx.allowsFileMetadata()) {
+    std::string path = getPath().str();
+    switch (getFormat()) {
+    case FileFormat::CSV:
+      metadata = ::amls::runtime::readCsvShape(path);
+      break;
+    case FileFormat::MatrixMarket:
+      metadata = ::amls::runtime::readMatrixMarketMetadata(path);
+      break;
+    case FileFormat::Binary:
+      metadata = ::amls::runtime::readBinaryShape(path);
+      break;
+    }
+  }
   if (!metadata) {
     inferred.push_back(declared);
     return success();
@@ -365,7 +375,9 @@ LogicalResult ReadOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   if (!areCompatibleMatrixTypes(declared, fromFile))
     return ctx.emitOpError()
            << (getFormat() == FileFormat::CSV ? "the CSV file '"
-                                              : "the Matrix Market header of '")
+               : getFormat() == FileFormat::MatrixMarket
+                   ? "the Matrix Market header of '"
+                   : "the binary file '")
            << getPath() << "' gives " << metadata->rows << "x" << metadata->cols
            << ", but the result is declared " << declared;
   inferred.push_back(fromFile);

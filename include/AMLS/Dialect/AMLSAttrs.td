@@ -50,7 +50,8 @@ def AMLS_RandPdf : AMLS_I32Enum<"RandPdf", "probability distribution", [
 
 def AMLS_FileFormat : AMLS_I32Enum<"FileFormat", "matrix file format", [
   I32EnumAttrCase<"CSV", 0, "csv">,
-  I32EnumAttrCase<"MatrixMarket", 1, "mm">
+  I32EnumAttrCase<"MatrixMarket", 1, "mm">,
+  I32EnumAttrCase<"Binary", 2, "binary">
 ]>;
 
 def AMLS_TsmmSide : AMLS_I32Enum<"TsmmSide", "which transpose-self product", [

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,10 @@ namespace amls::runtime {
 
 /// The file formats of ABI.h (AMLS_FILE_CSV, ...).
 using FileFormat = AmlsFileFormat;
+
+/// The first 8 bytes of a binary matrix file (AMLS_FILE_BINARY).
+inline constexpr char kBinaryMatrixMagic[8] = {'A', 'M', 'L', 'S',
+                                               'M', 'A', 'T', '1'};
 
 /// `.mtx` and `.mm` are Matrix Market, `.bin` binary, anything else CSV.
 FileFormat formatForPath(std::string_view path);
@@ -56,6 +61,23 @@ std::string readMatrix(const std::string &path, FileFormat format,
                        Matrix &result);
 
 enum class MatrixMarketLayout { Coordinate, Array };
+
+/// The banner and size line of a Matrix Market file (lower-case names).
+struct MatrixMarketHeader {
+  bool coordinate = true;
+  std::string field = "real";       // real, integer, pattern, double
+  std::string symmetry = "general"; // general, symmetric, skew-symmetric
+  int64_t rows = 0, cols = 0;
+  /// Entries listed: coordinate entries, or rows * cols for arrays.
+  int64_t entries = 0;
+};
+
+/// Reads the banner and the size line from `in` (the file `path`, named in
+/// messages); `lineNo` is left at the size line. The one parser of Matrix
+/// Market headers: the reader and the compile-time metadata use it.
+std::string parseMatrixMarketHeader(std::istream &in, const std::string &path,
+                                    MatrixMarketHeader &header,
+                                    int64_t &lineNo);
 
 /// Writes with full (round-trip) precision. Matrix Market uses `layout`.
 std::string

@@ -14,7 +14,8 @@ using namespace mlir::amls;
 // The dialect's enums are passed to the runtime as their integer values.
 static_assert(static_cast<int32_t>(FileFormat::CSV) == AMLS_FILE_CSV &&
                   static_cast<int32_t>(FileFormat::MatrixMarket) ==
-                      AMLS_FILE_MATRIX_MARKET,
+                      AMLS_FILE_MATRIX_MARKET &&
+                  static_cast<int32_t>(FileFormat::Binary) == AMLS_FILE_BINARY,
               "amls::FileFormat differs from AmlsFileFormat (ABI.h)");
 static_assert(static_cast<int32_t>(RandPdf::Uniform) == AMLS_PDF_UNIFORM &&
                   static_cast<int32_t>(RandPdf::Normal) == AMLS_PDF_NORMAL,

@@ -1,6 +1,7 @@
 //===- MatrixIO.cpp - Reading, writing and printing matrices --------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "TextParsing.h"
 
 #include <algorithm>
 #include <cctype>
@@ -25,49 +26,6 @@ FileFormat formatForPath(std::string_view path) {
 }
 
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text[0])))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  return text;
-}
-
-/// Parses all of `text` as a number (strtod syntax: also "nan", "inf").
-bool parseNumber(std::string_view text, double &value) {
-  std::string copy(text);
-  if (copy.empty())
-    return false;
-  char *end = nullptr;
-  value = std::strtod(copy.c_str(), &end);
-  return end == copy.c_str() + copy.size();
-}
-
-std::vector<std::string_view> split(std::string_view line, char separator) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (true) {
-    size_t end = line.find(separator, start);
-    fields.push_back(trim(line.substr(start, end - start)));
-    if (end == std::string_view::npos)
-      return fields;
-    start = end + 1;
-  }
-}
-
-std::string located(const std::string &path, int64_t line,
-                    const std::string &problem) {
-  return path + ":" + std::to_string(line) + ": " + problem;
-}
-
-std::string quoted(std::string_view text) {
-  constexpr size_t kMax = 40;
-  std::string shown(text.substr(0, kMax));
-  if (text.size() > kMax)
-    shown += "...";
-  return "'" + shown + "'";
-}
 
 std::string readCSV(const std::string &path, std::istream &in, Matrix &result) {
   result = Matrix();
@@ -113,82 +71,37 @@ std::string readCSV(const std::string &path, std::istream &in, Matrix &result) {
   return "";
 }
 
+/// The next line that is neither blank nor a comment, counting lines.
+bool nextMatrixMarketLine(std::istream &in, std::string &line,
+                          int64_t &lineNo) {
+  while (std::getline(in, line)) {
+    ++lineNo;
+    std::string_view text = trim(line);
+    if (!text.empty() && text[0] != '%')
+      return true;
+  }
+  return false;
+}
+
 std::string readMatrixMarket(const std::string &path, std::istream &in,
                              Matrix &result) {
   result = Matrix();
-  std::string line;
+  MatrixMarketHeader header;
   int64_t lineNo = 0;
-  if (!std::getline(in, line))
-    return located(path, 1,
-                   "expected a '%%MatrixMarket' header, found an "
-                   "empty file");
-  ++lineNo;
-  std::istringstream header(line);
-  std::string banner, object, layout, field, symmetry;
-  header >> banner >> object >> layout >> field >> symmetry;
-  auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    return s;
-  };
-  object = lower(object);
-  layout = lower(layout);
-  field = lower(field);
-  symmetry = lower(symmetry);
-  if (banner != "%%MatrixMarket" || object != "matrix")
-    return located(path, lineNo,
-                   "expected '%%MatrixMarket matrix ...', found " +
-                       quoted(line));
-  if (layout != "coordinate" && layout != "array")
-    return located(path, lineNo,
-                   "expected layout 'coordinate' or 'array', found " +
-                       quoted(layout));
-  if (field != "real" && field != "integer" && field != "pattern" &&
-      field != "double")
-    return located(path, lineNo,
-                   "expected field 'real', 'integer' or 'pattern', found " +
-                       quoted(field));
-  if (symmetry != "general" && symmetry != "symmetric" &&
-      symmetry != "skew-symmetric")
-    return located(path, lineNo,
-                   "expected symmetry 'general', 'symmetric' or "
-                   "'skew-symmetric', found " +
-                       quoted(symmetry));
-  bool coordinate = layout == "coordinate";
-  bool pattern = field == "pattern";
-  if (pattern && !coordinate)
-    return located(path, lineNo, "a 'pattern' matrix must be 'coordinate'");
-
-  // Skip comments up to the size line.
-  auto nextLine = [&]() -> bool {
-    while (std::getline(in, line)) {
-      ++lineNo;
-      std::string_view text = trim(line);
-      if (!text.empty() && text[0] != '%')
-        return true;
-    }
-    return false;
-  };
-  if (!nextLine())
-    return located(path, lineNo + 1,
-                   "expected the size line, found the end "
-                   "of the file");
-  std::istringstream sizes(line);
-  int64_t rows = -1, cols = -1, entries = -1;
-  sizes >> rows >> cols;
-  if (coordinate)
-    sizes >> entries;
-  if (sizes.fail() || rows < 0 || cols < 0 || (coordinate && entries < 0))
-    return located(path, lineNo,
-                   std::string("expected the size line '<rows> <cols>") +
-                       (coordinate ? " <entries>'" : "'") + ", found " +
-                       quoted(line));
+  std::string error = parseMatrixMarketHeader(in, path, header, lineNo);
+  if (!error.empty())
+    return error;
+  bool coordinate = header.coordinate;
+  bool pattern = header.field == "pattern";
+  int64_t rows = header.rows, cols = header.cols, entries = header.entries;
+  std::string line;
+  auto nextLine = [&] { return nextMatrixMarketLine(in, line, lineNo); };
   result.rows = rows;
   result.cols = cols;
   result.data.assign(rows * cols, 0.0);
   int64_t expected = coordinate ? entries : rows * cols;
-  bool symmetric = symmetry != "general";
-  double mirrorSign = symmetry == "skew-symmetric" ? -1.0 : 1.0;
+  bool symmetric = header.symmetry != "general";
+  double mirrorSign = header.symmetry == "skew-symmetric" ? -1.0 : 1.0;
   for (int64_t k = 0; k < expected; ++k) {
     if (!nextLine())
       return located(path, lineNo + 1,
@@ -224,15 +137,13 @@ std::string readMatrixMarket(const std::string &path, std::istream &in,
   return "";
 }
 
-constexpr char kBinaryMagic[8] = {'A', 'M', 'L', 'S', 'M', 'A', 'T', '1'};
-
 std::string readBinary(const std::string &path, std::istream &in,
                        Matrix &result) {
   result = Matrix();
   char magic[8];
   int64_t sizes[2];
   if (!in.read(magic, sizeof(magic)) ||
-      !std::equal(magic, magic + 8, kBinaryMagic))
+      !std::equal(magic, magic + 8, kBinaryMatrixMagic))
     return path + ": expected a binary matrix starting with 'AMLSMAT1'";
   if (!in.read(reinterpret_cast<char *>(sizes), sizeof(sizes)) ||
       sizes[0] < 0 || sizes[1] < 0 ||
@@ -256,6 +167,76 @@ std::string formatFull(double value) {
 
 } // namespace
 
+std::string parseMatrixMarketHeader(std::istream &in, const std::string &path,
+                                    MatrixMarketHeader &header,
+                                    int64_t &lineNo) {
+  header = MatrixMarketHeader();
+  std::string line;
+  lineNo = 0;
+  if (!std::getline(in, line))
+    return located(path, 1,
+                   "expected a '%%MatrixMarket' header, found an "
+                   "empty file");
+  ++lineNo;
+  std::istringstream banner(line);
+  std::string magic, object, layout, field, symmetry;
+  banner >> magic >> object >> layout >> field >> symmetry;
+  auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    return s;
+  };
+  object = lower(object);
+  layout = lower(layout);
+  field = lower(field);
+  symmetry = lower(symmetry);
+  if (magic != "%%MatrixMarket" || object != "matrix")
+    return located(path, lineNo,
+                   "expected '%%MatrixMarket matrix ...', found " +
+                       quoted(line));
+  if (layout != "coordinate" && layout != "array")
+    return located(path, lineNo,
+                   "expected layout 'coordinate' or 'array', found " +
+                       quoted(layout));
+  if (field != "real" && field != "integer" && field != "pattern" &&
+      field != "double")
+    return located(path, lineNo,
+                   "expected field 'real', 'integer' or 'pattern', found " +
+                       quoted(field));
+  if (symmetry != "general" && symmetry != "symmetric" &&
+      symmetry != "skew-symmetric")
+    return located(path, lineNo,
+                   "expected symmetry 'general', 'symmetric' or "
+                   "'skew-symmetric', found " +
+                       quoted(symmetry));
+  header.coordinate = layout == "coordinate";
+  header.field = field;
+  header.symmetry = symmetry;
+  if (field == "pattern" && !header.coordinate)
+    return located(path, lineNo, "a 'pattern' matrix must be 'coordinate'");
+
+  // The size line is the first that is neither blank nor a comment.
+  if (!nextMatrixMarketLine(in, line, lineNo))
+    return located(path, lineNo + 1,
+                   "expected the size line, found the end "
+                   "of the file");
+  std::istringstream sizes(line);
+  int64_t rows = -1, cols = -1, entries = -1;
+  sizes >> rows >> cols;
+  if (header.coordinate)
+    sizes >> entries;
+  if (sizes.fail() || rows < 0 || cols < 0 ||
+      (header.coordinate && entries < 0))
+    return located(path, lineNo,
+                   std::string("expected the size line '<rows> <cols>") +
+                       (header.coordinate ? " <entries>'" : "'") + ", found " +
+                       quoted(line));
+  header.rows = rows;
+  header.cols = cols;
+  header.entries = header.coordinate ? entries : rows * cols;
+  return "";
+}
+
 std::string readMatrix(const std::string &path, FileFormat format,
                        Matrix &result) {
   std::ifstream in(path, std::ios::binary);
@@ -275,7 +256,7 @@ std::string writeMatrix(const std::string &path, FileFormat format,
     return path + ": cannot open the file for writing";
   if (format == AMLS_FILE_BINARY) {
     int64_t sizes[2] = {m.rows, m.cols};
-    out.write(kBinaryMagic, sizeof(kBinaryMagic));
+    out.write(kBinaryMatrixMagic, sizeof(kBinaryMatrixMagic));
     out.write(reinterpret_cast<const char *>(sizes), sizeof(sizes));
     for (int64_t r = 0; r < m.rows; ++r)
       for (int64_t c = 0; c < m.cols; ++c) {

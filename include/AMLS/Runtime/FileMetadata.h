@@ -1,20 +1,22 @@
 //===- FileMetadata.h - Sizes recorded in matrix files ----------*- C++ -*-===//
 //
-// What a matrix file says about itself before its cells are read: the size
-// line of a Matrix Market file, the line and field counts of a CSV file. Property inference uses it for reads of
-// files that exist at compile time (the seeds' "metadata" sizes).
+// What a matrix file says about itself before its cells are read: the
+// header of a Matrix Market file, the line and field counts of a CSV file,
+// the sizes of a binary file. Property inference uses it for reads of files
+// that exist at compile time (the seeds' "metadata" sizes); it parses the
+// files with the runtime's own readers' rules, so both see the same sizes.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMLS_ANALYSIS_FILEMETADATA_H
-#define AMLS_ANALYSIS_FILEMETADATA_H
+#ifndef AMLS_RUNTIME_FILEMETADATA_H
+#define AMLS_RUNTIME_FILEMETADATA_H
 
 #include <cstdint>
 #include <istream>
 #include <optional>
 #include <string>
 
-namespace mlir::amls {
+namespace amls::runtime {
 
 struct MatrixFileMetadata {
   int64_t rows = 0, cols = 0;
@@ -28,11 +30,11 @@ struct MatrixFileMetadata {
 
 /// The header and size line of a Matrix Market stream; nothing when the
 /// header is missing or malformed (reading the file reports those).
-std::optional<MatrixFileMetadata> parseMatrixMarketHeader(std::istream &in);
+std::optional<MatrixFileMetadata> parseMatrixMarketMetadata(std::istream &in);
 
 /// The same for the file at `path`; nothing when it cannot be opened.
 std::optional<MatrixFileMetadata>
-readMatrixMarketHeader(const std::string &path);
+readMatrixMarketMetadata(const std::string &path);
 
 /// The rows and columns of the CSV file at `path` as the runtime's reader
 /// will find them: non-blank lines, and the fields of the first one.
@@ -40,6 +42,9 @@ readMatrixMarketHeader(const std::string &path);
 /// numbers (a header of names: the sizes are then left to the reader).
 std::optional<MatrixFileMetadata> readCsvShape(const std::string &path);
 
-} // namespace mlir::amls
+/// The rows and columns in the header of the binary matrix file at `path`.
+std::optional<MatrixFileMetadata> readBinaryShape(const std::string &path);
 
-#endif // AMLS_ANALYSIS_FILEMETADATA_H
+} // namespace amls::runtime
+
+#endif // AMLS_RUNTIME_FILEMETADATA_H

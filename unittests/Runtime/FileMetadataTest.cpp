@@ -1,20 +1,21 @@
 //===- FileMetadataTest.cpp - Sizes from Matrix Market headers ------------===//
 
-#include "AMLS/Analysis/FileMetadata.h"
+#include "AMLS/Runtime/FileMetadata.h"
+#include "AMLS/Runtime/MatrixIO.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
-#include <unistd.h>
 #include <sstream>
+#include <unistd.h>
 
-using namespace mlir::amls;
+using namespace amls::runtime;
 
 namespace {
 std::optional<MatrixFileMetadata> parse(const std::string &text) {
   std::istringstream in(text);
-  return parseMatrixMarketHeader(in);
+  return parseMatrixMarketMetadata(in);
 }
 } // namespace
 
@@ -71,12 +72,13 @@ TEST(FileMetadataTest, MalformedHeadersGiveNothing) {
 }
 
 TEST(FileMetadataTest, MissingFileGivesNothing) {
-  EXPECT_FALSE(readMatrixMarketHeader("/nonexistent/amls/X.mtx"));
+  EXPECT_FALSE(readMatrixMarketMetadata("/nonexistent/amls/X.mtx"));
 }
 
 namespace {
 /// Writes `text` to a temporary file and returns readCsvShape's answer.
-std::optional<mlir::amls::MatrixFileMetadata> csvShape(const std::string &text) {
+std::optional<amls::runtime::MatrixFileMetadata>
+csvShape(const std::string &text) {
   // ctest runs test cases in parallel processes: one file per process.
   std::string path = testing::TempDir() + "amls-csv-shape-" +
                      std::to_string(::getpid()) + ".csv";
@@ -84,7 +86,7 @@ std::optional<mlir::amls::MatrixFileMetadata> csvShape(const std::string &text) 
     std::ofstream out(path, std::ios::binary);
     out << text;
   }
-  auto shape = mlir::amls::readCsvShape(path);
+  auto shape = amls::runtime::readCsvShape(path);
   std::remove(path.c_str());
   return shape;
 }
@@ -107,5 +109,60 @@ TEST(FileMetadataTest, CsvShapeCountsRowsAndFields) {
 
 TEST(FileMetadataTest, CsvShapeLeavesHeadersToTheReader) {
   EXPECT_FALSE(csvShape("a,b\n1,2\n"));
-  EXPECT_FALSE(mlir::amls::readCsvShape("/nonexistent/amls/X.csv"));
+  EXPECT_FALSE(amls::runtime::readCsvShape("/nonexistent/amls/X.csv"));
+}
+
+namespace {
+/// A temporary file of this process holding `text`, removed on destruction.
+struct TemporaryFile {
+  std::string path;
+  TemporaryFile(const std::string &suffix, const std::string &text)
+      : path(testing::TempDir() + "amls-metadata-" +
+             std::to_string(::getpid()) + suffix) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  ~TemporaryFile() { std::remove(path.c_str()); }
+};
+} // namespace
+
+// The compiler reads headers with the reader's own parser: a header the
+// reader rejects gives no metadata, and a header it accepts the sizes it
+// reads.
+TEST(FileMetadataTest, MatrixMarketMetadataAgreesWithTheReader) {
+  TemporaryFile complex(".mtx", "%%MatrixMarket matrix coordinate complex "
+                                "general\n2 2 1\n1 1 1 0\n");
+  Matrix matrix;
+  EXPECT_NE(readMatrix(complex.path, AMLS_FILE_MATRIX_MARKET, matrix), "");
+  EXPECT_FALSE(readMatrixMarketMetadata(complex.path));
+
+  TemporaryFile pattern(".mtx", "%%MatrixMarket matrix coordinate pattern "
+                                "general\n% a comment\n3 4 2\n1 1\n3 4\n");
+  ASSERT_EQ(readMatrix(pattern.path, AMLS_FILE_MATRIX_MARKET, matrix), "");
+  std::optional<MatrixFileMetadata> metadata =
+      readMatrixMarketMetadata(pattern.path);
+  ASSERT_TRUE(metadata);
+  EXPECT_EQ(metadata->rows, matrix.rows);
+  EXPECT_EQ(metadata->cols, matrix.cols);
+  EXPECT_EQ(metadata->nonZeros, 2);
+}
+
+TEST(FileMetadataTest, BinaryShapeFromTheHeader) {
+  std::string path = testing::TempDir() + "amls-metadata-" +
+                     std::to_string(::getpid()) + ".bin";
+  Matrix written;
+  written.rows = 3;
+  written.cols = 2;
+  written.data = {1, 2, 3, 4, 5, 6};
+  ASSERT_EQ(writeMatrix(path, AMLS_FILE_BINARY, MatrixView::of(written)), "");
+  std::optional<MatrixFileMetadata> shape = readBinaryShape(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(shape->rows, 3);
+  EXPECT_EQ(shape->cols, 2);
+  EXPECT_FALSE(shape->nonZeros);
+
+  TemporaryFile notBinary(".bin", "1,2\n3,4\n");
+  EXPECT_FALSE(readBinaryShape(notBinary.path));
+  EXPECT_FALSE(readBinaryShape("/nonexistent/amls/X.bin"));
 }
