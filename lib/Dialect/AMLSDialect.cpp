@@ -41,6 +41,7 @@ void AMLSDialect::initialize() {
 #include "AMLS/Dialect/AMLSOps.cpp.inc"
       >();
   addInterfaces<AMLSInlinerInterface>();
+  registerRowLocalityModels(*getContext());
 }
 
 Operation *AMLSDialect::materializeConstant(OpBuilder &builder, Attribute value,

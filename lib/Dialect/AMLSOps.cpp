@@ -8,9 +8,9 @@
 
 #include "AMLS/Dialect/AMLSOps.h"
 
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
 using namespace mlir::amls;
@@ -218,118 +218,55 @@ static LogicalResult verifyCellResults(Operation *op, YieldOp yield) {
   return success();
 }
 
-/// Blocks of rows give the rows of the whole matrix only through ops that
-/// compute each row from the same rows of their operands; values reduced
-/// over the rows of a block (t(Xb) %*% Rb, full and column aggregates) are
-/// partial results, only yielded, and only by an aggregating operator.
+/// Blocks of rows give the rows of the whole matrix only through row-local
+/// ops (RowLocalityInterface); values reduced over the rows of a block
+/// (t(Xb) %*% Rb, full and column aggregates) are partial results, only
+/// yielded, and only by an aggregating operator.
 LogicalResult FusedOp::verifyRowLocalBody(uint64_t rowInputs) {
   Block &body = getBody().front();
-  DenseSet<Value> rows, transposedRows, blockSizes;
-  // Partial results and the kind that combines them over the blocks.
-  DenseMap<Value, AggKind> partials;
+  // Values other than side values, and the kind that combines a partial
+  // result over the blocks.
+  DenseMap<Value, RowLocality> kinds;
   for (uint64_t i = 0; i < rowInputs; ++i)
-    rows.insert(body.getArgument(i));
-  auto isRows = [&](Value value) { return rows.contains(value); };
+    kinds.try_emplace(body.getArgument(i), RowLocality::of(RowValueKind::Rows));
+  auto kindOf = [&](Value value) {
+    auto it = kinds.find(value);
+    return it == kinds.end() ? RowValueKind::Side : it->second.getResultKind();
+  };
+  auto isRows = [&](Value value) {
+    return kindOf(value) == RowValueKind::Rows;
+  };
   for (Operation &op : body.without_terminator()) {
-    auto notRowLocal = [&](StringRef why) {
-      return op.emitOpError("is not row-local in a 'row' operator: ") << why;
-    };
-    if (llvm::any_of(op.getOperands(),
-                     [&](Value v) { return partials.contains(v); }))
-      return notRowLocal("it reads a partial result over a block of rows");
-    // The number of rows of a block differs between blocks: it only bounds
-    // slices that keep all rows.
-    auto slice = dyn_cast<SliceOp>(op);
-    for (OpOperand &operand : op.getOpOperands())
-      if (blockSizes.contains(operand.get()) &&
-          !(slice && operand.getOperandNumber() ==
-                         slice.getRowEndMutable().getOperandNumber()))
-        return notRowLocal("it reads the number of rows of a block");
-    bool readsRows = llvm::any_of(op.getOperands(), isRows);
-    bool readsTransposed = llvm::any_of(
-        op.getOperands(), [&](Value v) { return transposedRows.contains(v); });
-    if (!readsRows && !readsTransposed)
-      continue; // Side inputs only: the same for every block.
-    if (auto product = dyn_cast<MatmulOp>(op)) {
-      if (transposedRows.contains(product.getLhs()) &&
-          isRows(product.getRhs())) {
-        partials[product.getResult()] = AggKind::Sum;
-        continue;
-      }
-      if (isRows(product.getLhs()) && !isRows(product.getRhs()) &&
-          !transposedRows.contains(product.getRhs())) {
-        rows.insert(product.getResult());
-        continue;
-      }
-      return notRowLocal("a product must be rows %*% side input or "
-                         "t(rows) %*% rows");
-    }
-    if (readsTransposed)
-      return notRowLocal("a transposed block of rows is only read by a "
-                         "product t(rows) %*% rows");
-    if (isa<TransposeOp>(op)) {
-      transposedRows.insert(op.getResult(0));
-      continue;
-    }
-    if (isa<NRowOp>(op)) {
-      blockSizes.insert(op.getResult(0));
-      continue;
-    }
-    if (isa<NColOp>(op))
-      continue;
-    if (auto aggregate = dyn_cast<AggOp>(op)) {
-      if (aggregate.getAxis() == AggAxis::Row) {
-        rows.insert(aggregate.getResult());
-        continue;
-      }
-      AggKind kind = aggregate.getKind();
-      if (kind != AggKind::Sum && kind != AggKind::Min && kind != AggKind::Max)
-        return notRowLocal("a full or column aggregate over a block of rows "
-                           "must be a sum, min or max to be combined over the "
-                           "blocks");
-      partials[aggregate.getResult()] = kind;
-      continue;
-    }
-    if (slice) {
-      auto end = slice.getRowEnd().getDefiningOp<NRowOp>();
-      if (getConstantIntValue(slice.getRowBegin()) != 0 || !end ||
-          end.getInput() != slice.getInput())
-        return notRowLocal("a slice must keep all rows of the block");
-      rows.insert(slice.getResult());
-      continue;
-    }
-    if (isa<ElementwiseOpInterface>(op)) {
-      for (Value operand : op.getOperands()) {
-        auto type = dyn_cast<MatrixType>(operand.getType());
-        if (type && !isRows(operand) && type.getRows() != 1)
-          return notRowLocal("an element-wise operand is neither a block of "
-                             "rows nor broadcast along the rows");
-      }
-      rows.insert(op.getResult(0));
-      continue;
-    }
-    return notRowLocal("its rows may depend on other rows");
+    SmallVector<RowValueKind> operandKinds =
+        llvm::map_to_vector(op.getOperands(), kindOf);
+    RowLocality locality = getRowLocality(&op, operandKinds);
+    if (!locality.isRowLocal())
+      return op.emitOpError("is not row-local in a 'row' operator: ")
+             << locality.getReason();
+    if (locality.getResultKind() != RowValueKind::Side)
+      for (Value result : op.getResults())
+        kinds.try_emplace(result, locality);
   }
   // Aggregating, every value yielded is a partial result combined with its
   // own kind; otherwise a block of rows.
   auto yield = cast<YieldOp>(body.getTerminator());
-  ArrayAttr kinds = getAggregateAttr();
+  ArrayAttr aggregates = getAggregateAttr();
   for (auto [i, value] : llvm::enumerate(yield.getValues())) {
-    if (!kinds) {
+    if (!aggregates) {
       if (!isRows(value))
         return yield.emitOpError("value #")
                << i << " is not a block of rows of the result";
       continue;
     }
-    auto partial = partials.find(value);
-    if (partial == partials.end())
+    if (kindOf(value) != RowValueKind::Partial)
       return yield.emitOpError("value #")
              << i << " is not a partial result over a block of rows";
-    AggKind kind = cast<AggKindAttr>(kinds[i]).getValue();
-    if (partial->second != kind)
+    AggKind combiner = kinds.at(value).getCombiner();
+    AggKind kind = cast<AggKindAttr>(aggregates[i]).getValue();
+    if (combiner != kind)
       return yield.emitOpError("value #")
              << i << " is combined over the blocks with "
-             << stringifyAggKind(partial->second) << ", not "
+             << stringifyAggKind(combiner) << ", not "
              << stringifyAggKind(kind);
   }
   return success();

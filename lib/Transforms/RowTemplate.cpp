@@ -4,13 +4,15 @@
 // computed row by row from X and other matrices with one row per row of X:
 // element-wise ops (with row or column vectors and scalars broadcast), row
 // aggregates, products A %*% S with a small side matrix S, and column
-// slices. The candidate grows from the close upwards (in reverse block
-// order, so that every user of a value is decided before the value): an op
-// joins when it is row-local and all of its result's users are in the
-// candidate; anything else it reads becomes an input, a row input when it
-// has one row per row of X, a side input otherwise. Side inputs are read
-// whole by every block: they must fit in the cache (the template's
-// constraint; a candidate violating it costs infinity).
+// slices (row-locality is the ops' RowLocalityInterface, defined in
+// lib/Dialect/AMLSRowLocality.cpp). The candidate grows from the close
+// upwards (in reverse block order, so that every user of a value is
+// decided before the value): an op joins when it is row-local and all of
+// its result's users are in the candidate; anything else it reads becomes
+// an input, a row input when it has one row per row of X, a side input
+// otherwise. Side inputs are read whole by every block: they must fit in
+// the cache (the template's constraint; a candidate violating it costs
+// infinity).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,9 +68,11 @@ public:
 
 private:
   std::optional<RowCandidate> candidateAt(MatmulOp close);
-  /// Whether `op` computes each row of its result from the same row of its
-  /// row-aligned operands (those with `rows` rows), the rest side inputs.
-  bool isRowLocal(Operation *op, int64_t rows) const;
+  /// Whether `op` joins a candidate over a main input of `rows` rows: its
+  /// result has one row per row of X and it is row-local (the op's
+  /// RowLocalityInterface) with its operands of `rows` rows as blocks of
+  /// rows, the rest side inputs.
+  bool joins(Operation *op, int64_t rows) const;
   bool isRowAligned(Value value, int64_t rows) const {
     return staticRows(value) == rows;
   }
@@ -86,33 +90,44 @@ private:
   DenseSet<Operation *> claimed;
 };
 
-bool RowTemplateFusion::isRowLocal(Operation *op, int64_t rows) const {
+bool RowTemplateFusion::joins(Operation *op, int64_t rows) const {
   if (op->getNumResults() != 1 || !isRowAligned(op->getResult(0), rows))
     return false;
-  if (isa<ElementwiseOpInterface>(op))
-    return llvm::all_of(op->getOperands(), [&](Value operand) {
-      int64_t operandRows = staticRows(operand);
-      return !isa<MatrixType>(operand.getType()) || operandRows == rows ||
-             operandRows == 1;
-    });
-  if (auto aggregate = dyn_cast<AggOp>(op))
-    return aggregate.getAxis() == AggAxis::Row &&
-           isRowAligned(aggregate.getInput(), rows);
-  if (auto product = dyn_cast<MatmulOp>(op)) {
-    auto side = cast<MatrixType>(product.getRhs().getType());
-    return isRowAligned(product.getLhs(), rows) &&
-           !product.getLhs().getDefiningOp<TransposeOp>() &&
-           side.hasStaticRows() && side.getRows() != rows;
+  // The whole matrix is one block: operands with `rows` rows are blocks of
+  // rows, the others side inputs.
+  auto rowLocal = dyn_cast<RowLocalityInterface>(op);
+  SmallVector<RowValueKind> operandKinds;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    if (auto type = dyn_cast<MatrixType>(operand.getType())) {
+      // Unknown rows may or may not be a block of rows.
+      if (!type.hasStaticRows())
+        return false;
+      operandKinds.push_back(type.getRows() == rows ? RowValueKind::Rows
+                                                    : RowValueKind::Side);
+      continue;
+    }
+    // The number of rows of X at a row end is that of the block (emit()
+    // reads it from the block).
+    std::optional<int64_t> value = getConstantIntValue(operand);
+    operandKinds.push_back(operand.getType().isIndex() && rowLocal &&
+                                   rowLocal.isRowEnd(i) && value == rows
+                               ? RowValueKind::NumRows
+                               : RowValueKind::Side);
   }
-  if (auto slice = dyn_cast<SliceOp>(op)) {
-    // All rows, constant columns.
-    std::optional<int64_t> begin = getConstantIntValue(slice.getRowBegin()),
-                           end = getConstantIntValue(slice.getRowEnd());
-    return isRowAligned(slice.getInput(), rows) && begin == 0 && end == rows &&
-           getConstantIntValue(slice.getColBegin()) &&
-           getConstantIntValue(slice.getColEnd());
-  }
-  return false;
+  // Planner choices beyond row-locality: emit() clones a slice's bounds into
+  // the body as constants, and a product of a transposed view t(A) %*% S is
+  // left to BLAS, which reads the view in place (fused, t(A) would be a
+  // materialized row input).
+  if (auto slice = dyn_cast<SliceOp>(op);
+      slice && !(getConstantIntValue(slice.getColBegin()) &&
+                 getConstantIntValue(slice.getColEnd())))
+    return false;
+  if (auto product = dyn_cast<MatmulOp>(op);
+      product && product.getLhs().getDefiningOp<TransposeOp>())
+    return false;
+  RowLocality locality = getRowLocality(op, operandKinds);
+  return locality.isRowLocal() &&
+         locality.getResultKind() == RowValueKind::Rows;
 }
 
 std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
@@ -137,7 +152,7 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
   for (Operation &op :
        llvm::reverse(llvm::make_range(block.begin(), Block::iterator(close)))) {
     if (op.getNumResults() != 1 || !needed.contains(op.getResult(0)) ||
-        claimed.contains(&op) || !isRowLocal(&op, candidate.rows))
+        claimed.contains(&op) || !joins(&op, candidate.rows))
       continue;
     bool onlyInside =
         llvm::all_of(op.getResult(0).getUsers(),

@@ -114,6 +114,63 @@ void populateInvolutionPatterns(RewritePatternSet &patterns, StringRef opName);
 Value castToType(OpBuilder &builder, Location loc, Value value, Type type);
 } // namespace detail
 
+/// How a value relates to the blocks of rows of a row operator (or of a Row
+/// candidate, where the whole matrix is one block): the operand kinds that
+/// `RowLocalityInterface` is asked about and the kinds it answers.
+enum class RowValueKind {
+  /// The same for every block: a side input, a scalar, a broadcast vector.
+  Side,
+  /// A block of rows: one row per row of the block.
+  Rows,
+  /// The transpose of a block of rows.
+  TransposedRows,
+  /// The number of rows of a block (it differs between blocks).
+  NumRows,
+  /// A partial result over a block, combined over the blocks.
+  Partial,
+};
+
+/// What an op computes when some of its operands are blocks of rows: the
+/// kind of its results (with the kind that combines a partial result over
+/// the blocks), or not row-local, with the reason.
+class RowLocality {
+public:
+  static RowLocality of(RowValueKind kind) { return RowLocality(kind); }
+  static RowLocality partial(AggKind combiner) {
+    RowLocality locality(RowValueKind::Partial);
+    locality.combiner = combiner;
+    return locality;
+  }
+  /// `reason` is a string literal completing "is not row-local: ...".
+  static RowLocality notRowLocal(StringRef reason) {
+    RowLocality locality(RowValueKind::Side);
+    locality.reason = reason;
+    return locality;
+  }
+
+  bool isRowLocal() const { return reason.empty(); }
+  /// The kind of every result (when row-local).
+  RowValueKind getResultKind() const { return kind; }
+  /// How a partial result is combined over the blocks.
+  AggKind getCombiner() const { return combiner; }
+  StringRef getReason() const { return reason; }
+
+private:
+  explicit RowLocality(RowValueKind kind) : kind(kind) {}
+  RowValueKind kind;
+  AggKind combiner = AggKind::Sum;
+  StringRef reason;
+};
+
+/// The row-locality of `op` when its operands are of `operandKinds` (one
+/// per operand): the rules common to all ops, then the op's
+/// `RowLocalityInterface`; an op without it is not row-local.
+RowLocality getRowLocality(Operation *op, ArrayRef<RowValueKind> operandKinds);
+
+/// Attaches the external models of `RowLocalityInterface` to the AMLS ops
+/// (called by the dialect's initialization).
+void registerRowLocalityModels(MLIRContext &context);
+
 /// Marks operations for which f(0, ...) = 0 on the main (first) input.
 template <typename ConcreteType>
 class SparseSafe : public OpTrait::TraitBase<ConcreteType, SparseSafe> {};

@@ -61,6 +61,51 @@ def AMLS_ElementwiseOpInterface : OpInterface<"ElementwiseOpInterface"> {
   ];
 }
 
+def AMLS_RowLocalityInterface : OpInterface<"RowLocalityInterface"> {
+  let cppNamespace = "::mlir::amls";
+  let description = [{
+    How an operation behaves when some of its operands are *blocks of rows*:
+    the same range of rows of matrices with one row per row of a main input.
+    An operation is row-local when, given blocks of rows of its row operands
+    and the other operands whole (side inputs, broadcast row vectors,
+    scalars), it computes exactly the corresponding block of rows of its
+    result, or a partial result over the block that a sum, min or max
+    combines over the blocks.
+
+    This is the one definition of row-locality. The Row template's planner
+    (`--amls-fuse`) asks it which ops may join a candidate, the verifier of
+    `amls.fused row` asks it whether the body is row-local, and a parfor
+    dependence analysis can ask it which ops keep a row partition. Callers
+    go through `mlir::amls::getRowLocality(op, operandKinds)`, which applies
+    the rules common to all ops (a partial result is only yielded; an op
+    reading side inputs only computes the same for every block) and asks
+    the op's model for the rest; an op without the interface is not
+    row-local. The models (products, aggregates, slices, transposes, sizes,
+    and every `ElementwiseOpInterface` op) are external models in
+    `lib/Dialect/AMLSRowLocality.cpp`.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        What the op computes when its operands are of the given kinds (one
+        per operand; at least one is `Rows` or `TransposedRows`, none is
+        `Partial`, and `NumRows` only at operands for which `isRowEnd`
+        holds): the kind of its results, a partial result with the kind
+        that combines it over the blocks, or not row-local with the reason.
+      }],
+      "::mlir::amls::RowLocality", "getRowLocality",
+      (ins "::llvm::ArrayRef<::mlir::amls::RowValueKind>":$operandKinds)>,
+    InterfaceMethod<[{
+        Whether operand #`operandIndex` is the end of the range of rows the
+        op reads, where the number of rows of a block means all rows of the
+        block (a slice's row end). Every other operand reading the number
+        of rows of a block, which differs between blocks, is not
+        row-local.
+      }],
+      "bool", "isRowEnd", (ins "unsigned":$operandIndex), [{}],
+      /*defaultImplementation=*/[{ return false; }]>
+  ];
+}
+
 // f(0, ...) = 0 on the main (first) input: zeros of the main input stay zero,
 // so the operation can iterate over the non-zeros of a sparse input only.
 def AMLS_SparseSafe : NativeOpTrait<"SparseSafe"> {

@@ -960,9 +960,10 @@ def AMLS_FusedOp : AMLS_InferOp<"fused", [
     Row template (`row`): the first `row_inputs` inputs (the main input first)
     have one row per row of the main input and are read a block of rows at a
     time; the body maps such a block (a matrix with any number of rows) to a
-    block of each result, with AMLS ops that compute each row of their result
-    from the same row of their operands (element-wise ops, row aggregates,
-    products with a whole side input, column slices). The other inputs
+    block of each result, with row-local ops (`RowLocalityInterface`) that
+    compute each row of their result from the same row of their operands
+    (element-wise ops, row aggregates, products with a whole side input,
+    column slices). The other inputs
     (side inputs and scalars) are passed whole. Without `aggregate` every
     result has one row per row of the main input, computed block by block;
     with `aggregate` (sum, min or max per result, no axis) the body yields a

@@ -1192,6 +1192,46 @@ func.func @fused_row_mean(%X: !amls.matrix<?x3xf64>) {
 
 // -----
 
+func.func @fused_row_transposed_elementwise(%X: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X) : (!amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>):
+    %xt = amls.transpose %x : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+    // expected-error @+1 {{'amls.exp' op is not row-local in a 'row' operator: a transposed block of rows is only read by a product t(rows) %*% rows}}
+    %e = amls.exp %xt : !amls.matrix<3x?xf64> -> !amls.matrix<3x?xf64>
+    amls.yield %x : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_elementwise_side(%X: !amls.matrix<?x3xf64>, %S: !amls.matrix<2x3xf64>) {
+  %0 = amls.fused row row_inputs 1 ins(%X, %S) : (!amls.matrix<?x3xf64>, !amls.matrix<2x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>, %s: !amls.matrix<2x3xf64>):
+    // expected-error @+1 {{'amls.add' op is not row-local in a 'row' operator: an element-wise operand is neither a block of rows nor broadcast along the rows}}
+    %a = amls.add %x, %s : !amls.matrix<?x3xf64>, !amls.matrix<2x3xf64> -> !amls.matrix<?x3xf64>
+    amls.yield %a : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_row_slice_other_block(%X: !amls.matrix<?x3xf64>, %Y: !amls.matrix<?x3xf64>) {
+  %0 = amls.fused row row_inputs 2 ins(%X, %Y) : (!amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  ^bb0(%x: !amls.matrix<?x3xf64>, %y: !amls.matrix<?x3xf64>):
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    %n = amls.nrow %y : !amls.matrix<?x3xf64>
+    // expected-error @+1 {{'amls.slice' op is not row-local in a 'row' operator: a slice must keep all rows of the block}}
+    %s = amls.slice %x[%c0 : %n, %c0 : %c3] : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+    amls.yield %s : !amls.matrix<?x3xf64>
+  }
+  return
+}
+
+// -----
+
 func.func @fused_outer_results(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?x3xf64>, %V: !amls.matrix<?x3xf64>) {
   %0:2 = amls.fused outer ins(%X, %U, %V) : (!amls.matrix<?x?xf64>, !amls.matrix<?x3xf64>, !amls.matrix<?x3xf64>) -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
   ^bb0(%x: f64, %uv: f64):

@@ -309,3 +309,30 @@ func.func @fused(%X: !amls.matrix<?x?xf64>, %Y: !amls.matrix<?x?xf64>, %s: f64,
   }
   return
 }
+
+// Every row-local kind (RowLocalityInterface): a slice keeping all rows, a
+// column minimum and t(rows) %*% rows combined over the blocks, a row
+// vector broadcast, a row aggregate, and ncol of a block (the same for
+// every block) read as a side scalar.
+// CHECK-LABEL: func @fused_row_locality
+func.func @fused_row_locality(%X: !amls.matrix<?x3xf64>, %w: !amls.matrix<1x3xf64>) {
+  // CHECK: amls.fused row aggregate [sum, min] row_inputs 1
+  %0:2 = amls.fused row aggregate [sum, min] row_inputs 1 ins(%X, %w) : (!amls.matrix<?x3xf64>, !amls.matrix<1x3xf64>) -> (!amls.matrix<3x1xf64>, !amls.matrix<1x2xf64>) {
+  ^bb0(%x: !amls.matrix<?x3xf64>, %v: !amls.matrix<1x3xf64>):
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %n = amls.nrow %x : !amls.matrix<?x3xf64>
+    %s = amls.slice %x[%c0 : %n, %c0 : %c2] : !amls.matrix<?x3xf64> -> !amls.matrix<?x2xf64>
+    %lo = amls.agg min col %s : !amls.matrix<?x2xf64> -> !amls.matrix<1x2xf64>
+    %m = amls.ncol %x : !amls.matrix<?x3xf64>
+    %mi = arith.index_cast %m : index to i64
+    %mf = arith.sitofp %mi : i64 to f64
+    %b = amls.mul %x, %v : !amls.matrix<?x3xf64>, !amls.matrix<1x3xf64> -> !amls.matrix<?x3xf64>
+    %d = amls.div %b, %mf : !amls.matrix<?x3xf64>, f64 -> !amls.matrix<?x3xf64>
+    %r = amls.agg sum row %d : !amls.matrix<?x3xf64> -> !amls.matrix<?x1xf64>
+    %xt = amls.transpose %x : !amls.matrix<?x3xf64> -> !amls.matrix<3x?xf64>
+    %h = amls.matmul %xt, %r : !amls.matrix<3x?xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<3x1xf64>
+    amls.yield %h, %lo : !amls.matrix<3x1xf64>, !amls.matrix<1x2xf64>
+  }
+  return
+}
