@@ -80,7 +80,9 @@ fuzz: build
 	  -Iinclude -I$(BUILD_DIR)/include -I$(LLVM_PREFIX)/include \
 	  fuzz/dml-fuzzer.cpp lib/Frontend/DML/Lexer.cpp \
 	  lib/Frontend/DML/Parser.cpp lib/Frontend/DML/ImportDML.cpp \
-	  $(BUILD_DIR)/lib/libMLIRAMLS.a $(BUILD_DIR)/lib/Analysis/libAMLSAnalysis.a \
+	  lib/Frontend/DML/Expressions.cpp lib/Frontend/DML/Builtins.cpp \
+	  $(BUILD_DIR)/lib/libMLIRAMLS.a $(BUILD_DIR)/lib/CostModel/libAMLSCostModel.a \
+	  -L$(BUILD_DIR)/lib -lamls_runtime -Wl,-rpath,$(abspath $(BUILD_DIR))/lib \
 	  -L$(LLVM_PREFIX)/lib -lMLIR -lLLVM -Wl,-rpath,$(LLVM_PREFIX)/lib \
 	  -o $(FUZZER)
 	mkdir -p $(BUILD_DIR)/fuzz-corpus

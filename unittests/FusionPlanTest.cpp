@@ -1,6 +1,6 @@
 //===- FusionPlanTest.cpp - Cost-based fusion plans -----------------------===//
 
-#include "AMLS/Analysis/FusionPlan.h"
+#include "AMLS/CostModel/FusionPlan.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- MatmulChainTest.cpp - Matrix-multiplication chain order ------------===//
 
-#include "AMLS/Analysis/MatmulChain.h"
+#include "AMLS/CostModel/MatmulChain.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- MatrixTypeTest.cpp - The !amls.matrix type -------------------------===//
 
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSDialect.h"
 #include "AMLS/Dialect/AMLSOps.h"
 

@@ -1,6 +1,6 @@
 //===- PropertyLatticeTest.cpp - Size and sparsity lattice ----------------===//
 
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 
 #include <gtest/gtest.h>
 

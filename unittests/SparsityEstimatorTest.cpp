@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Analysis/SparsityEstimator.h"
+#include "AMLS/CostModel/SparsityEstimator.h"
 
 #include <gtest/gtest.h>
 

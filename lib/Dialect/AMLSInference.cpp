@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Runtime/FileMetadata.h"
 

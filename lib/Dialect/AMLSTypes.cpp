@@ -1,7 +1,7 @@
 //===- AMLSTypes.cpp - AMLS types -----------------------------------------===//
 
 #include "AMLS/Dialect/AMLSTypes.h"
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSDialect.h"
 
 #include "mlir/IR/Builders.h"

@@ -246,7 +246,7 @@ void mlir::amls::registerAMLSPipelines() {
         buildCompilePipeline(pm, options);
         return success();
       },
-      [](function_ref<void(const detail::PassOptions &)> handler) {
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
         handler(CompileOptions());
       });
 }

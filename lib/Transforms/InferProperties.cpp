@@ -1,15 +1,12 @@
 //===- InferProperties.cpp - Matrix size and sparsity inference -----------===//
 //
-// A sparse forward data-flow analysis over the type lattice of matrix values
-// (sizes and sparsity: known below unknown), run by MLIR's DataFlowSolver
-// together with dead-code and constant propagation. The solver handles
-// region control flow (scf.if, scf.for, scf.while, amls.parfor) through
-// RegionBranchOpInterface, joining the types flowing into each region and
-// iterating loops to a fixpoint. The pass then writes the refined types back
-// and bridges edges whose types now differ with amls.cast.
+// Runs MatrixPropertyAnalysis (lib/Analysis) with MLIR's DataFlowSolver,
+// together with dead-code and constant propagation, then writes the refined
+// types back and bridges edges whose types now differ with amls.cast.
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Analysis/MatrixPropertyAnalysis.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
 
@@ -31,138 +28,6 @@ using namespace mlir;
 using namespace mlir::amls;
 
 namespace {
-
-/// The most precise type known for a value; uninitialized before the
-/// analysis reached it.
-class MatrixTypeValue {
-public:
-  MatrixTypeValue() = default;
-  explicit MatrixTypeValue(Type type) : type(type) {}
-
-  bool isUninitialized() const { return !type; }
-  Type getType() const { return type; }
-
-  static MatrixTypeValue join(const MatrixTypeValue &lhs,
-                              const MatrixTypeValue &rhs) {
-    if (lhs.isUninitialized())
-      return rhs;
-    if (rhs.isUninitialized())
-      return lhs;
-    return MatrixTypeValue(joinTypes(lhs.type, rhs.type));
-  }
-
-  bool operator==(const MatrixTypeValue &other) const {
-    return type == other.type;
-  }
-
-  void print(raw_ostream &os) const {
-    if (type)
-      os << type;
-    else
-      os << "<uninitialized>";
-  }
-
-private:
-  Type type;
-};
-
-using MatrixTypeLattice = dataflow::Lattice<MatrixTypeValue>;
-using ConstantLattice = dataflow::Lattice<dataflow::ConstantValue>;
-
-class MatrixPropertyAnalysis
-    : public dataflow::SparseForwardDataFlowAnalysis<MatrixTypeLattice> {
-public:
-  MatrixPropertyAnalysis(DataFlowSolver &solver,
-                         const SparsityEstimator &estimator, bool fileMetadata,
-                         const CallResultTypesFn &callResultTypes)
-      : SparseForwardDataFlowAnalysis(solver), estimator(estimator),
-        fileMetadata(fileMetadata), callResultTypes(callResultTypes) {}
-
-  LogicalResult visitOperation(Operation *op,
-                               ArrayRef<const MatrixTypeLattice *> operands,
-                               ArrayRef<MatrixTypeLattice *> results) override {
-    auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
-    if (!inferable) {
-      setAllToEntryStates(results);
-      return success();
-    }
-
-    SmallVector<Type> operandTypes;
-    SmallVector<Attribute> constants;
-    if (!getOperandFacts(op, operands, operandTypes, constants))
-      return success();
-
-    // Quietly: a loop's first visit sees only its initial values, and a rule
-    // may fail on that intermediate state of a valid program. The final
-    // types are checked, with diagnostics, once the fixpoint is reached.
-    MatrixInferenceContext context(op, operandTypes, constants, estimator,
-                                   /*emitDiagnostics=*/false);
-    context.setAllowsFileMetadata(fileMetadata);
-    SmallVector<Type> inferred;
-    if (failed(inferable.inferMatrixProperties(context, inferred))) {
-      setAllToEntryStates(results);
-      return success();
-    }
-    for (auto [result, lattice, type] :
-         llvm::zip(op->getResults(), results, inferred)) {
-      Type refined = refineType(result.getType(), type);
-      propagateIfChanged(lattice, lattice->join(MatrixTypeValue(refined)));
-    }
-    return success();
-  }
-
-  /// Calls take their result types from the inter-procedural analysis
-  /// when it provides them (the callee specialized to the operands' types).
-  void visitExternalCall(CallOpInterface call,
-                         ArrayRef<const MatrixTypeLattice *> operands,
-                         ArrayRef<MatrixTypeLattice *> results) override {
-    if (!callResultTypes)
-      return setAllToEntryStates(results);
-    SmallVector<Type> operandTypes;
-    SmallVector<Attribute> constants;
-    if (!getOperandFacts(call, operands, operandTypes, constants))
-      return;
-    std::optional<SmallVector<Type>> inferred =
-        callResultTypes(call, operandTypes, constants);
-    if (!inferred)
-      return setAllToEntryStates(results);
-    for (auto [result, lattice, type] :
-         llvm::zip(call->getResults(), results, *inferred)) {
-      Type refined = refineType(result.getType(), type);
-      propagateIfChanged(lattice, lattice->join(MatrixTypeValue(refined)));
-    }
-  }
-
-  void setToEntryState(MatrixTypeLattice *lattice) override {
-    Type declared = lattice->getAnchor().getType();
-    propagateIfChanged(lattice, lattice->join(MatrixTypeValue(declared)));
-  }
-
-private:
-  const SparsityEstimator &estimator;
-  bool fileMetadata;
-  const CallResultTypesFn &callResultTypes;
-
-  /// The operands' types and constant values (null where not constant);
-  /// false until all are known, so that an early imprecise result does not
-  /// stick in the (monotone) lattice.
-  bool getOperandFacts(Operation *op,
-                       ArrayRef<const MatrixTypeLattice *> operands,
-                       SmallVectorImpl<Type> &operandTypes,
-                       SmallVectorImpl<Attribute> &constants) {
-    for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands)) {
-      if (lattice->getValue().isUninitialized())
-        return false;
-      const ConstantLattice *constant =
-          getOrCreateFor<ConstantLattice>(getProgramPointAfter(op), operand);
-      if (constant->getValue().isUninitialized())
-        return false;
-      operandTypes.push_back(lattice->getValue().getType());
-      constants.push_back(constant->getValue().getConstantValue());
-    }
-    return true;
-  }
-};
 
 /// One run of the inference over `root`, refining its types in place.
 class PropertyInference {

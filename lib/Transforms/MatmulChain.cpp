@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Analysis/MatmulChain.h"
+#include "AMLS/CostModel/MatmulChain.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
 

@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RewriteUtils.h"
+#include "Rewrites/RewriteUtils.h"
 
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSInterfaces.h"
 #include "AMLS/Transforms/Passes.h"
 

@@ -3,7 +3,7 @@
 #ifndef AMLS_DIALECT_AMLSINTERFACES_H
 #define AMLS_DIALECT_AMLSINTERFACES_H
 
-#include "AMLS/Analysis/SparsityEstimator.h"
+#include "AMLS/CostModel/SparsityEstimator.h"
 #include "AMLS/Dialect/AMLSTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"

@@ -3,8 +3,9 @@
 #ifndef AMLS_TRANSFORMS_PASSES_H
 #define AMLS_TRANSFORMS_PASSES_H
 
-#include "AMLS/Analysis/MatmulChain.h"
-#include "AMLS/Analysis/SparsityEstimator.h"
+#include "AMLS/Analysis/MatrixPropertyAnalysis.h"
+#include "AMLS/CostModel/MatmulChain.h"
+#include "AMLS/CostModel/SparsityEstimator.h"
 #include "AMLS/Dialect/AMLSDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -15,13 +16,6 @@ namespace mlir::amls {
 
 #define GEN_PASS_DECL
 #include "AMLS/Transforms/Passes.h.inc"
-
-/// The result types of a call given its operands' inferred types and
-/// constant values (null where not constant); std::nullopt leaves the
-/// call's declared result types.
-using CallResultTypesFn = std::function<std::optional<SmallVector<Type>>(
-    CallOpInterface call, ArrayRef<Type> operandTypes,
-    ArrayRef<Attribute> operandConstants)>;
 
 struct PropertyInferenceOptions {
   EstimatorKind estimator = EstimatorKind::AverageCase;

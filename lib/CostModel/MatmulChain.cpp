@@ -1,6 +1,6 @@
 //===- MatmulChain.cpp - Optimal matrix-multiplication order --------------===//
 
-#include "AMLS/Analysis/MatmulChain.h"
+#include "AMLS/CostModel/MatmulChain.h"
 
 #include <cassert>
 #include <limits>

@@ -1,7 +1,7 @@
 //===- SparsityEstimator.cpp - Metadata sparsity estimators ---------------===//
 
-#include "AMLS/Analysis/SparsityEstimator.h"
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/SparsityEstimator.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 
 #include <algorithm>
 #include <cmath>

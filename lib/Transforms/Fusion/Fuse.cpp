@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Analysis/FusionPlan.h"
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/FusionPlan.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSInterfaces.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"

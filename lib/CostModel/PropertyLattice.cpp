@@ -1,6 +1,6 @@
 //===- PropertyLattice.cpp - Size and sparsity lattice --------------------===//
 
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 
 #include <cmath>
 

@@ -14,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMLS_ANALYSIS_MATMULCHAIN_H
-#define AMLS_ANALYSIS_MATMULCHAIN_H
+#ifndef AMLS_COSTMODEL_MATMULCHAIN_H
+#define AMLS_COSTMODEL_MATMULCHAIN_H
 
-#include "AMLS/Analysis/SparsityEstimator.h"
+#include "AMLS/CostModel/SparsityEstimator.h"
 
 #include <cstdint>
 #include <string>
@@ -67,4 +67,4 @@ private:
 
 } // namespace mlir::amls
 
-#endif // AMLS_ANALYSIS_MATMULCHAIN_H
+#endif // AMLS_COSTMODEL_MATMULCHAIN_H

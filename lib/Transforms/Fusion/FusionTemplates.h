@@ -16,7 +16,7 @@
 #ifndef AMLS_TRANSFORMS_FUSIONTEMPLATES_H
 #define AMLS_TRANSFORMS_FUSIONTEMPLATES_H
 
-#include "AMLS/Analysis/FusionPlan.h"
+#include "AMLS/CostModel/FusionPlan.h"
 
 #include "llvm/Support/raw_ostream.h"
 

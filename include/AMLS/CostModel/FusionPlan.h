@@ -32,8 +32,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMLS_ANALYSIS_FUSIONPLAN_H
-#define AMLS_ANALYSIS_FUSIONPLAN_H
+#ifndef AMLS_COSTMODEL_FUSIONPLAN_H
+#define AMLS_COSTMODEL_FUSIONPLAN_H
 
 #include <cstdint>
 #include <optional>
@@ -221,4 +221,4 @@ private:
 
 } // namespace mlir::amls::fusion
 
-#endif // AMLS_ANALYSIS_FUSIONPLAN_H
+#endif // AMLS_COSTMODEL_FUSIONPLAN_H

@@ -1,6 +1,6 @@
 //===- FusionPlan.cpp - Cost-based operator fusion plans ------------------===//
 
-#include "AMLS/Analysis/FusionPlan.h"
+#include "AMLS/CostModel/FusionPlan.h"
 
 #include <algorithm>
 #include <cassert>

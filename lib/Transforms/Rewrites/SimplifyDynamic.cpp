@@ -10,7 +10,7 @@
 
 #include "RewriteUtils.h"
 
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"

@@ -2,7 +2,7 @@
 
 #include "RewriteUtils.h"
 
-#include "AMLS/Analysis/PropertyLattice.h"
+#include "AMLS/CostModel/PropertyLattice.h"
 
 using namespace mlir;
 using namespace mlir::amls;

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMLS_ANALYSIS_SPARSITYESTIMATOR_H
-#define AMLS_ANALYSIS_SPARSITYESTIMATOR_H
+#ifndef AMLS_COSTMODEL_SPARSITYESTIMATOR_H
+#define AMLS_COSTMODEL_SPARSITYESTIMATOR_H
 
 #include <cstdint>
 #include <optional>
@@ -66,4 +66,4 @@ private:
 
 } // namespace mlir::amls
 
-#endif // AMLS_ANALYSIS_SPARSITYESTIMATOR_H
+#endif // AMLS_COSTMODEL_SPARSITYESTIMATOR_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMLS_ANALYSIS_PROPERTYLATTICE_H
-#define AMLS_ANALYSIS_PROPERTYLATTICE_H
+#ifndef AMLS_COSTMODEL_PROPERTYLATTICE_H
+#define AMLS_COSTMODEL_PROPERTYLATTICE_H
 
 #include <cstdint>
 #include <limits>
@@ -41,4 +41,4 @@ int64_t addSizes(int64_t lhs, int64_t rhs);
 
 } // namespace mlir::amls
 
-#endif // AMLS_ANALYSIS_PROPERTYLATTICE_H
+#endif // AMLS_COSTMODEL_PROPERTYLATTICE_H

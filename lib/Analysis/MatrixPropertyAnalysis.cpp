@@ -1,0 +1,82 @@
+//===- MatrixPropertyAnalysis.cpp - Sizes and sparsity of values ----------===//
+
+#include "AMLS/Analysis/MatrixPropertyAnalysis.h"
+#include "AMLS/Dialect/AMLSOps.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+LogicalResult MatrixPropertyAnalysis::visitOperation(
+    Operation *op, ArrayRef<const MatrixTypeLattice *> operands,
+    ArrayRef<MatrixTypeLattice *> results) {
+  auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
+  if (!inferable) {
+    setAllToEntryStates(results);
+    return success();
+  }
+
+  SmallVector<Type> operandTypes;
+  SmallVector<Attribute> constants;
+  if (!getOperandFacts(op, operands, operandTypes, constants))
+    return success();
+
+  // Quietly: a loop's first visit sees only its initial values, and a rule
+  // may fail on that intermediate state of a valid program. The final
+  // types are checked, with diagnostics, once the fixpoint is reached.
+  MatrixInferenceContext context(op, operandTypes, constants, estimator,
+                                 /*emitDiagnostics=*/false);
+  context.setAllowsFileMetadata(fileMetadata);
+  SmallVector<Type> inferred;
+  if (failed(inferable.inferMatrixProperties(context, inferred))) {
+    setAllToEntryStates(results);
+    return success();
+  }
+  for (auto [result, lattice, type] :
+       llvm::zip(op->getResults(), results, inferred)) {
+    Type refined = refineType(result.getType(), type);
+    propagateIfChanged(lattice, lattice->join(MatrixTypeValue(refined)));
+  }
+  return success();
+}
+
+void MatrixPropertyAnalysis::visitExternalCall(
+    CallOpInterface call, ArrayRef<const MatrixTypeLattice *> operands,
+    ArrayRef<MatrixTypeLattice *> results) {
+  if (!callResultTypes)
+    return setAllToEntryStates(results);
+  SmallVector<Type> operandTypes;
+  SmallVector<Attribute> constants;
+  if (!getOperandFacts(call, operands, operandTypes, constants))
+    return;
+  std::optional<SmallVector<Type>> inferred =
+      callResultTypes(call, operandTypes, constants);
+  if (!inferred)
+    return setAllToEntryStates(results);
+  for (auto [result, lattice, type] :
+       llvm::zip(call->getResults(), results, *inferred)) {
+    Type refined = refineType(result.getType(), type);
+    propagateIfChanged(lattice, lattice->join(MatrixTypeValue(refined)));
+  }
+}
+
+void MatrixPropertyAnalysis::setToEntryState(MatrixTypeLattice *lattice) {
+  Type declared = lattice->getAnchor().getType();
+  propagateIfChanged(lattice, lattice->join(MatrixTypeValue(declared)));
+}
+
+bool MatrixPropertyAnalysis::getOperandFacts(
+    Operation *op, ArrayRef<const MatrixTypeLattice *> operands,
+    SmallVectorImpl<Type> &operandTypes,
+    SmallVectorImpl<Attribute> &constants) {
+  for (auto [operand, lattice] : llvm::zip(op->getOperands(), operands)) {
+    if (lattice->getValue().isUninitialized())
+      return false;
+    const ConstantLattice *constant =
+        getOrCreateFor<ConstantLattice>(getProgramPointAfter(op), operand);
+    if (constant->getValue().isUninitialized())
+      return false;
+    operandTypes.push_back(lattice->getValue().getType());
+    constants.push_back(constant->getValue().getConstantValue());
+  }
+  return true;
+}
