@@ -12,8 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Dialect/AMLSTypes.h"
+#include "AMLS/ExecutionEngine/Session.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
-#include "AMLS/Runner/Runner.h"
+#include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runtime/MatrixIO.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -28,6 +29,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <deque>
 #include <thread>
 
 using namespace mlir;
@@ -112,14 +114,12 @@ static bool splitBinding(StringRef binding, StringRef option, StringRef &name,
 }
 
 static void printValue(const RuntimeValue &value) {
-  if (value.kind == RuntimeValue::Kind::Matrix) {
-    llvm::outs() << runtime::formatMatrix(
-        runtime::MatrixView::of(value.matrix));
-  } else if (value.kind == RuntimeValue::Kind::Integer) {
-    llvm::outs() << static_cast<int64_t>(value.number) << "\n";
-  } else {
-    llvm::outs() << runtime::formatScalar(value.number) << "\n";
-  }
+  if (value.isMatrix())
+    llvm::outs() << runtime::formatMatrix(value.getMatrix().getView());
+  else if (value.getKind() == RuntimeValue::Kind::Integer)
+    llvm::outs() << value.getInteger() << "\n";
+  else
+    llvm::outs() << runtime::formatScalar(value.getFloat()) << "\n";
 }
 
 int main(int argc, char **argv) {
@@ -145,10 +145,19 @@ int main(int argc, char **argv) {
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
 
-  DialectRegistry registry;
-  registerRunnerDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  // The options are checked below, after the program is read.
+  SessionOptions options;
+  options.threads =
+      threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  options.blas = blas;
+  options.printIRAfterAll = printIRAfterAll;
+  options.passStatistics = stats;
+  options.rewrites =
+      noOptimization ? std::string("none") : rewriteFamilies.getValue();
+  options.fusion = noOptimization ? std::string("none") : fusion.getValue();
+  options.fusionExplain = fusionExplain;
+  Session session(options);
+  MLIRContext &context = session.getContext();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
@@ -181,13 +190,6 @@ int main(int argc, char **argv) {
   double parseMs =
       std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 
-  RunnerOptions options;
-  options.entry = entryName;
-  options.threads =
-      threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  options.blas = blas;
-  options.printIRAfterAll = printIRAfterAll;
-  options.passStatistics = stats;
   if (blas != "auto" && blas != "always" && blas != "never")
     return fail("--blas expects auto, always or never, found '" + blas + "'");
   FailureOr<OptimizeFamilies> families = parseOptimizeFamilies(
@@ -197,20 +199,15 @@ int main(int argc, char **argv) {
                 "simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, "
                 "none; found '" +
                 rewriteFamilies + "'");
-  options.rewrites =
-      noOptimization ? std::string("none") : rewriteFamilies.getValue();
   if (fusion != "cost" && fusion != "fuse-all" &&
       fusion != "fuse-no-redundancy" && fusion != "none")
     return fail("--fuse expects cost, fuse-all, fuse-no-redundancy or none, "
                 "found '" +
                 fusion + "'");
-  options.fusion = noOptimization ? std::string("none") : fusion.getValue();
-  options.fusionExplain = fusionExplain;
-  FailureOr<std::unique_ptr<ProgramRunner>> runner =
-      ProgramRunner::create(std::move(module), options);
-  if (failed(runner))
+  FailureOr<Program *> program = session.load(std::move(module), entryName);
+  if (failed(program))
     return 1;
-  ArrayRef<ProgramRunner::Parameter> parameters = (*runner)->getParameters();
+  ArrayRef<Program::Parameter> parameters = (*program)->getParameters();
 
   auto parameterList = [&] {
     std::string list;
@@ -223,7 +220,7 @@ int main(int argc, char **argv) {
   SmallVector<std::optional<RuntimeValue>> bound(parameters.size());
   auto bind = [&](StringRef name, RuntimeValue value,
                   StringRef option) -> bool {
-    std::optional<unsigned> index = (*runner)->findParameter(name);
+    std::optional<unsigned> index = (*program)->findParameter(name);
     if (!index) {
       fail("--" + option + ": '" + entryName + "' has no parameter '" + name +
            "'; parameters: " + parameterList());
@@ -236,16 +233,19 @@ int main(int argc, char **argv) {
     bound[*index] = std::move(value);
     return true;
   };
+  // The session reads input matrices in place: they live until the end.
+  std::deque<runtime::Matrix> inputMatrices;
   for (StringRef binding : isDML ? ArrayRef<std::string>() : inputs) {
     StringRef name, path;
     if (!splitBinding(binding, "input", name, path))
       return 1;
-    runtime::Matrix matrix;
+    runtime::Matrix &matrix = inputMatrices.emplace_back();
     std::string readError =
         runtime::readMatrix(path.str(), runtime::formatForPath(path), matrix);
     if (!readError.empty())
       return fail("cannot read input '" + name + "': " + readError);
-    if (!bind(name, RuntimeValue::ofMatrix(std::move(matrix)), "input"))
+    if (!bind(name, RuntimeValue::ofMatrix(MatrixValue::borrow(matrix)),
+              "input"))
       return 1;
   }
   for (StringRef binding : isDML ? ArrayRef<std::string>() : scalarArgs) {
@@ -256,7 +256,7 @@ int main(int argc, char **argv) {
     if (text.trim().getAsDouble(value))
       return fail("--arg " + name + ": expected a number, found '" + text +
                   "'");
-    std::optional<unsigned> index = (*runner)->findParameter(name);
+    std::optional<unsigned> index = (*program)->findParameter(name);
     bool isInteger = index && (parameters[*index].type.isIndex() ||
                                parameters[*index].type.isSignlessInteger());
     if (isInteger && value != std::floor(value))
@@ -297,36 +297,34 @@ int main(int argc, char **argv) {
     outputPaths[index] = path.str();
   }
 
-  FailureOr<SmallVector<RuntimeValue>> results = (*runner)->run(args);
-  if (failed(results))
+  FailureOr<RunResult> run = (*program)->run(args);
+  if (failed(run))
     return 1;
-  PhaseTimes times = (*runner)->getLastTimes();
+  PhaseTimes times = run->times;
   for (unsigned i = 1; i < repeat; ++i) {
-    FailureOr<SmallVector<RuntimeValue>> again = (*runner)->run(args);
+    FailureOr<RunResult> again = (*program)->run(args);
     if (failed(again))
       return 1;
-    times.execute = std::min(times.execute, (*runner)->getLastTimes().execute);
+    times.execute = std::min(times.execute, again->times.execute);
   }
+  ArrayRef<RuntimeValue> results = run->values;
 
   for (auto [index, path] : outputPaths) {
-    if (index >= results->size())
+    if (index >= results.size())
       return fail("--output " + Twine(index) + ": the program has only " +
-                  Twine(results->size()) + " results");
-    const RuntimeValue &value = (*results)[index];
-    runtime::Matrix scalar;
-    if (value.kind != RuntimeValue::Kind::Matrix) {
-      scalar.rows = scalar.cols = 1;
-      scalar.data = {value.number};
-    }
-    const runtime::Matrix &matrix =
-        value.kind == RuntimeValue::Kind::Matrix ? value.matrix : scalar;
-    std::string writeError = runtime::writeMatrix(
-        path, runtime::formatForPath(path), runtime::MatrixView::of(matrix));
+                  Twine(results.size()) + " results");
+    const RuntimeValue &value = results[index];
+    double number = value.getNumber();
+    runtime::MatrixView view = value.isMatrix()
+                                   ? value.getMatrix().getView()
+                                   : runtime::MatrixView{&number, 1, 1, 1, 1};
+    std::string writeError =
+        runtime::writeMatrix(path, runtime::formatForPath(path), view);
     if (!writeError.empty())
       return fail(writeError);
   }
-  bool several = results->size() - outputPaths.size() > 1;
-  for (auto [i, value] : llvm::enumerate(*results)) {
+  bool several = results.size() - outputPaths.size() > 1;
+  for (auto [i, value] : llvm::enumerate(results)) {
     if (outputPaths.count(i))
       continue;
     if (several)
@@ -341,7 +339,7 @@ int main(int argc, char **argv) {
         "execute {3:F1}\n",
         parseMs, times.optimize, times.compile, times.execute);
   if (stats)
-    llvm::errs() << "amls-run: " << (*runner)->getNumCompilations()
+    llvm::errs() << "amls-run: " << session.getStatistics().compilations
                  << " compilation(s), " << options.threads << " thread(s)\n";
   return 0;
 }

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/ExecutionEngine/Session.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
-#include "AMLS/Runner/Runner.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllTranslations.h"
@@ -102,12 +102,12 @@ int main(int argc, char **argv) {
   TranslateFromMLIRRegistration amlsToLLVMIR(
       "amls-to-llvmir", "Lower an AMLS program for the CPU and print LLVM IR",
       translateAMLSToLLVMIR, [](DialectRegistry &registry) {
-        mlir::amls::registerRunnerDialects(registry);
+        mlir::amls::registerExecutionDialects(registry);
       });
   TranslateToMLIRRegistration dmlToAMLS(
       "import-dml", "Import a DML script as AMLS IR", importDML,
       [](DialectRegistry &registry) {
-        mlir::amls::registerRunnerDialects(registry);
+        mlir::amls::registerExecutionDialects(registry);
       });
   return failed(mlirTranslateMain(argc, argv, "AMLS translation driver"));
 }

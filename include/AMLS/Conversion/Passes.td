@@ -59,15 +59,18 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
 def AMLSWrapEntry : Pass<"amls-wrap-entry", "ModuleOp"> {
   let summary = "Adapt the entry function to the execution session's ABI";
   let description = [{
-    Runs after `--convert-amls-to-linalg`. Adds `amls_main`, a function with
-    the C interface (`llvm.emit_c_interface`) that takes the arguments of the
-    entry function `entry` (f64 matrices whatever the entry's element types:
-    they are converted inside, and are read-only), calls the entry and hands
-    every result to the execution session through the runtime ABI's result
-    sinks (`amls_run_sink_matrix`, `amls_run_sink_float`,
-    `amls_run_sink_integer`, with the result's position). The JIT then
-    calls `amls_main` with arguments only. Entries with results other than
-    matrices, floats and integers are rejected.
+    Runs after `--convert-amls-to-linalg`. Adds `amls_main`, a public
+    function with the C interface (`llvm.emit_c_interface`) that takes the
+    arguments of the entry function `entry` (f64 matrices whatever the
+    entry's element types: they are converted inside, and are read-only,
+    since the session lends the caller's buffers), calls the entry and
+    returns its results: matrices as `tensor<?x?xf64>`, floats as `f64`,
+    integers and indices as `i64` (booleans as 0 or 1). The execution
+    session (lib/ExecutionEngine) calls `amls_main` and takes the returned
+    buffers over: ownership-based deallocation makes a public function's
+    results owned by its caller, copying a result that aliases an argument.
+    Entries with results other than matrices, floats and integers are
+    rejected.
   }];
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",

@@ -68,6 +68,37 @@ typedef struct AmlsMatrixF32 {
   int64_t strides[2];
 } AmlsMatrixF32;
 
+/// Element types of matrices (DML's double, and AMLS's f32 and i64).
+typedef enum AmlsElementType {
+  AMLS_ELEMENT_F64 = 0,
+  AMLS_ELEMENT_F32 = 1,
+  AMLS_ELEMENT_I64 = 2
+} AmlsElementType;
+
+/// Where a matrix's memory lives (the GPU comes with its backend).
+typedef enum AmlsTarget { AMLS_TARGET_CPU = 0 } AmlsTarget;
+
+/// A matrix as a host program hands it to an execution session or gets it
+/// back: a descriptor of memory, not the memory. For AMLS_MATRIX_DENSE, cell
+/// (r, c) is element `r * strides[0] + c * strides[1]` of `data`, in
+/// `element_type`. CSR (row offsets, column indices, values) extends this
+/// descriptor under AMLS_MATRIX_CSR.
+///
+/// `allocation` says who frees the memory: NULL for memory the host program
+/// owns and lends (inputs are read in place, never copied or written), and
+/// for a result the block the compiled code allocated, which whoever holds
+/// the result frees with free() (it need not equal `data`).
+typedef struct AmlsMatrixRef {
+  AmlsMatrixFormat format;
+  AmlsElementType element_type;
+  AmlsTarget target;
+  int64_t rows;
+  int64_t cols;
+  void *data;
+  int64_t strides[2];
+  void *allocation;
+} AmlsMatrixRef;
+
 #ifdef __cplusplus
 }
 #endif

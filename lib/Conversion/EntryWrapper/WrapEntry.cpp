@@ -1,7 +1,17 @@
 //===- WrapEntry.cpp - Adapt the entry function to the session's ABI ------===//
 //
-// The JIT calls one function with arguments only; results come back through
-// the runtime ABI's result sinks, one call per result with its position.
+// The execution session (lib/ExecutionEngine) calls one function, amls_main,
+// through its C interface: the arguments in, the results returned. Matrices
+// cross as f64 (other element types convert inside); scalar results widen to
+// f64 or i64, so the session reads every result as one of three kinds.
+//
+// Results are returned rather than handed to a callback so that nothing is
+// process-global and no result is copied: amls_main is public, and
+// ownership-based buffer deallocation makes a public function's returned
+// buffers owned by its caller (it clones a result that aliases an argument
+// or a constant), so the session takes over the buffer the compiled code
+// allocated and frees it with free() (finalize-memref-to-llvm's
+// use-aligned-alloc allocates with aligned_alloc).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,46 +31,37 @@ using namespace mlir::amls;
 
 namespace {
 
-/// Hands `result` (number `index`) to the sink for its kind.
-LogicalResult sinkResult(OpBuilder &b, Location loc, func::FuncOp entry,
-                         unsigned index, Value result) {
-  Value position = arith::ConstantIntOp::create(b, loc, index, 64);
+/// The type result `type` crosses the boundary as: tensor<?x?xf64> for a
+/// matrix, f64 for a float, i64 for an integer; null for anything else.
+Type getBoundaryType(Builder &b, Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getRank() == 2 ? RankedTensorType::get({ShapedType::kDynamic,
+                                                          ShapedType::kDynamic},
+                                                         b.getF64Type())
+                                 : Type();
+  if (isa<FloatType>(type))
+    return b.getF64Type();
+  if (type.isIndex() || type.isSignlessInteger())
+    return b.getI64Type();
+  return Type();
+}
+
+/// `result` converted to its boundary type.
+Value toBoundary(OpBuilder &b, Location loc, Value result, Type boundary) {
   Type type = result.getType();
-  if (isa<RankedTensorType>(type)) {
-    int64_t dyn = ShapedType::kDynamic;
-    Value dynamic = tensor::CastOp::create(
-        b, loc, RankedTensorType::get({dyn, dyn}, b.getF64Type()),
-        convertElementType(b, loc, result, b.getF64Type()));
-    Value buffer = bufferization::ToBufferOp::create(
-        b, loc, getRuntimeMatrixType(b.getF64Type()), dynamic,
-        /*read_only=*/true);
-    createRuntimeCall(b, loc, entry, RuntimeFunction::SinkMatrix,
-                      {position, buffer});
-    return success();
-  }
-  if (isa<FloatType>(type)) {
-    Value value =
-        type.isF64()
-            ? result
-            : arith::ExtFOp::create(b, loc, b.getF64Type(), result).getResult();
-    createRuntimeCall(b, loc, entry, RuntimeFunction::SinkFloat,
-                      {position, value});
-    return success();
-  }
-  if (type.isIndex() || type.isSignlessInteger()) {
-    Value value = result;
-    if (type.isIndex())
-      value = arith::IndexCastOp::create(b, loc, b.getI64Type(), result);
-    else if (type.getIntOrFloatBitWidth() < 64)
-      value = arith::ExtSIOp::create(b, loc, b.getI64Type(), result);
-    createRuntimeCall(b, loc, entry, RuntimeFunction::SinkInteger,
-                      {position, value});
-    return success();
-  }
-  return entry.emitError("result #")
-         << index << " has type " << type
-         << ", which the execution session cannot return (matrices, floats "
-            "and integers only)";
+  if (isa<RankedTensorType>(type))
+    return tensor::CastOp::create(
+        b, loc, boundary, convertElementType(b, loc, result, b.getF64Type()));
+  if (isa<FloatType>(type))
+    return type.isF64() ? result
+                        : arith::ExtFOp::create(b, loc, boundary, result);
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, boundary, result);
+  if (type.getIntOrFloatBitWidth() == 1)
+    return arith::ExtUIOp::create(b, loc, boundary, result);
+  if (type.getIntOrFloatBitWidth() < 64)
+    return arith::ExtSIOp::create(b, loc, boundary, result);
+  return result;
 }
 
 struct AMLSWrapEntryPass
@@ -86,19 +87,28 @@ struct AMLSWrapEntryPass
   LogicalResult wrap(ModuleOp module, func::FuncOp entry) {
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     Location loc = entry.getLoc();
-    // Matrices cross in and out as f64: other element types convert inside.
-    auto asF64 = [&](Type type) -> Type {
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        return tensor.clone(b.getF64Type());
-      return type;
-    };
+    SmallVector<Type> results;
+    for (auto [i, type] : llvm::enumerate(entry.getResultTypes())) {
+      results.push_back(getBoundaryType(b, type));
+      if (!results.back())
+        return entry.emitError("result #")
+               << i << " has type " << type
+               << ", which the execution session cannot return (matrices, "
+                  "floats and integers only)";
+    }
+    // Matrices come in as f64: other element types convert inside.
     SmallVector<Type> inputs =
-        llvm::map_to_vector(entry.getArgumentTypes(), asF64);
+        llvm::map_to_vector(entry.getArgumentTypes(), [&](Type type) -> Type {
+          if (auto tensor = dyn_cast<RankedTensorType>(type))
+            return tensor.clone(b.getF64Type());
+          return type;
+        });
     auto wrapper = func::FuncOp::create(b, loc, kEntryWrapperName,
-                                        b.getFunctionType(inputs, {}));
+                                        b.getFunctionType(inputs, results));
     wrapper->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                      b.getUnitAttr());
-    // The caller's input matrices are read-only: writes need copies.
+    // The caller's input matrices are borrowed and read-only: writes need
+    // copies.
     for (unsigned i = 0; i < wrapper.getNumArguments(); ++i)
       if (isa<TensorType>(wrapper.getArgumentTypes()[i]))
         wrapper.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
@@ -113,12 +123,10 @@ struct AMLSWrapEntryPass
                  : Value(arg));
     }
     auto call = func::CallOp::create(b, loc, entry, callArgs);
-    for (auto [i, result] : llvm::enumerate(call.getResults()))
-      if (failed(sinkResult(b, loc, entry, i, result))) {
-        wrapper.erase();
-        return failure();
-      }
-    func::ReturnOp::create(b, loc);
+    SmallVector<Value> returned;
+    for (auto [result, boundary] : llvm::zip(call.getResults(), results))
+      returned.push_back(toBoundary(b, loc, result, boundary));
+    func::ReturnOp::create(b, loc, returned);
     return success();
   }
 };

@@ -103,12 +103,6 @@ RuntimeSignature getSignature(RuntimeFunction function) {
             {}};
   case F::BlasSerial:
     return {"amls_rt_blas_serial", {T::I32}, {}};
-  case F::SinkMatrix:
-    return {"amls_run_sink_matrix", {T::I64, T::MatrixF64}, {}};
-  case F::SinkFloat:
-    return {"amls_run_sink_float", {T::I64, T::F64}, {}};
-  case F::SinkInteger:
-    return {"amls_run_sink_integer", {T::I64, T::I64}, {}};
   }
   llvm_unreachable("unknown runtime function");
 }

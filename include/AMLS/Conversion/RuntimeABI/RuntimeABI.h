@@ -1,10 +1,10 @@
 //===- RuntimeABI.h - The runtime functions compiled code calls -*- C++ -*-===//
 //
 // The compiler's side of the contract in include/AMLS/Runtime/Runtime.h:
-// every libamls_runtime function (and result sink of an execution session)
-// that generated code calls, with its name and signature, in one table.
-// Patterns name a function by its enum; the table declares it in the module
-// once and checks the arguments of every call against its signature.
+// every libamls_runtime function that generated code calls, with its name
+// and signature, in one table. Patterns name a function by its enum; the
+// table declares it in the module once and checks the arguments of every
+// call against its signature.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,14 +46,11 @@ enum class RuntimeFunction {
   Table,
   Order,
   BlasSerial,
-  // Results handed to the execution session (lib/ExecutionEngine).
-  SinkMatrix,
-  SinkFloat,
-  SinkInteger,
 };
 
-/// The function the execution session calls (--amls-wrap-entry adds it): the
-/// entry's arguments in, results through the Sink* functions.
+/// The function the execution session (lib/ExecutionEngine) calls; the
+/// --amls-wrap-entry pass adds it: the entry's arguments in, its results
+/// returned.
 constexpr StringLiteral kEntryWrapperName = "amls_main";
 
 /// The C symbol of `function` (without the `_mlir_ciface_` prefix that

@@ -1,0 +1,164 @@
+//===- Session.h - Specialize, compile and run AMLS programs ----*- C++ -*-===//
+//
+// An execution session: what amls-run uses and what any frontend that
+// embeds AMLS (the C API, the Python package) builds on. A session owns an
+// MLIRContext, its options, the programs loaded into it with their compile
+// caches, and nothing process-global: several sessions run at the same time
+// on different threads.
+//
+// A program's entry is specialized to the exact sizes and sparsity of the
+// inputs of a run (the seeds' dynamic recompilation), optimized, lowered for
+// the CPU and JIT-compiled with MLIR's ExecutionEngine; the compiled code is
+// cached per input signature, so a second run with inputs of the same types
+// reuses it. Inputs are borrowed (the compiled code reads the caller's
+// buffers in place); results are returned owning the buffers the compiled
+// code allocated (see Value.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_EXECUTIONENGINE_SESSION_H
+#define AMLS_EXECUTIONENGINE_SESSION_H
+
+#include "AMLS/ExecutionEngine/Value.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+namespace amls {
+
+struct SessionOptions {
+  /// Worker threads of parallel loops and BLAS; 1 generates sequential code.
+  unsigned threads = 2;
+  /// When dense products call BLAS: auto, always, never.
+  std::string blas = "auto";
+  bool printIRAfterAll = false;
+  bool passStatistics = false;
+  /// The optimizer's rewrite families (parseOptimizeFamilies); `none` is
+  /// --O0 (inference still specializes the sizes).
+  std::string rewrites = "all";
+  /// Operator fusion after the optimizer: cost (cost-based plans),
+  /// fuse-all, fuse-no-redundancy or none.
+  std::string fusion = "cost";
+  /// Print the fusion plans (--amls-fuse's explain) on stderr.
+  bool fusionExplain = false;
+};
+
+/// Milliseconds spent in each phase of a run.
+struct PhaseTimes {
+  double optimize = 0, compile = 0, execute = 0;
+  bool compiled = false; // false when the cache served the run
+};
+
+/// What a run returns: the entry's results, in order, and its times.
+struct RunResult {
+  SmallVector<RuntimeValue> values;
+  PhaseTimes times;
+};
+
+struct SessionStatistics {
+  unsigned runs = 0;
+  unsigned compilations = 0;
+  /// Runs served by an already compiled specialization.
+  unsigned cacheHits = 0;
+};
+
+class Session;
+struct CompiledProgram;
+
+/// A program loaded into a session: its entry's parameters and results, and
+/// the specializations compiled for it so far.
+class Program {
+public:
+  struct Parameter {
+    std::string name;
+    Type type;
+  };
+
+  ~Program();
+
+  StringRef getEntryName() const { return entryName; }
+  /// The entry's parameters. A parameter's name is its `amls.name`
+  /// argument attribute, or `argN`.
+  ArrayRef<Parameter> getParameters() const { return parameters; }
+  /// Index of the parameter called `name` (or numbered `name`), if any.
+  std::optional<unsigned> findParameter(StringRef name) const;
+  /// The entry's result types (matrices, floats, integers).
+  ArrayRef<Type> getResultTypes() const { return resultTypes; }
+
+  /// Runs the entry on `args` (one per parameter), compiling a version
+  /// specialized to their types unless one is cached. Matrix arguments are
+  /// dense f64 on the CPU; contiguous row-major ones are read in place,
+  /// others are copied once into that layout. Problems (an argument that
+  /// contradicts the declared type, a size error found by inference) are
+  /// reported through the session context's diagnostics and fail the run.
+  /// Runs of one session are serialized; different sessions run in
+  /// parallel.
+  FailureOr<RunResult> run(ArrayRef<RuntimeValue> args);
+
+private:
+  friend class Session;
+  Program(Session &session, OwningOpRef<ModuleOp> module, StringRef entry);
+
+  /// The specialized, lowered and JIT-compiled program for `args`.
+  FailureOr<CompiledProgram *> compile(ArrayRef<RuntimeValue> args,
+                                       PhaseTimes &times);
+
+  Session &session;
+  OwningOpRef<ModuleOp> program;
+  std::string entryName;
+  SmallVector<Parameter> parameters;
+  SmallVector<Type> resultTypes;
+  /// Compiled specializations by the text of their parameter types.
+  llvm::StringMap<std::unique_ptr<CompiledProgram>> cache;
+};
+
+class Session {
+public:
+  explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  /// The context programs are parsed or built in (with every dialect the
+  /// compile needs). Attach diagnostic handlers here; use it from one
+  /// thread at a time.
+  MLIRContext &getContext() { return *context; }
+  const SessionOptions &getOptions() const { return options; }
+
+  /// Takes `module` (built in getContext()) and checks that its function
+  /// `entry` can be run: a missing entry, or parameters or results other
+  /// than matrices and scalars, are reported as errors and fail. The
+  /// program lives as long as the session.
+  FailureOr<Program *> load(OwningOpRef<ModuleOp> module,
+                            StringRef entry = "main");
+
+  SessionStatistics getStatistics() const;
+
+private:
+  friend class Program;
+
+  SessionOptions options;
+  std::unique_ptr<MLIRContext> context;
+  std::vector<std::unique_ptr<Program>> programs;
+  SessionStatistics statistics;
+  /// One call at a time per session: the context, caches and statistics
+  /// are not shared with other sessions.
+  mutable std::mutex mutex;
+};
+
+/// The dialects, pass registrations and LLVM IR translations that a
+/// session's context needs (also what amls-translate registers).
+void registerExecutionDialects(DialectRegistry &registry);
+
+} // namespace amls
+} // namespace mlir
+
+#endif // AMLS_EXECUTIONENGINE_SESSION_H

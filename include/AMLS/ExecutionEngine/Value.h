@@ -1,0 +1,111 @@
+//===- Value.h - Values crossing an execution session's boundary -*- C++
+//-*-===//
+//
+// A matrix passed to or returned from a compiled program is a descriptor of
+// memory (AmlsMatrixRef in Runtime/ABI.h: format, element type, target,
+// sizes, strides) plus who owns that memory. An input borrows the caller's
+// buffer, which the compiled code reads in place; a result owns the buffer
+// the compiled code allocated, freed with free() when the last value that
+// shares it goes away, or released to the caller.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_EXECUTIONENGINE_VALUE_H
+#define AMLS_EXECUTIONENGINE_VALUE_H
+
+#include "AMLS/Runtime/ABI.h"
+#include "AMLS/Runtime/MatrixIO.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mlir::amls {
+namespace runtime = ::amls::runtime;
+
+/// A matrix: a descriptor and, for memory the value owns, its owner.
+/// Copies share the memory (and its ownership); they never copy cells.
+class MatrixValue {
+public:
+  /// An empty (0x0) dense matrix.
+  MatrixValue();
+
+  /// A view of `rows` x `cols` f64 cells, cell (r, c) at
+  /// `cells[r * rowStride + c * colStride]`. Borrowed: the caller keeps the
+  /// memory alive and unchanged while a run reads it.
+  static MatrixValue borrowDense(const double *cells, int64_t rows,
+                                 int64_t cols, int64_t rowStride,
+                                 int64_t colStride);
+  /// A borrowed view of `matrix`'s row-major cells.
+  static MatrixValue borrow(const ::amls::runtime::Matrix &matrix);
+  /// Takes over the memory of `ref`: `ref.allocation` (which may be null for
+  /// an empty matrix) is freed with free().
+  static MatrixValue adopt(const AmlsMatrixRef &ref);
+  /// Another descriptor of memory that `owner` owns (two results of a run
+  /// in one buffer): the memory is freed once, after both.
+  static MatrixValue share(const AmlsMatrixRef &ref, const MatrixValue &owner);
+
+  const AmlsMatrixRef &getRef() const { return ref; }
+  int64_t getRows() const { return ref.rows; }
+  int64_t getCols() const { return ref.cols; }
+  bool isDenseF64OnCPU() const;
+  /// Dense row-major without gaps (what compiled code takes in place).
+  bool isContiguousRowMajor() const;
+  /// True for a value that owns (or shares) its memory, false for a
+  /// borrowed view.
+  bool ownsMemory() const { return static_cast<bool>(owner); }
+  /// How many values share the memory (0 for a borrowed view).
+  long getNumOwners() const { return owner.use_count(); }
+
+  /// Cell (r, c) of a dense f64 matrix.
+  double at(int64_t r, int64_t c) const {
+    return static_cast<const double *>(
+        ref.data)[r * ref.strides[0] + c * ref.strides[1]];
+  }
+  /// The runtime's view of a dense f64 matrix (printing, writing files).
+  ::amls::runtime::MatrixView getView() const;
+  /// The cells in row-major order (a copy; for tests and small results).
+  std::vector<double> toVector() const;
+
+  /// Hands the memory to the caller, who frees `allocation` with free():
+  /// returns the descriptor and leaves this value empty. Nothing (and no
+  /// change) when the memory is borrowed or shared with another value.
+  std::optional<AmlsMatrixRef> release();
+
+private:
+  AmlsMatrixRef ref;
+  std::shared_ptr<void> owner;
+};
+
+/// A value passed to or returned from a compiled program: a matrix, a
+/// float or an integer.
+class RuntimeValue {
+public:
+  enum class Kind { Matrix, Float, Integer };
+
+  static RuntimeValue ofMatrix(MatrixValue matrix);
+  static RuntimeValue ofFloat(double value);
+  static RuntimeValue ofInteger(int64_t value);
+
+  Kind getKind() const { return kind; }
+  bool isMatrix() const { return kind == Kind::Matrix; }
+  const MatrixValue &getMatrix() const { return matrix; }
+  MatrixValue &getMatrix() { return matrix; }
+  double getFloat() const { return number; }
+  int64_t getInteger() const { return integer; }
+  /// A float or an integer as a double.
+  double getNumber() const {
+    return kind == Kind::Integer ? static_cast<double>(integer) : number;
+  }
+
+private:
+  Kind kind = Kind::Float;
+  MatrixValue matrix;
+  double number = 0.0;
+  int64_t integer = 0;
+};
+
+} // namespace mlir::amls
+
+#endif // AMLS_EXECUTIONENGINE_VALUE_H

@@ -1,0 +1,494 @@
+//===- Session.cpp - Specialize, compile and run AMLS programs ------------===//
+//
+// How values cross into compiled code: the --amls-wrap-entry pass gives
+// every program a public `amls_main` with the C interface that takes the
+// entry's arguments (f64 matrices as memref descriptors, scalars) and
+// returns its results (f64 matrices, f64, i64). The session calls it through
+// the ExecutionEngine's packed interface with descriptors of the caller's
+// buffers, and reads the returned descriptors out of the result struct.
+//
+// Why results are returned rather than passed to callbacks (as they once
+// were, through a process-wide list behind a mutex): returned values need
+// no global and no context pointer, and they are owned by the caller.
+// Ownership-based buffer deallocation guarantees that a public function's
+// returned buffers are owned by its caller; where a result may alias an
+// argument or a constant it clones it. So each matrix result is a buffer the
+// compiled code allocated with aligned_alloc (finalize-memref-to-llvm's
+// use-aligned-alloc) and nothing else frees: the session adopts it and
+// free() releases it. Results that come back in the same buffer share one
+// owner, so it is freed once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/ExecutionEngine/Session.h"
+
+#include "AMLS/Codegen/Passes.h"
+#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
+#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Runtime/Runtime.h"
+#include "AMLS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <deque>
+
+using namespace mlir;
+using namespace mlir::amls;
+
+void mlir::amls::registerExecutionDialects(DialectRegistry &registry) {
+  // The lowering pipelines are spelled with pass names.
+  static std::once_flag passes;
+  std::call_once(passes, [] {
+    registerAllPasses();
+    registerAMLSPasses();
+    registerAMLSConversionPasses();
+    registerAMLSCodegenPasses();
+  });
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<AMLSDialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// The boundary: what amls_main takes and returns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The kinds of results amls_main returns (--amls-wrap-entry).
+enum class ResultKind { Matrix, Float, Integer };
+
+std::optional<ResultKind> getResultKind(Type type) {
+  if (isa<MatrixType>(type))
+    return ResultKind::Matrix;
+  if (isa<FloatType>(type))
+    return ResultKind::Float;
+  if (type.isIndex() || type.isSignlessInteger())
+    return ResultKind::Integer;
+  return std::nullopt;
+}
+
+/// amls_main's results as the LLVM lowering packs them: a struct of memref
+/// descriptors (AmlsMatrixF64: 7 words) and scalars (1 word each), all
+/// 8-byte aligned, so every field starts at a multiple of 8 bytes.
+struct ResultLayout {
+  SmallVector<ResultKind> kinds;
+  SmallVector<size_t> wordOffsets;
+  size_t numWords = 0;
+
+  explicit ResultLayout(ArrayRef<ResultKind> resultKinds) : kinds(resultKinds) {
+    static_assert(sizeof(AmlsMatrixF64) == 7 * sizeof(int64_t),
+                  "a memref descriptor is seven words");
+    for (ResultKind kind : kinds) {
+      wordOffsets.push_back(numWords);
+      numWords += kind == ResultKind::Matrix ? 7 : 1;
+    }
+  }
+
+  /// The C interface returns a struct (several results, or one memref
+  /// descriptor) through a pointer passed first, and a single scalar as its
+  /// return value, which the packed interface stores through a pointer
+  /// passed last.
+  bool returnsThroughFirstArgument() const {
+    return kinds.size() > 1 ||
+           (kinds.size() == 1 && kinds[0] == ResultKind::Matrix);
+  }
+};
+
+/// Turns the words amls_main wrote into values; matrices adopt their buffers.
+SmallVector<RuntimeValue> decodeResults(const ResultLayout &layout,
+                                        ArrayRef<int64_t> words) {
+  SmallVector<RuntimeValue> values;
+  for (auto [kind, offset] : llvm::zip(layout.kinds, layout.wordOffsets)) {
+    const int64_t *field = words.data() + offset;
+    if (kind == ResultKind::Float) {
+      double number;
+      std::memcpy(&number, field, sizeof(number));
+      values.push_back(RuntimeValue::ofFloat(number));
+      continue;
+    }
+    if (kind == ResultKind::Integer) {
+      values.push_back(RuntimeValue::ofInteger(*field));
+      continue;
+    }
+    AmlsMatrixF64 descriptor;
+    std::memcpy(&descriptor, field, sizeof(descriptor));
+    AmlsMatrixRef ref;
+    ref.format = AMLS_MATRIX_DENSE;
+    ref.element_type = AMLS_ELEMENT_F64;
+    ref.target = AMLS_TARGET_CPU;
+    ref.rows = descriptor.sizes[0];
+    ref.cols = descriptor.sizes[1];
+    ref.data = descriptor.aligned + descriptor.offset;
+    ref.strides[0] = descriptor.strides[0];
+    ref.strides[1] = descriptor.strides[1];
+    ref.allocation = descriptor.allocated;
+    // The same buffer returned twice (`return %m, %m`) is owned once.
+    const MatrixValue *owner = nullptr;
+    for (const RuntimeValue &earlier : values)
+      if (earlier.isMatrix() && ref.allocation &&
+          earlier.getMatrix().getRef().allocation == ref.allocation)
+        owner = &earlier.getMatrix();
+    values.push_back(RuntimeValue::ofMatrix(
+        owner ? MatrixValue::share(ref, *owner) : MatrixValue::adopt(ref)));
+  }
+  return values;
+}
+
+} // namespace
+
+namespace mlir::amls {
+/// One specialization of a program, ready to run.
+struct CompiledProgram {
+  std::unique_ptr<ExecutionEngine> engine;
+};
+} // namespace mlir::amls
+
+//===----------------------------------------------------------------------===//
+// Specialization to the inputs
+//===----------------------------------------------------------------------===//
+
+/// Sparsity rounded to two significant digits: inputs of the same shape and
+/// nearly the same density share compiled code.
+static double roundedSparsity(const MatrixValue &m) {
+  int64_t cells = m.getRows() * m.getCols();
+  if (cells == 0)
+    return 0.0;
+  int64_t nonZeros = 0;
+  for (int64_t r = 0; r < m.getRows(); ++r)
+    for (int64_t c = 0; c < m.getCols(); ++c)
+      nonZeros += m.at(r, c) != 0.0;
+  double s = static_cast<double>(nonZeros) / cells;
+  if (s == 0.0 || s == 1.0)
+    return s;
+  double scale = std::pow(10.0, 1 - std::floor(std::log10(s)));
+  return std::min(1.0, std::round(s * scale) / scale);
+}
+
+/// The type a parameter gets for a concrete argument.
+static FailureOr<Type> specializedType(Location loc, StringRef name,
+                                       Type declared, const RuntimeValue &arg) {
+  auto matrixType = dyn_cast<MatrixType>(declared);
+  bool isMatrix = arg.isMatrix();
+  if (static_cast<bool>(matrixType) != isMatrix)
+    return emitError(loc, "parameter '")
+           << name << "' is declared " << declared << " but was given a "
+           << (isMatrix ? "matrix" : "scalar");
+  if (!matrixType)
+    return declared;
+  const MatrixValue &matrix = arg.getMatrix();
+  if (!matrix.isDenseF64OnCPU())
+    return emitError(loc, "parameter '")
+           << name
+           << "' was given a matrix that is not dense f64 in CPU memory, "
+              "which is all that programs take so far";
+  // Files hold numbers; an integer matrix must get integers.
+  if (matrixType.getElementType().isInteger(64)) {
+    for (int64_t r = 0; r < matrix.getRows(); ++r) {
+      for (int64_t c = 0; c < matrix.getCols(); ++c) {
+        double value = matrix.at(r, c);
+        if (value == std::trunc(value) && std::abs(value) < 0x1p63)
+          continue;
+        std::string text;
+        llvm::raw_string_ostream(text) << llvm::format("%.17g", value);
+        return emitError(loc, "parameter '")
+               << name << "' is declared " << declared << " but the input has "
+               << text << " at row " << r + 1 << ", column " << c + 1
+               << " (expected an integer)";
+      }
+    }
+  }
+  auto exact =
+      MatrixType::get(matrix.getRows(), matrix.getCols(),
+                      matrixType.getElementType(), roundedSparsity(matrix));
+  if (!areCompatibleMatrixTypes(matrixType, exact))
+    return emitError(loc, "parameter '")
+           << name << "' is declared " << declared << " but the input is "
+           << matrix.getRows() << "x" << matrix.getCols();
+  return Type(exact);
+}
+
+using Clock = std::chrono::steady_clock;
+static double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+//===----------------------------------------------------------------------===//
+// Session
+//===----------------------------------------------------------------------===//
+
+Session::Session(SessionOptions options) : options(std::move(options)) {
+  DialectRegistry registry;
+  registerExecutionDialects(registry);
+  context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+}
+
+Session::~Session() = default;
+
+SessionStatistics Session::getStatistics() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return statistics;
+}
+
+FailureOr<Program *> Session::load(OwningOpRef<ModuleOp> module,
+                                   StringRef entryName) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (module->getContext() != context.get())
+    return module->emitError(
+        "the program was built in another context than the session's");
+  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+  if (!entry || entry.isDeclaration()) {
+    std::string names;
+    module->walk([&](func::FuncOp f) {
+      if (!f.isDeclaration())
+        names += (names.empty() ? "" : ", ") + f.getSymName().str();
+    });
+    return module->emitError("no function '")
+           << entryName
+           << "' to run; functions: " << (names.empty() ? "none" : names);
+  }
+  std::unique_ptr<Program> program(
+      new Program(*this, std::move(module), entryName));
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    std::string name = "arg" + std::to_string(i);
+    if (auto attr = entry.getArgAttrOfType<StringAttr>(i, "amls.name"))
+      name = attr.getValue().str();
+    bool supported =
+        isa<MatrixType, FloatType, IndexType>(type) || type.isSignlessInteger();
+    if (!supported)
+      return entry.emitError("parameter '")
+             << name << "' has type " << type
+             << ", which amls-run cannot bind (matrices and scalars only)";
+    program->parameters.push_back({name, type});
+  }
+  for (auto [i, type] : llvm::enumerate(entry.getResultTypes())) {
+    if (!getResultKind(type))
+      return entry.emitError("result #")
+             << i << " has type " << type
+             << ", which the execution session cannot return (matrices, "
+                "floats and integers only)";
+    program->resultTypes.push_back(type);
+  }
+  programs.push_back(std::move(program));
+  return programs.back().get();
+}
+
+//===----------------------------------------------------------------------===//
+// Program
+//===----------------------------------------------------------------------===//
+
+Program::Program(Session &session, OwningOpRef<ModuleOp> module,
+                 StringRef entry)
+    : session(session), program(std::move(module)), entryName(entry) {}
+
+Program::~Program() = default;
+
+std::optional<unsigned> Program::findParameter(StringRef name) const {
+  for (auto [i, parameter] : llvm::enumerate(parameters))
+    if (parameter.name == name)
+      return i;
+  unsigned index;
+  if (!name.getAsInteger(10, index) && index < parameters.size())
+    return index;
+  return std::nullopt;
+}
+
+FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
+                                              PhaseTimes &times) {
+  const SessionOptions &options = session.options;
+  auto start = Clock::now();
+  OwningOpRef<ModuleOp> module = program->clone();
+  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+
+  // Specialize the entry's parameters to the arguments.
+  SmallVector<Type> types;
+  std::string signature;
+  llvm::raw_string_ostream key(signature);
+  for (auto [parameter, arg, blockArg] :
+       llvm::zip(parameters, args, entry.getArguments())) {
+    FailureOr<Type> type =
+        specializedType(entry.getLoc(), parameter.name, parameter.type, arg);
+    if (failed(type))
+      return failure();
+    refineValueType(blockArg, *type);
+    types.push_back(*type);
+    key << *type << ";";
+  }
+  entry.setFunctionType(
+      FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
+  // Parameter names are for binding only.
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    entry.removeArgAttr(i, StringAttr::get(entry.getContext(), "amls.name"));
+
+  auto cached = cache.find(signature);
+  if (cached != cache.end()) {
+    ++session.statistics.cacheHits;
+    return cached->second.get();
+  }
+
+  CompileOptions compile;
+  compile.rewrites = options.rewrites;
+  compile.fusion = options.fusion;
+  compile.fusionExplain = options.fusionExplain;
+  compile.wrapEntry = entryName;
+  compile.threads = options.threads;
+  compile.blas = options.blas;
+  std::string problem = checkCompileOptions(compile);
+  if (!problem.empty())
+    return module->emitError(problem);
+  // The two stages of the end-to-end compile, timed apart.
+  PassManager optimize(module->getContext());
+  if (options.printIRAfterAll) {
+    module->getContext()->disableMultithreading();
+    optimize.enableIRPrinting();
+  }
+  if (options.passStatistics)
+    optimize.enableStatistics();
+  buildCompileToLinalgPipeline(optimize, compile);
+  if (failed(optimize.run(*module)))
+    return failure();
+  times.optimize = millisecondsSince(start);
+
+  start = Clock::now();
+  PassManager lower(module->getContext());
+  if (options.printIRAfterAll)
+    lower.enableIRPrinting();
+  if (options.passStatistics)
+    lower.enableStatistics();
+  buildCompileToLLVMPipeline(lower, compile);
+  if (failed(lower.run(*module)))
+    return failure();
+
+  static std::once_flag nativeTarget;
+  std::call_once(nativeTarget, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  // The optimizer must see the host CPU: without a target machine LLVM's
+  // cost model assumes no vector registers and the loop vectorizer does
+  // nothing.
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder) {
+    std::string message = llvm::toString(machineBuilder.takeError());
+    return module->emitError("cannot target the host CPU: ") << message;
+  }
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = machineBuilder->createTargetMachine();
+  if (!targetMachine) {
+    std::string message = llvm::toString(targetMachine.takeError());
+    return module->emitError("cannot target the host CPU: ") << message;
+  }
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, targetMachine->get());
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*module, engineOptions,
+                                        std::move(*targetMachine));
+  if (!engine) {
+    std::string message = llvm::toString(engine.takeError());
+    return module->emitError("JIT compilation failed: ") << message;
+  }
+  times.compile = millisecondsSince(start);
+  times.compiled = true;
+  ++session.statistics.compilations;
+  auto compiled = std::make_unique<CompiledProgram>();
+  compiled->engine = std::move(*engine);
+  CompiledProgram *result = compiled.get();
+  cache[signature] = std::move(compiled);
+  return result;
+}
+
+FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
+  std::lock_guard<std::mutex> lock(session.mutex);
+  if (args.size() != parameters.size())
+    return program->emitError("expected ")
+           << parameters.size() << " arguments, found " << args.size();
+  ++session.statistics.runs;
+  // Process-global: OpenBLAS's thread count (see docs/design-notes.md).
+  amls_rt_set_num_threads(static_cast<int32_t>(session.options.threads));
+  RunResult result;
+  FailureOr<CompiledProgram *> compiled = compile(args, result.times);
+  if (failed(compiled))
+    return failure();
+
+  // Arguments of the packed C interface: a pointer to each argument (for a
+  // matrix, a pointer to a pointer to its memref descriptor). Descriptors
+  // point into the caller's buffers; only a matrix that is not contiguous
+  // row-major is copied into that layout first.
+  std::deque<std::vector<double>> rowMajorCopies;
+  std::deque<AmlsMatrixF64> descriptors;
+  std::deque<AmlsMatrixF64 *> descriptorPointers;
+  std::deque<int64_t> integers;
+  std::deque<double> floats;
+  std::deque<float> singles;
+  std::deque<bool> booleans;
+  SmallVector<void *> packed;
+  for (auto [parameter, arg] : llvm::zip(parameters, args)) {
+    if (arg.isMatrix()) {
+      const MatrixValue &matrix = arg.getMatrix();
+      auto *cells = static_cast<double *>(matrix.getRef().data);
+      if (!matrix.isContiguousRowMajor())
+        cells = rowMajorCopies.emplace_back(matrix.toVector()).data();
+      descriptors.push_back({cells,
+                             cells,
+                             0,
+                             {matrix.getRows(), matrix.getCols()},
+                             {matrix.getCols(), 1}});
+      descriptorPointers.push_back(&descriptors.back());
+      packed.push_back(&descriptorPointers.back());
+    } else if (parameter.type.isF64()) {
+      floats.push_back(arg.getNumber());
+      packed.push_back(&floats.back());
+    } else if (parameter.type.isF32()) {
+      singles.push_back(static_cast<float>(arg.getNumber()));
+      packed.push_back(&singles.back());
+    } else if (parameter.type.isInteger(1)) {
+      booleans.push_back(arg.getNumber() != 0.0);
+      packed.push_back(&booleans.back());
+    } else {
+      integers.push_back(arg.getKind() == RuntimeValue::Kind::Integer
+                             ? arg.getInteger()
+                             : static_cast<int64_t>(arg.getNumber()));
+      packed.push_back(&integers.back());
+    }
+  }
+
+  ResultLayout layout(llvm::map_to_vector(
+      resultTypes, [](Type type) { return *getResultKind(type); }));
+  SmallVector<int64_t> resultWords(layout.numWords, 0);
+  void *resultStruct = resultWords.data();
+  if (layout.returnsThroughFirstArgument())
+    packed.insert(packed.begin(), &resultStruct);
+  else if (!layout.kinds.empty())
+    packed.push_back(resultStruct);
+
+  auto start = Clock::now();
+  llvm::Error error = (*compiled)->engine->invokePacked(
+      (Twine("_mlir_ciface_") + kEntryWrapperName).str(), packed);
+  result.times.execute = millisecondsSince(start);
+  if (error) {
+    std::string message = llvm::toString(std::move(error));
+    return program->emitError("running the program failed: ") << message;
+  }
+  result.values = decodeResults(layout, resultWords);
+  return result;
+}

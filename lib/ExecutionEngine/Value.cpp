@@ -1,0 +1,128 @@
+//===- Value.cpp - Values crossing an execution session's boundary --------===//
+
+#include "AMLS/ExecutionEngine/Value.h"
+
+#include <cassert>
+#include <cstdlib>
+
+using namespace mlir::amls;
+namespace runtime = ::amls::runtime;
+
+static AmlsMatrixRef denseF64(const double *cells, int64_t rows, int64_t cols,
+                              int64_t rowStride, int64_t colStride) {
+  AmlsMatrixRef ref;
+  ref.format = AMLS_MATRIX_DENSE;
+  ref.element_type = AMLS_ELEMENT_F64;
+  ref.target = AMLS_TARGET_CPU;
+  ref.rows = rows;
+  ref.cols = cols;
+  ref.data = const_cast<double *>(cells);
+  ref.strides[0] = rowStride;
+  ref.strides[1] = colStride;
+  ref.allocation = nullptr;
+  return ref;
+}
+
+MatrixValue::MatrixValue() : ref(denseF64(nullptr, 0, 0, 0, 1)) {}
+
+MatrixValue MatrixValue::borrowDense(const double *cells, int64_t rows,
+                                     int64_t cols, int64_t rowStride,
+                                     int64_t colStride) {
+  MatrixValue value;
+  value.ref = denseF64(cells, rows, cols, rowStride, colStride);
+  return value;
+}
+
+MatrixValue MatrixValue::borrow(const runtime::Matrix &matrix) {
+  return borrowDense(matrix.data.data(), matrix.rows, matrix.cols, matrix.cols,
+                     1);
+}
+
+namespace {
+/// Frees the compiled code's allocations (aligned_alloc) unless the memory
+/// was released to the caller.
+struct FreeAllocation {
+  bool released = false;
+  void operator()(void *allocation) const {
+    if (!released)
+      std::free(allocation);
+  }
+};
+} // namespace
+
+MatrixValue MatrixValue::adopt(const AmlsMatrixRef &ref) {
+  MatrixValue value;
+  value.ref = ref;
+  // With a deleter the owner is non-empty even for a null allocation.
+  value.owner = std::shared_ptr<void>(ref.allocation, FreeAllocation());
+  return value;
+}
+
+MatrixValue MatrixValue::share(const AmlsMatrixRef &ref,
+                               const MatrixValue &owner) {
+  assert(owner.ownsMemory() && ref.allocation == owner.ref.allocation &&
+         "sharing memory that the owner does not own");
+  MatrixValue value;
+  value.ref = ref;
+  value.owner = owner.owner;
+  return value;
+}
+
+bool MatrixValue::isDenseF64OnCPU() const {
+  return ref.format == AMLS_MATRIX_DENSE &&
+         ref.element_type == AMLS_ELEMENT_F64 && ref.target == AMLS_TARGET_CPU;
+}
+
+bool MatrixValue::isContiguousRowMajor() const {
+  return ref.format == AMLS_MATRIX_DENSE &&
+         (ref.cols <= 1 || ref.strides[1] == 1) &&
+         (ref.rows <= 1 || ref.strides[0] == ref.cols);
+}
+
+runtime::MatrixView MatrixValue::getView() const {
+  assert(isDenseF64OnCPU() && "a view of a dense f64 matrix only");
+  return {static_cast<const double *>(ref.data), ref.rows, ref.cols,
+          ref.strides[0], ref.strides[1]};
+}
+
+std::vector<double> MatrixValue::toVector() const {
+  std::vector<double> cells;
+  cells.reserve(ref.rows * ref.cols);
+  for (int64_t r = 0; r < ref.rows; ++r)
+    for (int64_t c = 0; c < ref.cols; ++c)
+      cells.push_back(at(r, c));
+  return cells;
+}
+
+std::optional<AmlsMatrixRef> MatrixValue::release() {
+  if (!owner || owner.use_count() != 1)
+    return std::nullopt;
+  AmlsMatrixRef released = ref;
+  // Disarm the deleter: the caller frees the memory now.
+  std::get_deleter<FreeAllocation>(owner)->released = true;
+  owner.reset();
+  *this = MatrixValue();
+  return released;
+}
+
+RuntimeValue RuntimeValue::ofMatrix(MatrixValue matrix) {
+  RuntimeValue value;
+  value.kind = Kind::Matrix;
+  value.matrix = std::move(matrix);
+  return value;
+}
+
+RuntimeValue RuntimeValue::ofFloat(double number) {
+  RuntimeValue value;
+  value.kind = Kind::Float;
+  value.number = number;
+  return value;
+}
+
+RuntimeValue RuntimeValue::ofInteger(int64_t integer) {
+  RuntimeValue value;
+  value.kind = Kind::Integer;
+  value.integer = integer;
+  value.number = static_cast<double>(integer);
+  return value;
+}

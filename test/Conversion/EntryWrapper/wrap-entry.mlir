@@ -1,0 +1,100 @@
+// RUN: amls-opt %s -split-input-file -amls-wrap-entry -verify-diagnostics | FileCheck %s
+
+// Matrices and scalars: the wrapper takes the entry's arguments (matrices
+// read-only) and returns its results, a matrix as tensor<?x?xf64>.
+// CHECK-LABEL: func.func @amls_main(
+// CHECK-SAME:      %[[X:.*]]: tensor<2x3xf64> {bufferization.writable = false},
+// CHECK-SAME:      %[[S:.*]]: f64) -> (tensor<?x?xf64>, f64)
+// CHECK-SAME:      attributes {llvm.emit_c_interface}
+// CHECK:         %[[R:.*]]:2 = call @main(%[[X]], %[[S]])
+// CHECK:         %[[M:.*]] = tensor.cast %[[R]]#0 : tensor<2x3xf64> to tensor<?x?xf64>
+// CHECK:         return %[[M]], %[[R]]#1 : tensor<?x?xf64>, f64
+func.func @main(%X: tensor<2x3xf64>, %s: f64) -> (tensor<2x3xf64>, f64) {
+  return %X, %s : tensor<2x3xf64>, f64
+}
+
+// -----
+
+// Other element types cross as f64 and convert inside; an f32 scalar
+// result widens to f64.
+// CHECK-LABEL: func.func @amls_main(
+// CHECK-SAME:      %[[X:.*]]: tensor<?x4xf64> {bufferization.writable = false})
+// CHECK-SAME:      -> (tensor<?x?xf64>, f64)
+// CHECK:         %[[IN:.*]] = linalg.generic
+// CHECK-SAME:        ins(%[[X]] : tensor<?x4xf64>)
+// CHECK:           arith.truncf
+// CHECK:         %[[R:.*]]:2 = call @main(%[[IN]])
+// CHECK:         %[[OUT:.*]] = linalg.generic
+// CHECK-SAME:        ins(%[[R]]#0 : tensor<?x4xf32>)
+// CHECK:           arith.extf
+// CHECK:         %[[M:.*]] = tensor.cast %[[OUT]] : tensor<?x4xf64> to tensor<?x?xf64>
+// CHECK:         %[[F:.*]] = arith.extf %[[R]]#1 : f32 to f64
+// CHECK:         return %[[M]], %[[F]]
+func.func @main(%X: tensor<?x4xf32>) -> (tensor<?x4xf32>, f32) {
+  %c = arith.constant 1.0 : f32
+  return %X, %c : tensor<?x4xf32>, f32
+}
+
+// -----
+
+// Integers come back as i64: indices cast, booleans as 0 or 1, narrower
+// integers sign-extended.
+// CHECK-LABEL: func.func @amls_main() -> (i64, i64, i64, i64)
+// CHECK:         %[[R:.*]]:4 = call @main()
+// CHECK-DAG:     %[[I:.*]] = arith.index_cast %[[R]]#0 : index to i64
+// CHECK-DAG:     %[[B:.*]] = arith.extui %[[R]]#1 : i1 to i64
+// CHECK-DAG:     %[[N:.*]] = arith.extsi %[[R]]#2 : i32 to i64
+// CHECK:         return %[[I]], %[[B]], %[[N]], %[[R]]#3 : i64, i64, i64, i64
+func.func @main() -> (index, i1, i32, i64) {
+  %i = arith.constant 3 : index
+  %b = arith.constant true
+  %n = arith.constant -2 : i32
+  %l = arith.constant 7 : i64
+  return %i, %b, %n, %l : index, i1, i32, i64
+}
+
+// -----
+
+// An entry without results: the wrapper returns nothing.
+// CHECK-LABEL: func.func @amls_main(%{{.*}}: f64) attributes {llvm.emit_c_interface}
+// CHECK-NEXT:    call @main(%{{.*}}) : (f64) -> ()
+// CHECK-NEXT:    return
+func.func @main(%x: f64) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{result #1 has type 'vector<4xf64>', which the execution session cannot return (matrices, floats and integers only)}}
+func.func @main(%x: f64) -> (f64, vector<4xf64>) {
+  %v = arith.constant dense<1.0> : vector<4xf64>
+  return %x, %v : f64, vector<4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{amls-wrap-entry: no function 'main'}}
+module {
+  func.func @train(%x: f64) -> f64 {
+    return %x : f64
+  }
+}
+
+// -----
+
+// expected-error @+1 {{amls-wrap-entry: no function 'main'}}
+module {
+  func.func private @main(%x: f64) -> f64
+}
+
+// -----
+
+// expected-error @+1 {{amls-wrap-entry: the module already has a symbol 'amls_main'}}
+module {
+  func.func @main(%x: f64) -> f64 {
+    return %x : f64
+  }
+  func.func @amls_main() {
+    return
+  }
+}

@@ -1,0 +1,432 @@
+//===- SessionTest.cpp - The execution session: runs, ownership, threads --===//
+
+#include "AMLS/ExecutionEngine/Session.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+/// X * s and sum(X * s).
+constexpr const char *kScaleProgram = R"mlir(
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"}, %s: f64 {amls.name = "s"})
+    -> (!amls.matrix<?x?xf64>, f64) {
+  %0 = amls.mul %X, %s : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  %1 = amls.agg sum all %0 : !amls.matrix<?x?xf64> -> f64
+  return %0, %1 : !amls.matrix<?x?xf64>, f64
+}
+)mlir";
+
+/// t(X) %*% X, nrow(X) and sum(X) > 0 (a boolean result).
+constexpr const char *kGramProgram = R"mlir(
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"})
+    -> (!amls.matrix<?x?xf64>, index, i1) {
+  %t = amls.transpose %X : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %g = amls.matmul %t, %X : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %n = amls.nrow %X : !amls.matrix<?x?xf64>
+  %s = amls.agg sum all %X : !amls.matrix<?x?xf64> -> f64
+  %zero = arith.constant 0.0 : f64
+  %positive = arith.cmpf ogt, %s, %zero : f64
+  return %g, %n, %positive : !amls.matrix<?x?xf64>, index, i1
+}
+)mlir";
+
+/// The input itself, and one result twice.
+constexpr const char *kAliasProgram = R"mlir(
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"})
+    -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  %one = arith.constant 1.0 : f64
+  %0 = amls.add %X, %one : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  return %X, %0, %0 : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+}
+)mlir";
+
+constexpr const char *kFixedShapeProgram = R"mlir(
+func.func @main(%X: !amls.matrix<3x2xf64> {amls.name = "X"}) -> f64 {
+  %0 = amls.agg sum all %X : !amls.matrix<3x2xf64> -> f64
+  return %0 : f64
+}
+)mlir";
+
+/// A rows x cols matrix with cells first, first + 1, ... in row-major order.
+runtime::Matrix iota(int64_t rows, int64_t cols, double first = 1.0) {
+  runtime::Matrix m;
+  m.rows = rows;
+  m.cols = cols;
+  for (int64_t i = 0; i < rows * cols; ++i)
+    m.data.push_back(first + static_cast<double>(i));
+  return m;
+}
+
+RuntimeValue borrowed(const runtime::Matrix &m) {
+  return RuntimeValue::ofMatrix(MatrixValue::borrow(m));
+}
+
+/// A session with `program` loaded; diagnostics are collected in `errors`.
+struct LoadedProgram {
+  explicit LoadedProgram(const char *text, unsigned threads = 1)
+      : session(makeOptions(threads)),
+        handler(&session.getContext(), [this](Diagnostic &diagnostic) {
+          errors += diagnostic.str();
+          return success();
+        }) {
+    auto module = parseSourceString<ModuleOp>(text, &session.getContext());
+    if (!module)
+      return;
+    FailureOr<Program *> loaded = session.load(std::move(module));
+    if (succeeded(loaded))
+      program = *loaded;
+  }
+
+  static SessionOptions makeOptions(unsigned threads) {
+    SessionOptions options;
+    options.threads = threads;
+    return options;
+  }
+
+  Session session;
+  ScopedDiagnosticHandler handler;
+  Program *program = nullptr;
+  std::string errors;
+};
+
+} // namespace
+
+TEST(SessionTest, NamesParameters) {
+  LoadedProgram loaded(kScaleProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  Program &program = *loaded.program;
+  ASSERT_EQ(program.getParameters().size(), 2u);
+  EXPECT_EQ(program.getParameters()[0].name, "X");
+  EXPECT_EQ(program.findParameter("s"), 1u);
+  EXPECT_EQ(program.findParameter("1"), 1u);
+  EXPECT_EQ(program.findParameter("t"), std::nullopt);
+  EXPECT_EQ(program.getResultTypes().size(), 2u);
+}
+
+TEST(SessionTest, ComputesAndCachesPerSignature) {
+  LoadedProgram loaded(kScaleProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  Program &program = *loaded.program;
+  // 2x3 matrix 1..6 scaled by 2: cells 2..12, sum 42.
+  runtime::Matrix x = iota(2, 3);
+  SmallVector<RuntimeValue> args = {borrowed(x), RuntimeValue::ofFloat(2.0)};
+  FailureOr<RunResult> first = program.run(args);
+  ASSERT_TRUE(succeeded(first)) << loaded.errors;
+  ASSERT_EQ(first->values.size(), 2u);
+  EXPECT_EQ(first->values[0].getMatrix().toVector(),
+            (std::vector<double>{2, 4, 6, 8, 10, 12}));
+  EXPECT_EQ(first->values[1].getFloat(), 42.0);
+  EXPECT_TRUE(first->times.compiled);
+
+  // The same types again (another scalar value): no recompilation.
+  args[1] = RuntimeValue::ofFloat(3.0);
+  FailureOr<RunResult> second = program.run(args);
+  ASSERT_TRUE(succeeded(second));
+  EXPECT_EQ(second->values[1].getFloat(), 63.0);
+  EXPECT_FALSE(second->times.compiled);
+
+  // Another shape is another specialization.
+  runtime::Matrix column = iota(4, 1);
+  args[0] = borrowed(column);
+  FailureOr<RunResult> third = program.run(args);
+  ASSERT_TRUE(succeeded(third));
+  EXPECT_EQ(third->values[1].getFloat(), 30.0); // 3 * (1 + 2 + 3 + 4)
+
+  SessionStatistics statistics = loaded.session.getStatistics();
+  EXPECT_EQ(statistics.runs, 3u);
+  EXPECT_EQ(statistics.compilations, 2u);
+  EXPECT_EQ(statistics.cacheHits, 1u);
+}
+
+TEST(SessionTest, ReturnsIntegersAndBooleans) {
+  LoadedProgram loaded(kGramProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  // X = [1 2; 3 4; 5 6]: t(X) %*% X = [35 44; 44 56], 3 rows, sum 21 > 0.
+  runtime::Matrix x = iota(3, 2);
+  FailureOr<RunResult> run = loaded.program->run({borrowed(x)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  ASSERT_EQ(run->values.size(), 3u);
+  EXPECT_EQ(run->values[0].getMatrix().toVector(),
+            (std::vector<double>{35, 44, 44, 56}));
+  EXPECT_EQ(run->values[1].getKind(), RuntimeValue::Kind::Integer);
+  EXPECT_EQ(run->values[1].getInteger(), 3);
+  EXPECT_EQ(run->values[2].getInteger(), 1); // true is 1, not -1
+}
+
+TEST(SessionTest, ReadsNonContiguousInputs) {
+  LoadedProgram loaded(kGramProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  // The 3x2 matrix [1 2; 3 4; 5 6] stored column by column.
+  std::vector<double> columnMajor = {1, 3, 5, 2, 4, 6};
+  MatrixValue x = MatrixValue::borrowDense(columnMajor.data(), 3, 2,
+                                           /*rowStride=*/1, /*colStride=*/3);
+  EXPECT_FALSE(x.isContiguousRowMajor());
+  FailureOr<RunResult> run =
+      loaded.program->run({RuntimeValue::ofMatrix(std::move(x))});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  EXPECT_EQ(run->values[0].getMatrix().toVector(),
+            (std::vector<double>{35, 44, 44, 56}));
+}
+
+TEST(SessionTest, ReturnsOneMatrix) {
+  // One result: the C interface returns it through a pointer passed first
+  // (one scalar comes back as the return value: RejectsAWrongShape).
+  LoadedProgram loaded(R"mlir(
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"}) -> !amls.matrix<?x?xf64> {
+  %t = amls.transpose %X : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  return %t : !amls.matrix<?x?xf64>
+}
+)mlir");
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 3);
+  FailureOr<RunResult> run = loaded.program->run({borrowed(x)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  ASSERT_EQ(run->values.size(), 1u);
+  const MatrixValue &t = run->values[0].getMatrix();
+  EXPECT_EQ(t.getRows(), 3);
+  EXPECT_EQ(t.getCols(), 2);
+  EXPECT_EQ(t.toVector(), (std::vector<double>{1, 4, 2, 5, 3, 6}));
+}
+
+//===----------------------------------------------------------------------===//
+// Ownership of results
+//===----------------------------------------------------------------------===//
+
+TEST(SessionTest, ResultAliasingAnInputIsACopy) {
+  LoadedProgram loaded(kAliasProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 2);
+  FailureOr<RunResult> run = loaded.program->run({borrowed(x)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  ASSERT_EQ(run->values.size(), 3u);
+  // The input came in borrowed; the result that is the input comes back in
+  // a buffer of its own that the result owns, not in the caller's memory.
+  const MatrixValue &same = run->values[0].getMatrix();
+  EXPECT_TRUE(same.ownsMemory());
+  EXPECT_NE(same.getRef().data, static_cast<void *>(x.data.data()));
+  EXPECT_NE(same.getRef().allocation, static_cast<void *>(x.data.data()));
+  EXPECT_EQ(same.toVector(), (std::vector<double>{1, 2, 3, 4}));
+  x.data.assign(4, -1.0);
+  EXPECT_EQ(same.toVector(), (std::vector<double>{1, 2, 3, 4}));
+  // The input itself was not written.
+  EXPECT_EQ(run->values[1].getMatrix().toVector(),
+            (std::vector<double>{2, 3, 4, 5}));
+}
+
+TEST(SessionTest, OneBufferReturnedTwiceIsFreedOnce) {
+  LoadedProgram loaded(kAliasProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 2);
+  FailureOr<RunResult> run = loaded.program->run({borrowed(x)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  const MatrixValue &first = run->values[1].getMatrix();
+  const MatrixValue &second = run->values[2].getMatrix();
+  EXPECT_EQ(first.toVector(), second.toVector());
+  // Either the compiled code copied one of them or both share one owner,
+  // which frees the buffer once (a double free would abort this test).
+  if (first.getRef().allocation == second.getRef().allocation)
+    EXPECT_EQ(first.getNumOwners(), 2);
+}
+
+TEST(SessionTest, ResultsOutliveTheSession) {
+  MatrixValue scaled;
+  double sum = 0.0;
+  {
+    LoadedProgram loaded(kScaleProgram);
+    ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+    runtime::Matrix x = iota(3, 3);
+    FailureOr<RunResult> run =
+        loaded.program->run({borrowed(x), RuntimeValue::ofFloat(0.5)});
+    ASSERT_TRUE(succeeded(run)) << loaded.errors;
+    scaled = run->values[0].getMatrix();
+    sum = run->values[1].getFloat();
+  }
+  // The session, its JIT-compiled code and the run are gone; the result
+  // still owns the buffer the compiled code allocated.
+  EXPECT_TRUE(scaled.ownsMemory());
+  EXPECT_EQ(scaled.getNumOwners(), 1);
+  EXPECT_EQ(scaled.toVector(),
+            (std::vector<double>{0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5}));
+  EXPECT_EQ(sum, 22.5);
+
+  // Handed over: the caller frees it with free().
+  std::optional<AmlsMatrixRef> released = scaled.release();
+  ASSERT_TRUE(released.has_value());
+  EXPECT_FALSE(scaled.ownsMemory());
+  EXPECT_EQ(released->rows, 3);
+  EXPECT_EQ(static_cast<double *>(released->data)[8], 4.5);
+  std::free(released->allocation);
+}
+
+TEST(SessionTest, BorrowedAndSharedMemoryIsNotReleased) {
+  runtime::Matrix x = iota(2, 2);
+  MatrixValue borrowedView = MatrixValue::borrow(x);
+  EXPECT_FALSE(borrowedView.release().has_value());
+
+  LoadedProgram loaded(kScaleProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  FailureOr<RunResult> run =
+      loaded.program->run({borrowed(x), RuntimeValue::ofFloat(1.0)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  MatrixValue copy = run->values[0].getMatrix();
+  EXPECT_FALSE(copy.release().has_value()); // shared with run->values[0]
+  EXPECT_EQ(copy.toVector(), (std::vector<double>{1, 2, 3, 4}));
+}
+
+//===----------------------------------------------------------------------===//
+// Bad programs and bad inputs
+//===----------------------------------------------------------------------===//
+
+TEST(SessionTest, RejectsAScalarForAMatrix) {
+  LoadedProgram loaded(kScaleProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  EXPECT_TRUE(failed(loaded.program->run(
+      {RuntimeValue::ofFloat(1.0), RuntimeValue::ofFloat(2.0)})));
+  EXPECT_EQ(loaded.errors, "parameter 'X' is declared '!amls.matrix<?x?xf64>' "
+                           "but was given a scalar");
+}
+
+TEST(SessionTest, RejectsAWrongShape) {
+  LoadedProgram loaded(kFixedShapeProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 2);
+  EXPECT_TRUE(failed(loaded.program->run({borrowed(x)})));
+  EXPECT_EQ(loaded.errors, "parameter 'X' is declared '!amls.matrix<3x2xf64>' "
+                           "but the input is 2x2");
+  // The session is still usable.
+  loaded.errors.clear();
+  runtime::Matrix right = iota(3, 2);
+  FailureOr<RunResult> run = loaded.program->run({borrowed(right)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  EXPECT_EQ(run->values[0].getFloat(), 21.0);
+}
+
+TEST(SessionTest, RejectsAWrongNumberOfArguments) {
+  LoadedProgram loaded(kScaleProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 2);
+  EXPECT_TRUE(failed(loaded.program->run({borrowed(x)})));
+  EXPECT_EQ(loaded.errors, "expected 2 arguments, found 1");
+}
+
+TEST(SessionTest, RejectsAMissingEntryAndUnreturnableResults) {
+  LoadedProgram missing(kScaleProgram);
+  Session &session = missing.session;
+  auto module =
+      parseSourceString<ModuleOp>(kScaleProgram, &session.getContext());
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(failed(session.load(std::move(module), "train")));
+  EXPECT_NE(missing.errors.find("no function 'train' to run; functions: main"),
+            std::string::npos)
+      << missing.errors;
+
+  LoadedProgram vector(R"mlir(
+func.func @main() -> vector<4xf64> {
+  %0 = arith.constant dense<1.0> : vector<4xf64>
+  return %0 : vector<4xf64>
+}
+)mlir");
+  EXPECT_EQ(vector.program, nullptr);
+  EXPECT_EQ(vector.errors, "result #0 has type 'vector<4xf64>', which the "
+                           "execution session cannot return (matrices, floats "
+                           "and integers only)");
+}
+
+//===----------------------------------------------------------------------===//
+// Sessions on several threads at once
+//===----------------------------------------------------------------------===//
+
+TEST(SessionTest, SessionsRunConcurrentlyOnThreads) {
+  // Three sessions, each on its own thread: two different programs, and the
+  // first program twice with other inputs. Every run's results are checked
+  // against values derived by hand, so results crossing between sessions
+  // (as through a process-wide result list) would fail.
+  constexpr int kRuns = 25;
+  std::atomic<int> ready{0};
+  std::atomic<int> failures{0};
+  auto waitForAll = [&] {
+    ++ready;
+    while (ready.load() < 3)
+      std::this_thread::yield();
+  };
+  auto expect = [&](bool ok) {
+    if (!ok)
+      ++failures;
+  };
+
+  auto scaleWorker = [&](double scale, double first) {
+    LoadedProgram loaded(kScaleProgram);
+    expect(loaded.program != nullptr);
+    if (!loaded.program)
+      return waitForAll();
+    waitForAll(); // compile and run at the same time as the others
+    for (int i = 0; i < kRuns; ++i) {
+      // (i % 3 + 1) x 4 cells first + i, first + i + 1, ... (never 0: the
+      // sparsity stays 1); three sizes, so three compilations and cache
+      // hits for the other runs.
+      int64_t rows = i % 3 + 1;
+      runtime::Matrix x = iota(rows, 4, first + i);
+      FailureOr<RunResult> run =
+          loaded.program->run({borrowed(x), RuntimeValue::ofFloat(scale)});
+      expect(succeeded(run));
+      if (failed(run))
+        continue;
+      int64_t n = rows * 4;
+      double a = first + i;
+      // sum of a, a + 1, ..., a + n - 1, scaled.
+      double expectedSum = scale * (n * a + n * (n - 1) / 2.0);
+      expect(run->values[1].getFloat() == expectedSum);
+      std::vector<double> cells = run->values[0].getMatrix().toVector();
+      expect(static_cast<int64_t>(cells.size()) == n);
+      for (int64_t k = 0; k < n && k < static_cast<int64_t>(cells.size()); ++k)
+        expect(cells[k] == scale * (a + k));
+    }
+    expect(loaded.session.getStatistics().compilations == 3);
+    expect(loaded.errors.empty());
+  };
+
+  auto gramWorker = [&] {
+    LoadedProgram loaded(kGramProgram);
+    expect(loaded.program != nullptr);
+    if (!loaded.program)
+      return waitForAll();
+    waitForAll();
+    for (int i = 0; i < kRuns; ++i) {
+      // X = [a a+1; a+2 a+3; a+4 a+5]: t(X) %*% X =
+      // [3a^2+12a+20, 3a^2+15a+26; 3a^2+15a+26, 3a^2+18a+35].
+      // No zeros: every input has the same sparsity, so one specialization.
+      double a = i + 1;
+      runtime::Matrix x = iota(3, 2, a);
+      FailureOr<RunResult> run = loaded.program->run({borrowed(x)});
+      expect(succeeded(run));
+      if (failed(run))
+        continue;
+      double offDiagonal = 3 * a * a + 15 * a + 26;
+      expect(run->values[0].getMatrix().toVector() ==
+             std::vector<double>{3 * a * a + 12 * a + 20, offDiagonal,
+                                 offDiagonal, 3 * a * a + 18 * a + 35});
+      expect(run->values[1].getInteger() == 3);
+      expect(run->values[2].getInteger() == 1);
+    }
+    expect(loaded.session.getStatistics().compilations == 1);
+    expect(loaded.errors.empty());
+  };
+
+  std::thread scaleByTwo(scaleWorker, 2.0, 1.0);
+  std::thread scaleByHalf(scaleWorker, 0.5, -40.5);
+  std::thread gram(gramWorker);
+  scaleByTwo.join();
+  scaleByHalf.join();
+  gram.join();
+  EXPECT_EQ(failures.load(), 0);
+}
