@@ -21,9 +21,11 @@
 // O0-LABEL: llvm.func @sum_of_squares
 // O0: llvm.call @aligned_alloc
 // O0: llvm.intr.pow
-// WRAP: llvm.func @amls_main(
-// WRAP: llvm.call @sum_of_squares(
-// WRAP: llvm.call @amls_run_sink_float(
+// With wrap-entry, amls_main (C interface) calls the entry and returns its
+// result to the execution session.
+// WRAP: llvm.func @amls_main({{.*}}) -> f64 attributes {llvm.emit_c_interface}
+// WRAP: %[[SUM:.*]] = llvm.call @sum_of_squares(
+// WRAP: llvm.return %[[SUM]] : f64
 // WRAP: llvm.func @_mlir_ciface_amls_main(
 // BAD-FUSION: amls-compile: expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or 'none', found 'everything'
 // BAD-REWRITES: amls-compile: expected rewrite families from simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found 'simplify,folding'

@@ -212,11 +212,10 @@ struct LowerTrace : public AMLSPattern<TraceOp> {
 
 /// Row i combines row i-1 of the result with row i of the input; the rows
 /// are a sequential loop, the columns of a row a parallel generic.
-struct LowerCumAgg : public AMLSPattern<CumAggOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(CumAggOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerCumAgg : public LowerToValue<CumAggOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(CumAggOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto type = cast<RankedTensorType>(input.getType());
@@ -276,9 +275,7 @@ struct LowerCumAgg : public AMLSPattern<CumAggOp> {
           scf::YieldOp::create(b, l, updated);
         });
     (void)zero;
-    rewriter.replaceOp(op, castTo(rewriter, loc, loop.getResult(0),
-                                  tensorType(op.getResult())));
-    return success();
+    return loop.getResult(0);
   }
 };
 

@@ -13,11 +13,10 @@ using namespace mlir::amls::lowering;
 
 namespace {
 
-struct LowerRemoveEmpty : public AMLSPattern<RemoveEmptyOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(RemoveEmptyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerRemoveEmpty : public LowerToValue<RemoveEmptyOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(RemoveEmptyOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
     Value input = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
@@ -36,21 +35,18 @@ struct LowerRemoveEmpty : public AMLSPattern<RemoveEmptyOp> {
         rows ? kept : dimOf(rewriter, loc, adaptor.getInput(), 0);
     Value resultCols =
         rows ? dimOf(rewriter, loc, adaptor.getInput(), 1) : kept;
-    rewriter.replaceOp(
-        op, tensorFromRuntime(
-                rewriter, loc, type, resultRows, resultCols, [&](Value out) {
-                  callRuntime(rewriter, loc, op, RuntimeFunction::RemoveEmpty,
-                              {input, select, out, margin, useSelect});
-                }));
-    return success();
+    return tensorFromRuntime(
+        rewriter, loc, type, resultRows, resultCols, [&](Value out) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::RemoveEmpty,
+                      {input, select, out, margin, useSelect});
+        });
   }
 };
 
-struct LowerTable : public AMLSPattern<TableOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(TableOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerTable : public LowerToValue<TableOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(TableOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
     Value lhs = asRuntimeMatrix(rewriter, loc, adaptor.getLhs());
@@ -69,20 +65,17 @@ struct LowerTable : public AMLSPattern<TableOp> {
     };
     Value rows = size(adaptor.getRows(), lhs);
     Value cols = size(adaptor.getCols(), rhs);
-    rewriter.replaceOp(
-        op, tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::Table,
-                      {lhs, rhs, weights, out, useWeights});
-        }));
-    return success();
+    return tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::Table,
+                  {lhs, rhs, weights, out, useWeights});
+    });
   }
 };
 
-struct LowerOrder : public AMLSPattern<OrderOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(OrderOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerOrder : public LowerToValue<OrderOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(OrderOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
     Value input = adaptor.getInput();
@@ -94,12 +87,10 @@ struct LowerOrder : public AMLSPattern<OrderOp> {
     Value matrix = asRuntimeMatrix(rewriter, loc, input);
     Value decreasing = i32Constant(rewriter, loc, op.getDecreasing() ? 1 : 0);
     Value indices = i32Constant(rewriter, loc, op.getIndices() ? 1 : 0);
-    rewriter.replaceOp(
-        op, tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::Order,
-                      {matrix, out, by, decreasing, indices});
-        }));
-    return success();
+    return tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::Order,
+                  {matrix, out, by, decreasing, indices});
+    });
   }
 };
 

@@ -39,27 +39,23 @@ struct LowerFill : public AMLSPattern<FillOp> {
   }
 };
 
-struct LowerConstant : public AMLSPattern<ConstantOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(ConstantOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerConstant : public LowerToValue<ConstantOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(ConstantOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     auto value = dyn_cast<DenseElementsAttr>(op.getValue());
     if (!value)
       return op.emitOpError("only dense literals can be lowered");
     Value constant = arith::ConstantOp::create(rewriter, op.getLoc(),
                                                value.getType(), value);
-    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), constant,
-                                  tensorType(op.getResult())));
-    return success();
+    return constant;
   }
 };
 
-struct LowerSeq : public AMLSPattern<SeqOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(SeqOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerSeq : public LowerToValue<SeqOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(SeqOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
     Type elementType = type.getElementType();
@@ -99,16 +95,14 @@ struct LowerSeq : public AMLSPattern<SeqOp> {
               b, bodyLoc,
               arith::AddFOp::create(b, bodyLoc, from, offset).getResult());
         });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
+    return generic.getResult(0);
   }
 };
 
-struct LowerRand : public AMLSPattern<RandOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(RandOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerRand : public LowerToValue<RandOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(RandOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
     Type elementType = type.getElementType();
@@ -154,8 +148,7 @@ struct LowerRand : public AMLSPattern<RandOp> {
             value = arith::TruncFOp::create(b, bodyLoc, elementType, value);
           linalg::YieldOp::create(b, bodyLoc, value);
         });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
+    return generic.getResult(0);
   }
 };
 

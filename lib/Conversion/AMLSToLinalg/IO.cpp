@@ -14,11 +14,10 @@ using namespace mlir::amls::lowering;
 
 namespace {
 
-struct LowerRead : public AMLSPattern<ReadOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(ReadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerRead : public LowerToValue<ReadOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(ReadOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = tensorType(op.getResult());
     Value path = createStringPointer(rewriter, loc, op, op.getPath());
@@ -44,8 +43,7 @@ struct LowerRead : public AMLSPattern<ReadOp> {
           callRuntime(rewriter, loc, op, RuntimeFunction::Read,
                       {matrix, path, format});
         });
-    rewriter.replaceOp(op, result);
-    return success();
+    return result;
   }
 };
 

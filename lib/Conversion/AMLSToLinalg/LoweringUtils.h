@@ -89,6 +89,30 @@ template <typename OpTy> struct AMLSPattern : public OpConversionPattern<OpTy> {
   const LoweringSchedule &schedule;
 };
 
+/// A pattern for an op with one result: `lower` builds the value that
+/// replaces it (cast to the converted result type where that is a tensor),
+/// or fails after reporting why.
+template <typename OpTy> struct LowerToValue : public AMLSPattern<OpTy> {
+  using AMLSPattern<OpTy>::AMLSPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  virtual FailureOr<Value> lower(OpTy op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    FailureOr<Value> value = lower(op, adaptor, rewriter);
+    if (failed(value))
+      return failure();
+    Type type = this->getTypeConverter()->convertType(op->getResultTypes()[0]);
+    rewriter.replaceOp(op, isa<RankedTensorType>(type)
+                               ? castTo(rewriter, op.getLoc(), *value, type)
+                               : *value);
+    return success();
+  }
+};
+
 /// The loop over the blocks of rows of a row-template operator carries its
 /// partial results (one combining kind per result, AggKindArrayAttr) or the
 /// blocks of its row-wise results (UnitAttr); the body's amls.yield combines

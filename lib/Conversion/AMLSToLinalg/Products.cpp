@@ -44,11 +44,10 @@ SmallVector<AffineMap> matmulMaps(MLIRContext *context, bool transposeLhs,
           transposeRhs ? map(n, k) : map(k, n), map(m, n)};
 }
 
-struct LowerMatmul : public AMLSPattern<MatmulOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerMatmul : public LowerToValue<MatmulOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(MatmulOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     // A transposed operand is read through a transposed indexing map instead
     // of being materialized (BLAS then gets it as a transposed view).
@@ -75,18 +74,15 @@ struct LowerMatmul : public AMLSPattern<MatmulOp> {
           matmulMaps(rewriter.getContext(), transposeLhs, transposeRhs);
       maps = transposedMaps;
     }
-    rewriter.replaceOp(op,
-                       buildMatmul(rewriter, loc, tensorType(op.getResult()),
-                                   lhs, rhs, rows, cols, maps));
-    return success();
+    return buildMatmul(rewriter, loc, tensorType(op.getResult()), lhs, rhs,
+                       rows, cols, maps);
   }
 };
 
-struct LowerTsmm : public AMLSPattern<TsmmOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(TsmmOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerTsmm : public LowerToValue<TsmmOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(TsmmOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = adaptor.getInput();
     bool left = op.getSide() == TsmmSide::Left;
@@ -94,18 +90,15 @@ struct LowerTsmm : public AMLSPattern<TsmmOp> {
     SmallVector<AffineMap> maps =
         matmulMaps(rewriter.getContext(), /*transposeLhs=*/left,
                    /*transposeRhs=*/!left);
-    rewriter.replaceOp(op,
-                       buildMatmul(rewriter, loc, tensorType(op.getResult()), x,
-                                   x, size, size, ArrayRef<AffineMap>(maps)));
-    return success();
+    return buildMatmul(rewriter, loc, tensorType(op.getResult()), x, x, size,
+                       size, ArrayRef<AffineMap>(maps));
   }
 };
 
-struct LowerMMChain : public AMLSPattern<MMChainOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(MMChainOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerMMChain : public LowerToValue<MMChainOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(MMChainOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = adaptor.getInput(), v = adaptor.getVector();
     auto xType = cast<RankedTensorType>(x.getType());
@@ -127,14 +120,11 @@ struct LowerMMChain : public AMLSPattern<MMChainOp> {
                           : vector;
       Value useWeights =
           i32Constant(rewriter, loc, adaptor.getWeights() ? 1 : 0);
-      rewriter.replaceOp(
-          op, tensorFromRuntime(
-                  rewriter, loc, tensorType(op.getResult()), cols, one,
-                  [&](Value out) {
-                    callRuntime(rewriter, loc, op, RuntimeFunction::MMChain,
-                                {matrix, vector, weights, out, useWeights});
-                  }));
-      return success();
+      return tensorFromRuntime(
+          rewriter, loc, tensorType(op.getResult()), cols, one, [&](Value out) {
+            callRuntime(rewriter, loc, op, RuntimeFunction::MMChain,
+                        {matrix, vector, weights, out, useWeights});
+          });
     }
     auto column = RankedTensorType::get({xType.getDimSize(0), 1}, elementType);
     Value xv = buildMatmul(rewriter, loc, column, x, v, rows, one);
@@ -157,10 +147,8 @@ struct LowerMMChain : public AMLSPattern<MMChainOp> {
     SmallVector<AffineMap> maps = matmulMaps(rewriter.getContext(),
                                              /*transposeLhs=*/true,
                                              /*transposeRhs=*/false);
-    rewriter.replaceOp(op,
-                       buildMatmul(rewriter, loc, tensorType(op.getResult()), x,
-                                   xv, cols, one, ArrayRef<AffineMap>(maps)));
-    return success();
+    return buildMatmul(rewriter, loc, tensorType(op.getResult()), x, xv, cols,
+                       one, ArrayRef<AffineMap>(maps));
   }
 };
 

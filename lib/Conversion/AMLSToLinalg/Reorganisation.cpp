@@ -13,11 +13,10 @@ using namespace mlir::amls::lowering;
 
 namespace {
 
-struct LowerTranspose : public AMLSPattern<TransposeOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerTranspose : public LowerToValue<TransposeOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(TransposeOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     RankedTensorType type = tensorType(op.getResult());
@@ -26,16 +25,14 @@ struct LowerTranspose : public AMLSPattern<TransposeOp> {
         {dimOf(rewriter, loc, input, 1), dimOf(rewriter, loc, input, 0)});
     auto transpose = linalg::TransposeOp::create(rewriter, loc, input, init,
                                                  ArrayRef<int64_t>{1, 0});
-    rewriter.replaceOp(op, transpose.getResult()[0]);
-    return success();
+    return transpose.getResult()[0];
   }
 };
 
-struct LowerReshape : public AMLSPattern<ReshapeOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerReshape : public LowerToValue<ReshapeOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(ReshapeOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     Value rows = adaptor.getRows(), cols = adaptor.getCols();
@@ -53,8 +50,7 @@ struct LowerReshape : public AMLSPattern<ReshapeOp> {
         {ShapedType::kDynamic, ShapedType::kDynamic}, type.getElementType());
     Value reshaped =
         tensor::ReshapeOp::create(rewriter, loc, dynamicType, input, shape);
-    rewriter.replaceOp(op, castTo(rewriter, loc, reshaped, type));
-    return success();
+    return castTo(rewriter, loc, reshaped, type);
   }
 };
 
@@ -75,45 +71,38 @@ Value generateFromIndices(
       .getResult(0);
 }
 
-struct LowerRev : public AMLSPattern<RevOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(RevOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerRev : public LowerToValue<RevOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(RevOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     Value rows = dimOf(rewriter, loc, input, 0);
     Value last = arith::SubIOp::create(rewriter, loc, rows,
                                        indexConstant(rewriter, loc, 1));
-    rewriter.replaceOp(
-        op, generateFromIndices(
-                rewriter, loc, tensorType(op.getResult()), rows,
-                dimOf(rewriter, loc, input, 1),
-                [&](OpBuilder &b, Location l, Value i, Value j) -> Value {
-                  Value source = arith::SubIOp::create(b, l, last, i);
-                  return tensor::ExtractOp::create(b, l, input,
-                                                   ValueRange{source, j});
-                }));
-    return success();
+    return generateFromIndices(
+        rewriter, loc, tensorType(op.getResult()), rows,
+        dimOf(rewriter, loc, input, 1),
+        [&](OpBuilder &b, Location l, Value i, Value j) -> Value {
+          Value source = arith::SubIOp::create(b, l, last, i);
+          return tensor::ExtractOp::create(b, l, input, ValueRange{source, j});
+        });
   }
 };
 
-struct LowerDiag : public AMLSPattern<DiagOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(DiagOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerDiag : public LowerToValue<DiagOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(DiagOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     RankedTensorType type = tensorType(op.getResult());
     if (inputType.getDimSize(1) == 1) {
-      rewriter.replaceOp(op, fromVector(rewriter, loc, input, type));
-      return success();
+      return fromVector(rewriter, loc, input, type);
     }
     if (!inputType.isDynamicDim(1)) {
-      rewriter.replaceOp(op, ofMatrix(rewriter, loc, op, input, type));
-      return success();
+      return ofMatrix(rewriter, loc, op, input, type);
     }
     // Unknown column count: decide at run time.
     Value isVector = arith::CmpIOp::create(
@@ -134,8 +123,7 @@ struct LowerDiag : public AMLSPattern<DiagOp> {
                                       ofMatrix(b, l, op, input, dynamicType),
                                       dynamicType));
         });
-    rewriter.replaceOp(op, castTo(rewriter, loc, branch.getResult(0), type));
-    return success();
+    return castTo(rewriter, loc, branch.getResult(0), type);
   }
 
   static Value fromVector(OpBuilder &b, Location loc, Value vector,
@@ -240,11 +228,10 @@ void checkRange(OpBuilder &b, Location loc, Operation *op, Value begin,
   check(b, loc, ok, op, Twine(dim) + " range is out of bounds");
 }
 
-struct LowerSlice : public AMLSPattern<SliceOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(SliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerSlice : public LowerToValue<SliceOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(SliceOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     checkRange(rewriter, loc, op, adaptor.getRowBegin(), adaptor.getRowEnd(),
@@ -264,16 +251,14 @@ struct LowerSlice : public AMLSPattern<SliceOp> {
         SmallVector<OpFoldResult>{rows, cols},
         SmallVector<OpFoldResult>{rewriter.getIndexAttr(1),
                                   rewriter.getIndexAttr(1)});
-    rewriter.replaceOp(op, castTo(rewriter, loc, slice, type));
-    return success();
+    return castTo(rewriter, loc, slice, type);
   }
 };
 
-struct LowerInsertSlice : public AMLSPattern<InsertSliceOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(InsertSliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerInsertSlice : public LowerToValue<InsertSliceOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(InsertSliceOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value source = adaptor.getSource(), dest = adaptor.getDest();
     checkRange(rewriter, loc, op, adaptor.getRowBegin(), adaptor.getRowEnd(),
@@ -297,9 +282,7 @@ struct LowerInsertSlice : public AMLSPattern<InsertSliceOp> {
         SmallVector<OpFoldResult>{rows, cols},
         SmallVector<OpFoldResult>{rewriter.getIndexAttr(1),
                                   rewriter.getIndexAttr(1)});
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, result, tensorType(op.getResult())));
-    return success();
+    return result;
   }
 };
 

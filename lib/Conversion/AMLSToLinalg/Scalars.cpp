@@ -77,26 +77,22 @@ struct LowerAsScalar : public AMLSPattern<AsScalarOp> {
   }
 };
 
-struct LowerAsMatrix : public AMLSPattern<AsMatrixOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(AsMatrixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerAsMatrix : public LowerToValue<AsMatrixOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(AsMatrixOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     Value matrix = tensor::FromElementsOp::create(
         rewriter, loc, RankedTensorType::get({1, 1}, input.getType()), input);
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, matrix, tensorType(op.getResult())));
-    return success();
+    return matrix;
   }
 };
 
-struct LowerCast : public AMLSPattern<CastOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(CastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerCast : public LowerToValue<CastOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(CastOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     RankedTensorType type = tensorType(op.getResult());
@@ -107,25 +103,21 @@ struct LowerCast : public AMLSPattern<CastOp> {
         checkEqual(rewriter, loc, dimOf(rewriter, loc, input, d),
                    indexConstant(rewriter, loc, type.getDimSize(d)), op,
                    "the matrix does not have the size the cast asserts");
-    rewriter.replaceOp(op, castTo(rewriter, loc, input, type));
-    return success();
+    return castTo(rewriter, loc, input, type);
   }
 };
 
-struct LowerConvert : public AMLSPattern<ConvertOp> {
-  using AMLSPattern::AMLSPattern;
-  LogicalResult
-  matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct LowerConvert : public LowerToValue<ConvertOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(ConvertOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
     auto isCSR = [](Type type) {
       return cast<MatrixType>(type).getFormat() == MatrixFormat::CSR;
     };
     if (isCSR(op.getInput().getType()) || isCSR(op.getType()))
       return op.emitOpError("CSR matrices are not supported by the dense "
                             "lowering");
-    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), adaptor.getInput(),
-                                  tensorType(op.getResult())));
-    return success();
+    return adaptor.getInput();
   }
 };
 
