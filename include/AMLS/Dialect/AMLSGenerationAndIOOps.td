@@ -1,0 +1,187 @@
+//===- AMLSGenerationAndIOOps.td - Data generation, I/O ----*- tablegen -*-===//
+//
+// Matrices generated from sizes and values (fill, rand, seq, constant),
+// and reading, writing and printing them.
+//
+// Included from AMLSOps.td, which defines the base classes and type
+// constraints used here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_DIALECT_AMLSGENERATIONANDIOOPS_TD
+#define AMLS_DIALECT_AMLSGENERATIONANDIOOPS_TD
+
+//===----------------------------------------------------------------------===//
+// Data generation
+//===----------------------------------------------------------------------===//
+
+def AMLS_FillOp : AMLS_InferOp<"fill", [Pure]> {
+  let summary = "matrix filled with one value [matrix(v, rows, cols)]";
+  let description = [{
+    Creates a `rows x cols` matrix whose cells all hold `value`. The value's
+    type is the matrix element type.
+
+    ```mlir
+    %z = amls.fill %zero, %r, %c : f64 -> !amls.matrix<?x10xf64>
+    ```
+  }];
+  let arguments = (ins AMLS_Scalar:$value, Index:$rows, Index:$cols);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = [{
+    $value `,` $rows `,` $cols attr-dict `:` type($value) `->` type($result)
+  }];
+}
+
+def AMLS_RandOp : AMLS_InferOp<"rand", [
+    AllTypesMatch<["min", "max", "sparsity"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "random matrix [rand(rows, cols, min, max, sparsity, seed, pdf)]";
+  let description = [{
+    Creates a `rows x cols` matrix with a fraction `sparsity` of non-zero
+    cells drawn from `pdf` (uniform in [min, max], or standard normal).
+
+    Without `seed`, every execution draws a fresh random stream: the op is
+    modelled as allocating its result, so two of them are never merged by CSE
+    (but an unused one is still removed). With an explicit seed the op is pure
+    and two with the same seed and arguments are the same matrix.
+
+    ```mlir
+    %X = amls.rand %r, %c, %min, %max, %sp seed %s uniform
+         : f64 -> !amls.matrix<1000x100xf64>
+    ```
+  }];
+  let arguments = (ins Index:$rows, Index:$cols, AnyFloat:$min, AnyFloat:$max,
+                       AnyFloat:$sparsity, Optional<I64>:$seed,
+                       AMLS_RandPdf:$pdf);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = [{
+    $rows `,` $cols `,` $min `,` $max `,` $sparsity (`seed` $seed^)? $pdf
+    attr-dict `:` type($min) `->` type($result)
+  }];
+}
+
+def AMLS_SeqOp : AMLS_InferOp<"seq", [
+    Pure, AllTypesMatch<["from", "to", "incr"]>]> {
+  let summary = "column vector from, from+incr, ..., to [seq(from, to, incr)]";
+  let description = [{
+    Creates the column vector `from, from + incr, ...` up to and including
+    `to`; its length is `floor((to - from) / incr) + 1`.
+
+    ```mlir
+    %s = amls.seq %one, %ten, %one : f64 -> !amls.matrix<10x1xf64>
+    ```
+  }];
+  let arguments = (ins AnyFloat:$from, AnyFloat:$to, AnyFloat:$incr);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = [{
+    $from `,` $to `,` $incr attr-dict `:` type($from) `->` type($result)
+  }];
+}
+
+def AMLS_ConstantOp : AMLS_InferOp<"constant", [ConstantLike, Pure]> {
+  let summary = "dense matrix literal";
+  let description = [{
+    A matrix given by a dense literal of the same shape and element type.
+
+    ```mlir
+    %A = amls.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>
+         -> !amls.matrix<2x2xf64>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = "$value attr-dict `->` type($result)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// I/O
+//===----------------------------------------------------------------------===//
+
+def AMLS_ReadOp : AMLS_InferOp<"read", [
+    MemoryEffects<[MemRead<DefaultResource>]>]> {
+  let summary = "read a matrix from a file [read(path, format)]";
+  let description = [{
+    Reads a matrix from `path` in CSV or Matrix Market (`mm`) format.
+    A relative path is relative to the working directory of the run.
+
+    `--amls-infer-properties` takes the sizes (and, for a general
+    coordinate file, the sparsity) from the header of a Matrix Market file
+    that exists at compile time; the lowered code checks them against the
+    file it reads at run time.
+
+    ```mlir
+    %X = amls.read "data/X.csv" csv : !amls.matrix<?x?xf64>
+    ```
+  }];
+  let arguments = (ins StrAttr:$path, AMLS_FileFormat:$format);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = "$path $format attr-dict `:` type($result)";
+}
+
+def AMLS_WriteOp : AMLS_Op<"write", [
+    MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "write a matrix to a file [write(X, path, format)]";
+  let description = [{
+    ```mlir
+    amls.write %X, "out/X.mtx" mm : !amls.matrix<?x?xf64>
+    ```
+  }];
+  let arguments = (ins AMLS_Matrix:$input, StrAttr:$path,
+                       AMLS_FileFormat:$format);
+  let assemblyFormat = "$input `,` $path $format attr-dict `:` type($input)";
+}
+
+def AMLS_PrintOp : AMLS_Op<"print", [
+    MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "print a matrix or scalar [print(x)]";
+  let description = [{
+    ```mlir
+    amls.print %X : !amls.matrix<3x3xf64>
+    amls.print %s : f64
+    ```
+  }];
+  let arguments = (ins AMLS_MatrixOrScalar:$input);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+class AMLS_MessageOp<string mnemonic> : AMLS_Op<mnemonic, [
+    MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let arguments = (ins StrAttr:$format,
+                       Variadic<AMLS_MatrixOrScalar>:$values);
+  let assemblyFormat = [{
+    $format (` ` `(` $values^ `:` type($values) `)`)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def AMLS_PrintfOp : AMLS_MessageOp<"printf"> {
+  let summary = "print a message built from text and values [print(\"a\" + x)]";
+  let description = [{
+    Prints `format` with each `{}` replaced by the next value, followed by
+    a newline; `{{` and `}}` print literal braces. Numbers are printed as
+    `amls.print` prints them (Java's double format for floats, integers as
+    integers, `i1` as TRUE/FALSE), matrices in DML's `toString` format.
+    This is DML's `print` of a string concatenation.
+
+    ```mlir
+    amls.printf "iteration {}: loss = {}" (%i, %loss : i64, f64)
+    amls.printf "done"
+    ```
+  }];
+}
+
+def AMLS_StopOp : AMLS_MessageOp<"stop"> {
+  let summary = "end the program with a message [stop(\"...\")]";
+  let description = [{
+    Prints `amls: stop: ` and the message (formatted as in `amls.printf`)
+    to standard error and ends the program with exit status 1. Code after
+    it does not run.
+
+    ```mlir
+    amls.stop "invalid value {} for lambda" (%lambda : f64)
+    ```
+  }];
+}
+
+#endif // AMLS_DIALECT_AMLSGENERATIONANDIOOPS_TD

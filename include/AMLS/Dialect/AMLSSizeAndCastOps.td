@@ -1,0 +1,103 @@
+//===- AMLSSizeAndCastOps.td - Sizes, casts, conversions ---*- tablegen -*-===//
+//
+// Matrix sizes as scalars (nrow, ncol, nnz), conversions between 1x1
+// matrices and scalars, type casts and storage-format conversions.
+//
+// Included from AMLSOps.td, which defines the base classes and type
+// constraints used here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_DIALECT_AMLSSIZEANDCASTOPS_TD
+#define AMLS_DIALECT_AMLSSIZEANDCASTOPS_TD
+
+//===----------------------------------------------------------------------===//
+// Sizes
+//===----------------------------------------------------------------------===//
+
+class AMLS_SizeOp<string mnemonic, string dml, string what, Type resultType>
+    : AMLS_InferOp<mnemonic, [Pure]> {
+  let summary = "number of " # what # " [" # dml # "]";
+  let description = [{
+    Folds to a constant when it is known at compile time.
+
+    ```mlir
+    %n = amls.}] # mnemonic # [{ %X : !amls.matrix<?x10xf64>
+    ```
+  }];
+  let arguments = (ins AMLS_Matrix:$input);
+  let results = (outs resultType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def AMLS_NRowOp : AMLS_SizeOp<"nrow", "nrow(X)", "rows", Index>;
+def AMLS_NColOp : AMLS_SizeOp<"ncol", "ncol(X)", "columns", Index>;
+def AMLS_NnzOp : AMLS_SizeOp<"nnz", "nnz(X)", "non-zero cells", I64>;
+
+//===----------------------------------------------------------------------===//
+// Casts and conversions
+//===----------------------------------------------------------------------===//
+
+def AMLS_AsScalarOp : AMLS_InferOp<"as_scalar", [Pure]> {
+  let summary = "the cell of a 1x1 matrix [as.scalar(X)]";
+  let description = [{
+    ```mlir
+    %s = amls.as_scalar %X : !amls.matrix<1x1xf64> -> f64
+    ```
+  }];
+  let arguments = (ins AMLS_Matrix:$input);
+  let results = (outs AMLS_Scalar:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def AMLS_AsMatrixOp : AMLS_InferOp<"as_matrix", [Pure]> {
+  let summary = "1x1 matrix holding a scalar [as.matrix(s)]";
+  let description = [{
+    ```mlir
+    %X = amls.as_matrix %s : f64 -> !amls.matrix<1x1xf64>
+    ```
+  }];
+  let arguments = (ins AMLS_Scalar:$input);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def AMLS_CastOp : AMLS_InferOp<"cast", [
+    Pure, DeclareOpInterfaceMethods<CastOpInterface>]> {
+  let summary = "change the static type of a matrix (refine or relax)";
+  let description = [{
+    Changes how much is statically known about a matrix without changing its
+    value: sizes may go from known to `?` or back (a runtime check would be
+    needed), sparsity estimates may be dropped or added. Element types must
+    match and known sizes must agree. The inference pass sees through it (the
+    value is the input's) and inserts it where a consumer (a function return,
+    a loop-carried value) needs a less precise type than the one inferred.
+
+    ```mlir
+    %Y = amls.cast %X : !amls.matrix<4x4xf64, sparsity = 0.5>
+         -> !amls.matrix<?x?xf64>
+    ```
+  }];
+  let arguments = (ins AMLS_Matrix:$input);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def AMLS_ConvertOp : AMLS_InferOp<"convert", [Pure]> {
+  let summary = "change the physical format of a matrix (dense <-> CSR)";
+  let description = [{
+    ```mlir
+    %S = amls.convert %X : !amls.matrix<?x?xf64, format = dense>
+         -> !amls.matrix<?x?xf64, format = csr>
+    ```
+  }];
+  let arguments = (ins AMLS_Matrix:$input);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+#endif // AMLS_DIALECT_AMLSSIZEANDCASTOPS_TD
