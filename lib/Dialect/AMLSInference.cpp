@@ -4,7 +4,14 @@
 // a value. The same rules verify ops (declared result types must be
 // compatible with what the operands imply) and drive --amls-infer-properties.
 //
+// This file holds the interface's plumbing and the rules of element-wise,
+// I/O, data generation, size and cast ops and of fused operators; the rules
+// of products and aggregates are in AMLSInferenceProductAndAggregate.cpp,
+// those of reorganising ops in AMLSInferenceReorganisation.cpp.
+//
 //===----------------------------------------------------------------------===//
+
+#include "InferenceUtils.h"
 
 #include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/Dialect/AMLSOps.h"
@@ -20,6 +27,7 @@
 
 using namespace mlir;
 using namespace mlir::amls;
+using namespace mlir::amls::inference;
 
 #include "AMLS/Dialect/AMLSOpInterfaces.cpp.inc"
 
@@ -94,27 +102,6 @@ Type mlir::amls::joinTypes(Type lhs, Type rhs) {
                          format);
 }
 
-/// "4x?" for diagnostics.
-static std::string shapeOf(MatrixType type) {
-  auto dim = [](int64_t size) {
-    return isKnownSize(size) ? std::to_string(size) : std::string("?");
-  };
-  return dim(type.getRows()) + "x" + dim(type.getCols());
-}
-
-static MatrixType matrix(int64_t rows, int64_t cols, Type elementType,
-                         std::optional<double> sparsity = std::nullopt) {
-  return MatrixType::get(rows, cols, elementType, sparsity);
-}
-
-static std::optional<int64_t> cellsOf(MatrixType type) {
-  return type.getNumElements();
-}
-
-static int64_t cellsOrUnknown(MatrixType type) {
-  return multiplySizes(type.getRows(), type.getCols());
-}
-
 int64_t mlir::amls::detail::countNonZeros(DenseElementsAttr literal) {
   int64_t count = 0;
   if (isa<FloatType>(literal.getElementType())) {
@@ -157,10 +144,23 @@ mlir::amls::detail::verifyInferredMatrixProperties(Operation *op) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Helpers shared by the rules
+//===----------------------------------------------------------------------===//
+
+/// "4x?" for diagnostics.
+std::string mlir::amls::inference::shapeOf(MatrixType type) {
+  auto dim = [](int64_t size) {
+    return isKnownSize(size) ? std::to_string(size) : std::string("?");
+  };
+  return dim(type.getRows()) + "x" + dim(type.getCols());
+}
+
 /// Reports a mismatch of two operands' element types.
-static LogicalResult checkSameElementType(const MatrixInferenceContext &ctx,
-                                          Type expected, unsigned operand,
-                                          StringRef what) {
+LogicalResult
+mlir::amls::inference::checkSameElementType(const MatrixInferenceContext &ctx,
+                                            Type expected, unsigned operand,
+                                            StringRef what) {
   Type type = ctx.getOperandType(operand);
   if (auto matrixType = dyn_cast<MatrixType>(type))
     type = matrixType.getElementType();
@@ -181,15 +181,12 @@ static LogicalResult checkCellType(const MatrixInferenceContext &ctx,
                            << elementType;
 }
 
-static LogicalResult checkSize(const MatrixInferenceContext &ctx,
-                               std::optional<int64_t> size, StringRef what) {
+LogicalResult
+mlir::amls::inference::checkSize(const MatrixInferenceContext &ctx,
+                                 std::optional<int64_t> size, StringRef what) {
   if (size && *size < 0)
     return ctx.emitOpError() << what << " must be non-negative, got " << *size;
   return success();
-}
-
-static int64_t sizeOr(std::optional<int64_t> size) {
-  return size ? *size : kUnknownSize;
 }
 
 //===----------------------------------------------------------------------===//
@@ -491,474 +488,6 @@ ConstantOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
 }
 
 //===----------------------------------------------------------------------===//
-// Matrix products
-//===----------------------------------------------------------------------===//
-
-LogicalResult MatmulOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                              SmallVectorImpl<Type> &inferred) {
-  MatrixType lhs = ctx.getMatrix(0), rhs = ctx.getMatrix(1);
-  std::optional<int64_t> inner = meetSize(lhs.getCols(), rhs.getRows());
-  if (!inner)
-    return ctx.emitOpError() << "inner dimensions differ: " << shapeOf(lhs)
-                             << " %*% " << shapeOf(rhs);
-  if (failed(
-          checkSameElementType(ctx, lhs.getElementType(), 1, "right operand")))
-    return failure();
-  inferred.push_back(matrix(
-      lhs.getRows(), rhs.getCols(), lhs.getElementType(),
-      ctx.getEstimator().matmul(lhs.getSparsity(), rhs.getSparsity(), *inner)));
-  return success();
-}
-
-LogicalResult TsmmOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                            SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  bool left = getSide() == TsmmSide::Left;
-  int64_t size = left ? input.getCols() : input.getRows();
-  int64_t inner = left ? input.getRows() : input.getCols();
-  inferred.push_back(
-      matrix(size, size, input.getElementType(),
-             ctx.getEstimator().matmul(input.getSparsity(), input.getSparsity(),
-                                       inner)));
-  return success();
-}
-
-LogicalResult
-MMChainOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                 SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0), vector = ctx.getMatrix(1);
-  if (!meetSize(vector.getRows(), input.getCols()) ||
-      !meetSize(vector.getCols(), 1))
-    return ctx.emitOpError()
-           << "vector must be " << shapeOf(input.withShape(input.getCols(), 1))
-           << " for a " << shapeOf(input) << " matrix, found "
-           << shapeOf(vector);
-  const SparsityEstimator &estimator = ctx.getEstimator();
-  std::optional<double> product = estimator.matmul(
-      input.getSparsity(), vector.getSparsity(), input.getCols());
-  if (ctx.getNumOperands() > 2) {
-    MatrixType weights = ctx.getMatrix(2);
-    if (!meetSize(weights.getRows(), input.getRows()) ||
-        !meetSize(weights.getCols(), 1))
-      return ctx.emitOpError()
-             << "weights must be "
-             << shapeOf(input.withShape(input.getRows(), 1)) << " for a "
-             << shapeOf(input) << " matrix, found " << shapeOf(weights);
-    product = estimator.intersectionOf(product, weights.getSparsity());
-  }
-  for (unsigned i = 1; i < ctx.getNumOperands(); ++i)
-    if (failed(checkSameElementType(ctx, input.getElementType(), i,
-                                    "vector operand")))
-      return failure();
-  inferred.push_back(
-      matrix(input.getCols(), 1, input.getElementType(),
-             estimator.matmul(input.getSparsity(), product, input.getRows())));
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Aggregates
-//===----------------------------------------------------------------------===//
-
-LogicalResult AggOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                           SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  AggKind kind = getKind();
-  bool isIndex = kind == AggKind::MaxIndex || kind == AggKind::MinIndex;
-  bool isStatistic =
-      kind == AggKind::Mean || kind == AggKind::Var || kind == AggKind::Sd;
-  Type elementType = input.getElementType();
-  // Means and deviations of integers are fractional.
-  if (isStatistic && isa<IntegerType>(elementType))
-    elementType = Float64Type::get(ctx.getContext());
-
-  if (getAxis() == AggAxis::All) {
-    if (isIndex)
-      return ctx.emitOpError() << "'" << stringifyAggKind(kind)
-                               << "' needs a 'row' or 'col' axis";
-    inferred.push_back(elementType);
-    return success();
-  }
-
-  bool perRow = getAxis() == AggAxis::Row;
-  int64_t length = perRow ? input.getCols() : input.getRows();
-  std::optional<double> sparsity;
-  if (isIndex)
-    sparsity = 1.0; // 1-based positions are never zero.
-  else if (kind != AggKind::Var && kind != AggKind::Sd && kind != AggKind::Prod)
-    sparsity = ctx.getEstimator().aggregate(input.getSparsity(), length);
-  inferred.push_back(perRow
-                         ? matrix(input.getRows(), 1, elementType, sparsity)
-                         : matrix(1, input.getCols(), elementType, sparsity));
-  return success();
-}
-
-LogicalResult TraceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                             SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  if (!meetSize(input.getRows(), input.getCols()))
-    return ctx.emitOpError()
-           << "expects a square matrix, found " << shapeOf(input);
-  inferred.push_back(input.getElementType());
-  return success();
-}
-
-LogicalResult CumAggOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                              SmallVectorImpl<Type> &inferred) {
-  inferred.push_back(ctx.getMatrix(0).getLogicalType());
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Reorganisation
-//===----------------------------------------------------------------------===//
-
-LogicalResult
-TransposeOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                   SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  inferred.push_back(matrix(input.getCols(), input.getRows(),
-                            input.getElementType(), input.getSparsity()));
-  return success();
-}
-
-LogicalResult
-ReshapeOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                 SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  std::optional<int64_t> rows = ctx.getConstantInt(1);
-  std::optional<int64_t> cols = ctx.getConstantInt(2);
-  if (failed(checkSize(ctx, rows, "row count")) ||
-      failed(checkSize(ctx, cols, "column count")))
-    return failure();
-  if (std::optional<int64_t> cells = cellsOf(input)) {
-    if (rows && cols && *rows * *cols != *cells)
-      return ctx.emitOpError() << "cannot reshape " << shapeOf(input) << " ("
-                               << *cells << " cells) into " << *rows << "x"
-                               << *cols << " (" << *rows * *cols << " cells)";
-    // One given size determines the other.
-    auto complete = [&](std::optional<int64_t> given,
-                        std::optional<int64_t> &other) -> LogicalResult {
-      if (given && *given == 0 && *cells != 0)
-        return ctx.emitOpError() << "cannot reshape " << shapeOf(input) << " ("
-                                 << *cells << " cells) into 0 "
-                                 << "rows or columns";
-      if (!given || other || *given == 0)
-        return success();
-      if (*cells % *given != 0)
-        return ctx.emitOpError()
-               << "cannot reshape " << shapeOf(input) << " (" << *cells
-               << " cells) into " << *given << " rows or columns";
-      other = *cells / *given;
-      return success();
-    };
-    if (failed(complete(rows, cols)) || failed(complete(cols, rows)))
-      return failure();
-  }
-  inferred.push_back(matrix(sizeOr(rows), sizeOr(cols), input.getElementType(),
-                            input.getSparsity()));
-  return success();
-}
-
-LogicalResult DiagOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                            SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  Type elementType = input.getElementType();
-  if (input.getCols() == 1) {
-    int64_t n = input.getRows();
-    inferred.push_back(
-        matrix(n, n, elementType,
-               SparsityEstimator::diagFromVector(input.getSparsity(), n)));
-    return success();
-  }
-  std::optional<int64_t> n = meetSize(input.getRows(), input.getCols());
-  if (!n)
-    return ctx.emitOpError()
-           << "expects a column vector or a square matrix, found "
-           << shapeOf(input);
-  if (!isKnownSize(input.getCols())) {
-    // Either a vector (NxN result) or a square matrix (Nx1 result).
-    inferred.push_back(matrix(kUnknownSize, kUnknownSize, elementType));
-    return success();
-  }
-  inferred.push_back(
-      matrix(*n, 1, elementType,
-             ctx.getEstimator().diagOfMatrix(input.getSparsity(), *n)));
-  return success();
-}
-
-LogicalResult RevOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                           SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  inferred.push_back(input.getLogicalType().withSparsity(input.getSparsity()));
-  return success();
-}
-
-/// cbind (alongColumns) and rbind: the shared dimension must agree, the
-/// other adds up.
-static LogicalResult inferConcat(const MatrixInferenceContext &ctx,
-                                 bool alongColumns,
-                                 SmallVectorImpl<Type> &inferred) {
-  if (ctx.getNumOperands() < 2)
-    return ctx.emitOpError()
-           << "expects at least two inputs, found " << ctx.getNumOperands();
-  MatrixType first = ctx.getMatrix(0);
-  auto shared = [&](MatrixType m) {
-    return alongColumns ? m.getRows() : m.getCols();
-  };
-  auto joined = [&](MatrixType m) {
-    return alongColumns ? m.getCols() : m.getRows();
-  };
-  int64_t sharedSize = shared(first);
-  for (unsigned i = 1; i < ctx.getNumOperands(); ++i) {
-    MatrixType next = ctx.getMatrix(i);
-    std::optional<int64_t> meet = meetSize(sharedSize, shared(next));
-    if (!meet)
-      return ctx.emitOpError()
-             << "input #" << i << " has " << shapeOf(next) << " but input #0 "
-             << "has " << shapeOf(first) << ": the number of "
-             << (alongColumns ? "rows" : "columns") << " must match";
-    if (failed(checkSameElementType(ctx, first.getElementType(), i,
-                                    "input #" + std::to_string(i))))
-      return failure();
-    sharedSize = *meet;
-  }
-  // The non-zeros of all inputs, over the cells of all inputs.
-  int64_t joinedSize = joined(first);
-  int64_t cells = multiplySizes(sharedSize, joinedSize);
-  std::optional<double> sparsity = first.getSparsity();
-  for (unsigned i = 1; i < ctx.getNumOperands(); ++i) {
-    MatrixType next = ctx.getMatrix(i);
-    int64_t nextCells = multiplySizes(sharedSize, joined(next));
-    sparsity = SparsityEstimator::concatenate(sparsity, cells,
-                                              next.getSparsity(), nextCells);
-    joinedSize = addSizes(joinedSize, joined(next));
-    cells = addSizes(cells, nextCells);
-  }
-  inferred.push_back(
-      alongColumns
-          ? matrix(sharedSize, joinedSize, first.getElementType(), sparsity)
-          : matrix(joinedSize, sharedSize, first.getElementType(), sparsity));
-  return success();
-}
-
-LogicalResult CBindOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                             SmallVectorImpl<Type> &inferred) {
-  return inferConcat(ctx, /*alongColumns=*/true, inferred);
-}
-
-LogicalResult RBindOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                             SmallVectorImpl<Type> &inferred) {
-  return inferConcat(ctx, /*alongColumns=*/false, inferred);
-}
-
-/// Checks constant bounds `0 <= begin <= end <= size` of one dimension and
-/// returns the extent `end - begin` (unknown unless both are constant).
-static FailureOr<int64_t> sliceExtent(const MatrixInferenceContext &ctx,
-                                      unsigned beginOperand, int64_t size,
-                                      StringRef dim) {
-  std::optional<int64_t> begin = ctx.getConstantInt(beginOperand);
-  std::optional<int64_t> end = ctx.getConstantInt(beginOperand + 1);
-  if (begin && *begin < 0)
-    return ctx.emitOpError() << dim << " begin " << *begin << " is negative";
-  if (end && *end < 0)
-    return ctx.emitOpError() << dim << " end " << *end << " is negative";
-  if (begin && end && *begin > *end)
-    return ctx.emitOpError()
-           << dim << " range [" << *begin << ", " << *end << ") is reversed";
-  if (end && isKnownSize(size) && *end > size)
-    return ctx.emitOpError() << dim << " range end " << *end << " exceeds the "
-                             << size << " " << dim << "s of the matrix";
-  if (begin && !end && isKnownSize(size) && *begin > size)
-    return ctx.emitOpError() << dim << " begin " << *begin << " exceeds the "
-                             << size << " " << dim << "s of the matrix";
-  if (begin && end)
-    return *end - *begin;
-  // Bounds `i` and `i + c` (or `j - c` and `j`): the extent is c whatever i
-  // is, as in a loop over single rows X[i, ].
-  Value beginValue = ctx.getOp()->getOperand(beginOperand);
-  Value endValue = ctx.getOp()->getOperand(beginOperand + 1);
-  auto offsetBetween = [](Value from, Value to) -> std::optional<int64_t> {
-    if (auto add = to.getDefiningOp<arith::AddIOp>()) {
-      if (add.getLhs() == from)
-        return getConstantIntValue(add.getRhs());
-      if (add.getRhs() == from)
-        return getConstantIntValue(add.getLhs());
-    }
-    if (auto sub = from.getDefiningOp<arith::SubIOp>();
-        sub && sub.getLhs() == to)
-      return getConstantIntValue(sub.getRhs());
-    return std::nullopt;
-  };
-  if (std::optional<int64_t> extent = offsetBetween(beginValue, endValue))
-    if (*extent >= 0 && (!isKnownSize(size) || *extent <= size))
-      return *extent;
-  return kUnknownSize;
-}
-
-LogicalResult SliceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                             SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  FailureOr<int64_t> rows = sliceExtent(ctx, 1, input.getRows(), "row");
-  if (failed(rows))
-    return failure();
-  FailureOr<int64_t> cols = sliceExtent(ctx, 3, input.getCols(), "column");
-  if (failed(cols))
-    return failure();
-  // Without constant bounds the extent is unknown, but never more than the
-  // input has.
-  MatrixType declared = getType();
-  if ((input.hasStaticRows() && declared.hasStaticRows() &&
-       declared.getRows() > input.getRows()) ||
-      (input.hasStaticCols() && declared.hasStaticCols() &&
-       declared.getCols() > input.getCols()))
-    return ctx.emitOpError()
-           << "result " << shapeOf(declared) << " is larger than the "
-           << shapeOf(input) << " input";
-  inferred.push_back(
-      matrix(*rows, *cols, input.getElementType(),
-             ctx.getEstimator().part(input.getSparsity(), cellsOrUnknown(input),
-                                     multiplySizes(*rows, *cols))));
-  return success();
-}
-
-LogicalResult
-InsertSliceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                     SmallVectorImpl<Type> &inferred) {
-  MatrixType source = ctx.getMatrix(0), dest = ctx.getMatrix(1);
-  if (failed(checkSameElementType(ctx, dest.getElementType(), 0, "source")))
-    return failure();
-  FailureOr<int64_t> rows = sliceExtent(ctx, 2, dest.getRows(), "row");
-  if (failed(rows))
-    return failure();
-  FailureOr<int64_t> cols = sliceExtent(ctx, 4, dest.getCols(), "column");
-  if (failed(cols))
-    return failure();
-  if ((source.hasStaticRows() && dest.hasStaticRows() &&
-       source.getRows() > dest.getRows()) ||
-      (source.hasStaticCols() && dest.hasStaticCols() &&
-       source.getCols() > dest.getCols()))
-    return ctx.emitOpError()
-           << "source " << shapeOf(source) << " does not fit into the "
-           << shapeOf(dest) << " destination";
-  if (!meetSize(*rows, source.getRows()) || !meetSize(*cols, source.getCols()))
-    return ctx.emitOpError()
-           << "source is " << shapeOf(source) << " but the target range is "
-           << shapeOf(source.withShape(*rows, *cols));
-  // Cells outside the range keep the destination's density.
-  std::optional<double> sparsity;
-  std::optional<int64_t> destCells = cellsOf(dest);
-  std::optional<int64_t> sourceCells = cellsOf(source);
-  if (destCells && sourceCells && *destCells > 0 && dest.getSparsity() &&
-      source.getSparsity()) {
-    double kept = static_cast<double>(*destCells - *sourceCells);
-    double keptNonZeros = *dest.getSparsity() * kept;
-    if (ctx.getEstimator().getKind() == EstimatorKind::WorstCase)
-      keptNonZeros = std::min(kept, *dest.getSparsity() * *destCells);
-    sparsity = (keptNonZeros + *source.getSparsity() * *sourceCells) /
-               static_cast<double>(*destCells);
-  }
-  inferred.push_back(dest.getLogicalType().withSparsity(sparsity));
-  return success();
-}
-
-LogicalResult
-RemoveEmptyOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                     SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  bool rows = getMargin() == Margin::Rows;
-  if (ctx.getNumOperands() > 1) {
-    MatrixType select = ctx.getMatrix(1);
-    bool ok = rows ? meetSize(select.getRows(), input.getRows()) &&
-                         meetSize(select.getCols(), 1)
-                   : meetSize(select.getRows(), 1) &&
-                         meetSize(select.getCols(), input.getCols());
-    if (!ok)
-      return ctx.emitOpError()
-             << "select must be a " << (rows ? "column" : "row")
-             << " vector of "
-             << shapeOf(rows ? input.withShape(input.getRows(), 1)
-                             : input.withShape(1, input.getCols()))
-             << " for a " << shapeOf(input) << " matrix, found "
-             << shapeOf(select);
-  }
-  // The removed count depends on the data; removing zeros only densifies.
-  inferred.push_back(
-      rows ? matrix(kUnknownSize, input.getCols(), input.getElementType())
-           : matrix(input.getRows(), kUnknownSize, input.getElementType()));
-  return success();
-}
-
-LogicalResult
-ReplaceOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                 SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  std::optional<double> pattern = ctx.getConstantFloat(1);
-  std::optional<double> replacement = ctx.getConstantFloat(2);
-  std::optional<double> sparsity;
-  if (pattern && replacement) {
-    if (*pattern == 0.0 && *replacement != 0.0)
-      sparsity = 1.0; // every zero becomes non-zero
-    else
-      sparsity = input.getSparsity(); // zeros stay, others may vanish
-  }
-  inferred.push_back(input.getLogicalType().withSparsity(sparsity));
-  return success();
-}
-
-LogicalResult TableOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                             SmallVectorImpl<Type> &inferred) {
-  MatrixType lhs = ctx.getMatrix(0), rhs = ctx.getMatrix(1);
-  for (MatrixType vector : {lhs, rhs})
-    if (!meetSize(vector.getCols(), 1))
-      return ctx.emitOpError() << "expects column vectors of category ids, "
-                                  "found "
-                               << shapeOf(vector);
-  if (!meetSize(lhs.getRows(), rhs.getRows()))
-    return ctx.emitOpError()
-           << "category vectors differ in length: " << shapeOf(lhs) << " and "
-           << shapeOf(rhs);
-  unsigned next = 2;
-  if (getWeights()) {
-    MatrixType weights = ctx.getMatrix(next++);
-    if (!meetSize(weights.getCols(), 1) ||
-        !meetSize(weights.getRows(), lhs.getRows()))
-      return ctx.emitOpError()
-             << "weights must be " << shapeOf(lhs)
-             << " like the category vectors, found " << shapeOf(weights);
-  }
-  int64_t rows = kUnknownSize, cols = kUnknownSize;
-  // A size with only one of the two counts is reported by the verifier.
-  if (getRows() && getCols()) {
-    std::optional<int64_t> r = ctx.getConstantInt(next);
-    std::optional<int64_t> c = ctx.getConstantInt(next + 1);
-    if (failed(checkSize(ctx, r, "row count")) ||
-        failed(checkSize(ctx, c, "column count")))
-      return failure();
-    rows = sizeOr(r);
-    cols = sizeOr(c);
-  }
-  inferred.push_back(matrix(rows, cols, lhs.getElementType()));
-  return success();
-}
-
-LogicalResult OrderOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
-                                             SmallVectorImpl<Type> &inferred) {
-  MatrixType input = ctx.getMatrix(0);
-  if (std::optional<int64_t> by = ctx.getConstantInt(1)) {
-    if (*by < 0 || (input.hasStaticCols() && *by >= input.getCols()))
-      return ctx.emitOpError() << "sort column " << *by << " is outside the "
-                               << shapeOf(input) << " matrix";
-  }
-  if (getIndices())
-    inferred.push_back(matrix(input.getRows(), 1, input.getElementType(), 1.0));
-  else
-    inferred.push_back(
-        input.getLogicalType().withSparsity(input.getSparsity()));
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
 // Sizes, casts and conversions
 //===----------------------------------------------------------------------===//
 
@@ -1021,6 +550,10 @@ ConvertOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   inferred.push_back(input.withFormat(getType().getFormat()));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Fused operators
+//===----------------------------------------------------------------------===//
 
 LogicalResult FusedOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                              SmallVectorImpl<Type> &inferred) {
