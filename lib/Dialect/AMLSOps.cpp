@@ -1,8 +1,9 @@
 //===- AMLSOps.cpp - AMLS operations --------------------------------------===//
 //
 // Verifiers, side effects, region interfaces and custom directives. Size and
-// sparsity rules are in AMLSInference.cpp, folders in AMLSFolds.cpp and
-// canonicalization patterns in AMLSCanonicalization.cpp.
+// sparsity rules are in AMLSInference*.cpp (by op family), folders in
+// AMLSFolds.cpp, canonicalization patterns in AMLSCanonicalization.cpp and
+// row-locality in AMLSRowLocality.cpp.
 //
 //===----------------------------------------------------------------------===//
 
