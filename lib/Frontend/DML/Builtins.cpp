@@ -13,6 +13,8 @@
 
 #include "AMLS/Dialect/AMLSCells.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -237,13 +239,20 @@ const Builtin *lookupBuiltin(llvm::StringRef name) {
   return byName.lookup(name);
 }
 
-/// The printf-style format and operands of a string.
-std::string formatOf(const DValue &text, llvm::SmallVectorImpl<Value> &values) {
+/// The printf-style format and operands of a string; INT pieces become
+/// integers with `integersAsIntegers` and stay doubles otherwise.
+std::string formatOf(OpBuilder &builder, Location l, const DValue &text,
+                     bool integersAsIntegers,
+                     llvm::SmallVectorImpl<Value> &values) {
   std::string format;
   for (const StringPiece &piece : text.pieces) {
     if (piece.value) {
       format += "{}";
-      values.push_back(piece.value);
+      values.push_back(piece.integer && integersAsIntegers
+                           ? arith::FPToSIOp::create(
+                                 builder, l, builder.getI64Type(), piece.value)
+                                 .getResult()
+                           : piece.value);
       continue;
     }
     for (char c : piece.text) {
@@ -949,18 +958,45 @@ DValue BuiltinCall::buildPrintOrStop() {
   DValue message = im.gen(args[0]);
   if (!message.isValid())
     return {};
-  if (!message.isString()) {
-    Value v = message.value;
-    if (message.integer)
-      v = arith::FPToSIOp::create(builder, l, builder.getI64Type(), v);
-    message = DValue::string({StringPiece{"", v}});
+  if (!message.isString())
+    message = DValue::string(
+        {StringPiece{"", message.value, /*integer=*/message.integer}});
+  auto emit = [&](bool integersAsIntegers) {
+    llvm::SmallVector<Value> values;
+    std::string format =
+        formatOf(builder, l, message, integersAsIntegers, values);
+    if (name == "print")
+      PrintfOp::create(builder, l, builder.getStringAttr(format), values);
+    else
+      StopOp::create(builder, l, builder.getStringAttr(format), values);
+  };
+  // An INT prints as an integer ("7"); one that is not finite (7 %% 0 is
+  // NaN) has no integer to print and prints as a double ("NaN").
+  Value allFinite;
+  for (const StringPiece &piece : message.pieces) {
+    if (!piece.integer)
+      continue;
+    Value magnitude = math::AbsFOp::create(builder, l, piece.value);
+    Value finite = arith::CmpFOp::create(
+        builder, l, arith::CmpFPredicate::ONE, magnitude,
+        arith::ConstantOp::create(builder, l,
+                                  builder.getF64FloatAttr(INFINITY)));
+    allFinite =
+        allFinite
+            ? arith::AndIOp::create(builder, l, allFinite, finite).getResult()
+            : finite;
   }
-  llvm::SmallVector<Value> values;
-  std::string format = formatOf(message, values);
-  if (name == "print")
-    PrintfOp::create(builder, l, builder.getStringAttr(format), values);
-  else
-    StopOp::create(builder, l, builder.getStringAttr(format), values);
+  if (!allFinite) {
+    emit(/*integersAsIntegers=*/false);
+    return {};
+  }
+  auto branch = scf::IfOp::create(builder, l, allFinite,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(branch.thenBlock());
+  emit(/*integersAsIntegers=*/true);
+  builder.setInsertionPointToStart(branch.elseBlock());
+  emit(/*integersAsIntegers=*/false);
   return {};
 }
 

@@ -242,13 +242,8 @@ DValue Importer::genBinary(BinaryOp op, const DValue &lhs, const DValue &rhs,
     for (const DValue *side : {&lhs, &rhs}) {
       if (side->isString())
         llvm::append_range(pieces, side->pieces);
-      else if (side->integer)
-        // Printed as DML prints an INT.
-        pieces.push_back(
-            {"", arith::FPToSIOp::create(builder, l, builder.getI64Type(),
-                                         side->value)});
       else
-        pieces.push_back({"", side->value});
+        pieces.push_back({"", side->value, side->integer});
     }
     return DValue::string(std::move(pieces));
   }

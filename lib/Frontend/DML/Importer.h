@@ -35,6 +35,8 @@ namespace mlir::amls::dml::importer {
 struct StringPiece {
   std::string text;
   Value value; // null for text
+  /// A DML INT (an f64 here) printed as an integer where it is finite.
+  bool integer = false;
 };
 
 /// What a DML expression evaluates to.
