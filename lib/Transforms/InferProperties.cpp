@@ -320,16 +320,24 @@ LogicalResult PropertyInference::refineTypes() {
       [&](RegionBranchOpInterface op) { bridgeRegionEdges(op, edgeOperands); });
 
   // Consumers outside the dialect (returns, calls, other dialects' ops) see
-  // the type they were built with.
-  for (auto [value, original] : originalTypes) {
-    for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
-      Operation *owner = use.getOwner();
-      if (isa_and_nonnull<AMLSDialect>(owner->getDialect()) ||
-          edgeOperands.contains(&use))
-        continue;
-      OpBuilder builder(owner);
-      use.set(CastOp::create(builder, owner->getLoc(), original, value));
-    }
+  // the type they were built with. The uses are visited in IR order (owners
+  // in walk order, then operand order), not in the order of `originalTypes`,
+  // which is keyed by pointers: its order varies from run to run and would
+  // leak into the order of the casts.
+  SmallVector<OpOperand *> castUses;
+  root->walk([&](Operation *owner) {
+    if (isa_and_nonnull<AMLSDialect>(owner->getDialect()))
+      return;
+    for (OpOperand &use : owner->getOpOperands())
+      if (originalTypes.contains(use.get()) && !edgeOperands.contains(&use))
+        castUses.push_back(&use);
+  });
+  for (OpOperand *use : castUses) {
+    Value value = use->get();
+    Operation *owner = use->getOwner();
+    OpBuilder builder(owner);
+    use->set(CastOp::create(builder, owner->getLoc(),
+                            originalTypes.lookup(value), value));
   }
 
   removeRedundantCasts(root);

@@ -1,5 +1,13 @@
 // RUN: amls-opt %s -split-input-file -amls-infer-properties -verify-diagnostics | FileCheck %s
 // RUN: amls-opt %s -split-input-file -amls-infer-properties=estimator=worst -verify-diagnostics | FileCheck %s --check-prefix=WORST
+// The output must not depend on where values happen to be allocated (the
+// order of pointer-keyed containers): runs of the same input give the same
+// output, casts included (see @cast_order below).
+// RUN: amls-opt %s -split-input-file -amls-infer-properties -verify-diagnostics > %t.1
+// RUN: amls-opt %s -split-input-file -amls-infer-properties -verify-diagnostics > %t.2
+// RUN: amls-opt %s -split-input-file -amls-infer-properties -verify-diagnostics > %t.3
+// RUN: diff %t.1 %t.2
+// RUN: diff %t.1 %t.3
 
 // Sizes from constant operands, also those computed by arith ops, and
 // average-case sparsity: 1 - (1 - 0.01 * 1.0)^100 for the product.
@@ -355,4 +363,45 @@ func.func @dead_branch_forwards_another_size(%c: !amls.matrix<4x1xf64>) -> !amls
     scf.yield %X : !amls.matrix<?x?xf64>
   }
   return %r : !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// Casts back to the declared types for consumers outside the dialect come
+// in IR order: owner by owner, operand by operand. (They once followed the
+// pointer order of a DenseMap and changed from run to run.)
+// CHECK-LABEL: func @cast_order
+// CHECK: %[[H:.*]] = amls.fill {{.*}} -> !amls.matrix<8x1xf64>
+// CHECK: %[[S0:.*]] = amls.cast %[[C:.*]] : !amls.matrix<3x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: %[[S1:.*]] = amls.cast %[[H]] : !amls.matrix<8x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: call @sink(%[[S0]], %[[S1]])
+// CHECK-NEXT: amls.cast %{{.*}} : !amls.matrix<5x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: amls.cast %{{.*}} : !amls.matrix<2x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: amls.cast %[[H]] : !amls.matrix<8x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: amls.cast %{{.*}} : !amls.matrix<1x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: amls.cast %{{.*}} : !amls.matrix<7x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: amls.cast %[[C]] : !amls.matrix<3x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: amls.cast %{{.*}} : !amls.matrix<6x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: amls.cast %{{.*}} : !amls.matrix<4x1xf64> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: return
+func.func private @sink(!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>)
+func.func @cast_order(%x: f64) -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %a = amls.fill %x, %c1, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %b = amls.fill %x, %c2, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %c = amls.fill %x, %c3, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %d = amls.fill %x, %c4, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %e = amls.fill %x, %c5, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %f = amls.fill %x, %c6, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %g = amls.fill %x, %c7, %c1 : f64 -> !amls.matrix<?x?xf64>
+  %h = amls.fill %x, %c8, %c1 : f64 -> !amls.matrix<?x?xf64>
+  call @sink(%c, %h) : (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) -> ()
+  return %e, %b, %h, %a, %g, %c, %f, %d : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
 }
