@@ -81,6 +81,7 @@ fuzz: build
 	  fuzz/dml-fuzzer.cpp lib/Frontend/DML/Lexer.cpp \
 	  lib/Frontend/DML/Parser.cpp lib/Frontend/DML/ImportDML.cpp \
 	  lib/Frontend/DML/Expressions.cpp lib/Frontend/DML/Builtins.cpp \
+	  lib/Frontend/DML/BuiltinsIO.cpp \
 	  $(BUILD_DIR)/lib/libMLIRAMLS.a $(BUILD_DIR)/lib/CostModel/libAMLSCostModel.a \
 	  -L$(BUILD_DIR)/lib -lamls_runtime -Wl,-rpath,$(abspath $(BUILD_DIR))/lib \
 	  -L$(LLVM_PREFIX)/lib -lMLIR -lLLVM -Wl,-rpath,$(LLVM_PREFIX)/lib \

@@ -1,5 +1,4 @@
-//===- Value.h - Values crossing an execution session's boundary -*- C++
-//-*-===//
+//===- Value.h - Values crossing a session's boundary -----------*- C++ -*-===//
 //
 // A matrix passed to or returned from a compiled program is a descriptor of
 // memory (AmlsMatrixRef in Runtime/ABI.h: format, element type, target,

@@ -1,5 +1,4 @@
-//===- FusionTemplates.h - Row and Outer templates of --amls-fuse -*- C++
-//-*-===//
+//===- FusionTemplates.h - Row and Outer templates --------------*- C++ -*-===//
 //
 // The Row and Outer templates of seed 000 (SystemML's codegen), planned per
 // block before the cell and multi-aggregate partitions:

@@ -1,0 +1,75 @@
+//===- BuiltinCall.h - One call of a DML builtin ----------------*- C++ -*-===//
+//
+// The builders of the builtin table (Builtins.cpp) are methods of
+// BuiltinCall; the I/O and printing ones live in BuiltinsIO.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_LIB_FRONTEND_DML_BUILTINCALL_H
+#define AMLS_LIB_FRONTEND_DML_BUILTINCALL_H
+
+#include "Importer.h"
+
+namespace mlir::amls::dml::importer {
+
+/// One call of a builtin being imported; the builders are its methods.
+class BuiltinCall {
+public:
+  BuiltinCall(Importer &im, const CallExpr *call, BoundArgs args)
+      : im(im), builder(im.getBuilder()), call(call), args(std::move(args)),
+        l(im.loc(call->getLoc())), where(call->getLoc()), name(call->callee) {}
+
+  /// An element-wise function of a matrix or a number.
+  template <typename OpTy> DValue buildElementwise();
+  DValue buildIsNaN();
+  DValue buildLog();
+  template <AggKind Kind, AggAxis Axis> DValue buildAggregate();
+  DValue buildMinMax();
+  DValue buildMatrix();
+  DValue buildRand();
+  DValue buildSeq();
+  DValue buildRead();
+  DValue buildSize();
+  DValue buildNnz();
+  DValue buildTranspose();
+  DValue buildDiag();
+  DValue buildRev();
+  DValue buildTrace();
+  DValue buildAsScalar();
+  DValue buildAsMatrix();
+  DValue buildAsNumber();
+  template <CumAggKind Kind> DValue buildCumulative();
+  DValue buildBind();
+  DValue buildRemoveEmpty();
+  DValue buildReplace();
+  DValue buildTable();
+  DValue buildOrder();
+  DValue buildIfElse();
+  DValue buildPpred();
+  DValue buildIfdef();
+  DValue buildToString();
+  DValue buildPrintOrStop();
+  DValue buildWrite();
+
+private:
+  /// The matrix argument of a function of one matrix.
+  std::optional<Value> matrixArgument() {
+    return im.genMatrix(args[0], "the argument of '" + name.str() + "'");
+  }
+  /// The file format of `path`: the `format` argument (parameter
+  /// `formatParameter`) if given, else from the file's extension.
+  std::optional<FileFormat> fileFormat(llvm::StringRef path,
+                                       size_t formatParameter);
+
+  Importer &im;
+  OpBuilder &builder;
+  const CallExpr *call;
+  BoundArgs args;
+  Location l;
+  SMLoc where;
+  llvm::StringRef name;
+};
+
+} // namespace mlir::amls::dml::importer
+
+#endif // AMLS_LIB_FRONTEND_DML_BUILTINCALL_H
