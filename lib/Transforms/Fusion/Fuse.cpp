@@ -2,7 +2,7 @@
 //-------------------------------===//
 //
 // --amls-fuse: per block, the AMLS ops become the dataflow graph of the
-// fusion planner (lib/Analysis/FusionPlan.cpp): element-wise ops with known
+// fusion planner (lib/CostModel/FusionPlan.cpp): element-wise ops with known
 // sizes are cell nodes, sum/sumsq/min/max aggregates are aggregate nodes,
 // every other value read is an input. The chosen plan's fused operators of
 // two or more ops become `amls.fused` ops whose body is the ops' cell
