@@ -16,8 +16,11 @@ static bool isCSR(Type type) {
 MatrixTypeConverter::MatrixTypeConverter() {
   addConversion([](Type type) { return type; });
   addConversion([](MatrixType type) -> std::optional<Type> {
+    // No tensor for a CSR matrix: a null type fails the conversion (nullopt
+    // would fall through to the identity conversion). The pass reports such
+    // values with checkDenseMatrixTypes before converting.
     if (isCSR(type))
-      return std::nullopt; // Rejected by checkDenseMatrixTypes first.
+      return Type();
     return RankedTensorType::get({type.getRows(), type.getCols()},
                                  type.getElementType());
   });
