@@ -6,6 +6,9 @@
 // RUN: diff %t.opt.ll %t.translate.ll
 // RUN: amls-opt %s --amls-compile | FileCheck %s
 // RUN: amls-opt %s --amls-compile="fusion=none rewrites=none" | FileCheck %s --check-prefix=O0
+// RUN: amls-opt %s --amls-compile="fusion=none rewrites=none" | amls-translate --mlir-to-llvmir -o %t.opt-o0.ll
+// RUN: amls-translate --amls-to-llvmir --amls-rewrites=none --amls-fuse=none %s -o %t.translate-o0.ll
+// RUN: diff %t.opt-o0.ll %t.translate-o0.ll
 // RUN: amls-opt %s --amls-compile="wrap-entry=sum_of_squares threads=1" | FileCheck %s --check-prefix=WRAP
 // RUN: not amls-opt %s --amls-compile="fusion=everything" 2>&1 | FileCheck %s --check-prefix=BAD-FUSION
 // RUN: not amls-opt %s --amls-compile="rewrites=simplify,folding" 2>&1 | FileCheck %s --check-prefix=BAD-REWRITES

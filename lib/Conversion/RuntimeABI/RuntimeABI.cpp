@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -176,9 +177,13 @@ Value mlir::amls::createRuntimeCall(OpBuilder &builder, Location loc,
                                     ValueRange args) {
   func::FuncOp declaration =
       lookupOrCreateRuntimeFunction(builder, from, function);
-  assert(TypeRange(args.getTypes()) ==
-             declaration.getFunctionType().getInputs() &&
-         "arguments differ from the runtime function's signature");
+  // A mismatch is a compiler bug (a pattern out of step with the table),
+  // never a property of the user's program; checked in every build so that
+  // the tests catch it, since the release builds have no assertions.
+  if (TypeRange(args.getTypes()) != declaration.getFunctionType().getInputs())
+    llvm::report_fatal_error(llvm::Twine("amls: call of runtime function '") +
+                             getRuntimeFunctionName(function) +
+                             "' with arguments that differ from its signature");
   auto call = func::CallOp::create(builder, loc, declaration, args);
   return call.getNumResults() ? call.getResult(0) : Value();
 }
