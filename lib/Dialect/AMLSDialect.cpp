@@ -42,6 +42,7 @@ void AMLSDialect::initialize() {
       >();
   addInterfaces<AMLSInlinerInterface>();
   registerRowLocalityModels(*getContext());
+  registerCSRKernelModels(*getContext());
 }
 
 Operation *AMLSDialect::materializeConstant(OpBuilder &builder, Attribute value,

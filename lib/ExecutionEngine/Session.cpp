@@ -349,6 +349,8 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   compile.rewrites = options.rewrites;
   compile.fusion = options.fusion;
   compile.fusionExplain = options.fusionExplain;
+  compile.formats = options.formats;
+  compile.formatsExplain = options.formatsExplain;
   compile.wrapEntry = entryName;
   compile.threads = options.threads;
   compile.blas = options.blas;

@@ -159,6 +159,10 @@ std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
     return "expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or "
            "'none', found '" +
            options.fusion + "'";
+  StringRef formats = options.formats;
+  if (formats != "auto" && formats != "dense" && formats != "csr")
+    return "expected formats 'auto', 'dense' or 'csr', found '" +
+           options.formats + "'";
   return "";
 }
 
@@ -170,6 +174,10 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     llvm::report_fatal_error("amls: invalid rewrite families (check them "
                              "with checkCompileOptions first)");
   buildOptimizePipeline(pm, *families);
+  AMLSSelectFormatsOptions formats;
+  formats.mode = options.formats;
+  formats.explain = options.formatsExplain;
+  pm.addPass(createAMLSSelectFormats(formats));
   if (options.fusion != "none") {
     AMLSFuseOptions fuse;
     fuse.fuseAll = options.fusion == "fuse-all";

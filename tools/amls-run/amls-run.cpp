@@ -93,6 +93,17 @@ static cl::opt<bool> fusionExplain(
              "costs, and the matrices materialized per innermost-loop "
              "iteration, on stderr"),
     cl::cat(category));
+static cl::opt<std::string> formats(
+    "formats", cl::init("auto"),
+    cl::desc("Storage formats (--amls-select-formats): auto (CSR for "
+             "matrices below 40% non-zeros), dense, csr (CSR wherever a "
+             "kernel exists; for differential testing)"),
+    cl::cat(category));
+static cl::opt<bool> formatsExplain(
+    "formats-explain",
+    cl::desc("Print which matrices are stored CSR and where formats are "
+             "converted, on stderr"),
+    cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
@@ -156,6 +167,8 @@ int main(int argc, char **argv) {
       noOptimization ? std::string("none") : rewriteFamilies.getValue();
   options.fusion = noOptimization ? std::string("none") : fusion.getValue();
   options.fusionExplain = fusionExplain;
+  options.formats = formats;
+  options.formatsExplain = formatsExplain;
   Session session(options);
   MLIRContext &context = session.getContext();
   llvm::SourceMgr sourceMgr;
@@ -204,6 +217,9 @@ int main(int argc, char **argv) {
     return fail("--fuse expects cost, fuse-all, fuse-no-redundancy or none, "
                 "found '" +
                 fusion + "'");
+  if (formats != "auto" && formats != "dense" && formats != "csr")
+    return fail("--formats expects auto, dense or csr, found '" + formats +
+                "'");
   FailureOr<Program *> program = session.load(std::move(module), entryName);
   if (failed(program))
     return 1;

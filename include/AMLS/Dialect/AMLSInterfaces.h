@@ -171,6 +171,24 @@ RowLocality getRowLocality(Operation *op, ArrayRef<RowValueKind> operandKinds);
 /// (called by the dialect's initialization).
 void registerRowLocalityModels(MLIRContext &context);
 
+/// Whether `op` has a kernel for the storage formats marked CSR in
+/// `csrOperands` and `csrResults` (one flag per operand and result): true
+/// when nothing is CSR, otherwise the op's `CSRKernelInterface`; an op
+/// without it takes dense matrices only.
+bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                  ArrayRef<bool> csrResults);
+
+/// Whether `type` is a matrix stored as CSR.
+bool isCSRMatrix(Type type);
+
+/// Whether an operand or result of `op` is a CSR matrix. Fusion leaves such
+/// ops alone: its templates generate dense loops.
+bool touchesCSRMatrix(Operation *op);
+
+/// Attaches the external models of `CSRKernelInterface` to the AMLS ops
+/// (called by the dialect's initialization).
+void registerCSRKernelModels(MLIRContext &context);
+
 /// Marks operations for which f(0, ...) = 0 on the main (first) input.
 template <typename ConcreteType>
 class SparseSafe : public OpTrait::TraitBase<ConcreteType, SparseSafe> {};

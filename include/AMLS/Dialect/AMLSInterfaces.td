@@ -106,6 +106,36 @@ def AMLS_RowLocalityInterface : OpInterface<"RowLocalityInterface"> {
   ];
 }
 
+def AMLS_CSRKernelInterface : OpInterface<"CSRKernelInterface"> {
+  let cppNamespace = "::mlir::amls";
+  let description = [{
+    Which combinations of storage formats an operation has a kernel for:
+    which of its matrix operands may be CSR (the others dense) and which
+    of its matrix results may be produced as CSR. Dense operands and dense
+    results everywhere always have a kernel and are never asked about.
+
+    This is the one definition of what the CSR lowering covers.
+    `--amls-select-formats` asks it where a value may stay CSR (and inserts
+    `amls.convert` where it may not), and `--convert-amls-to-linalg`
+    rejects, with an error naming the op, any op whose formats it does not
+    accept. Callers go through `mlir::amls::hasCSRKernel(op, csrOperands,
+    csrResults)`, which answers the all-dense case and ops without the
+    interface. The models are external models in
+    `lib/Dialect/AMLSCSRKernels.cpp`.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Whether the op has a kernel when the operands marked in
+        `csrOperands` (one flag per operand; only matrix operands are ever
+        marked) are CSR and the results marked in `csrResults` are produced
+        as CSR, every other matrix dense. At least one flag is set.
+      }],
+      "bool", "hasCSRKernel",
+      (ins "::llvm::ArrayRef<bool>":$csrOperands,
+           "::llvm::ArrayRef<bool>":$csrResults)>
+  ];
+}
+
 // f(0, ...) = 0 on the main (first) input: zeros of the main input stay zero,
 // so the operation can iterate over the non-zeros of a sparse input only.
 def AMLS_SparseSafe : NativeOpTrait<"SparseSafe"> {

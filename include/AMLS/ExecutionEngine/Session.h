@@ -49,6 +49,9 @@ struct SessionOptions {
   std::string fusion = "cost";
   /// Print the fusion plans (--amls-fuse's explain) on stderr.
   bool fusionExplain = false;
+  /// Storage formats (--amls-select-formats): auto, dense or csr.
+  std::string formats = "auto";
+  bool formatsExplain = false;
 };
 
 /// Milliseconds spent in each phase of a run.

@@ -79,6 +79,16 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       *this, "fusion-explain",
       llvm::cl::desc("Print the fusion plans on stderr"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> formats{
+      *this, "formats",
+      llvm::cl::desc("Storage formats (--amls-select-formats): auto "
+                     "(sparsity-based), dense, csr (CSR wherever a kernel "
+                     "exists)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<bool> formatsExplain{
+      *this, "formats-explain",
+      llvm::cl::desc("Print the CSR matrices and conversions on stderr"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> wrapEntry{
       *this, "wrap-entry",
       llvm::cl::desc("Adapt this entry function to the execution session's "

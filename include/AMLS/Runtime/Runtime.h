@@ -74,6 +74,12 @@ void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
                                   AmlsMatrixF64 *w, AmlsMatrixF64 *out,
                                   int32_t useWeights);
 
+/// sum, sum of squares, min or max (`kind`: 0-3, AggKind's values) of the
+/// values of a vector (a CSR matrix's stored values): vectorized,
+/// multi-threaded above a size threshold. NaN propagates; an empty vector
+/// gives the identity (0, 0, +inf, -inf).
+double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values, int32_t kind);
+
 /// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
 /// `use_select` the select argument is ignored.
 int64_t _mlir_ciface_amls_rt_count_nonempty(AmlsMatrixF64 *x,

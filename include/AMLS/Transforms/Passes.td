@@ -293,6 +293,49 @@ def AMLSVectorizeLoops : Pass<"amls-vectorize-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def AMLSSelectFormats : Pass<"amls-select-formats"> {
+  let summary = "Choose dense or CSR storage for every matrix (SystemDS's "
+                "sparse-format decision)";
+  let description = [{
+    Sets `format = csr` on the matrices that are best stored sparse and
+    inserts `amls.convert` where a consumer needs the other format.
+
+    A matrix is stored CSR when its estimated sparsity is below
+    `sparsity-turn-point` (SystemDS's SPARSITY_TURN_POINT, 0.4), it has more
+    than one column and at least `min-cells` cells, and its producer has a
+    kernel that produces CSR from its operands' formats (the ops'
+    `CSRKernelInterface`, e.g. `read`, `transpose`, `X * Y`, `X / v`,
+    sparse-safe functions, CSR %*% CSR). An op without a kernel for a CSR
+    operand gets an `amls.convert` to dense in front of it; so do values
+    leaving their block (loop-carried values, returns, call arguments),
+    which stay dense. Where a sparse value comes from an op without a CSR
+    kernel (rand with a low sparsity), it is converted to CSR when one of
+    its users has a kernel for it.
+
+    `mode=dense` keeps everything dense; `mode=csr` stores every matrix CSR
+    wherever the kernels allow, whatever its sparsity (for differential
+    testing against `mode=dense`). Sizes must be known (amls-run specializes
+    on its inputs); a matrix whose size is unknown stays dense in `auto`
+    mode. Formats already set in the input are kept. `explain` prints one
+    line per CSR matrix and per conversion on stderr.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "auto (sparsity-based), dense (no CSR), csr (CSR wherever a kernel "
+           "exists)">,
+    Option<"sparsityTurnPoint", "sparsity-turn-point", "double", "0.4",
+           "Sparsity below which a matrix is stored CSR">,
+    Option<"minCells", "min-cells", "int64_t", "4096",
+           "Matrices with fewer cells stay dense">,
+    Option<"explain", "explain", "bool", "false",
+           "Print the CSR matrices and conversions on stderr">,
+  ];
+  let statistics = [
+    Statistic<"numCSR", "csr-matrices", "Matrices stored CSR">,
+    Statistic<"numConverts", "conversions", "amls.convert ops inserted">,
+  ];
+}
+
 def AMLSFuse : Pass<"amls-fuse"> {
   let summary = "Cost-based operator fusion into amls.fused (SystemML's "
                 "codegen optimizer)";

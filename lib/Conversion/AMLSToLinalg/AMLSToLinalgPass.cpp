@@ -35,6 +35,7 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
   populateAMLSScalarLoweringPatterns(converter, patterns, schedule);
   populateAMLSRegionLoweringPatterns(converter, patterns, schedule);
   populateAMLSFusedLoweringPatterns(converter, patterns, schedule);
+  populateAMLSCSRLoweringPatterns(converter, patterns, schedule);
 }
 
 namespace {
@@ -57,7 +58,7 @@ struct ConvertAMLSToLinalgPass
           << schedule << "'";
       return signalPassFailure();
     }
-    if (failed(checkDenseMatrixTypes(getOperation())))
+    if (failed(checkMatrixFormats(getOperation())))
       return signalPassFailure();
 
     MatrixTypeConverter converter;
@@ -76,7 +77,7 @@ struct ConvertAMLSToLinalgPass
     target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::SelectOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addLegalOp<ModuleOp, scf::ExecuteRegionOp, scf::ForallOp,
-                      scf::InParallelOp>();
+                      scf::InParallelOp, scf::ParallelOp, scf::ReduceOp>();
 
     RewritePatternSet patterns(context);
     populateAMLSToLinalgConversionPatterns(converter, patterns, *chosen);

@@ -1,28 +1,28 @@
 //===- TypeConverter.cpp - Matrices to tensors ----------------------------===//
 
 #include "AMLS/Conversion/AMLSToLinalg/AMLSToLinalg.h"
-#include "AMLS/Dialect/AMLSTypes.h"
+#include "AMLS/Dialect/AMLSOps.h"
+
+#include "CSRLowering.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 using namespace mlir::amls;
 
-static bool isCSR(Type type) {
-  auto matrix = dyn_cast<MatrixType>(type);
-  return matrix && matrix.getFormat() == MatrixFormat::CSR;
-}
-
 MatrixTypeConverter::MatrixTypeConverter() {
   addConversion([](Type type) { return type; });
-  addConversion([](MatrixType type) -> std::optional<Type> {
-    // No tensor for a CSR matrix: a null type fails the conversion (nullopt
-    // would fall through to the identity conversion). The pass reports such
-    // values with checkDenseMatrixTypes before converting.
-    if (isCSR(type))
-      return Type();
-    return RankedTensorType::get({type.getRows(), type.getCols()},
-                                 type.getElementType());
+  // A dense matrix is a tensor; a CSR matrix is its row pointers, column
+  // indices, values and column count (CSRLowering.h).
+  addConversion([](MatrixType type, SmallVectorImpl<Type> &results)
+                    -> std::optional<LogicalResult> {
+    if (isCSRMatrix(type)) {
+      lowering::getCSRTypes(type, results);
+      return success();
+    }
+    results.push_back(RankedTensorType::get({type.getRows(), type.getCols()},
+                                            type.getElementType()));
+    return success();
   });
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {
@@ -31,27 +31,38 @@ MatrixTypeConverter::MatrixTypeConverter() {
   };
   addSourceMaterialization(materialize);
   addTargetMaterialization(materialize);
+  addTargetMaterialization([](OpBuilder &b, TypeRange types, ValueRange inputs,
+                              Location loc) -> SmallVector<Value> {
+    return UnrealizedConversionCastOp::create(b, loc, types, inputs)
+        .getResults();
+  });
 }
 
-LogicalResult mlir::amls::checkDenseMatrixTypes(Operation *root) {
+LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
   bool failed = false;
-  auto report = [&](Operation *op, Type type, const Twine &what) {
-    op->emitError() << what << " has type " << type
-                    << ", which the dense lowering cannot take: CSR "
-                       "matrices are not lowered yet (leave the format to "
-                       "--amls-select-formats or use format = dense)";
-    failed = true;
-  };
   root->walk([&](Operation *op) {
-    for (OpResult result : op->getResults())
-      if (isCSR(result.getType()))
-        report(op, result.getType(),
-               "result #" + Twine(result.getResultNumber()));
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (isCSR(arg.getType()))
-            report(op, arg.getType(), "argument #" + Twine(arg.getArgNumber()));
+    if (!touchesCSRMatrix(op))
+      return;
+    // Structural ops pass the four values of a CSR matrix along.
+    if (isa<func::FuncOp, func::CallOp, func::ReturnOp, scf::ForOp,
+            scf::WhileOp, scf::IfOp, scf::YieldOp, scf::ConditionOp>(op))
+      return;
+    SmallVector<bool> csrOperands = llvm::map_to_vector(
+        op->getOperandTypes(), [](Type type) { return isCSRMatrix(type); });
+    SmallVector<bool> csrResults = llvm::map_to_vector(
+        op->getResultTypes(), [](Type type) { return isCSRMatrix(type); });
+    if (isa<AMLSDialect>(op->getDialect()) &&
+        hasCSRKernel(op, csrOperands, csrResults))
+      return;
+    InFlightDiagnostic diag = op->emitError()
+                              << "'" << op->getName()
+                              << "' has no kernel for these storage formats (";
+    llvm::interleaveComma(op->getOperandTypes(), diag);
+    diag << " -> ";
+    llvm::interleaveComma(op->getResultTypes(), diag);
+    diag << "); --amls-select-formats inserts amls.convert where a CSR "
+            "matrix needs to be dense";
+    failed = true;
   });
   return success(!failed);
 }

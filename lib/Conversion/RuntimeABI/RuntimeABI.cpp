@@ -28,11 +28,26 @@ static_assert(static_cast<int32_t>(MatrixFormat::Dense) == AMLS_MATRIX_DENSE &&
 namespace {
 
 /// The C types of runtime function parameters.
-enum class ABIType { I32, I64, F64, Ptr, MatrixF64, MatrixF32 };
+///
+/// `CSR` stands for the four parameters of a CSR matrix: row pointers
+/// (VectorI64), column indices (VectorI32), values (VectorF64) and the
+/// number of columns (I64).
+enum class ABIType {
+  I32,
+  I64,
+  F64,
+  Ptr,
+  MatrixF64,
+  MatrixF32,
+  VectorI64,
+  VectorI32,
+  VectorF64,
+  CSR
+};
 
 struct RuntimeSignature {
   StringLiteral name;
-  SmallVector<ABIType, 6> inputs;
+  SmallVector<ABIType, 8> inputs;
   std::optional<ABIType> result;
 };
 
@@ -104,9 +119,83 @@ RuntimeSignature getSignature(RuntimeFunction function) {
             {}};
   case F::BlasSerial:
     return {"amls_rt_blas_serial", {T::I32}, {}};
+  case F::CSRCountDense:
+    return {"amls_rt_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
+  case F::CSRFromDense:
+    return {"amls_rt_csr_from_dense",
+            {T::MatrixF64, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRToDense:
+    return {"amls_rt_csr_to_dense", {T::CSR, T::MatrixF64}, {}};
+  case F::CSRTranspose:
+    return {"amls_rt_csr_transpose",
+            {T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRSpMM:
+    return {"amls_rt_csr_spmm", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
+  case F::CSRSpMMTransposed:
+    return {"amls_rt_csr_spmm_t", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
+  case F::DenseCSRMatmul:
+    return {"amls_rt_dense_csr_mm", {T::MatrixF64, T::CSR, T::MatrixF64}, {}};
+  case F::CSRSpGEMMCount:
+    return {"amls_rt_csr_spgemm_count", {T::CSR, T::CSR, T::VectorI64},
+            T::I64};
+  case F::CSRSpGEMMFill:
+    return {"amls_rt_csr_spgemm_fill",
+            {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRTsmm:
+    return {"amls_rt_csr_tsmm", {T::CSR, T::MatrixF64}, {}};
+  case F::CSRMMChain:
+    return {"amls_rt_csr_mmchain",
+            {T::CSR, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},
+            {}};
+  case F::CSRRowAgg:
+    return {"amls_rt_csr_row_agg", {T::CSR, T::I32, T::MatrixF64}, {}};
+  case F::CSRColAgg:
+    return {"amls_rt_csr_col_agg", {T::CSR, T::I32, T::MatrixF64}, {}};
+  case F::CSRRowMaxTimes:
+    return {"amls_rt_csr_row_max_times", {T::CSR, T::MatrixF64, T::MatrixF64},
+            {}};
+  case F::CSRSliceCount:
+    return {"amls_rt_csr_slice_count",
+            {T::CSR, T::I64, T::I64, T::I64, T::I64, T::VectorI64},
+            T::I64};
+  case F::CSRSliceFill:
+    return {"amls_rt_csr_slice_fill",
+            {T::CSR, T::I64, T::I64, T::I64, T::I64, T::VectorI64, T::VectorI32,
+             T::VectorF64},
+            {}};
+  case F::CSRCBind:
+    return {"amls_rt_csr_cbind",
+            {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRRBind:
+    return {"amls_rt_csr_rbind",
+            {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRRead:
+    return {"amls_rt_csr_read", {T::Ptr, T::I32}, T::Ptr};
+  case F::CSRHandleNnz:
+    return {"amls_rt_csr_handle_nnz", {T::Ptr}, T::I64};
+  case F::CSRHandleRows:
+    return {"amls_rt_csr_handle_rows", {T::Ptr}, T::I64};
+  case F::CSRHandleCols:
+    return {"amls_rt_csr_handle_cols", {T::Ptr}, T::I64};
+  case F::CSRTake:
+    return {"amls_rt_csr_take",
+            {T::Ptr, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRWrite:
+    return {"amls_rt_csr_write", {T::CSR, T::Ptr, T::I32}, {}};
+  case F::ValuesReduce:
+    return {"amls_rt_values_reduce", {T::VectorF64, T::I32}, T::F64};
   }
   llvm_unreachable("unknown runtime function");
 }
+
+void appendMLIRTypes(MLIRContext *context, ABIType type,
+                     SmallVectorImpl<Type> &types);
 
 Type toMLIRType(MLIRContext *context, ABIType type) {
   switch (type) {
@@ -122,8 +211,27 @@ Type toMLIRType(MLIRContext *context, ABIType type) {
     return getRuntimeMatrixType(Float64Type::get(context));
   case ABIType::MatrixF32:
     return getRuntimeMatrixType(Float32Type::get(context));
+  case ABIType::VectorI64:
+    return getRuntimeVectorType(IntegerType::get(context, 64));
+  case ABIType::VectorI32:
+    return getRuntimeVectorType(IntegerType::get(context, 32));
+  case ABIType::VectorF64:
+    return getRuntimeVectorType(Float64Type::get(context));
+  case ABIType::CSR:
+    break;
   }
-  llvm_unreachable("unknown ABI type");
+  llvm_unreachable("unknown or composite ABI type");
+}
+
+void appendMLIRTypes(MLIRContext *context, ABIType type,
+                     SmallVectorImpl<Type> &types) {
+  if (type != ABIType::CSR) {
+    types.push_back(toMLIRType(context, type));
+    return;
+  }
+  for (ABIType part : {ABIType::VectorI64, ABIType::VectorI32,
+                       ABIType::VectorF64, ABIType::I64})
+    types.push_back(toMLIRType(context, part));
 }
 
 } // namespace
@@ -135,10 +243,9 @@ StringRef mlir::amls::getRuntimeFunctionName(RuntimeFunction function) {
 FunctionType mlir::amls::getRuntimeFunctionType(MLIRContext *context,
                                                 RuntimeFunction function) {
   RuntimeSignature signature = getSignature(function);
-  SmallVector<Type> inputs =
-      llvm::map_to_vector(signature.inputs, [&](ABIType type) {
-        return toMLIRType(context, type);
-      });
+  SmallVector<Type> inputs;
+  for (ABIType type : signature.inputs)
+    appendMLIRTypes(context, type, inputs);
   SmallVector<Type, 1> results;
   if (signature.result)
     results.push_back(toMLIRType(context, *signature.result));
@@ -151,6 +258,14 @@ MemRefType mlir::amls::getRuntimeMatrixType(Type elementType) {
                          StridedLayoutAttr::get(elementType.getContext(),
                                                 /*offset=*/dyn,
                                                 /*strides=*/{dyn, dyn}));
+}
+
+MemRefType mlir::amls::getRuntimeVectorType(Type elementType) {
+  int64_t dyn = ShapedType::kDynamic;
+  return MemRefType::get({dyn}, elementType,
+                         StridedLayoutAttr::get(elementType.getContext(),
+                                                /*offset=*/dyn,
+                                                /*strides=*/{dyn}));
 }
 
 func::FuncOp

@@ -143,7 +143,7 @@ struct BlockGraph {
 BlockGraph buildGraph(Block &block) {
   BlockGraph graph;
   for (Operation &op : block) {
-    if (op.getNumResults() != 1)
+    if (op.getNumResults() != 1 || touchesCSRMatrix(&op))
       continue;
     Value result = op.getResult(0);
     Node node;

@@ -106,6 +106,11 @@ std::optional<OuterCandidate> candidateAt(MatmulOp product) {
       if (sum.getKind() == AggKind::Sum && sum.getAxis() == AggAxis::All &&
           sum->getBlock() == product->getBlock())
         candidate.sum = sum;
+  // The template's loops are dense (a CSR main input is future work).
+  if (touchesCSRMatrix(product) || touchesCSRMatrix(transpose) ||
+      llvm::any_of(candidate.chain, touchesCSRMatrix) ||
+      (candidate.sum && touchesCSRMatrix(candidate.sum)))
+    return std::nullopt;
   return candidate;
 }
 

@@ -132,7 +132,7 @@ bool RowTemplateFusion::joins(Operation *op, int64_t rows) const {
 
 std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
   auto transpose = close.getLhs().getDefiningOp<TransposeOp>();
-  if (!transpose)
+  if (!transpose || touchesCSRMatrix(close) || touchesCSRMatrix(transpose))
     return std::nullopt;
   RowCandidate candidate;
   candidate.close = close;
@@ -152,7 +152,8 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
   for (Operation &op :
        llvm::reverse(llvm::make_range(block.begin(), Block::iterator(close)))) {
     if (op.getNumResults() != 1 || !needed.contains(op.getResult(0)) ||
-        claimed.contains(&op) || !joins(&op, candidate.rows))
+        claimed.contains(&op) || touchesCSRMatrix(&op) ||
+        !joins(&op, candidate.rows))
       continue;
     bool onlyInside =
         llvm::all_of(op.getResult(0).getUsers(),

@@ -3,19 +3,19 @@
 
 // SCHEDULE: convert-amls-to-linalg: expected schedule 'cpu' or 'generic', found 'gpu'
 
-// The dense lowering does not take CSR matrices: an error names the value,
-// never a silent drop of the format.
-// expected-error @+1 {{argument #0 has type '!amls.matrix<4x4xf64, sparsity = 0.1, format = csr>', which the dense lowering cannot take}}
-func.func @csr_argument(%X: !amls.matrix<4x4xf64, sparsity = 0.1, format = csr>) -> f64 {
-  %0 = amls.agg sum all %X : !amls.matrix<4x4xf64, sparsity = 0.1, format = csr> -> f64
-  return %0 : f64
+// An op without a kernel for a CSR operand or result is an error that names
+// the op and its types, never a silent densification.
+func.func @csr_without_kernel(%X: !amls.matrix<4x4xf64, sparsity = 0.1, format = csr>) -> !amls.matrix<4x4xf64> {
+  // expected-error @+1 {{'amls.exp' has no kernel for these storage formats ('!amls.matrix<4x4xf64, sparsity = 0.1, format = csr>' -> '!amls.matrix<4x4xf64>'); --amls-select-formats inserts amls.convert where a CSR matrix needs to be dense}}
+  %0 = amls.exp %X : !amls.matrix<4x4xf64, sparsity = 0.1, format = csr> -> !amls.matrix<4x4xf64>
+  return %0 : !amls.matrix<4x4xf64>
 }
 
 // -----
 
-func.func @csr_result(%X: !amls.matrix<4x4xf64>) -> !amls.matrix<4x4xf64> {
-  // expected-error @+1 {{result #0 has type '!amls.matrix<4x4xf64, format = csr>', which the dense lowering cannot take: CSR matrices are not lowered yet}}
-  %0 = amls.convert %X : !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64, format = csr>
-  %1 = amls.convert %0 : !amls.matrix<4x4xf64, format = csr> -> !amls.matrix<4x4xf64>
-  return %1 : !amls.matrix<4x4xf64>
+func.func @csr_result_without_kernel(%X: !amls.matrix<4x4xf64>) -> f64 {
+  // expected-error @+1 {{'amls.exp' has no kernel for these storage formats}}
+  %0 = amls.exp %X : !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64, format = csr>
+  %1 = amls.agg sum all %0 : !amls.matrix<4x4xf64, format = csr> -> f64
+  return %1 : f64
 }

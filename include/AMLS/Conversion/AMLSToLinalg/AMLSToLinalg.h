@@ -16,18 +16,17 @@
 
 namespace mlir::amls {
 
-/// `!amls.matrix<RxCxT>` to `tensor<RxCxT>`; other types unchanged. Dense
-/// matrices only: a CSR matrix has no tensor here, and
-/// checkDenseMatrixTypes reports it before the conversion starts.
+/// `!amls.matrix<RxCxT>` to `tensor<RxCxT>`, a CSR matrix to its row
+/// pointers, column indices, values and column count (a 1:N conversion);
+/// other types unchanged.
 class MatrixTypeConverter : public TypeConverter {
 public:
   MatrixTypeConverter();
 };
 
-/// Reports every value under `root` whose matrix type the dense lowering
-/// cannot take (`format = csr`) at the op that defines or takes it, instead
-/// of dropping the format.
-LogicalResult checkDenseMatrixTypes(Operation *root);
+/// Reports every op under `root` that takes or produces a CSR matrix
+/// without a kernel for it (CSRKernelInterface), before the conversion.
+LogicalResult checkMatrixFormats(Operation *root);
 
 /// Element-wise ops (ElementwiseOpInterface): one linalg.generic each.
 void populateAMLSElementwiseLoweringPatterns(const TypeConverter &converter,
@@ -69,6 +68,12 @@ void populateAMLSRegionLoweringPatterns(const TypeConverter &converter,
 void populateAMLSFusedLoweringPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        const LoweringSchedule &schedule);
+
+/// The CSR kernels (CSRKernelInterface): conversions, I/O and sizes;
+/// products; aggregates; element-wise ops; reorganisations.
+void populateAMLSCSRLoweringPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     const LoweringSchedule &schedule);
 
 /// All of the above.
 void populateAMLSToLinalgConversionPatterns(const TypeConverter &converter,

@@ -46,6 +46,33 @@ enum class RuntimeFunction {
   Table,
   Order,
   BlasSerial,
+  // CSR kernels (include/AMLS/Runtime/SparseKernels.h). A CSR matrix is
+  // passed as its row pointers, column indices, values and column count.
+  CSRCountDense,
+  CSRFromDense,
+  CSRToDense,
+  CSRTranspose,
+  CSRSpMM,
+  CSRSpMMTransposed,
+  DenseCSRMatmul,
+  CSRSpGEMMCount,
+  CSRSpGEMMFill,
+  CSRTsmm,
+  CSRMMChain,
+  CSRRowAgg,
+  CSRColAgg,
+  CSRRowMaxTimes,
+  CSRSliceCount,
+  CSRSliceFill,
+  CSRCBind,
+  CSRRBind,
+  CSRRead,
+  CSRHandleNnz,
+  CSRHandleRows,
+  CSRHandleCols,
+  CSRTake,
+  CSRWrite,
+  ValuesReduce,
 };
 
 /// The function the execution session (lib/ExecutionEngine) calls; the
@@ -65,6 +92,10 @@ FunctionType getRuntimeFunctionType(MLIRContext *context,
 /// `memref<?x?xT, strided<[?, ?], offset: ?>>`: a matrix as the runtime
 /// takes it (any view: offsets and strides are passed along).
 MemRefType getRuntimeMatrixType(Type elementType);
+
+/// `memref<?xT, strided<[?], offset: ?>>`: a CSR array as the runtime takes
+/// it.
+MemRefType getRuntimeVectorType(Type elementType);
 
 /// The declaration of `function` in the module around `from`, created on
 /// first use (with `llvm.emit_c_interface` where it takes matrices).

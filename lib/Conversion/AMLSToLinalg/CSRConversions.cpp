@@ -1,0 +1,215 @@
+//===- CSRConversions.cpp - CSR formats, files and sizes ------------------===//
+//
+// amls.convert between dense and CSR, read/write of CSR matrices (straight
+// from and to the file, never densified), nrow/ncol/nnz and cast.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CSRLowering.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::lowering;
+
+namespace {
+
+Value toIndex(OpBuilder &b, Location loc, Value value) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+}
+
+struct LowerCSRConvert : public CSRPattern<ConvertOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(ConvertOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MatrixType resultType = op.getType();
+    bool fromCSR = isCSRMatrix(op.getInput().getType());
+    bool toCSR = isCSRMatrix(resultType);
+    if (fromCSR && toCSR) {
+      CSRMatrix input = CSRMatrix::fromRange(operands[0]);
+      SmallVector<Type> types;
+      getCSRTypes(resultType, types);
+      input.rowptr = castTo(rewriter, loc, input.rowptr, types[0]);
+      replaceWithCSR(rewriter, op, input);
+      return success();
+    }
+    if (fromCSR) {
+      CSRMatrix input = CSRMatrix::fromRange(operands[0]);
+      auto type = cast<RankedTensorType>(
+          getTypeConverter()->convertType(resultType));
+      Value dense = tensorFromRuntime(
+          rewriter, loc, type, input.rows(rewriter, loc), input.cols,
+          [&](Value out) {
+            SmallVector<Value> args;
+            input.appendRuntimeArgs(rewriter, loc, args);
+            args.push_back(out);
+            callRuntime(rewriter, loc, op, RuntimeFunction::CSRToDense, args);
+          });
+      replaceWithDense(rewriter, op, dense);
+      return success();
+    }
+    Value input = operands[0].front();
+    Value matrix = asRuntimeMatrix(rewriter, loc, input);
+    CSRMatrix csr = csrFromTwoPhases(
+        rewriter, loc, resultType, dimOf(rewriter, loc, input, 0),
+        dimOf(rewriter, loc, input, 1),
+        [&](Value rowptr) {
+          return callRuntime(rewriter, loc, op, RuntimeFunction::CSRCountDense,
+                             {matrix, rowptr});
+        },
+        [&](ValueRange arrays) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::CSRFromDense,
+                      {matrix, arrays[0], arrays[1], arrays[2]});
+        });
+    replaceWithCSR(rewriter, op, csr);
+    return success();
+  }
+};
+
+struct LowerCSRRead : public CSRPattern<ReadOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(ReadOp op, ArrayRef<ValueRange>,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MatrixType type = op.getType();
+    Value path = createStringPointer(rewriter, loc, op, op.getPath());
+    Value format = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
+    Value handle = callRuntime(rewriter, loc, op, RuntimeFunction::CSRRead,
+                               {path, format});
+    Value rows = toIndex(rewriter, loc,
+                         callRuntime(rewriter, loc, op,
+                                     RuntimeFunction::CSRHandleRows, {handle}));
+    Value cols = toIndex(rewriter, loc,
+                         callRuntime(rewriter, loc, op,
+                                     RuntimeFunction::CSRHandleCols, {handle}));
+    Value nnz = toIndex(rewriter, loc,
+                        callRuntime(rewriter, loc, op,
+                                    RuntimeFunction::CSRHandleNnz, {handle}));
+    Value sizes[2] = {rows, cols};
+    int64_t declared[2] = {type.getRows(), type.getCols()};
+    for (int d = 0; d < 2; ++d)
+      if (isKnownSize(declared[d]))
+        checkEqual(rewriter, loc, sizes[d],
+                   indexConstant(rewriter, loc, declared[d]), op,
+                   Twine("the file '") + op.getPath() + "' has a different " +
+                       (d ? "column" : "row") +
+                       " count than the declared type");
+    CSRMatrix csr =
+        csrFromRuntime(rewriter, loc, type, rows, nnz, cols,
+                       [&](ValueRange arrays) {
+                         callRuntime(rewriter, loc, op, RuntimeFunction::CSRTake,
+                                     {handle, arrays[0], arrays[1], arrays[2]});
+                       });
+    replaceWithCSR(rewriter, op, csr);
+    return success();
+  }
+};
+
+struct LowerCSRWrite : public CSRPattern<WriteOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(WriteOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> args;
+    CSRMatrix::fromRange(operands[0]).appendRuntimeArgs(rewriter, loc, args);
+    args.push_back(createStringPointer(rewriter, loc, op, op.getPath()));
+    args.push_back(arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getFormat()), 32));
+    callRuntime(rewriter, loc, op, RuntimeFunction::CSRWrite, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LowerCSRNRow : public CSRPattern<NRowOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(NRowOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, CSRMatrix::fromRange(operands[0]).rows(rewriter, op.getLoc()));
+    return success();
+  }
+};
+
+struct LowerCSRNCol : public CSRPattern<NColOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(NColOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, CSRMatrix::fromRange(operands[0]).cols);
+    return success();
+  }
+};
+
+/// nnz(X) counts the stored values that are non-zero (kernels may store a
+/// zero, e.g. X * Y where Y is zero at a non-zero of X).
+struct LowerCSRNnz : public CSRPattern<NnzOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(NnzOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value values = CSRMatrix::fromRange(operands[0]).values;
+    Type i64 = rewriter.getI64Type();
+    Value init = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, i64);
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
+    init = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
+    MLIRContext *context = rewriter.getContext();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+    AffineMap scalar = AffineMap::get(1, 0, {}, context);
+    auto count = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), values, init,
+        ArrayRef<AffineMap>{identity, scalar},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value zeroF = floatConstant(b, l, args[0].getType(), 0.0);
+          Value nonZero = arith::CmpFOp::create(
+              b, l, arith::CmpFPredicate::UNE, args[0], zeroF);
+          Value one = arith::ExtUIOp::create(b, l, b.getI64Type(), nonZero);
+          Value sum = arith::AddIOp::create(b, l, args[1], one);
+          linalg::YieldOp::create(b, l, sum);
+        });
+    rewriter.replaceOp(op, tensor::ExtractOp::create(rewriter, loc,
+                                                     count.getResult(0),
+                                                     ValueRange{}));
+    return success();
+  }
+};
+
+struct LowerCSRCast : public CSRPattern<CastOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(CastOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    CSRMatrix csr = CSRMatrix::fromRange(operands[0]);
+    MatrixType type = op.getType();
+    SmallVector<Type> types;
+    getCSRTypes(type, types);
+    Value rows = csr.rows(rewriter, loc);
+    if (isKnownSize(type.getRows()))
+      checkEqual(rewriter, loc, rows,
+                 indexConstant(rewriter, loc, type.getRows()), op,
+                 "the matrix has a different row count than the cast's type");
+    if (isKnownSize(type.getCols()))
+      checkEqual(rewriter, loc, csr.cols,
+                 indexConstant(rewriter, loc, type.getCols()), op,
+                 "the matrix has a different column count than the cast's "
+                 "type");
+    csr.rowptr = castTo(rewriter, loc, csr.rowptr, types[0]);
+    replaceWithCSR(rewriter, op, csr);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::amls::populateAMLSCSRLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule) {
+  addPatterns<LowerCSRConvert, LowerCSRRead, LowerCSRWrite, LowerCSRNRow,
+              LowerCSRNCol, LowerCSRNnz, LowerCSRCast>(patterns, converter,
+                                                       schedule);
+  populateCSRProductPatterns(converter, patterns, schedule);
+  populateCSRAggregatePatterns(converter, patterns, schedule);
+  populateCSRElementwisePatterns(converter, patterns, schedule);
+  populateCSRReorganisationPatterns(converter, patterns, schedule);
+}

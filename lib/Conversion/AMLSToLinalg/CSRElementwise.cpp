@@ -1,0 +1,190 @@
+//===- CSRElementwise.cpp - Element-wise ops over CSR matrices ------------===//
+//
+// The element-wise ops CSRKernelInterface admits keep the CSR operand's
+// pattern (f is zero wherever the CSR operand is): the result shares the
+// row pointers and column indices and maps the values. With a scalar the
+// map is one linalg.generic over the values; with a dense matrix or a
+// broadcast vector, generated loops over the rows (parallel) gather the
+// dense cell of every stored value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CSRLowering.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::lowering;
+
+namespace {
+
+/// f applied to every stored value; `cellsFor` orders the cell operands.
+Value mapValues(OpBuilder &b, Location loc, ElementwiseOpInterface op,
+                Value values,
+                function_ref<SmallVector<Value>(Value value)> cellsFor) {
+  auto type = cast<RankedTensorType>(values.getType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, type.getShape(), type.getElementType(),
+      ValueRange{tensor::DimOp::create(b, loc, values, 0)});
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, b.getContext());
+  return linalg::GenericOp::create(
+             b, loc, type, values, init,
+             ArrayRef<AffineMap>{identity, identity}, iterators({false}),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value result =
+                   op.buildCellComputation(nb, l, cellsFor(args[0]));
+               linalg::YieldOp::create(nb, l, result);
+             })
+      .getResult(0);
+}
+
+/// Reports (at run time) a dense divisor with a zero or NaN cell: there
+/// X / v is not zero where X is, and the result is not X's pattern.
+void checkNoZeroDivisor(OpBuilder &b, Location loc, Operation *op,
+                        Value divisor) {
+  Type i64 = b.getI64Type();
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i64);
+  Value zeroCount = arith::ConstantIntOp::create(b, loc, 0, 64);
+  init = linalg::FillOp::create(b, loc, zeroCount, init).getResult(0);
+  MLIRContext *context = b.getContext();
+  auto bad = linalg::GenericOp::create(
+      b, loc, init.getType(), divisor, init,
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(2, context),
+                          AffineMap::get(2, 0, {}, context)},
+      iterators({true, true}),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value zero = floatConstant(nb, l, args[0].getType(), 0.0);
+        // UEQ: equal to zero or unordered (NaN).
+        Value isBad = arith::CmpFOp::create(
+            nb, l, arith::CmpFPredicate::UEQ, args[0], zero);
+        Value one = arith::ExtUIOp::create(nb, l, nb.getI64Type(), isBad);
+        linalg::YieldOp::create(nb, l,
+                                arith::AddIOp::create(nb, l, args[1], one)
+                                    .getResult());
+      });
+  Value count =
+      tensor::ExtractOp::create(b, loc, bad.getResult(0), ValueRange{});
+  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                                   arith::ConstantIntOp::create(b, loc, 0, 64));
+  check(b, loc, ok, op,
+        "a CSR matrix divided by a vector with a zero or NaN cell is not "
+        "sparse (0/0 is NaN); run with --formats=dense");
+}
+
+/// out[k] = f(values[k], D[i or 0, colidx[k] or 0]) for the stored values
+/// of every row i (D broadcast where it has one row or column).
+Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
+                         const CSRMatrix &csr, Value dense, bool csrFirst) {
+  Value rows = csr.rows(b, loc);
+  Value denseRows = dimOf(b, loc, dense, 0);
+  Value denseCols = dimOf(b, loc, dense, 1);
+  Value one = indexConstant(b, loc, 1);
+  Value zero = indexConstant(b, loc, 0);
+  auto fits = [&](Value size, Value full) {
+    Value same =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, full);
+    Value single =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
+    return arith::OrIOp::create(b, loc, same, single).getResult();
+  };
+  check(b, loc,
+        arith::AndIOp::create(b, loc, fits(denseRows, rows),
+                              fits(denseCols, csr.cols)),
+        op.getOperation(),
+        "the operands' sizes differ and neither is a broadcast vector");
+  Value rowBroadcast =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, denseRows, one);
+  Value colBroadcast =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, denseCols, one);
+
+  dense = convertElementType(b, loc, dense, b.getF64Type());
+  Value denseBuffer = bufferization::ToBufferOp::create(
+      b, loc, getRuntimeMatrixType(b.getF64Type()),
+      castTo(b, loc, dense,
+             RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                                   b.getF64Type())),
+      /*read_only=*/true);
+  Value rowptr = runtimeVectorOf(b, loc, csr.rowptr);
+  Value colidx = runtimeVectorOf(b, loc, csr.colidx);
+  Value values = runtimeVectorOf(b, loc, csr.values);
+  Value out = allocVector(b, loc, b.getF64Type(), csr.nnz(b, loc));
+  scf::ParallelOp::create(
+      b, loc, ValueRange{zero}, ValueRange{rows}, ValueRange{one},
+      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        Value i = ivs[0];
+        auto loadIndex = [&](Value buffer, Value at) -> Value {
+          Value v = memref::LoadOp::create(nb, l, buffer, at);
+          return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
+        };
+        Value begin = loadIndex(rowptr, i);
+        Value end =
+            loadIndex(rowptr, arith::AddIOp::create(nb, l, i, one).getResult());
+        Value denseRow = arith::SelectOp::create(nb, l, rowBroadcast, zero, i);
+        scf::ForOp::create(
+            nb, l, begin, end, one, ValueRange{},
+            [&](OpBuilder &fb, Location fl, Value k, ValueRange) {
+              Value j = loadIndex(colidx, k);
+              Value denseCol =
+                  arith::SelectOp::create(fb, fl, colBroadcast, zero, j);
+              Value d = memref::LoadOp::create(fb, fl, denseBuffer,
+                                               ValueRange{denseRow, denseCol});
+              Value v = memref::LoadOp::create(fb, fl, values, k);
+              SmallVector<Value> cells =
+                  csrFirst ? SmallVector<Value>{v, d} : SmallVector<Value>{d, v};
+              Value result = op.buildCellComputation(fb, fl, cells);
+              memref::StoreOp::create(fb, fl, result, out, k);
+              scf::YieldOp::create(fb, fl);
+            });
+      });
+  return vectorTensor(b, loc, out);
+}
+
+template <typename OpTy>
+struct LowerCSRElementwise : public CSRPattern<OpTy> {
+  using CSRPattern<OpTy>::CSRPattern;
+  LogicalResult lower(OpTy op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto elementwise = cast<ElementwiseOpInterface>(op.getOperation());
+    unsigned sparse = isCSRMatrix(op->getOperand(0).getType()) ? 0 : 1;
+    CSRMatrix csr = CSRMatrix::fromRange(operands[sparse]);
+    Value values;
+    if (op->getNumOperands() == 1) {
+      values = mapValues(rewriter, loc, elementwise, csr.values,
+                         [](Value v) { return SmallVector<Value>{v}; });
+    } else {
+      Value other = operands[1 - sparse].front();
+      if (!isa<MatrixType>(op->getOperand(1 - sparse).getType())) {
+        other = convertScalar(rewriter, loc, other, rewriter.getF64Type());
+        values = mapValues(rewriter, loc, elementwise, csr.values,
+                           [&](Value v) {
+                             return sparse == 0 ? SmallVector<Value>{v, other}
+                                                : SmallVector<Value>{other, v};
+                           });
+      } else {
+        if (isa<DivOp>(op.getOperation()))
+          checkNoZeroDivisor(rewriter, loc, op, other);
+        values = mapValuesWithDense(rewriter, loc, elementwise, csr, other,
+                                    /*csrFirst=*/sparse == 0);
+      }
+    }
+    this->replaceWithCSR(rewriter, op, withValues(csr, values));
+    return success();
+  }
+};
+
+template <typename... Ops>
+void addElementwise(const TypeConverter &converter,
+                    RewritePatternSet &patterns,
+                    const LoweringSchedule &schedule) {
+  addPatterns<LowerCSRElementwise<Ops>...>(patterns, converter, schedule);
+}
+
+} // namespace
+
+void mlir::amls::lowering::populateCSRElementwisePatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule) {
+  addElementwise<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
+                 TanhOp, IsNaNOp, MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp,
+                 LtOp, NeOp, AndOp>(converter, patterns, schedule);
+}

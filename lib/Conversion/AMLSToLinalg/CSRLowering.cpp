@@ -1,0 +1,130 @@
+//===- CSRLowering.cpp - Shared by the CSR lowering patterns --------------===//
+
+#include "CSRLowering.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::lowering;
+
+namespace {
+constexpr int64_t kDynamic = ShapedType::kDynamic;
+} // namespace
+
+void mlir::amls::lowering::getCSRTypes(MatrixType type,
+                                       SmallVectorImpl<Type> &types) {
+  MLIRContext *context = type.getContext();
+  int64_t rows = type.getRows();
+  int64_t pointers = rows == kDynamic ? kDynamic : rows + 1;
+  types.push_back(
+      RankedTensorType::get({pointers}, IntegerType::get(context, 64)));
+  types.push_back(
+      RankedTensorType::get({kDynamic}, IntegerType::get(context, 32)));
+  types.push_back(RankedTensorType::get({kDynamic}, type.getElementType()));
+  types.push_back(IndexType::get(context));
+}
+
+CSRMatrix CSRMatrix::fromRange(ValueRange range) {
+  assert(range.size() == 4 && "a CSR matrix converts to four values");
+  return {range[0], range[1], range[2], range[3]};
+}
+
+Value CSRMatrix::rows(OpBuilder &b, Location loc) const {
+  auto type = cast<RankedTensorType>(rowptr.getType());
+  if (!type.isDynamicDim(0))
+    return indexConstant(b, loc, type.getDimSize(0) - 1);
+  Value pointers = tensor::DimOp::create(b, loc, rowptr, 0);
+  return arith::SubIOp::create(b, loc, pointers, indexConstant(b, loc, 1));
+}
+
+Value CSRMatrix::nnz(OpBuilder &b, Location loc) const {
+  return tensor::DimOp::create(b, loc, values, 0);
+}
+
+Value mlir::amls::lowering::runtimeVectorOf(OpBuilder &b, Location loc,
+                                            Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto dynamicType = RankedTensorType::get({kDynamic}, type.getElementType());
+  return bufferization::ToBufferOp::create(
+      b, loc, getRuntimeVectorType(type.getElementType()),
+      castTo(b, loc, tensor, dynamicType), /*read_only=*/true);
+}
+
+void CSRMatrix::appendRuntimeArgs(OpBuilder &b, Location loc,
+                                  SmallVectorImpl<Value> &args) const {
+  args.push_back(runtimeVectorOf(b, loc, rowptr));
+  args.push_back(runtimeVectorOf(b, loc, colidx));
+  args.push_back(runtimeVectorOf(b, loc, values));
+  args.push_back(
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), cols).getResult());
+}
+
+Value mlir::amls::lowering::allocVector(OpBuilder &b, Location loc,
+                                        Type elementType, Value size) {
+  return memref::AllocOp::create(b, loc, MemRefType::get({kDynamic}, elementType),
+                                 ValueRange{size});
+}
+
+Value mlir::amls::lowering::runtimeVector(OpBuilder &b, Location loc,
+                                          Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return memref::CastOp::create(
+      b, loc, getRuntimeVectorType(type.getElementType()), buffer);
+}
+
+Value mlir::amls::lowering::vectorTensor(OpBuilder &b, Location loc,
+                                         Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return bufferization::ToTensorOp::create(
+      b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
+      buffer, /*restrict=*/b.getUnitAttr(), /*writable=*/b.getUnitAttr());
+}
+
+CSRMatrix mlir::amls::lowering::csrFromBuffers(OpBuilder &b, Location loc,
+                                               MatrixType type, Value rowptr,
+                                               Value colidx, Value values,
+                                               Value cols) {
+  SmallVector<Type> types;
+  getCSRTypes(type, types);
+  CSRMatrix csr;
+  csr.rowptr = castTo(b, loc, vectorTensor(b, loc, rowptr), types[0]);
+  csr.colidx = castTo(b, loc, vectorTensor(b, loc, colidx), types[1]);
+  csr.values = castTo(b, loc, vectorTensor(b, loc, values), types[2]);
+  csr.cols = isKnownSize(type.getCols())
+                 ? indexConstant(b, loc, type.getCols())
+                 : cols;
+  return csr;
+}
+
+CSRMatrix mlir::amls::lowering::csrFromRuntime(
+    OpBuilder &b, Location loc, MatrixType type, Value rows, Value nnz,
+    Value cols, function_ref<void(ValueRange arrays)> fill) {
+  Value pointers =
+      arith::AddIOp::create(b, loc, rows, indexConstant(b, loc, 1));
+  Value rowptr = allocVector(b, loc, b.getI64Type(), pointers);
+  Value colidx = allocVector(b, loc, b.getI32Type(), nnz);
+  Value values = allocVector(b, loc, b.getF64Type(), nnz);
+  fill({runtimeVector(b, loc, rowptr), runtimeVector(b, loc, colidx),
+        runtimeVector(b, loc, values)});
+  return csrFromBuffers(b, loc, type, rowptr, colidx, values, cols);
+}
+
+CSRMatrix mlir::amls::lowering::csrFromTwoPhases(
+    OpBuilder &b, Location loc, MatrixType type, Value rows, Value cols,
+    function_ref<Value(Value rowptr)> count,
+    function_ref<void(ValueRange arrays)> fill) {
+  Value pointers =
+      arith::AddIOp::create(b, loc, rows, indexConstant(b, loc, 1));
+  Value rowptr = allocVector(b, loc, b.getI64Type(), pointers);
+  Value nnz64 = count(runtimeVector(b, loc, rowptr));
+  Value nnz = arith::IndexCastOp::create(b, loc, b.getIndexType(), nnz64);
+  Value colidx = allocVector(b, loc, b.getI32Type(), nnz);
+  Value values = allocVector(b, loc, b.getF64Type(), nnz);
+  fill({runtimeVector(b, loc, rowptr), runtimeVector(b, loc, colidx),
+        runtimeVector(b, loc, values)});
+  return csrFromBuffers(b, loc, type, rowptr, colidx, values, cols);
+}
+
+CSRMatrix mlir::amls::lowering::withValues(const CSRMatrix &pattern,
+                                           Value values) {
+  return {pattern.rowptr, pattern.colidx, values, pattern.cols};
+}

@@ -1,0 +1,138 @@
+//===- CSRLowering.h - Shared by the CSR lowering patterns ------*- C++ -*-===//
+//
+// A CSR matrix converts to four values: row pointers (tensor of R+1 i64),
+// column indices (tensor of nnz i32), values (tensor of nnz f64) and the
+// number of columns (index). Kernels are runtime calls on views of these
+// tensors, or generated loops over the values; results are buffers
+// allocated here and handed back as tensors, so bufferization and the
+// ownership-based deallocation manage them like dense matrices.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_LIB_CONVERSION_AMLSTOLINALG_CSRLOWERING_H
+#define AMLS_LIB_CONVERSION_AMLSTOLINALG_CSRLOWERING_H
+
+#include "LoweringUtils.h"
+
+#include "AMLS/CostModel/PropertyLattice.h"
+
+namespace mlir::amls::lowering {
+
+/// The converted values of a CSR matrix.
+struct CSRMatrix {
+  Value rowptr, colidx, values, cols;
+
+  static CSRMatrix fromRange(ValueRange range);
+  SmallVector<Value> asRange() const { return {rowptr, colidx, values, cols}; }
+
+  Value rows(OpBuilder &b, Location loc) const;
+  /// Number of stored entries.
+  Value nnz(OpBuilder &b, Location loc) const;
+  /// The four runtime arguments (CSR in the runtime table).
+  void appendRuntimeArgs(OpBuilder &b, Location loc,
+                         SmallVectorImpl<Value> &args) const;
+};
+
+/// The types a CSR matrix type converts to (MatrixTypeConverter).
+void getCSRTypes(MatrixType type, SmallVectorImpl<Type> &types);
+
+/// An uninitialized 1-D buffer of `size` elements.
+Value allocVector(OpBuilder &b, Location loc, Type elementType, Value size);
+/// A buffer as the runtime takes it (getRuntimeVectorType).
+Value runtimeVector(OpBuilder &b, Location loc, Value buffer);
+/// A filled buffer handed back as a tensor.
+Value vectorTensor(OpBuilder &b, Location loc, Value buffer);
+/// A read-only runtime view of a 1-D tensor.
+Value runtimeVectorOf(OpBuilder &b, Location loc, Value tensor);
+
+/// The CSR matrix of `type` built from filled buffers, cast to the
+/// converted types.
+CSRMatrix csrFromBuffers(OpBuilder &b, Location loc, MatrixType type,
+                         Value rowptr, Value colidx, Value values, Value cols);
+
+/// A CSR result whose number of non-zeros is known up front: allocates the
+/// arrays (rows + 1, nnz, nnz) and lets `fill` write them through the
+/// runtime (arguments: the three runtime views).
+CSRMatrix csrFromRuntime(OpBuilder &b, Location loc, MatrixType type,
+                         Value rows, Value nnz, Value cols,
+                         function_ref<void(ValueRange arrays)> fill);
+
+/// A CSR result computed in two phases: `count` fills the row pointers
+/// (its argument) and returns the number of non-zeros (i64); `fill` then
+/// writes all three arrays.
+CSRMatrix csrFromTwoPhases(OpBuilder &b, Location loc, MatrixType type,
+                           Value rows, Value cols,
+                           function_ref<Value(Value rowptr)> count,
+                           function_ref<void(ValueRange arrays)> fill);
+
+/// The same pattern (row pointers and column indices) with new values.
+CSRMatrix withValues(const CSRMatrix &pattern, Value values);
+
+/// Base of the CSR patterns: matches ops with a CSR operand or result
+/// (before the dense patterns, which take the rest).
+template <typename OpTy>
+struct CSRPattern : public OpConversionPattern<OpTy> {
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+
+  CSRPattern(const TypeConverter &converter, MLIRContext *context,
+             const LoweringSchedule &schedule)
+      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2),
+        schedule(schedule) {}
+
+  virtual LogicalResult lower(OpTy op, ArrayRef<ValueRange> operands,
+                              ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!touchesCSRMatrix(op))
+      return failure();
+    return lower(op, adaptor.getOperands(), rewriter);
+  }
+
+  /// Replaces `op`'s single result by a CSR matrix (cast to its types).
+  void replaceWithCSR(ConversionPatternRewriter &rewriter, Operation *op,
+                      CSRMatrix csr) const {
+    Location loc = op->getLoc();
+    auto type = cast<MatrixType>(op->getResult(0).getType());
+    SmallVector<Type> types;
+    getCSRTypes(type, types);
+    csr.rowptr = castTo(rewriter, loc, csr.rowptr, types[0]);
+    csr.colidx = castTo(rewriter, loc, csr.colidx, types[1]);
+    csr.values = castTo(rewriter, loc, csr.values, types[2]);
+    if (isKnownSize(type.getCols()))
+      csr.cols = indexConstant(rewriter, loc, type.getCols());
+    SmallVector<SmallVector<Value>> values;
+    values.push_back(csr.asRange());
+    rewriter.replaceOpWithMultiple(op, std::move(values));
+  }
+
+  /// Replaces `op`'s single result by a dense tensor (cast to its type).
+  void replaceWithDense(ConversionPatternRewriter &rewriter, Operation *op,
+                        Value tensor) const {
+    Type type = this->getTypeConverter()->convertType(op->getResultTypes()[0]);
+    rewriter.replaceOp(op, isa<RankedTensorType>(type)
+                               ? castTo(rewriter, op->getLoc(), tensor, type)
+                               : tensor);
+  }
+
+  const LoweringSchedule &schedule;
+};
+
+/// The CSR patterns of each family (CSR<Family>.cpp).
+void populateCSRProductPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns,
+                                const LoweringSchedule &schedule);
+void populateCSRAggregatePatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  const LoweringSchedule &schedule);
+void populateCSRElementwisePatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const LoweringSchedule &schedule);
+void populateCSRReorganisationPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       const LoweringSchedule &schedule);
+
+} // namespace mlir::amls::lowering
+
+#endif // AMLS_LIB_CONVERSION_AMLSTOLINALG_CSRLOWERING_H

@@ -1,0 +1,25 @@
+//===- StorageFormat.cpp - Dense or CSR for a matrix ----------------------===//
+
+#include "AMLS/CostModel/StorageFormat.h"
+
+using namespace mlir::amls;
+
+bool StorageFormatRule::prefersCSR(int64_t rows, int64_t cols,
+                                   std::optional<double> sparsity) const {
+  if (rows < 0 || cols < 0 || !sparsity)
+    return false;
+  if (cols <= 1 || static_cast<double>(rows) * cols < minCells)
+    return false;
+  if (!(*sparsity < sparsityTurnPoint))
+    return false;
+  double nnz = *sparsity * static_cast<double>(rows) * cols;
+  return csrBytes(rows, nnz) < denseBytes(rows, cols);
+}
+
+double StorageFormatRule::denseBytes(int64_t rows, int64_t cols) {
+  return 8.0 * static_cast<double>(rows) * static_cast<double>(cols);
+}
+
+double StorageFormatRule::csrBytes(int64_t rows, double nnz) {
+  return 12.0 * nnz + 8.0 * (static_cast<double>(rows) + 1);
+}

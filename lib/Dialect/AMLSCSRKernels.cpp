@@ -1,0 +1,220 @@
+//===- AMLSCSRKernels.cpp - Which ops have CSR kernels --------------------===//
+//
+// The one definition of what the CSR lowering covers (CSRKernelInterface),
+// as external models attached by the dialect: --amls-select-formats keeps
+// a value CSR only where its producer and consumers have kernels for it,
+// and --convert-amls-to-linalg rejects anything else.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Dialect/AMLSOps.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+bool mlir::amls::isCSRMatrix(Type type) {
+  auto matrix = dyn_cast<MatrixType>(type);
+  return matrix && matrix.getFormat() == MatrixFormat::CSR;
+}
+
+bool mlir::amls::touchesCSRMatrix(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isCSRMatrix) ||
+         llvm::any_of(op->getResultTypes(), isCSRMatrix);
+}
+
+bool mlir::amls::hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                              ArrayRef<bool> csrResults) {
+  if (!llvm::is_contained(csrOperands, true) &&
+      !llvm::is_contained(csrResults, true))
+    return true;
+  // The kernels compute in f64 (the runtime's element type).
+  for (auto [value, csr] : llvm::zip(op->getOperands(), csrOperands))
+    if (csr && cast<MatrixType>(value.getType()).getElementType() !=
+                   Float64Type::get(op->getContext()))
+      return false;
+  for (auto [value, csr] : llvm::zip(op->getResults(), csrResults))
+    if (csr && cast<MatrixType>(value.getType()).getElementType() !=
+                   Float64Type::get(op->getContext()))
+      return false;
+  auto kernels = dyn_cast<CSRKernelInterface>(op);
+  return kernels && kernels.hasCSRKernel(csrOperands, csrResults);
+}
+
+namespace {
+
+bool isMatrix(Value value) { return isa<MatrixType>(value.getType()); }
+
+bool isVector(Value value) {
+  auto type = dyn_cast<MatrixType>(value.getType());
+  return type && (type.getRows() == 1 || type.getCols() == 1);
+}
+
+/// `amls.convert`: any format to any format.
+struct ConvertKernels
+    : CSRKernelInterface::ExternalModel<ConvertKernels, ConvertOp> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool>, ArrayRef<bool>) const {
+    return true;
+  }
+};
+
+/// Ops that only look at a matrix's sizes, values or file (never build a
+/// matrix): `nrow`, `ncol`, `nnz`, `write`, and `cast`, which keeps the
+/// format.
+template <typename OpTy>
+struct ReadOnlyKernels
+    : CSRKernelInterface::ExternalModel<ReadOnlyKernels<OpTy>, OpTy> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    if (isa<CastOp>(op))
+      return csrOperands[0] == csrResults[0];
+    return !llvm::is_contained(csrResults, true);
+  }
+};
+
+/// `amls.read` parses a file straight into CSR.
+struct ReadKernels : CSRKernelInterface::ExternalModel<ReadKernels, ReadOp> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool>, ArrayRef<bool>) const {
+    return true;
+  }
+};
+
+/// Products: CSR %*% dense, dense %*% CSR (dense results) and CSR %*% CSR
+/// (a CSR result); `tsmm` and `mmchain` over a CSR X give dense results.
+struct MatmulKernels
+    : CSRKernelInterface::ExternalModel<MatmulKernels, MatmulOp> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    bool lhs = csrOperands[0], rhs = csrOperands[1];
+    if (lhs && rhs)
+      return csrResults[0];
+    return !csrResults[0];
+  }
+};
+
+template <typename OpTy>
+struct MainInputKernels
+    : CSRKernelInterface::ExternalModel<MainInputKernels<OpTy>, OpTy> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    // Only the main (first) input may be CSR; the result is dense.
+    return llvm::count(csrOperands, true) == 1 && csrOperands[0] &&
+           !csrResults[0];
+  }
+};
+
+/// t(X) %*% X over a CSR X (X %*% t(X) has no CSR kernel).
+struct TsmmKernels : CSRKernelInterface::ExternalModel<TsmmKernels, TsmmOp> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    return cast<TsmmOp>(op).getSide() == TsmmSide::Left && csrOperands[0] &&
+           !csrResults[0];
+  }
+};
+
+/// Aggregates of a CSR matrix (sum, sum of squares, min, max, mean over all
+/// cells, rows or columns) give dense results.
+struct AggKernels : CSRKernelInterface::ExternalModel<AggKernels, AggOp> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    auto agg = cast<AggOp>(op);
+    if (llvm::is_contained(csrResults, true) || !csrOperands[0])
+      return false;
+    switch (agg.getKind()) {
+    case AggKind::Sum:
+    case AggKind::SumSq:
+    case AggKind::Min:
+    case AggKind::Max:
+    case AggKind::Mean:
+      return true;
+    default:
+      return false;
+    }
+  }
+};
+
+/// Reorganisations that keep a CSR matrix CSR: transpose, slices, and
+/// cbind/rbind of CSR matrices.
+template <typename OpTy>
+struct ReorganisationKernels
+    : CSRKernelInterface::ExternalModel<ReorganisationKernels<OpTy>, OpTy> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    for (auto [value, csr] : llvm::zip(op->getOperands(), csrOperands))
+      if (isMatrix(value) && !csr)
+        return false;
+    return csrResults[0];
+  }
+};
+
+/// Sparse-safe unary functions (f(0) = 0) map the stored values of a CSR
+/// matrix and keep its pattern.
+template <typename OpTy>
+struct UnaryKernels
+    : CSRKernelInterface::ExternalModel<UnaryKernels<OpTy>, OpTy> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    return op->hasTrait<SparseSafe>() && csrOperands[0] && csrResults[0];
+  }
+};
+
+/// Element-wise binary ops with one CSR operand and a CSR result keep the
+/// CSR operand's pattern: the other operand is a scalar, a dense matrix of
+/// the same shape or a broadcast vector, and f(0, y) = 0 (f(y, 0) = 0 for
+/// a CSR right operand) for every y it can meet. That holds for `*` always,
+/// for other ops with a constant scalar when f(0, c) = 0 (X / 2, X > 0,
+/// X ^ 2), and for `/` by a dense vector after a run-time check that no
+/// divisor is 0 or NaN (otherwise the lowering computes the result dense).
+template <typename OpTy>
+struct BinaryKernels
+    : CSRKernelInterface::ExternalModel<BinaryKernels<OpTy>, OpTy> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    if (!csrResults[0] || (csrOperands[0] && csrOperands[1]))
+      return false;
+    unsigned sparse = csrOperands[0] ? 0 : 1;
+    Value other = op->getOperand(1 - sparse);
+    if (isa<MulOp>(op))
+      return true;
+    if (!isMatrix(other)) {
+      std::optional<double> c = getConstantScalar(other);
+      if (!c)
+        return false;
+      double zero = sparse == 0 ? OpTy::applyScalar(0.0, *c)
+                                : OpTy::applyScalar(*c, 0.0);
+      return zero == 0.0;
+    }
+    return isa<DivOp>(op) && sparse == 0 && isVector(other);
+  }
+};
+
+template <typename... Ops> void attachUnary(MLIRContext &context) {
+  (Ops::template attachInterface<UnaryKernels<Ops>>(context), ...);
+}
+
+template <typename... Ops> void attachBinary(MLIRContext &context) {
+  (Ops::template attachInterface<BinaryKernels<Ops>>(context), ...);
+}
+
+} // namespace
+
+void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
+  ConvertOp::attachInterface<ConvertKernels>(context);
+  ReadOp::attachInterface<ReadKernels>(context);
+  WriteOp::attachInterface<ReadOnlyKernels<WriteOp>>(context);
+  NRowOp::attachInterface<ReadOnlyKernels<NRowOp>>(context);
+  NColOp::attachInterface<ReadOnlyKernels<NColOp>>(context);
+  NnzOp::attachInterface<ReadOnlyKernels<NnzOp>>(context);
+  CastOp::attachInterface<ReadOnlyKernels<CastOp>>(context);
+  MatmulOp::attachInterface<MatmulKernels>(context);
+  TsmmOp::attachInterface<TsmmKernels>(context);
+  MMChainOp::attachInterface<MainInputKernels<MMChainOp>>(context);
+  AggOp::attachInterface<AggKernels>(context);
+  TransposeOp::attachInterface<ReorganisationKernels<TransposeOp>>(context);
+  SliceOp::attachInterface<ReorganisationKernels<SliceOp>>(context);
+  CBindOp::attachInterface<ReorganisationKernels<CBindOp>>(context);
+  RBindOp::attachInterface<ReorganisationKernels<RBindOp>>(context);
+  attachUnary<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
+              TanhOp, IsNaNOp>(context);
+  attachBinary<MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp, LtOp, NeOp, AndOp>(
+      context);
+}

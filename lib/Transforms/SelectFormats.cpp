@@ -1,0 +1,211 @@
+//===- SelectFormats.cpp - Dense or CSR for every matrix ------------------===//
+//
+// --amls-select-formats: stores a matrix CSR where the rule of
+// CostModel/StorageFormat.h says so and its producer has a CSR kernel
+// (CSRKernelInterface), and inserts amls.convert where a consumer needs the
+// other format. Values that leave their block stay dense.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/CostModel/StorageFormat.h"
+#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_AMLSSELECTFORMATS
+#include "AMLS/Transforms/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+enum class Mode { Auto, Dense, CSR };
+
+class FormatSelector {
+public:
+  FormatSelector(Mode mode, StorageFormatRule rule, bool explain)
+      : mode(mode), rule(rule), explain(explain) {}
+
+  void run(Operation *root) {
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
+  }
+
+  unsigned numCSR = 0;
+  unsigned numConverts = 0;
+
+private:
+  /// Whether the op computes its results with its own kernels (the others,
+  /// scf/func ops and AMLS region ops, only pass matrices along: dense).
+  static bool isKernelOp(Operation *op) {
+    return isa<AMLSDialect>(op->getDialect()) && op->getNumRegions() == 0 &&
+           !isa<YieldOp>(op);
+  }
+
+  bool wantsCSR(Value result) const {
+    auto type = dyn_cast<MatrixType>(result.getType());
+    if (!type || type.getFormat())
+      return false;
+    switch (mode) {
+    case Mode::Dense:
+      return false;
+    case Mode::CSR:
+      return true;
+    case Mode::Auto:
+      return rule.prefersCSR(type.getRows(), type.getCols(),
+                             type.getSparsity());
+    }
+    return false;
+  }
+
+  void visit(Operation *op) {
+    SmallVector<bool> csrOperands = llvm::map_to_vector(
+        op->getOperands(), [](Value v) { return isCSRMatrix(v.getType()); });
+    if (!isKernelOp(op)) {
+      convertOperandsToDense(op, csrOperands);
+      return;
+    }
+    SmallVector<bool> fixed = llvm::map_to_vector(
+        op->getResults(), [](Value v) { return isCSRMatrix(v.getType()); });
+    SmallVector<bool> wanted = fixed;
+    // A matrix no user can take as CSR stays dense.
+    for (OpResult result : op->getResults())
+      wanted[result.getResultNumber()] |=
+          wantsCSR(result) && llvm::any_of(result.getUses(), takesCSR);
+
+    SmallVector<bool> noOperands(csrOperands.size(), false);
+    SmallVector<bool> results;
+    if (hasCSRKernel(op, csrOperands, wanted)) {
+      results = wanted;
+    } else if (hasCSRKernel(op, csrOperands, fixed)) {
+      results = fixed;
+    } else {
+      convertOperandsToDense(op, csrOperands);
+      results = hasCSRKernel(op, noOperands, wanted) ? wanted : fixed;
+    }
+
+    for (OpResult result : op->getResults()) {
+      unsigned i = result.getResultNumber();
+      if (results[i] && !fixed[i]) {
+        auto type = cast<MatrixType>(result.getType());
+        result.setType(type.withFormat(MatrixFormat::CSR));
+        ++numCSR;
+        if (explain)
+          report(op) << "result #" << i << " of " << op->getName()
+                     << " is CSR: " << result.getType() << "\n";
+      } else if (wanted[i] && !results[i]) {
+        convertResultToCSR(op, result);
+      }
+    }
+  }
+
+  /// Whether the user of `use` has a kernel taking it as CSR (with the
+  /// formats its other operands have now).
+  static bool takesCSR(OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (!isKernelOp(user))
+      return false;
+    SmallVector<bool> csr = llvm::map_to_vector(
+        user->getOperands(), [](Value v) { return isCSRMatrix(v.getType()); });
+    csr[use.getOperandNumber()] = true;
+    SmallVector<bool> dense(user->getNumResults(), false);
+    SmallVector<bool> any(user->getNumResults(), true);
+    return hasCSRKernel(user, csr, dense) || hasCSRKernel(user, csr, any);
+  }
+
+  /// A sparse result of an op without a CSR kernel goes to CSR for those of
+  /// its users that have one.
+  void convertResultToCSR(Operation *op, OpResult result) {
+    if (llvm::none_of(result.getUses(), takesCSR))
+      return;
+    OpBuilder builder(op->getContext());
+    builder.setInsertionPointAfter(op);
+    auto type = cast<MatrixType>(result.getType());
+    Value csr = ConvertOp::create(builder, op->getLoc(),
+                                  type.withFormat(MatrixFormat::CSR), result);
+    ++numConverts;
+    if (explain)
+      report(op) << "result #" << result.getResultNumber() << " of "
+                 << op->getName() << " converted to CSR for its users\n";
+    result.replaceUsesWithIf(csr, [&](OpOperand &use) {
+      return use.getOwner() != csr.getDefiningOp() && takesCSR(use);
+    });
+  }
+
+  void convertOperandsToDense(Operation *op, ArrayRef<bool> csrOperands) {
+    for (auto [operand, csr] : llvm::zip(op->getOpOperands(), csrOperands))
+      if (csr)
+        operand.set(denseCopy(operand.get(), op));
+  }
+
+  /// One dense copy per CSR value, right after its definition (outside the
+  /// loops its consumers may sit in).
+  Value denseCopy(Value value, Operation *consumer) {
+    auto [it, inserted] = denseCopies.try_emplace(value);
+    if (!inserted)
+      return it->second;
+    OpBuilder builder(value.getContext());
+    if (Operation *def = value.getDefiningOp())
+      builder.setInsertionPointAfter(def);
+    else
+      builder.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
+    auto type = cast<MatrixType>(value.getType());
+    it->second = ConvertOp::create(builder, value.getLoc(),
+                                   type.withFormat(std::nullopt), value);
+    ++numConverts;
+    if (explain)
+      report(consumer) << consumer->getName()
+                       << " takes a dense copy of a CSR matrix\n";
+    return it->second;
+  }
+
+  raw_ostream &report(Operation *op) {
+    return llvm::errs() << "amls-select-formats: " << op->getLoc() << ": ";
+  }
+
+  Mode mode;
+  StorageFormatRule rule;
+  bool explain;
+  DenseMap<Value, Value> denseCopies;
+};
+
+struct AMLSSelectFormatsPass
+    : public amls::impl::AMLSSelectFormatsBase<AMLSSelectFormatsPass> {
+  using AMLSSelectFormatsBase::AMLSSelectFormatsBase;
+
+  void runOnOperation() override {
+    std::optional<Mode> parsed =
+        llvm::StringSwitch<std::optional<Mode>>(mode)
+            .Case("auto", Mode::Auto)
+            .Case("dense", Mode::Dense)
+            .Case("csr", Mode::CSR)
+            .Default(std::nullopt);
+    if (!parsed) {
+      getOperation()->emitError("amls-select-formats: expected mode 'auto', "
+                                "'dense' or 'csr', found '")
+          << mode << "'";
+      return signalPassFailure();
+    }
+    if (!(sparsityTurnPoint >= 0.0 && sparsityTurnPoint <= 1.0) ||
+        minCells < 0) {
+      getOperation()->emitError("amls-select-formats: expected "
+                                "sparsity-turn-point in [0, 1] and min-cells "
+                                ">= 0, found ")
+          << sparsityTurnPoint << " and " << minCells;
+      return signalPassFailure();
+    }
+    StorageFormatRule rule;
+    rule.sparsityTurnPoint = sparsityTurnPoint;
+    rule.minCells = minCells;
+    FormatSelector selector(*parsed, rule, explain);
+    selector.run(getOperation());
+    numCSR += selector.numCSR;
+    numConverts += selector.numConverts;
+  }
+};
+
+} // namespace

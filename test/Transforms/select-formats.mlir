@@ -1,0 +1,97 @@
+// RUN: amls-opt %s -split-input-file -amls-select-formats | FileCheck %s
+// RUN: amls-opt %s -split-input-file -amls-select-formats=mode=dense | FileCheck %s --check-prefix=DENSE
+// RUN: amls-opt %s -split-input-file -amls-select-formats="sparsity-turn-point=0.004" | FileCheck %s --check-prefix=TURN
+// RUN: amls-opt %s -split-input-file -amls-select-formats=explain -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: not amls-opt %s -amls-select-formats=mode=coo 2>&1 | FileCheck %s --check-prefix=MODE
+
+// MODE: amls-select-formats: expected mode 'auto', 'dense' or 'csr', found 'coo'
+
+// SystemDS's rule: CSR below 40% non-zeros. The producers have CSR kernels
+// (read, X / v, transpose); the product's result is dense (CSR %*% dense);
+// a 0.5% matrix stays dense with the turn point at 0.4%.
+// CHECK-LABEL: func @pagerank_setup
+// CHECK: %[[A:.*]] = amls.read {{.*}} : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK: amls.agg sum row %[[A]] : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr> -> !amls.matrix<1000x1xf64>
+// CHECK: amls.div {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK: amls.transpose {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK: amls.matmul {{.*}} -> !amls.matrix<1000x1xf64>
+// CHECK-NOT: amls.convert
+// DENSE-LABEL: func @pagerank_setup
+// DENSE-NOT: format = csr
+// TURN-LABEL: func @pagerank_setup
+// TURN-NOT: format = csr
+// TURN-LABEL: func @dense_consumers
+// EXPLAIN: amls-select-formats: {{.*}}: result #0 of amls.read is CSR: !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// EXPLAIN: result #0 of amls.div is CSR
+// EXPLAIN: result #0 of amls.transpose is CSR
+func.func @pagerank_setup(%p: !amls.matrix<1000x1xf64>) -> !amls.matrix<1000x1xf64> {
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %d = amls.agg sum row %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1xf64>
+  %B = amls.div %A, %d : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1xf64> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %G = amls.transpose %B : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %y = amls.matmul %G, %p : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1xf64> -> !amls.matrix<1000x1xf64>
+  return %y : !amls.matrix<1000x1xf64>
+}
+
+// -----
+
+// A consumer without a CSR kernel (exp) and a value leaving its block get
+// one dense copy, made right after the CSR matrix; the sum takes it CSR.
+// CHECK-LABEL: func @dense_consumers
+// CHECK: %[[A:.*]] = amls.read {{.*}} format = csr>
+// CHECK-NEXT: %[[D:.*]] = amls.convert %[[A]] : {{.*}} format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+// CHECK: amls.exp %[[D]]
+// CHECK: amls.agg sum all %[[A]]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[D]])
+// CHECK: return
+// EXPLAIN: amls.exp takes a dense copy of a CSR matrix
+func.func @dense_consumers(%n: index) -> (!amls.matrix<1000x1000xf64>, f64) {
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %E = amls.exp %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64>
+  %t = amls.agg sum all %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%X = %A) -> (!amls.matrix<1000x1000xf64, sparsity = 0.005>) {
+    scf.yield %X : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  }
+  %s = amls.add %E, %E : !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
+  return %s, %t : !amls.matrix<1000x1000xf64>, f64
+}
+
+// -----
+
+// A sparse matrix none of whose users takes CSR stays dense.
+// CHECK-LABEL: func @no_csr_user
+// CHECK-NOT: format = csr
+func.func @no_csr_user() -> !amls.matrix<1000x1000xf64> {
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %E = amls.exp %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64>
+  return %E : !amls.matrix<1000x1000xf64>
+}
+
+// -----
+
+// Small matrices, column vectors and unknown sparsity stay dense; a sparse
+// result of an op without a CSR kernel (rand) is converted for the users
+// that have one (the sum), not for the others (exp).
+// CHECK-LABEL: func @rule_limits
+// CHECK: amls.read "small.mtx" {{.*}} : !amls.matrix<10x10xf64, sparsity = 0.1>
+// CHECK: amls.read "column.mtx" {{.*}} : !amls.matrix<100000x1xf64, sparsity = 0.01>
+// CHECK: amls.read "unknown.csv" {{.*}} : !amls.matrix<1000x1000xf64>
+// CHECK: %[[R:.*]] = amls.rand
+// CHECK-NEXT: %[[C:.*]] = amls.convert %[[R]] : {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.001, format = csr>
+// CHECK: amls.exp %[[R]]
+// CHECK: amls.agg sum all %[[C]]
+func.func @rule_limits(%seed: i64) -> (!amls.matrix<10x10xf64, sparsity = 0.1>, !amls.matrix<100000x1xf64, sparsity = 0.01>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, f64) {
+  %a = amls.read "small.mtx" mm : !amls.matrix<10x10xf64, sparsity = 0.1>
+  %b = amls.read "column.mtx" mm : !amls.matrix<100000x1xf64, sparsity = 0.01>
+  %c = amls.read "unknown.csv" csv : !amls.matrix<1000x1000xf64>
+  %c1000 = arith.constant 1000 : index
+  %zero = arith.constant 0.0 : f64
+  %one = arith.constant 1.0 : f64
+  %sp = arith.constant 0.001 : f64
+  %r = amls.rand %c1000, %c1000, %zero, %one, %sp seed %seed uniform : f64 -> !amls.matrix<1000x1000xf64, sparsity = 0.001>
+  %e = amls.exp %r : !amls.matrix<1000x1000xf64, sparsity = 0.001> -> !amls.matrix<1000x1000xf64>
+  %s = amls.agg sum all %r : !amls.matrix<1000x1000xf64, sparsity = 0.001> -> f64
+  return %a, %b, %c, %e, %s : !amls.matrix<10x10xf64, sparsity = 0.1>, !amls.matrix<100000x1xf64, sparsity = 0.01>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, f64
+}
