@@ -33,6 +33,7 @@ public:
 
   void run(Operation *root) {
     root->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
+    root->walk([&](MatmulOp product) { transposeProduct(product); });
   }
 
   unsigned numCSR = 0;
@@ -101,6 +102,42 @@ private:
         convertResultToCSR(op, result);
       }
     }
+  }
+
+  /// t(X) %*% D with a CSR X and a dense D becomes t(t(D) %*% X): the
+  /// dense-times-CSR kernel scatters the rows of X, so t(X) is never built
+  /// (only the dense D and the product are transposed). A transpose outside
+  /// the block of the product (a loop-invariant t(X)) is built once and
+  /// kept: the products over it are row-parallel without scattering.
+  void transposeProduct(MatmulOp product) {
+    auto transpose = product.getLhs().getDefiningOp<TransposeOp>();
+    if (!transpose || !isCSRMatrix(transpose.getInput().getType()) ||
+        isCSRMatrix(product.getRhs().getType()) ||
+        isCSRMatrix(product.getType()) ||
+        transpose->getBlock() != product->getBlock())
+      return;
+    OpBuilder builder(product);
+    Location loc = product.getLoc();
+    auto swap = [](MatrixType type) {
+      return MatrixType::get(type.getCols(), type.getRows(),
+                             type.getElementType(), type.getSparsity(),
+                             type.getFormat());
+    };
+    auto dense = cast<MatrixType>(product.getRhs().getType());
+    Value transposedDense =
+        TransposeOp::create(builder, loc, swap(dense), product.getRhs());
+    Value scattered =
+        MatmulOp::create(builder, loc, swap(product.getType()),
+                         transposedDense, transpose.getInput());
+    Value result =
+        TransposeOp::create(builder, loc, product.getType(), scattered);
+    if (explain)
+      report(product) << "t(X) %*% D with a CSR X computed as "
+                         "t(t(D) %*% X), without t(X)\n";
+    product.replaceAllUsesWith(result);
+    product.erase();
+    if (transpose->use_empty())
+      transpose.erase();
   }
 
   /// Whether the user of `use` has a kernel taking it as CSR (with the

@@ -7,14 +7,14 @@
 // MODE: amls-select-formats: expected mode 'auto', 'dense' or 'csr', found 'coo'
 
 // SystemDS's rule: CSR below 40% non-zeros. The producers have CSR kernels
-// (read, X / v, transpose); the product's result is dense (CSR %*% dense);
-// a 0.5% matrix stays dense with the turn point at 0.4%.
+// (read, X / v, transpose); the product's result is dense, computed without
+// the transpose (t(t(p) %*% B)); a 0.5% matrix stays dense with the turn
+// point at 0.4%.
 // CHECK-LABEL: func @pagerank_setup
 // CHECK: %[[A:.*]] = amls.read {{.*}} : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
 // CHECK: amls.agg sum row %[[A]] : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr> -> !amls.matrix<1000x1xf64>
 // CHECK: amls.div {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
-// CHECK: amls.transpose {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
-// CHECK: amls.matmul {{.*}} -> !amls.matrix<1000x1xf64>
+// CHECK: amls.matmul {{.*}} : !amls.matrix<1x1000xf64>, !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr> -> !amls.matrix<1x1000xf64>
 // CHECK-NOT: amls.convert
 // DENSE-LABEL: func @pagerank_setup
 // DENSE-NOT: format = csr
@@ -94,4 +94,42 @@ func.func @rule_limits(%seed: i64) -> (!amls.matrix<10x10xf64, sparsity = 0.1>, 
   %e = amls.exp %r : !amls.matrix<1000x1000xf64, sparsity = 0.001> -> !amls.matrix<1000x1000xf64>
   %s = amls.agg sum all %r : !amls.matrix<1000x1000xf64, sparsity = 0.001> -> f64
   return %a, %b, %c, %e, %s : !amls.matrix<10x10xf64, sparsity = 0.1>, !amls.matrix<100000x1xf64, sparsity = 0.01>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, f64
+}
+
+// -----
+
+// t(X) %*% u with a CSR X in the same block: t(t(u) %*% X), without t(X).
+// CHECK-LABEL: func @transposed_product
+// CHECK: %[[X:.*]] = amls.read {{.*}} format = csr>
+// CHECK-NEXT: %[[U:.*]] = amls.transpose %arg0 : !amls.matrix<10000x1xf64> -> !amls.matrix<1x10000xf64>
+// CHECK-NEXT: %[[P:.*]] = amls.matmul %[[U]], %[[X]] : {{.*}} -> !amls.matrix<1x500xf64>
+// CHECK-NEXT: %[[R:.*]] = amls.transpose %[[P]] : !amls.matrix<1x500xf64> -> !amls.matrix<500x1xf64>
+// CHECK-NEXT: return %[[R]]
+// EXPLAIN: t(X) %*% D with a CSR X computed as t(t(D) %*% X), without t(X)
+func.func @transposed_product(%u: !amls.matrix<10000x1xf64>) -> !amls.matrix<500x1xf64> {
+  %A = amls.read "x.mtx" mm : !amls.matrix<10000x500xf64, sparsity = 0.01>
+  %T = amls.transpose %A : !amls.matrix<10000x500xf64, sparsity = 0.01> -> !amls.matrix<500x10000xf64, sparsity = 0.01>
+  %y = amls.matmul %T, %u : !amls.matrix<500x10000xf64, sparsity = 0.01>, !amls.matrix<10000x1xf64> -> !amls.matrix<500x1xf64>
+  return %y : !amls.matrix<500x1xf64>
+}
+
+// -----
+
+// A transpose outside the loop of its product is built once (CSR) and the
+// products in the loop are row-parallel SpMVs.
+// CHECK-LABEL: func @loop_invariant_transpose
+// CHECK: %[[G:.*]] = amls.transpose {{.*}} -> !amls.matrix<500x10000xf64, sparsity = 0.01, format = csr>
+// CHECK: scf.for
+// CHECK: amls.matmul %[[G]], %{{.*}} : !amls.matrix<500x10000xf64, sparsity = 0.01, format = csr>, !amls.matrix<10000x1xf64> -> !amls.matrix<500x1xf64>
+func.func @loop_invariant_transpose(%u: !amls.matrix<10000x1xf64>, %n: index) -> !amls.matrix<500x1xf64> {
+  %A = amls.read "x.mtx" mm : !amls.matrix<10000x500xf64, sparsity = 0.01>
+  %T = amls.transpose %A : !amls.matrix<10000x500xf64, sparsity = 0.01> -> !amls.matrix<500x10000xf64, sparsity = 0.01>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = amls.constant dense<0.0> : tensor<500x1xf64> -> !amls.matrix<500x1xf64>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (!amls.matrix<500x1xf64>) {
+    %y = amls.matmul %T, %u : !amls.matrix<500x10000xf64, sparsity = 0.01>, !amls.matrix<10000x1xf64> -> !amls.matrix<500x1xf64>
+    scf.yield %y : !amls.matrix<500x1xf64>
+  }
+  return %r : !amls.matrix<500x1xf64>
 }

@@ -45,6 +45,10 @@ struct LowerCSRAgg : public CSRPattern<AggOp> {
   LogicalResult lower(AggOp op, ArrayRef<ValueRange> operands,
                       ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    auto mul = op.getInput().getDefiningOp<MulOp>();
+    if (mul && isRowMaxTimesReadThrough(mul))
+      return lowerRowMaxTimes(op, mul, CSRMatrix::fromRange(operands[0]),
+                              rewriter);
     CSRMatrix x = CSRMatrix::fromRange(operands[0]);
     AggKind kind = op.getKind();
     Value rows = x.rows(rewriter, loc);
@@ -93,6 +97,29 @@ struct LowerCSRAgg : public CSRPattern<AggOp> {
     if (kind == AggKind::Mean)
       result = divideCells(rewriter, loc, result,
                            indexToF64(rewriter, loc, byRow ? x.cols : rows));
+    replaceWithDense(rewriter, op, result);
+    return success();
+  }
+
+  /// rowMaxs(G * r) as one max-times product over the rows of G.
+  LogicalResult lowerRowMaxTimes(AggOp op, MulOp mul, CSRMatrix g,
+                                 ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Value vector = rewriter.getRemappedValue(mul.getRhs());
+    if (!vector)
+      return rewriter.notifyMatchFailure(op, "r has no tensor");
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, vector, 1), g.cols,
+               mul, "the operands' sizes differ");
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value result = tensorFromRuntime(
+        rewriter, loc, type, g.rows(rewriter, loc),
+        indexConstant(rewriter, loc, 1), [&](Value out) {
+          SmallVector<Value> args;
+          g.appendRuntimeArgs(rewriter, loc, args);
+          args.append({asRuntimeMatrix(rewriter, loc, vector), out});
+          callRuntime(rewriter, loc, op, RuntimeFunction::CSRRowMaxTimes, args);
+        });
     replaceWithDense(rewriter, op, result);
     return success();
   }

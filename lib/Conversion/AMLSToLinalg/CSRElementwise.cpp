@@ -144,6 +144,12 @@ struct LowerCSRElementwise : public CSRPattern<OpTy> {
   LogicalResult lower(OpTy op, ArrayRef<ValueRange> operands,
                       ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (isRowMaxTimesReadThrough(op)) {
+      SmallVector<SmallVector<Value>> values;
+      values.push_back(llvm::to_vector(operands[0]));
+      rewriter.replaceOpWithMultiple(op, std::move(values));
+      return success();
+    }
     auto elementwise = cast<ElementwiseOpInterface>(op.getOperation());
     unsigned sparse = isCSRMatrix(op->getOperand(0).getType()) ? 0 : 1;
     CSRMatrix csr = CSRMatrix::fromRange(operands[sparse]);

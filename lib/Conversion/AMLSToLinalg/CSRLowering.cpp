@@ -124,6 +124,16 @@ CSRMatrix mlir::amls::lowering::csrFromTwoPhases(
   return csrFromBuffers(b, loc, type, rowptr, colidx, values, cols);
 }
 
+bool mlir::amls::lowering::isRowMaxTimesReadThrough(Operation *op) {
+  auto mul = dyn_cast<MulOp>(op);
+  if (!mul || !mul->hasOneUse() || !isCSRMatrix(mul.getLhs().getType()))
+    return false;
+  auto vector = dyn_cast<MatrixType>(mul.getRhs().getType());
+  auto agg = dyn_cast<AggOp>(*mul->getUsers().begin());
+  return vector && !isCSRMatrix(vector) && vector.getRows() == 1 && agg &&
+         agg.getKind() == AggKind::Max && agg.getAxis() == AggAxis::Row;
+}
+
 CSRMatrix mlir::amls::lowering::withValues(const CSRMatrix &pattern,
                                            Value values) {
   return {pattern.rowptr, pattern.colidx, values, pattern.cols};

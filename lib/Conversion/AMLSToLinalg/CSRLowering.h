@@ -68,6 +68,13 @@ CSRMatrix csrFromTwoPhases(OpBuilder &b, Location loc, MatrixType type,
 /// The same pattern (row pointers and column indices) with new values.
 CSRMatrix withValues(const CSRMatrix &pattern, Value values);
 
+/// Whether `op` is G * r (G CSR, r a dense row vector) whose only user is
+/// rowMaxs: connected components' rowMaxs(G * t(c)), one max-times
+/// product (amls_rt_csr_row_max_times) without the temporary CSR matrix.
+/// G * r is then replaced by G's values (it has G's shape, so the types
+/// agree), which rowMaxs reads as its operand.
+bool isRowMaxTimesReadThrough(Operation *op);
+
 /// Base of the CSR patterns: matches ops with a CSR operand or result
 /// (before the dense patterns, which take the rest).
 template <typename OpTy>

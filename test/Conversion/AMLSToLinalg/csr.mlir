@@ -1,0 +1,145 @@
+// RUN: amls-opt %s -split-input-file -convert-amls-to-linalg -canonicalize | FileCheck %s
+
+// A CSR matrix converts to its row pointers, column indices, values and
+// column count, across function boundaries too.
+// CHECK-LABEL: func @signature
+// CHECK-SAME: (%[[P:.*]]: tensor<101xi64>, %[[C:.*]]: tensor<?xi32>, %[[V:.*]]: tensor<?xf64>, %[[N:.*]]: index) -> (tensor<101xi64>, tensor<?xi32>, tensor<?xf64>, index)
+// CHECK: return %[[P]], %[[C]], %[[V]], %{{.*}}
+func.func @signature(%A: !amls.matrix<100x50xf64, format = csr>) -> !amls.matrix<100x50xf64, format = csr> {
+  return %A : !amls.matrix<100x50xf64, format = csr>
+}
+
+// -----
+
+// Conversions both ways: count, then fill; scatter into a dense buffer.
+// CHECK-LABEL: func @convert
+// CHECK: %[[PTR:.*]] = memref.alloc() : memref<101xi64>
+// CHECK: %[[NNZ:.*]] = call @amls_rt_csr_count_dense
+// CHECK: %[[N:.*]] = arith.index_cast %[[NNZ]] : i64 to index
+// CHECK: memref.alloc(%[[N]]) : memref<?xi32>
+// CHECK: memref.alloc(%[[N]]) : memref<?xf64>
+// CHECK: call @amls_rt_csr_from_dense
+// CHECK: call @amls_rt_csr_to_dense
+func.func @convert(%X: !amls.matrix<100x50xf64>) -> !amls.matrix<100x50xf64> {
+  %S = amls.convert %X : !amls.matrix<100x50xf64> -> !amls.matrix<100x50xf64, format = csr>
+  %D = amls.convert %S : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<100x50xf64>
+  return %D : !amls.matrix<100x50xf64>
+}
+
+// -----
+
+// A file read straight into CSR, its sizes checked against the type.
+// CHECK-LABEL: func @read_write
+// CHECK: %[[H:.*]] = call @amls_rt_csr_read
+// CHECK: call @amls_rt_csr_handle_rows(%[[H]])
+// CHECK: call @amls_rt_csr_handle_cols(%[[H]])
+// CHECK: call @amls_rt_csr_handle_nnz(%[[H]])
+// CHECK: call @amls_rt_check
+// CHECK: call @amls_rt_csr_take(%[[H]]
+// CHECK: call @amls_rt_csr_write
+func.func @read_write() {
+  %A = amls.read "in.mtx" mm : !amls.matrix<100x50xf64, format = csr>
+  amls.write %A, "out.mtx" mm : !amls.matrix<100x50xf64, format = csr>
+  return
+}
+
+// -----
+
+// Products: SpMM, dense x CSR, SpGEMM in two phases, tsmm and mmchain.
+// CHECK-LABEL: func @products
+// CHECK: call @amls_rt_csr_spmm(
+// CHECK: call @amls_rt_dense_csr_mm(
+// CHECK: call @amls_rt_csr_spgemm_count(
+// CHECK: call @amls_rt_csr_spgemm_fill(
+// CHECK: call @amls_rt_csr_tsmm(
+// CHECK: call @amls_rt_csr_mmchain(
+func.func @products(%A: !amls.matrix<100x100xf64, format = csr>, %D: !amls.matrix<100x8xf64>, %E: !amls.matrix<8x100xf64>, %v: !amls.matrix<100x1xf64>) -> (!amls.matrix<100x8xf64>, !amls.matrix<8x100xf64>, !amls.matrix<100x100xf64, format = csr>, !amls.matrix<100x100xf64>, !amls.matrix<100x1xf64>) {
+  %0 = amls.matmul %A, %D : !amls.matrix<100x100xf64, format = csr>, !amls.matrix<100x8xf64> -> !amls.matrix<100x8xf64>
+  %1 = amls.matmul %E, %A : !amls.matrix<8x100xf64>, !amls.matrix<100x100xf64, format = csr> -> !amls.matrix<8x100xf64>
+  %2 = amls.matmul %A, %A : !amls.matrix<100x100xf64, format = csr>, !amls.matrix<100x100xf64, format = csr> -> !amls.matrix<100x100xf64, format = csr>
+  %3 = amls.tsmm left %A : !amls.matrix<100x100xf64, format = csr> -> !amls.matrix<100x100xf64>
+  %4 = amls.mmchain %A, %v : !amls.matrix<100x100xf64, format = csr>, !amls.matrix<100x1xf64> -> !amls.matrix<100x1xf64>
+  return %0, %1, %2, %3, %4 : !amls.matrix<100x8xf64>, !amls.matrix<8x100xf64>, !amls.matrix<100x100xf64, format = csr>, !amls.matrix<100x100xf64>, !amls.matrix<100x1xf64>
+}
+
+// -----
+
+// Full aggregates reduce the values (min/max with the implicit zeros where
+// some cell is not stored), row and column aggregates call the runtime,
+// means divide the sums.
+// CHECK-LABEL: func @aggregates
+// CHECK-DAG: %[[SUM:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[MIN:.*]] = arith.constant 2 : i32
+// CHECK: call @amls_rt_values_reduce(%{{.*}}, %[[SUM]])
+// CHECK: %[[M:.*]] = call @amls_rt_values_reduce(%{{.*}}, %[[MIN]])
+// CHECK: %[[SOME:.*]] = arith.cmpi ult
+// CHECK: %[[Z:.*]] = arith.minimumf %[[M]]
+// CHECK: arith.select %[[SOME]], %[[Z]], %[[M]]
+// CHECK: call @amls_rt_csr_row_agg(%{{.*}}, %[[SUM]]
+// CHECK: call @amls_rt_csr_col_agg(%{{.*}}, %[[SUM]]
+// CHECK: linalg.generic
+// CHECK: arith.divf
+func.func @aggregates(%A: !amls.matrix<100x50xf64, format = csr>) -> (f64, f64, !amls.matrix<100x1xf64>, !amls.matrix<1x50xf64>) {
+  %0 = amls.agg sum all %A : !amls.matrix<100x50xf64, format = csr> -> f64
+  %1 = amls.agg min all %A : !amls.matrix<100x50xf64, format = csr> -> f64
+  %2 = amls.agg sum row %A : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<100x1xf64>
+  %3 = amls.agg mean col %A : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<1x50xf64>
+  return %0, %1, %2, %3 : f64, f64, !amls.matrix<100x1xf64>, !amls.matrix<1x50xf64>
+}
+
+// -----
+
+// Element-wise ops keep the pattern: the result shares the row pointers and
+// column indices; scalars map the values, dense operands are gathered by
+// parallel loops over the rows; a division by a vector is checked for zeros.
+// CHECK-LABEL: func @elementwise
+// CHECK-SAME: (%[[P:.*]]: tensor<101xi64>, %[[C:.*]]: tensor<?xi32>, %[[V:.*]]: tensor<?xf64>, %{{.*}}: index, %[[D:.*]]: tensor<100x1xf64>, %[[S:.*]]: f64)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} ins(%[[V]] : tensor<?xf64>)
+// CHECK: arith.mulf %{{.*}}, %[[S]]
+// CHECK: arith.cmpf ueq
+// CHECK: call @amls_rt_check
+// CHECK: scf.parallel
+// CHECK: scf.for
+// CHECK: arith.divf
+// CHECK: return %[[P]], %[[C]], %{{.*}}, %{{.*}} :
+func.func @elementwise(%A: !amls.matrix<100x50xf64, format = csr>, %d: !amls.matrix<100x1xf64>, %s: f64) -> !amls.matrix<100x50xf64, format = csr> {
+  %0 = amls.mul %A, %s : !amls.matrix<100x50xf64, format = csr>, f64 -> !amls.matrix<100x50xf64, format = csr>
+  %1 = amls.div %0, %d : !amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x1xf64> -> !amls.matrix<100x50xf64, format = csr>
+  return %1 : !amls.matrix<100x50xf64, format = csr>
+}
+
+// -----
+
+// rowMaxs(G * t(c)): one max-times product, no temporary CSR matrix.
+// CHECK-LABEL: func @components
+// CHECK-NOT: scf.parallel
+// CHECK: call @amls_rt_csr_row_max_times(
+func.func @components(%G: !amls.matrix<100x100xf64, format = csr>, %c: !amls.matrix<100x1xf64>) -> !amls.matrix<100x1xf64> {
+  %t = amls.transpose %c : !amls.matrix<100x1xf64> -> !amls.matrix<1x100xf64>
+  %m = amls.mul %G, %t : !amls.matrix<100x100xf64, format = csr>, !amls.matrix<1x100xf64> -> !amls.matrix<100x100xf64, format = csr>
+  %r = amls.agg max row %m : !amls.matrix<100x100xf64, format = csr> -> !amls.matrix<100x1xf64>
+  return %r : !amls.matrix<100x1xf64>
+}
+
+// -----
+
+// Reorganisations: transpose, slices (bounds checked, two phases),
+// cbind/rbind; sizes and nnz.
+// CHECK-LABEL: func @reorganisation
+// CHECK: call @amls_rt_csr_transpose(
+// CHECK: call @amls_rt_check
+// CHECK: call @amls_rt_csr_slice_count(
+// CHECK: call @amls_rt_csr_slice_fill(
+// CHECK: call @amls_rt_csr_cbind(
+// CHECK: call @amls_rt_csr_rbind(
+// CHECK: arith.cmpf une
+func.func @reorganisation(%A: !amls.matrix<100x50xf64, format = csr>, %r0: index, %r1: index) -> (!amls.matrix<50x100xf64, format = csr>, !amls.matrix<?x50xf64, format = csr>, !amls.matrix<100x100xf64, format = csr>, !amls.matrix<200x50xf64, format = csr>, i64) {
+  %t = amls.transpose %A : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<50x100xf64, format = csr>
+  %c0 = arith.constant 0 : index
+  %c50 = arith.constant 50 : index
+  %s = amls.slice %A[%r0 : %r1, %c0 : %c50] : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<?x50xf64, format = csr>
+  %cb = amls.cbind %A, %A : !amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<100x100xf64, format = csr>
+  %rb = amls.rbind %A, %A : !amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<200x50xf64, format = csr>
+  %n = amls.nnz %A : !amls.matrix<100x50xf64, format = csr>
+  return %t, %s, %cb, %rb, %n : !amls.matrix<50x100xf64, format = csr>, !amls.matrix<?x50xf64, format = csr>, !amls.matrix<100x100xf64, format = csr>, !amls.matrix<200x50xf64, format = csr>, i64
+}
