@@ -12,6 +12,7 @@
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::amls {
@@ -32,6 +33,15 @@ public:
       : mode(mode), rule(rule), explain(explain) {}
 
   void run(Operation *root) {
+    // Dense arguments (the session passes matrices dense) are converted for
+    // the users that take them as CSR.
+    root->walk([&](FunctionOpInterface function) {
+      if (function.isExternal())
+        return;
+      for (BlockArgument argument : function.getArguments())
+        if (wantsCSR(argument))
+          convertToCSR(argument, function);
+    });
     root->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
     root->walk([&](MatmulOp product) { transposeProduct(product); });
   }
@@ -99,7 +109,7 @@ private:
           report(op) << "result #" << i << " of " << op->getName()
                      << " is CSR: " << result.getType() << "\n";
       } else if (wanted[i] && !results[i]) {
-        convertResultToCSR(op, result);
+        convertToCSR(result, op);
       }
     }
   }
@@ -154,21 +164,32 @@ private:
     return hasCSRKernel(user, csr, dense) || hasCSRKernel(user, csr, any);
   }
 
-  /// A sparse result of an op without a CSR kernel goes to CSR for those of
-  /// its users that have one.
-  void convertResultToCSR(Operation *op, OpResult result) {
-    if (llvm::none_of(result.getUses(), takesCSR))
+  /// A sparse matrix from an op without a CSR kernel (or an argument) goes
+  /// to CSR for those of its users that have one.
+  void convertToCSR(Value value, Operation *producer) {
+    if (llvm::none_of(value.getUses(), takesCSR))
       return;
-    OpBuilder builder(op->getContext());
-    builder.setInsertionPointAfter(op);
-    auto type = cast<MatrixType>(result.getType());
-    Value csr = ConvertOp::create(builder, op->getLoc(),
-                                  type.withFormat(MatrixFormat::CSR), result);
+    OpBuilder builder(value.getContext());
+    if (isa<BlockArgument>(value))
+      builder.setInsertionPointToStart(
+          cast<BlockArgument>(value).getOwner());
+    else
+      builder.setInsertionPointAfter(producer);
+    auto type = cast<MatrixType>(value.getType());
+    Value csr = ConvertOp::create(builder, value.getLoc(),
+                                  type.withFormat(MatrixFormat::CSR), value);
     ++numConverts;
-    if (explain)
-      report(op) << "result #" << result.getResultNumber() << " of "
-                 << op->getName() << " converted to CSR for its users\n";
-    result.replaceUsesWithIf(csr, [&](OpOperand &use) {
+    if (explain) {
+      report(producer);
+      if (auto result = dyn_cast<OpResult>(value))
+        llvm::errs() << "result #" << result.getResultNumber() << " of "
+                     << producer->getName();
+      else
+        llvm::errs() << "argument #"
+                     << cast<BlockArgument>(value).getArgNumber();
+      llvm::errs() << " converted to CSR for its users\n";
+    }
+    value.replaceUsesWithIf(csr, [&](OpOperand &use) {
       return use.getOwner() != csr.getDefiningOp() && takesCSR(use);
     });
   }

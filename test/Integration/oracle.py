@@ -13,8 +13,8 @@ scope and compared with the program's result of the same position. Prints
 one line per result and exits non-zero on any mismatch.
 
 Differential testing: the program also runs with --O0, with each rewrite
-family of the optimizer alone, without fusion and with the two fusion
-heuristics; every run must match NumPy and the optimized run
+family of the optimizer alone, without fusion, with the two fusion
+heuristics, and with formats forced dense and forced CSR (--formats); every run must match NumPy and the optimized run
 (--no-differential skips these).
 """
 
@@ -71,7 +71,8 @@ def read_matrix(path):
 
 # The optimized run first (the reference of the differential runs), then
 # without optimization, with each rewrite family alone, and with the
-# fusion heuristics instead of cost-based fusion, and without fusion.
+# fusion heuristics instead of cost-based fusion, without fusion, and with
+# every matrix dense or CSR wherever a kernel allows.
 CONFIGURATIONS = [
     ("optimized", []),
     ("O0", ["--O0"]),
@@ -83,6 +84,8 @@ CONFIGURATIONS = [
     ("unfused", ["--fuse=none"]),
     ("fuse-all", ["--fuse=fuse-all"]),
     ("fuse-no-redundancy", ["--fuse=fuse-no-redundancy"]),
+    ("dense", ["--formats=dense"]),
+    ("csr", ["--formats=csr"]),
 ]
 
 
