@@ -12,7 +12,9 @@
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::amls {
@@ -42,7 +44,10 @@ public:
         if (wantsCSR(argument))
           convertToCSR(argument, function);
     });
-    root->walk<WalkOrder::PreOrder>([&](Operation *op) { visit(op); });
+    // Post-order: an op's regions are decided before the op (an scf.if
+    // unifies its branches' formats), and everything before an op in its
+    // block before the op.
+    root->walk([&](Operation *op) { visit(op); });
     root->walk([&](MatmulOp product) { transposeProduct(product); });
   }
 
@@ -76,6 +81,13 @@ private:
   void visit(Operation *op) {
     SmallVector<bool> csrOperands = llvm::map_to_vector(
         op->getOperands(), [](Value v) { return isCSRMatrix(v.getType()); });
+    // The branches of an scf.if are unified when the scf.if is visited.
+    if (isa<scf::YieldOp>(op) && isa<scf::IfOp>(op->getParentOp()))
+      return;
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      unifyBranches(branch);
+      return;
+    }
     if (!isKernelOp(op)) {
       convertOperandsToDense(op, csrOperands);
       return;
@@ -110,6 +122,50 @@ private:
                      << " is CSR: " << result.getType() << "\n";
       } else if (wanted[i] && !results[i]) {
         convertToCSR(result, op);
+      }
+    }
+  }
+
+  /// A result of an scf.if is CSR where a branch yields a CSR matrix and a
+  /// user takes it: the other branch converts its matrix (at run time only
+  /// if taken), so a rarely taken branch (components' removal of self
+  /// loops) does not make the matrix dense for the common path.
+  void unifyBranches(scf::IfOp branch) {
+    SmallVector<scf::YieldOp> yields;
+    for (Region &region : branch->getRegions())
+      if (!region.empty())
+        yields.push_back(cast<scf::YieldOp>(region.front().getTerminator()));
+    for (OpResult result : branch->getResults()) {
+      unsigned i = result.getResultNumber();
+      auto type = dyn_cast<MatrixType>(result.getType());
+      if (!type)
+        continue;
+      bool anyCSR = llvm::any_of(yields, [&](scf::YieldOp yield) {
+        return isCSRMatrix(yield.getOperand(i).getType());
+      });
+      bool csr = yields.size() == 2 && anyCSR && mode != Mode::Dense &&
+                 llvm::any_of(result.getUses(), takesCSR);
+      for (scf::YieldOp yield : yields) {
+        OpOperand &operand = yield->getOpOperand(i);
+        bool isCSR = isCSRMatrix(operand.get().getType());
+        if (isCSR && !csr) {
+          operand.set(denseCopy(operand.get(), yield));
+        } else if (!isCSR && csr) {
+          OpBuilder builder(yield);
+          operand.set(ConvertOp::create(
+              builder, yield.getLoc(),
+              cast<MatrixType>(operand.get().getType())
+                  .withFormat(MatrixFormat::CSR),
+              operand.get()));
+          ++numConverts;
+        }
+      }
+      if (csr) {
+        result.setType(type.withFormat(MatrixFormat::CSR));
+        ++numCSR;
+        if (explain)
+          report(branch) << "result #" << i
+                         << " of scf.if is CSR (a branch yields CSR)\n";
       }
     }
   }
@@ -154,6 +210,11 @@ private:
   /// formats its other operands have now).
   static bool takesCSR(OpOperand &use) {
     Operation *user = use.getOwner();
+    // A branch's result may be CSR (unifyBranches).
+    if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()))
+      return llvm::any_of(
+          user->getParentOp()->getResult(use.getOperandNumber()).getUses(),
+          takesCSR);
     if (!isKernelOp(user))
       return false;
     SmallVector<bool> csr = llvm::map_to_vector(
@@ -200,17 +261,36 @@ private:
         operand.set(denseCopy(operand.get(), op));
   }
 
-  /// One dense copy per CSR value, right after its definition (outside the
-  /// loops its consumers may sit in).
+  /// A dense copy of a CSR value before `consumer`, hoisted out of the loops
+  /// that do not define the value (computed once, not per iteration) but
+  /// not out of branches (a branch not taken converts nothing). One copy per
+  /// value and insertion point.
   Value denseCopy(Value value, Operation *consumer) {
-    auto [it, inserted] = denseCopies.try_emplace(value);
+    Operation *point = consumer;
+    while (Operation *parent = point->getParentOp()) {
+      if (!isa<LoopLikeOpInterface>(parent) ||
+          parent->isAncestor(value.getParentBlock()->getParentOp()))
+        break;
+      point = parent;
+    }
+    // Where the value is defined in the insertion block, right after it.
+    Operation *def = value.getDefiningOp();
+    bool afterDef = def && def->getBlock() == point->getBlock();
+    bool atArgument = !def && cast<BlockArgument>(value).getOwner() ==
+                                  point->getBlock();
+    auto key = std::make_pair(value, afterDef || atArgument
+                                         ? static_cast<Operation *>(nullptr)
+                                         : point);
+    auto [it, inserted] = denseCopies.try_emplace(key);
     if (!inserted)
       return it->second;
     OpBuilder builder(value.getContext());
-    if (Operation *def = value.getDefiningOp())
+    if (afterDef)
       builder.setInsertionPointAfter(def);
-    else
+    else if (atArgument)
       builder.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
+    else
+      builder.setInsertionPoint(point);
     auto type = cast<MatrixType>(value.getType());
     it->second = ConvertOp::create(builder, value.getLoc(),
                                    type.withFormat(std::nullopt), value);
@@ -228,7 +308,7 @@ private:
   Mode mode;
   StorageFormatRule rule;
   bool explain;
-  DenseMap<Value, Value> denseCopies;
+  DenseMap<std::pair<Value, Operation *>, Value> denseCopies;
 };
 
 struct AMLSSelectFormatsPass

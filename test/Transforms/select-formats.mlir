@@ -133,3 +133,29 @@ func.func @loop_invariant_transpose(%u: !amls.matrix<10000x1xf64>, %n: index) ->
   }
   return %r : !amls.matrix<500x1xf64>
 }
+
+// -----
+
+// An scf.if with a CSR branch is CSR; the dense branch converts (only when
+// taken), and a dense copy for a consumer in a branch is made in the branch.
+// CHECK-LABEL: func @branches
+// CHECK: %[[A:.*]] = amls.read {{.*}} format = csr>
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (!amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>)
+// CHECK-NEXT: %[[D:.*]] = amls.convert %[[A]] : {{.*}}format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+// CHECK-NEXT: %[[E:.*]] = amls.exp %[[D]]
+// CHECK-NEXT: %[[C:.*]] = amls.convert %[[E]] : {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK-NEXT: scf.yield %[[C]]
+// CHECK: scf.yield %[[A]]
+// CHECK: amls.agg sum all %[[R]] : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// EXPLAIN: result #0 of scf.if is CSR (a branch yields CSR)
+func.func @branches(%flag: i1) -> f64 {
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %r = scf.if %flag -> (!amls.matrix<1000x1000xf64, sparsity = 0.005>) {
+    %E = amls.exp %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+    scf.yield %E : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  } else {
+    scf.yield %A : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  }
+  %s = amls.agg sum all %r : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
+  return %s : f64
+}
