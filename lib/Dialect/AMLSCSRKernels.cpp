@@ -164,12 +164,17 @@ struct UnaryKernels
 /// for other ops with a constant scalar when f(0, c) = 0 (X / 2, X > 0,
 /// X ^ 2), and for `/` by a dense vector after a run-time check that no
 /// divisor is 0 or NaN (otherwise the lowering computes the result dense).
+///
+/// Two CSR operands of +, -, *, min and max merge their rows into a CSR
+/// result (the union of the patterns; the intersection for *).
 template <typename OpTy>
 struct BinaryKernels
     : CSRKernelInterface::ExternalModel<BinaryKernels<OpTy>, OpTy> {
   bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
                     ArrayRef<bool> csrResults) const {
-    if (!csrResults[0] || (csrOperands[0] && csrOperands[1]))
+    if (csrOperands[0] && csrOperands[1])
+      return csrResults[0] && isa<AddOp, SubOp, MulOp, MinOp, MaxOp>(op);
+    if (!csrResults[0])
       return false;
     unsigned sparse = csrOperands[0] ? 0 : 1;
     Value other = op->getOperand(1 - sparse);
@@ -184,6 +189,26 @@ struct BinaryKernels
       return zero == 0.0;
     }
     return isa<DivOp>(op) && sparse == 0 && isVector(other);
+  }
+};
+
+/// trace and diag of a CSR matrix (dense results); diag of a dense vector
+/// as a CSR diagonal matrix.
+struct TraceKernels
+    : CSRKernelInterface::ExternalModel<TraceKernels, TraceOp> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool>) const {
+    return csrOperands[0];
+  }
+};
+
+struct DiagKernels : CSRKernelInterface::ExternalModel<DiagKernels, DiagOp> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    bool fromVector =
+        cast<MatrixType>(op->getOperand(0).getType()).getCols() == 1;
+    return fromVector ? !csrOperands[0] && csrResults[0]
+                      : csrOperands[0] && !csrResults[0];
   }
 };
 
@@ -215,6 +240,8 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
   RBindOp::attachInterface<ReorganisationKernels<RBindOp>>(context);
   attachUnary<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
               TanhOp, IsNaNOp>(context);
-  attachBinary<MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp, LtOp, NeOp, AndOp>(
-      context);
+  attachBinary<AddOp, SubOp, MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp, LtOp,
+               NeOp, AndOp>(context);
+  TraceOp::attachInterface<TraceKernels>(context);
+  DiagOp::attachInterface<DiagKernels>(context);
 }

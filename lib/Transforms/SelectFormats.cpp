@@ -12,7 +12,9 @@
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,14 +37,24 @@ public:
       : mode(mode), rule(rule), explain(explain) {}
 
   void run(Operation *root) {
-    // Dense arguments (the session passes matrices dense) are converted for
-    // the users that take them as CSR.
-    root->walk([&](FunctionOpInterface function) {
+    // A private function's sparse argument is passed CSR when its users
+    // take it (the callers convert, which the producer of the value then
+    // usually makes unnecessary); the other functions' arguments (the
+    // session passes matrices dense) are converted for those users.
+    SymbolTableCollection symbols;
+    SymbolUserMap callers(symbols, root);
+    root->walk([&](func::FuncOp function) {
       if (function.isExternal())
         return;
-      for (BlockArgument argument : function.getArguments())
-        if (wantsCSR(argument))
-          convertToCSR(argument, function);
+      for (BlockArgument argument : function.getArguments()) {
+        if (!wantsCSR(argument) ||
+            llvm::none_of(argument.getUses(), takesCSR))
+          continue;
+        if (function.isPrivate() &&
+            passArgumentAsCSR(function, argument, callers.getUsers(function)))
+          continue;
+        convertToCSR(argument, function);
+      }
     });
     // Post-order: an op's regions are decided before the op (an scf.if
     // unifies its branches' formats), and everything before an op in its
@@ -89,6 +101,13 @@ private:
       return;
     }
     if (!isKernelOp(op)) {
+      // A call passes CSR where the callee takes CSR (passArgumentAsCSR).
+      if (auto call = dyn_cast<func::CallOp>(op))
+        if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+                call, call.getCalleeAttr()))
+          for (auto [i, type] : llvm::enumerate(callee.getArgumentTypes()))
+            if (isCSRMatrix(type))
+              csrOperands[i] = false;
       convertOperandsToDense(op, csrOperands);
       return;
     }
@@ -99,13 +118,22 @@ private:
     for (OpResult result : op->getResults())
       wanted[result.getResultNumber()] |=
           wantsCSR(result) && llvm::any_of(result.getUses(), takesCSR);
+    // A cast keeps its operand's format.
+    if (isa<CastOp>(op) && csrOperands[0])
+      wanted[0] = true;
 
     SmallVector<bool> noOperands(csrOperands.size(), false);
+    // Ops whose kernels for CSR operands give CSR results (X * v).
+    SmallVector<bool> allCSR = llvm::map_to_vector(
+        op->getResults(), [](Value v) { return isa<MatrixType>(v.getType()); });
     SmallVector<bool> results;
     if (hasCSRKernel(op, csrOperands, wanted)) {
       results = wanted;
     } else if (hasCSRKernel(op, csrOperands, fixed)) {
       results = fixed;
+    } else if (llvm::is_contained(csrOperands, true) &&
+               hasCSRKernel(op, csrOperands, allCSR)) {
+      results = allCSR;
     } else {
       convertOperandsToDense(op, csrOperands);
       results = hasCSRKernel(op, noOperands, wanted) ? wanted : fixed;
@@ -204,6 +232,35 @@ private:
     product.erase();
     if (transpose->use_empty())
       transpose.erase();
+  }
+
+  /// Makes `argument` of private `function` CSR and converts it at every
+  /// call (false, changing nothing, when some use is not a call).
+  bool passArgumentAsCSR(func::FuncOp function, BlockArgument argument,
+                         ArrayRef<Operation *> users) {
+    if (!llvm::all_of(users, llvm::IsaPred<func::CallOp>))
+      return false;
+    auto type = cast<MatrixType>(argument.getType());
+    Type csrType = type.withFormat(MatrixFormat::CSR);
+    unsigned index = argument.getArgNumber();
+    for (Operation *user : users) {
+      auto call = cast<func::CallOp>(user);
+      OpBuilder builder(call);
+      Value operand = call.getOperand(index);
+      call.setOperand(index, ConvertOp::create(builder, call.getLoc(),
+                                               csrType, operand));
+      ++numConverts;
+    }
+    argument.setType(csrType);
+    SmallVector<Type> inputs(function.getArgumentTypes());
+    inputs[index] = csrType;
+    function.setFunctionType(FunctionType::get(
+        function.getContext(), inputs, function.getResultTypes()));
+    ++numCSR;
+    if (explain)
+      report(function) << "argument #" << index << " of @"
+                       << function.getName() << " is passed CSR\n";
+    return true;
   }
 
   /// Whether the user of `use` has a kernel taking it as CSR (with the

@@ -80,6 +80,37 @@ void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
 /// gives the identity (0, 0, +inf, -inf).
 double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values, int32_t kind);
 
+/// A CSR matrix's arrays: row pointers (rows + 1), column indices and
+/// values (nnz each), and the column count; the kernels of CSR results
+/// write caller-allocated arrays, counting first where the size is not
+/// known (SparseKernels.h has the others).
+#define AMLS_CSR_PARAMS(name)                                                  \
+  AmlsVectorI64 *name##_rowptr, AmlsVectorI32 *name##_colidx,                  \
+      AmlsVectorF64 *name##_values, int64_t name##_cols
+
+/// a op b for two CSR matrices of the same shape (`op`: 0 +, 1 -, 2 *,
+/// 3 min, 4 max): the union of their patterns (the intersection for *),
+/// without the zeros the op produces. Count fills out_rowptr (rows + 1)
+/// and returns the number of non-zeros; fill writes the arrays.
+int64_t _mlir_ciface_amls_rt_csr_merge_count(AMLS_CSR_PARAMS(a),
+                                             AMLS_CSR_PARAMS(b), int32_t op,
+                                             AmlsVectorI64 *out_rowptr);
+void _mlir_ciface_amls_rt_csr_merge_fill(AMLS_CSR_PARAMS(a),
+                                         AMLS_CSR_PARAMS(b), int32_t op,
+                                         AmlsVectorI64 *out_rowptr,
+                                         AmlsVectorI32 *out_colidx,
+                                         AmlsVectorF64 *out_values);
+/// trace(A) and diag(A) (rows x 1) of a CSR matrix.
+double _mlir_ciface_amls_rt_csr_trace(AMLS_CSR_PARAMS(a));
+void _mlir_ciface_amls_rt_csr_diag(AMLS_CSR_PARAMS(a), AmlsMatrixF64 *out);
+/// diag(v) of a dense column vector as an n x n CSR matrix (its non-zeros).
+int64_t _mlir_ciface_amls_rt_csr_from_diagonal_count(AmlsMatrixF64 *vector,
+                                                     AmlsVectorI64 *rowptr);
+void _mlir_ciface_amls_rt_csr_from_diagonal_fill(AmlsMatrixF64 *vector,
+                                                 AmlsVectorI64 *rowptr,
+                                                 AmlsVectorI32 *colidx,
+                                                 AmlsVectorF64 *values);
+
 /// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
 /// `use_select` the select argument is ignored.
 int64_t _mlir_ciface_amls_rt_count_nonempty(AmlsMatrixF64 *x,

@@ -125,10 +125,26 @@ struct LowerCSRAgg : public CSRPattern<AggOp> {
   }
 };
 
+struct LowerCSRTrace : public CSRPattern<TraceOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(TraceOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    CSRMatrix x = CSRMatrix::fromRange(operands[0]);
+    checkEqual(rewriter, loc, x.rows(rewriter, loc), x.cols, op,
+               "trace expects a square matrix");
+    SmallVector<Value> args;
+    x.appendRuntimeArgs(rewriter, loc, args);
+    rewriter.replaceOp(
+        op, callRuntime(rewriter, loc, op, RuntimeFunction::CSRTrace, args));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::amls::lowering::populateCSRAggregatePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCSRAgg>(patterns, converter, schedule);
+  addPatterns<LowerCSRAgg, LowerCSRTrace>(patterns, converter, schedule);
 }

@@ -11,6 +11,8 @@
 
 #include "CSRLowering.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace mlir;
 using namespace mlir::amls;
 using namespace mlir::amls::lowering;
@@ -151,6 +153,11 @@ struct LowerCSRElementwise : public CSRPattern<OpTy> {
       return success();
     }
     auto elementwise = cast<ElementwiseOpInterface>(op.getOperation());
+    if (op->getNumOperands() == 2 &&
+        isCSRMatrix(op->getOperand(0).getType()) &&
+        isCSRMatrix(op->getOperand(1).getType()))
+      return lowerMerge(op, CSRMatrix::fromRange(operands[0]),
+                        CSRMatrix::fromRange(operands[1]), rewriter);
     unsigned sparse = isCSRMatrix(op->getOperand(0).getType()) ? 0 : 1;
     CSRMatrix csr = CSRMatrix::fromRange(operands[sparse]);
     Value values;
@@ -176,6 +183,46 @@ struct LowerCSRElementwise : public CSRPattern<OpTy> {
     this->replaceWithCSR(rewriter, op, withValues(csr, values));
     return success();
   }
+
+  /// Two CSR operands: their rows merged by the runtime.
+  LogicalResult lowerMerge(OpTy op, const CSRMatrix &lhs, const CSRMatrix &rhs,
+                           ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    int32_t code = llvm::TypeSwitch<Operation *, int32_t>(op.getOperation())
+                       .template Case<AddOp>([](auto) { return 0; })
+                       .template Case<SubOp>([](auto) { return 1; })
+                       .template Case<MulOp>([](auto) { return 2; })
+                       .template Case<MinOp>([](auto) { return 3; })
+                       .template Case<MaxOp>([](auto) { return 4; })
+                       .Default([](Operation *) { return -1; });
+    if (code < 0)
+      return rewriter.notifyMatchFailure(op, "no merge kernel");
+    Value rows = lhs.rows(rewriter, loc);
+    checkEqual(rewriter, loc, rows, rhs.rows(rewriter, loc), op,
+               "the operands' row counts differ");
+    checkEqual(rewriter, loc, lhs.cols, rhs.cols, op,
+               "the operands' column counts differ");
+    SmallVector<Value> args;
+    lhs.appendRuntimeArgs(rewriter, loc, args);
+    rhs.appendRuntimeArgs(rewriter, loc, args);
+    args.push_back(i32Constant(rewriter, loc, code));
+    CSRMatrix result = csrFromTwoPhases(
+        rewriter, loc, cast<MatrixType>(op->getResult(0).getType()), rows,
+        lhs.cols,
+        [&](Value rowptr) {
+          SmallVector<Value> count(args);
+          count.push_back(rowptr);
+          return callRuntime(rewriter, loc, op, RuntimeFunction::CSRMergeCount,
+                             count);
+        },
+        [&](ValueRange arrays) {
+          SmallVector<Value> fill(args);
+          llvm::append_range(fill, arrays);
+          callRuntime(rewriter, loc, op, RuntimeFunction::CSRMergeFill, fill);
+        });
+    this->replaceWithCSR(rewriter, op, result);
+    return success();
+  }
 };
 
 template <typename... Ops>
@@ -190,7 +237,7 @@ void addElementwise(const TypeConverter &converter,
 void mlir::amls::lowering::populateCSRElementwisePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addElementwise<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
+  addElementwise<AddOp, SubOp, NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
                  TanhOp, IsNaNOp, MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp,
                  LtOp, NeOp, AndOp>(converter, patterns, schedule);
 }

@@ -83,6 +83,50 @@ struct LowerCSRSlice : public CSRPattern<SliceOp> {
   }
 };
 
+/// diag of a CSR matrix (a dense vector) or of a dense vector (a CSR
+/// diagonal matrix).
+struct LowerCSRDiag : public CSRPattern<DiagOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(DiagOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (isCSRMatrix(op.getInput().getType())) {
+      CSRMatrix x = CSRMatrix::fromRange(operands[0]);
+      Value rows = x.rows(rewriter, loc);
+      checkEqual(rewriter, loc, rows, x.cols, op,
+                 "diag expects a square matrix or a column vector");
+      auto type = cast<RankedTensorType>(
+          getTypeConverter()->convertType(op.getType()));
+      Value result = tensorFromRuntime(
+          rewriter, loc, type, rows, indexConstant(rewriter, loc, 1),
+          [&](Value out) {
+            SmallVector<Value> args;
+            x.appendRuntimeArgs(rewriter, loc, args);
+            args.push_back(out);
+            callRuntime(rewriter, loc, op, RuntimeFunction::CSRDiag, args);
+          });
+      replaceWithDense(rewriter, op, result);
+      return success();
+    }
+    Value input = operands[0].front();
+    Value vector = asRuntimeMatrix(rewriter, loc, input);
+    Value n = dimOf(rewriter, loc, input, 0);
+    CSRMatrix result = csrFromTwoPhases(
+        rewriter, loc, op.getType(), n, n,
+        [&](Value rowptr) {
+          return callRuntime(rewriter, loc, op,
+                             RuntimeFunction::CSRFromDiagonalCount,
+                             {vector, rowptr});
+        },
+        [&](ValueRange arrays) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::CSRFromDiagonalFill,
+                      {vector, arrays[0], arrays[1], arrays[2]});
+        });
+    replaceWithCSR(rewriter, op, result);
+    return success();
+  }
+};
+
 /// cbind/rbind of CSR matrices, two at a time.
 template <typename OpTy, bool Columns>
 struct LowerCSRConcat : public CSRPattern<OpTy> {
@@ -138,6 +182,6 @@ struct LowerCSRConcat : public CSRPattern<OpTy> {
 void mlir::amls::lowering::populateCSRReorganisationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCSRTranspose, LowerCSRSlice, LowerCSRConcat<CBindOp, true>,
+  addPatterns<LowerCSRTranspose, LowerCSRSlice, LowerCSRDiag, LowerCSRConcat<CBindOp, true>,
               LowerCSRConcat<RBindOp, false>>(patterns, converter, schedule);
 }

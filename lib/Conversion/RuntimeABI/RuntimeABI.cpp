@@ -190,6 +190,25 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_csr_write", {T::CSR, T::Ptr, T::I32}, {}};
   case F::ValuesReduce:
     return {"amls_rt_values_reduce", {T::VectorF64, T::I32}, T::F64};
+  case F::CSRMergeCount:
+    return {"amls_rt_csr_merge_count",
+            {T::CSR, T::CSR, T::I32, T::VectorI64},
+            T::I64};
+  case F::CSRMergeFill:
+    return {"amls_rt_csr_merge_fill",
+            {T::CSR, T::CSR, T::I32, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRTrace:
+    return {"amls_rt_csr_trace", {T::CSR}, T::F64};
+  case F::CSRDiag:
+    return {"amls_rt_csr_diag", {T::CSR, T::MatrixF64}, {}};
+  case F::CSRFromDiagonalCount:
+    return {"amls_rt_csr_from_diagonal_count", {T::MatrixF64, T::VectorI64},
+            T::I64};
+  case F::CSRFromDiagonalFill:
+    return {"amls_rt_csr_from_diagonal_fill",
+            {T::MatrixF64, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
   }
   llvm_unreachable("unknown runtime function");
 }

@@ -73,6 +73,12 @@ enum class RuntimeFunction {
   CSRTake,
   CSRWrite,
   ValuesReduce,
+  CSRMergeCount,
+  CSRMergeFill,
+  CSRTrace,
+  CSRDiag,
+  CSRFromDiagonalCount,
+  CSRFromDiagonalFill,
 };
 
 /// The function the execution session (lib/ExecutionEngine) calls; the
