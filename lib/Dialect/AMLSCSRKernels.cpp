@@ -212,6 +212,14 @@ struct DiagKernels : CSRKernelInterface::ExternalModel<DiagKernels, DiagOp> {
   }
 };
 
+/// table() builds its result CSR from the category vectors.
+struct TableKernels : CSRKernelInterface::ExternalModel<TableKernels, TableOp> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool>) const {
+    return !llvm::is_contained(csrOperands, true);
+  }
+};
+
 template <typename... Ops> void attachUnary(MLIRContext &context) {
   (Ops::template attachInterface<UnaryKernels<Ops>>(context), ...);
 }
@@ -244,4 +252,5 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
                NeOp, AndOp>(context);
   TraceOp::attachInterface<TraceKernels>(context);
   DiagOp::attachInterface<DiagKernels>(context);
+  TableOp::attachInterface<TableKernels>(context);
 }

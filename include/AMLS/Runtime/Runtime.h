@@ -111,6 +111,21 @@ void _mlir_ciface_amls_rt_csr_from_diagonal_fill(AmlsMatrixF64 *vector,
                                                  AmlsVectorI32 *colidx,
                                                  AmlsVectorF64 *values);
 
+/// table(a, b[, w]) as a rows x cols CSR matrix (cells outside dropped,
+/// duplicates summed): count fills the row pointers and returns nnz.
+int64_t _mlir_ciface_amls_rt_csr_table_count(AmlsMatrixF64 *a,
+                                             AmlsMatrixF64 *b,
+                                             AmlsMatrixF64 *w,
+                                             int32_t use_weights, int64_t rows,
+                                             int64_t cols,
+                                             AmlsVectorI64 *rowptr);
+void _mlir_ciface_amls_rt_csr_table_fill(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
+                                         AmlsMatrixF64 *w, int32_t use_weights,
+                                         int64_t rows, int64_t cols,
+                                         AmlsVectorI64 *rowptr,
+                                         AmlsVectorI32 *colidx,
+                                         AmlsVectorF64 *values);
+
 /// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
 /// `use_select` the select argument is ignored.
 int64_t _mlir_ciface_amls_rt_count_nonempty(AmlsMatrixF64 *x,

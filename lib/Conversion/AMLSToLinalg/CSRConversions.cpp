@@ -212,4 +212,5 @@ void mlir::amls::populateAMLSCSRLoweringPatterns(
   populateCSRAggregatePatterns(converter, patterns, schedule);
   populateCSRElementwisePatterns(converter, patterns, schedule);
   populateCSRReorganisationPatterns(converter, patterns, schedule);
+  populateCSRDataDependentPatterns(converter, patterns, schedule);
 }

@@ -136,6 +136,9 @@ void populateCSRAggregatePatterns(const TypeConverter &converter,
 void populateCSRElementwisePatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const LoweringSchedule &schedule);
+void populateCSRDataDependentPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      const LoweringSchedule &schedule);
 void populateCSRReorganisationPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        const LoweringSchedule &schedule);

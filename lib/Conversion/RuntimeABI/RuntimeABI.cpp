@@ -198,6 +198,16 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_csr_merge_fill",
             {T::CSR, T::CSR, T::I32, T::VectorI64, T::VectorI32, T::VectorF64},
             {}};
+  case F::CSRTableCount:
+    return {"amls_rt_csr_table_count",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I64, T::I64,
+             T::VectorI64},
+            T::I64};
+  case F::CSRTableFill:
+    return {"amls_rt_csr_table_fill",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I64, T::I64,
+             T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
   case F::CSRTrace:
     return {"amls_rt_csr_trace", {T::CSR}, T::F64};
   case F::CSRDiag:

@@ -125,3 +125,60 @@ extern "C" void _mlir_ciface_amls_rt_order(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
       at(out, i, j) = at(x, permutation[i], j);
   }
 }
+
+namespace {
+
+/// The cells of table(a, b[, w]) inside rows x cols, row-major, each with
+/// the sum of its weights.
+std::vector<std::pair<std::pair<int64_t, int64_t>, double>>
+tableCells(AmlsMatrixF64 *a, AmlsMatrixF64 *b, AmlsMatrixF64 *w,
+           int32_t useWeights, int64_t rows, int64_t cols) {
+  std::vector<std::pair<std::pair<int64_t, int64_t>, double>> cells;
+  cells.reserve(a->sizes[0]);
+  for (int64_t i = 0; i < a->sizes[0]; ++i) {
+    int64_t row = categoryId(at(a, i, 0), "first", i) - 1;
+    int64_t col = categoryId(at(b, i, 0), "second", i) - 1;
+    if (row < rows && col < cols)
+      cells.push_back({{row, col}, useWeights ? at(w, i, 0) : 1.0});
+  }
+  std::stable_sort(cells.begin(), cells.end(),
+                   [](const auto &l, const auto &r) { return l.first < r.first; });
+  // Duplicates add up (in input order, as the dense kernel adds them).
+  size_t kept = 0;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (kept > 0 && cells[kept - 1].first == cells[i].first)
+      cells[kept - 1].second += cells[i].second;
+    else
+      cells[kept++] = cells[i];
+  }
+  cells.resize(kept);
+  return cells;
+}
+
+} // namespace
+
+extern "C" int64_t _mlir_ciface_amls_rt_csr_table_count(
+    AmlsMatrixF64 *a, AmlsMatrixF64 *b, AmlsMatrixF64 *w, int32_t useWeights,
+    int64_t rows, int64_t cols, AmlsVectorI64 *rowptr) {
+  auto cells = tableCells(a, b, w, useWeights, rows, cols);
+  int64_t *pointers = rowptr->aligned + rowptr->offset;
+  std::fill(pointers, pointers + rows + 1, 0);
+  for (const auto &cell : cells)
+    ++pointers[cell.first.first + 1];
+  for (int64_t r = 0; r < rows; ++r)
+    pointers[r + 1] += pointers[r];
+  return static_cast<int64_t>(cells.size());
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_table_fill(
+    AmlsMatrixF64 *a, AmlsMatrixF64 *b, AmlsMatrixF64 *w, int32_t useWeights,
+    int64_t rows, int64_t cols, AmlsVectorI64 *rowptr, AmlsVectorI32 *colidx,
+    AmlsVectorF64 *values) {
+  auto cells = tableCells(a, b, w, useWeights, rows, cols);
+  int32_t *columns = colidx->aligned + colidx->offset;
+  double *data = values->aligned + values->offset;
+  for (size_t k = 0; k < cells.size(); ++k) {
+    columns[k] = static_cast<int32_t>(cells[k].first.second);
+    data[k] = cells[k].second;
+  }
+}

@@ -143,3 +143,28 @@ func.func @reorganisation(%A: !amls.matrix<100x50xf64, format = csr>, %r0: index
   %n = amls.nnz %A : !amls.matrix<100x50xf64, format = csr>
   return %t, %s, %cb, %rb, %n : !amls.matrix<50x100xf64, format = csr>, !amls.matrix<?x50xf64, format = csr>, !amls.matrix<100x100xf64, format = csr>, !amls.matrix<200x50xf64, format = csr>, i64
 }
+
+// -----
+
+// table() builds its result CSR in two phases; trace, diag both ways and
+// CSR op CSR (merged rows) call the runtime.
+// CHECK-LABEL: func @table_trace_diag_merge
+// CHECK-DAG: %[[SUB:.*]] = arith.constant 1 : i32
+// CHECK: call @amls_rt_max_category
+// CHECK: call @amls_rt_csr_table_count(
+// CHECK: call @amls_rt_csr_table_fill(
+// CHECK: call @amls_rt_csr_trace(
+// CHECK: call @amls_rt_csr_diag(
+// CHECK: call @amls_rt_csr_from_diagonal_count(
+// CHECK: call @amls_rt_csr_from_diagonal_fill(
+// CHECK: call @amls_rt_csr_merge_count({{.*}}, %[[SUB]],
+// CHECK: call @amls_rt_csr_merge_fill({{.*}}, %[[SUB]],
+func.func @table_trace_diag_merge(%a: !amls.matrix<100x1xf64>, %b: !amls.matrix<100x1xf64>, %A: !amls.matrix<100x100xf64, format = csr>) -> (!amls.matrix<?x?xf64, format = csr>, f64, !amls.matrix<100x100xf64, format = csr>) {
+  %c100 = arith.constant 100 : index
+  %t = amls.table %a, %b : !amls.matrix<100x1xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<?x?xf64, format = csr>
+  %tr = amls.trace %A : !amls.matrix<100x100xf64, format = csr> -> f64
+  %d = amls.diag %A : !amls.matrix<100x100xf64, format = csr> -> !amls.matrix<100x1xf64>
+  %D = amls.diag %d : !amls.matrix<100x1xf64> -> !amls.matrix<100x100xf64, format = csr>
+  %s = amls.sub %A, %D : !amls.matrix<100x100xf64, format = csr>, !amls.matrix<100x100xf64, format = csr> -> !amls.matrix<100x100xf64, format = csr>
+  return %t, %tr, %s : !amls.matrix<?x?xf64, format = csr>, f64, !amls.matrix<100x100xf64, format = csr>
+}

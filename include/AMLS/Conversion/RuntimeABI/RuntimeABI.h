@@ -79,6 +79,8 @@ enum class RuntimeFunction {
   CSRDiag,
   CSRFromDiagonalCount,
   CSRFromDiagonalFill,
+  CSRTableCount,
+  CSRTableFill,
 };
 
 /// The function the execution session (lib/ExecutionEngine) calls; the
