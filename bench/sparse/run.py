@@ -151,8 +151,8 @@ def run_process(command, log_path, timeout, mem_gib=None):
 
 
 def crash_site(text):
-    """Where a crashed LLVM tool died, from its stack dump: the innermost
-    named frame and the first two frames of the tool itself."""
+    """Where a crashed LLVM tool died, from its stack dump: its innermost two
+    frames inside AMLS (or the innermost named frame if none is)."""
     names, own = [], []
     for frame in re.finditer(r"^ *#\d+ 0x[0-9a-f]+ (.*)$", text, re.M):
         line = frame.group(1)
@@ -163,10 +163,8 @@ def crash_site(text):
         names.append(name)
         if "amls" in line and ("amls-run+" in line or ".cpp:" in line):
             own.append(name)
-    if not names:
-        return ""
-    chain = [names[0]] + [name for name in own[:2] if name != names[0]]
-    return " in " + " < ".join(chain)
+    chain = own[:2] or names[:1]
+    return " in " + " < ".join(chain) if chain else ""
 
 
 def failure_reason(done, timeout, mem_gib):
@@ -673,6 +671,8 @@ def main():
     graphblas_version = subprocess.run(
         [tools["graphblas_bench"], "version"], capture_output=True,
         text=True).stdout.strip()
+    built = (time.strftime("%Y-%m-%d %H:%M", time.localtime(
+        os.path.getmtime(options.amls_run))) if options.amls_run else None)
     model = next((line.split(":", 1)[1].strip()
                   for line in open("/proc/cpuinfo")
                   if line.startswith("model name")), "unknown CPU")
@@ -681,9 +681,10 @@ def main():
                           for t, gbs in sorted(bandwidth.items()))
               + " (bandwidth.c, 1.5 GiB, best of 10)",
               f"SciPy {scipy.__version__} (1 thread), {graphblas_version}, "
-              f"AMLS: "
-              f"{options.amls_run or 'not run'} at {options.threads} "
-              f"thread(s), amls-run --repeat {options.amls_repeat}"]
+              f"AMLS: " + (f"{options.amls_run} (built {built}) at "
+                           f"{options.threads} thread(s), amls-run --repeat "
+                           f"{options.amls_repeat}" if options.amls_run
+                           else "not run")]
     for line in header:
         log(line)
 
