@@ -37,7 +37,8 @@ says n/a with the reason, and the amls-run log is kept in
 build/bench/sparse/logs/. No number in the AMLS column is estimated.
 
 Usage: run.py [--quick] [--amls-run PATH | --no-amls] [--threads T]
-              [--matrices a,b] [--kernels a,b] [--no-e2e]
+              [--matrices a,b] [--kernels a,b] [--mtx FILE ...] [--no-e2e]
+(run.py --help lists the repetition, target and limit options.)
 """
 
 import os
@@ -186,7 +187,7 @@ def failure_reason(done, timeout, mem_gib):
         reason += crash_site(text)
     if done.rc == 0:
         reason = "no result written"
-    if "bad_alloc" in text or "out of memory" in text:
+    if mem_gib and ("bad_alloc" in text or "out of memory" in text):
         reason += f" (address space limited to {mem_gib:g} GiB)"
     reason = re.sub(r"\s+", " ", reason)
     return reason if len(reason) <= 300 else reason[:297] + "..."
@@ -302,8 +303,10 @@ def run_graphblas(binary, matrix, path, kernels, threads, options, scipy):
     for name in kernels:
         row = rows.get(name)
         if row is None:
-            timings[name] = Timing(missing=f"graphblas_bench failed: "
-                                           f"{failure_reason(done, 0, 0)}")
+            reason = failure_reason(done, options.timeout, None)
+            wrong(f"{matrix} {name}: graphblas_bench {threads}t failed: "
+                  f"{reason} ({log_path})")
+            timings[name] = Timing(missing=f"graphblas_bench failed: {reason}")
             continue
         timing = Timing(float(row["median_s"]), float(row["best_s"]))
         expected = scipy[name]
