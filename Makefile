@@ -5,7 +5,13 @@
 #   make examples  run the DML example scripts on generated data and compare
 #                with their NumPy references (EXAMPLES="l2svm kmeans" for some,
 #                EXAMPLE_SIZE=large for bigger data; data in build/examples/)
-#   make bench   AMLS against NumPy on this machine (not a test)
+#   make bench   AMLS against NumPy on this machine (not a test), then the
+#                sparse kernels on the 100k matrices (bench-sparse --quick)
+#   make bench-sparse  AMLS's sparse kernels against SciPy and SuiteSparse:
+#                GraphBLAS at 1 and 2 threads, the read bandwidth, PageRank and
+#                components end to end on a 1M-vertex graph (all matrices;
+#                SPARSE_BENCH_FLAGS=--quick for the 100k ones; matrices cached
+#                in build/bench/sparse/)
 #   make leak-check  the integration tests under valgrind's leak checker
 #   make docs    regenerate the ODS references in docs/
 #   make fuzz    fuzz the DML frontend with libFuzzer (FUZZ_SECONDS=600)
@@ -22,7 +28,13 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
             libomp-22-dev python3-numpy python3-scipy
 
-.PHONY: all deps build demo examples check bench leak-check docs fuzz clean
+# What the benchmarks need beyond the build (the sparse bench compiles its
+# GraphBLAS and bandwidth programs with cc).
+BENCH_PACKAGES := gcc libgraphblas-dev
+SPARSE_BENCH_FLAGS ?=
+
+.PHONY: all deps build demo examples check bench bench-sparse leak-check docs \
+        fuzz clean
 
 all: build
 
@@ -67,7 +79,13 @@ leak-check: build
 	/usr/lib/llvm-22/bin/lit -sv --param leak_check=1 $(BUILD_DIR)/test/Integration
 
 bench: build
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	/usr/bin/python3 bench/run.py --amls-run $(AMLS_RUN)
+	/usr/bin/python3 bench/sparse/run.py --amls-run $(AMLS_RUN) --quick
+
+bench-sparse: build
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	/usr/bin/python3 bench/sparse/run.py --amls-run $(AMLS_RUN) $(SPARSE_BENCH_FLAGS)
 
 # libFuzzer needs clang: the frontend is compiled with clang-22 and the
 # sanitizers, the dialect library comes from the regular build.
