@@ -44,6 +44,17 @@ namespace {
 
 bool isMatrix(Value value) { return isa<MatrixType>(value.getType()); }
 
+/// Whether `value` is a matrix of `result`'s shape, both known: a CSR
+/// operand of an element-wise op must not be broadcast (its pattern is the
+/// result's).
+bool hasResultShape(Value value, Value result) {
+  auto type = dyn_cast<MatrixType>(value.getType());
+  auto resultType = cast<MatrixType>(result.getType());
+  return type && type.hasStaticShape() && resultType.hasStaticShape() &&
+         type.getRows() == resultType.getRows() &&
+         type.getCols() == resultType.getCols();
+}
+
 bool isVector(Value value) {
   auto type = dyn_cast<MatrixType>(value.getType());
   return type && (type.getRows() == 1 || type.getCols() == 1);
@@ -172,11 +183,16 @@ struct BinaryKernels
     : CSRKernelInterface::ExternalModel<BinaryKernels<OpTy>, OpTy> {
   bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
                     ArrayRef<bool> csrResults) const {
+    Value result = op->getResult(0);
     if (csrOperands[0] && csrOperands[1])
-      return csrResults[0] && isa<AddOp, SubOp, MulOp, MinOp, MaxOp>(op);
+      return csrResults[0] && isa<AddOp, SubOp, MulOp, MinOp, MaxOp>(op) &&
+             hasResultShape(op->getOperand(0), result) &&
+             hasResultShape(op->getOperand(1), result);
     if (!csrResults[0])
       return false;
     unsigned sparse = csrOperands[0] ? 0 : 1;
+    if (!hasResultShape(op->getOperand(sparse), result))
+      return false;
     Value other = op->getOperand(1 - sparse);
     if (isa<MulOp>(op))
       return true;
