@@ -68,6 +68,34 @@ typedef struct AmlsMatrixF32 {
   int64_t strides[2];
 } AmlsMatrixF32;
 
+/// Layouts of MLIR's `StridedMemRefType<T, 1>`: the three buffers of a CSR
+/// matrix (row offsets, column indices, values). Element i is
+/// `aligned[offset + i]`: the compiler passes unit strides, and the CSR
+/// kernels rely on it.
+typedef struct AmlsVectorF64 {
+  double *allocated;
+  double *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} AmlsVectorF64;
+
+typedef struct AmlsVectorI64 {
+  int64_t *allocated;
+  int64_t *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} AmlsVectorI64;
+
+typedef struct AmlsVectorI32 {
+  int32_t *allocated;
+  int32_t *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} AmlsVectorI32;
+
 /// Element types of matrices (DML's double, and AMLS's f32 and i64).
 typedef enum AmlsElementType {
   AMLS_ELEMENT_F64 = 0,
