@@ -1,11 +1,11 @@
 //===- MatrixCells.h - How parsers and writers meet matrices ----*- C++ -*-===//
 //
-// The file formats are parsed and written once (MatrixIO.cpp), whatever
-// the matrix at the other end: a parser hands what it reads to a CellSink,
-// which builds the matrix (a dense Matrix here; other layouts plug in their
-// own sink); the writer asks a CellSource for rows or their non-zeros. All
-// readers thus see a file the same way, cell for cell and error for error,
-// and all writers emit the same bytes.
+// The file formats are parsed and written once (MatrixIO.cpp), for dense
+// and CSR matrices alike: a parser hands what it reads to a CellSink, which
+// builds a dense Matrix or a CsrMatrix (SparseIO.cpp); the writer asks a
+// CellSource for rows or their non-zeros. Both readers thus see a file the
+// same way, cell for cell and error for error, and both writers emit the
+// same bytes.
 //
 //===----------------------------------------------------------------------===//
 
