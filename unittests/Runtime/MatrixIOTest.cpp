@@ -110,6 +110,13 @@ TEST(MatrixIO, ReportsMalformedMatrixMarket) {
                               "2 2 2\n1 1 1.0\n");
   EXPECT_EQ(readMatrix(truncated.path, AMLS_FILE_MATRIX_MARKET, m),
             truncated.path + ":4: expected 2 entries, found 1");
+  // A mirrored entry would fall outside a non-square symmetric matrix.
+  TempFile nonSquare("q.mtx",
+                     "%%MatrixMarket matrix coordinate real symmetric\n"
+                     "2 3 1\n1 3 1.0\n");
+  EXPECT_EQ(readMatrix(nonSquare.path, AMLS_FILE_MATRIX_MARKET, m),
+            nonSquare.path +
+                ":2: a 'symmetric' matrix must be square, found 2x3");
 }
 
 TEST(MatrixIO, RoundTripsEveryFormat) {

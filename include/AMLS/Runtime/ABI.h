@@ -68,9 +68,10 @@ typedef struct AmlsMatrixF32 {
   int64_t strides[2];
 } AmlsMatrixF32;
 
-/* One array of a CSR matrix (row pointers, column indices, values) as the
- * descriptor of memref<?xT, strided<[?], offset: ?>>: element i is at
- * aligned[offset + i] (the compiler passes unit strides). */
+/// Layouts of MLIR's `StridedMemRefType<T, 1>`: the three buffers of a CSR
+/// matrix (row offsets, column indices, values). Element i is
+/// `aligned[offset + i]`: the compiler passes unit strides, and the CSR
+/// kernels rely on it.
 typedef struct AmlsVectorF64 {
   double *allocated;
   double *aligned;

@@ -53,12 +53,41 @@ struct MatrixView {
   }
 };
 
+/// A CSR matrix: for each row, its stored entries' columns (ascending, in
+/// `colidx`) and values, from rowptr[r] to rowptr[r + 1].
+struct CsrMatrix {
+  int64_t rows = 0, cols = 0;
+  std::vector<int64_t> rowptr{0};
+  std::vector<int32_t> colidx;
+  std::vector<double> values;
+
+  int64_t nonZeros() const { return rowptr.back(); }
+};
+
+/// CSR buffers (a compiled program's descriptors, or a CsrMatrix).
+struct CsrMatrixView {
+  const int64_t *rowptr;
+  const int32_t *colidx;
+  const double *values;
+  int64_t rows, cols;
+
+  static CsrMatrixView of(const CsrMatrix &m) {
+    return {m.rowptr.data(), m.colidx.data(), m.values.data(), m.rows, m.cols};
+  }
+};
+
 /// Reads a CSV file (comma-separated numbers, one row per line; a first
 /// line that is not all numbers is a header and skipped; an empty field is
 /// 0) or a Matrix Market file (coordinate or array; real, integer or
 /// pattern; general, symmetric or skew-symmetric).
 std::string readMatrix(const std::string &path, FileFormat format,
                        Matrix &result);
+
+/// Reads a file as readMatrix does, straight into CSR: the same cells (the
+/// zeros not stored), the same messages. A matrix of more than 2^31 - 1
+/// columns is an error.
+std::string readCsrMatrix(const std::string &path, FileFormat format,
+                          CsrMatrix &result);
 
 enum class MatrixMarketLayout { Coordinate, Array };
 
@@ -83,6 +112,12 @@ std::string parseMatrixMarketHeader(std::istream &in, const std::string &path,
 std::string
 writeMatrix(const std::string &path, FileFormat format,
             const MatrixView &matrix,
+            MatrixMarketLayout layout = MatrixMarketLayout::Coordinate);
+
+/// Writes a CSR matrix: the same bytes as writeMatrix of its dense form.
+std::string
+writeMatrix(const std::string &path, FileFormat format,
+            const CsrMatrixView &matrix,
             MatrixMarketLayout layout = MatrixMarketLayout::Coordinate);
 
 /// DML's toString(X): three decimals, cells separated by a space, one row

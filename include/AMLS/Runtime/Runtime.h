@@ -6,6 +6,8 @@
 |* names that `llvm.emit_c_interface` expects. The compiler's side of this    *|
 |* contract is the table in lib/Conversion/RuntimeABI.                        *|
 |*                                                                            *|
+|* The CSR kernels are declared in SparseKernels.h.                           *|
+|*                                                                            *|
 |* Errors inside a running program (a missing file, a malformed line) print   *|
 |* "amls: <file>:<line>: <problem>" to stderr and exit with status 1.         *|
 |*                                                                            *|
@@ -15,6 +17,7 @@
 #define AMLS_RUNTIME_RUNTIME_H
 
 #include "AMLS/Runtime/ABI.h"
+#include "AMLS/Runtime/SparseKernels.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
 //===- MatrixIO.cpp - Reading, writing and printing matrices --------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "MatrixCells.h"
 #include "TextParsing.h"
 
 #include <algorithm>
@@ -27,11 +28,17 @@ FileFormat formatForPath(std::string_view path) {
 
 namespace {
 
-std::string readCSV(const std::string &path, std::istream &in, Matrix &result) {
-  result = Matrix();
+/// A problem reported by a sink, located in the file `path`.
+std::string sinkProblem(const std::string &path, const std::string &problem) {
+  return problem.empty() ? problem : path + ": " + problem;
+}
+
+std::string parseCSV(const std::string &path, std::istream &in,
+                     CellSink &sink) {
   std::string line;
-  int64_t lineNo = 0;
+  int64_t lineNo = 0, rows = 0, cols = 0;
   bool sawData = false;
+  std::vector<double> values;
   while (std::getline(in, line)) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r')
@@ -39,7 +46,7 @@ std::string readCSV(const std::string &path, std::istream &in, Matrix &result) {
     if (trim(line).empty())
       continue;
     std::vector<std::string_view> fields = split(line, ',');
-    std::vector<double> values(fields.size(), 0.0);
+    values.assign(fields.size(), 0.0);
     size_t bad = fields.size();
     for (size_t i = 0; i < fields.size(); ++i)
       if (!fields[i].empty() && !parseNumber(fields[i], values[i])) {
@@ -55,20 +62,20 @@ std::string readCSV(const std::string &path, std::istream &in, Matrix &result) {
                          ": expected a number, found " + quoted(fields[bad]));
     }
     if (!sawData) {
-      result.cols = static_cast<int64_t>(fields.size());
+      cols = static_cast<int64_t>(fields.size());
       sawData = true;
-    } else if (static_cast<int64_t>(fields.size()) != result.cols) {
+    } else if (static_cast<int64_t>(fields.size()) != cols) {
       return located(path, lineNo,
-                     "expected " + std::to_string(result.cols) +
+                     "expected " + std::to_string(cols) +
                          " values as in the first row, found " +
                          std::to_string(fields.size()));
     }
-    result.data.insert(result.data.end(), values.begin(), values.end());
-    ++result.rows;
+    std::copy(values.begin(), values.end(), sink.appendRows(1, cols));
+    ++rows;
   }
   if (in.bad())
     return path + ": read error";
-  return "";
+  return sinkProblem(path, sink.finish(rows, cols));
 }
 
 /// The next line that is neither blank nor a comment, counting lines.
@@ -83,9 +90,8 @@ bool nextMatrixMarketLine(std::istream &in, std::string &line,
   return false;
 }
 
-std::string readMatrixMarket(const std::string &path, std::istream &in,
-                             Matrix &result) {
-  result = Matrix();
+std::string parseMatrixMarket(const std::string &path, std::istream &in,
+                              CellSink &sink) {
   MatrixMarketHeader header;
   int64_t lineNo = 0;
   std::string error = parseMatrixMarketHeader(in, path, header, lineNo);
@@ -96,9 +102,9 @@ std::string readMatrixMarket(const std::string &path, std::istream &in,
   int64_t rows = header.rows, cols = header.cols, entries = header.entries;
   std::string line;
   auto nextLine = [&] { return nextMatrixMarketLine(in, line, lineNo); };
-  result.rows = rows;
-  result.cols = cols;
-  result.data.assign(rows * cols, 0.0);
+  error = sinkProblem(path, sink.setShape(rows, cols, coordinate));
+  if (!error.empty())
+    return error;
   int64_t expected = coordinate ? entries : rows * cols;
   bool symmetric = header.symmetry != "general";
   double mirrorSign = header.symmetry == "skew-symmetric" ? -1.0 : 1.0;
@@ -114,8 +120,7 @@ std::string readMatrixMarket(const std::string &path, std::istream &in,
         return located(path, lineNo,
                        "expected a number, found " + quoted(line));
       // Array layout lists the cells column by column.
-      int64_t r = k % rows, c = k / rows;
-      result.at(r, c) = value;
+      sink.assign(k % rows, k / rows, value);
       continue;
     }
     int64_t r, c;
@@ -130,16 +135,15 @@ std::string readMatrixMarket(const std::string &path, std::istream &in,
                      "entry (" + std::to_string(r) + ", " + std::to_string(c) +
                          ") is outside the " + std::to_string(rows) + "x" +
                          std::to_string(cols) + " matrix");
-    result.at(r - 1, c - 1) = value;
+    sink.assign(r - 1, c - 1, value);
     if (symmetric && r != c)
-      result.at(c - 1, r - 1) = mirrorSign * value;
+      sink.assign(c - 1, r - 1, mirrorSign * value);
   }
-  return "";
+  return sinkProblem(path, sink.finish(rows, cols));
 }
 
-std::string readBinary(const std::string &path, std::istream &in,
-                       Matrix &result) {
-  result = Matrix();
+std::string parseBinary(const std::string &path, std::istream &in,
+                        CellSink &sink) {
   char magic[8];
   int64_t sizes[2];
   if (!in.read(magic, sizeof(magic)) ||
@@ -149,20 +153,89 @@ std::string readBinary(const std::string &path, std::istream &in,
       sizes[0] < 0 || sizes[1] < 0 ||
       (sizes[1] && sizes[0] > INT64_MAX / 8 / sizes[1]))
     return path + ": expected the row and column counts after the header";
-  result.rows = sizes[0];
-  result.cols = sizes[1];
-  result.data.resize(result.rows * result.cols);
-  auto bytes = static_cast<std::streamsize>(result.data.size() * 8);
-  if (!in.read(reinterpret_cast<char *>(result.data.data()), bytes))
-    return path + ": expected " + std::to_string(result.data.size()) +
-           " cells, found fewer";
-  return "";
+  int64_t rows = sizes[0], cols = sizes[1];
+  std::string error = sinkProblem(path, sink.setShape(rows, cols, false));
+  if (!error.empty())
+    return error;
+  // Rows in chunks of about 8 MiB, read straight into the sink's memory.
+  constexpr int64_t kChunkCells = int64_t(1) << 20;
+  int64_t chunkRows =
+      std::max<int64_t>(1, kChunkCells / std::max<int64_t>(cols, 1));
+  for (int64_t r = 0; r < rows; r += chunkRows) {
+    int64_t count = std::min(chunkRows, rows - r);
+    auto bytes = static_cast<std::streamsize>(count * cols * 8);
+    if (!in.read(reinterpret_cast<char *>(sink.appendRows(count, cols)), bytes))
+      return path + ": expected " + std::to_string(rows * cols) +
+             " cells, found fewer";
+  }
+  return sinkProblem(path, sink.finish(rows, cols));
 }
 
-std::string formatFull(double value) {
+/// Builds a dense Matrix.
+class DenseSink : public CellSink {
+public:
+  explicit DenseSink(Matrix &result) : result(result) { result = Matrix(); }
+
+  std::string setShape(int64_t rows, int64_t cols, bool) override {
+    result.rows = rows;
+    result.cols = cols;
+    result.data.assign(rows * cols, 0.0);
+    return "";
+  }
+  double *appendRows(int64_t count, int64_t cols) override {
+    auto needed = static_cast<size_t>((appended + count) * cols);
+    if (needed > result.data.size())
+      result.data.resize(needed);
+    double *cells = result.data.data() + appended * cols;
+    appended += count;
+    return cells;
+  }
+  void assign(int64_t r, int64_t c, double value) override {
+    result.data[r * result.cols + c] = value;
+  }
+  std::string finish(int64_t rows, int64_t cols) override {
+    result.rows = rows;
+    result.cols = cols;
+    return "";
+  }
+
+private:
+  Matrix &result;
+  int64_t appended = 0;
+};
+
+/// The cells of a strided dense view.
+class DenseSource : public CellSource {
+public:
+  explicit DenseSource(const MatrixView &m)
+      : CellSource(m.rows, m.cols), m(m) {}
+
+  void row(int64_t r, double *cells) const override {
+    for (int64_t c = 0; c < cols; ++c)
+      cells[c] = m.at(r, c);
+  }
+  int64_t nonZeros(int64_t r, int64_t *columns, double *values) const override {
+    int64_t count = 0;
+    for (int64_t c = 0; c < cols; ++c) {
+      double value = m.at(r, c);
+      if (value != 0.0) {
+        columns[count] = c;
+        values[count++] = value;
+      }
+    }
+    return count;
+  }
+  double at(int64_t r, int64_t c) const override { return m.at(r, c); }
+
+private:
+  MatrixView m;
+};
+
+/// Writes `value` with full (round-trip) precision, as short as possible.
+void writeFull(std::ostream &out, double value) {
   char buffer[32];
   auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return std::string(buffer, error == std::errc() ? end : buffer);
+  out.write(buffer, error == std::errc() ? end - buffer : 0);
 }
 
 } // namespace
@@ -231,44 +304,60 @@ std::string parseMatrixMarketHeader(std::istream &in, const std::string &path,
                    std::string("expected the size line '<rows> <cols>") +
                        (header.coordinate ? " <entries>'" : "'") + ", found " +
                        quoted(line));
+  // A mirrored entry of a non-square matrix would fall outside it.
+  if (header.symmetry != "general" && rows != cols)
+    return located(path, lineNo,
+                   "a '" + header.symmetry + "' matrix must be square, found " +
+                       std::to_string(rows) + "x" + std::to_string(cols));
   header.rows = rows;
   header.cols = cols;
   header.entries = header.coordinate ? entries : rows * cols;
   return "";
 }
 
-std::string readMatrix(const std::string &path, FileFormat format,
-                       Matrix &result) {
+std::string parseMatrixFile(const std::string &path, FileFormat format,
+                            CellSink &sink) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return path + ": cannot open the file for reading";
   if (format == AMLS_FILE_MATRIX_MARKET)
-    return readMatrixMarket(path, in, result);
+    return parseMatrixMarket(path, in, sink);
   if (format == AMLS_FILE_BINARY)
-    return readBinary(path, in, result);
-  return readCSV(path, in, result);
+    return parseBinary(path, in, sink);
+  return parseCSV(path, in, sink);
 }
 
-std::string writeMatrix(const std::string &path, FileFormat format,
-                        const MatrixView &m, MatrixMarketLayout layout) {
+std::string readMatrix(const std::string &path, FileFormat format,
+                       Matrix &result) {
+  DenseSink sink(result);
+  std::string error = parseMatrixFile(path, format, sink);
+  if (!error.empty())
+    result = Matrix();
+  return error;
+}
+
+std::string writeCells(const std::string &path, FileFormat format,
+                       const CellSource &m, MatrixMarketLayout layout) {
   std::ofstream out(path, std::ios::binary);
   if (!out)
     return path + ": cannot open the file for writing";
+  std::vector<double> cells(m.cols);
   if (format == AMLS_FILE_BINARY) {
     int64_t sizes[2] = {m.rows, m.cols};
     out.write(kBinaryMatrixMagic, sizeof(kBinaryMatrixMagic));
     out.write(reinterpret_cast<const char *>(sizes), sizeof(sizes));
-    for (int64_t r = 0; r < m.rows; ++r)
-      for (int64_t c = 0; c < m.cols; ++c) {
-        double value = m.at(r, c);
-        out.write(reinterpret_cast<const char *>(&value), sizeof(value));
-      }
+    for (int64_t r = 0; r < m.rows; ++r) {
+      m.row(r, cells.data());
+      out.write(reinterpret_cast<const char *>(cells.data()),
+                static_cast<std::streamsize>(m.cols * sizeof(double)));
+    }
   } else if (format == AMLS_FILE_CSV) {
     for (int64_t r = 0; r < m.rows; ++r) {
+      m.row(r, cells.data());
       for (int64_t c = 0; c < m.cols; ++c) {
         if (c)
           out << ',';
-        out << formatFull(m.at(r, c));
+        writeFull(out, cells[c]);
       }
       out << '\n';
     }
@@ -276,24 +365,35 @@ std::string writeMatrix(const std::string &path, FileFormat format,
     out << "%%MatrixMarket matrix array real general\n"
         << m.rows << ' ' << m.cols << '\n';
     for (int64_t c = 0; c < m.cols; ++c)
-      for (int64_t r = 0; r < m.rows; ++r)
-        out << formatFull(m.at(r, c)) << '\n';
+      for (int64_t r = 0; r < m.rows; ++r) {
+        writeFull(out, m.at(r, c));
+        out << '\n';
+      }
   } else {
+    std::vector<int64_t> columns(m.cols);
     int64_t nonZeros = 0;
     for (int64_t r = 0; r < m.rows; ++r)
-      for (int64_t c = 0; c < m.cols; ++c)
-        nonZeros += m.at(r, c) != 0.0;
+      nonZeros += m.nonZeros(r, columns.data(), cells.data());
     out << "%%MatrixMarket matrix coordinate real general\n"
         << m.rows << ' ' << m.cols << ' ' << nonZeros << '\n';
-    for (int64_t r = 0; r < m.rows; ++r)
-      for (int64_t c = 0; c < m.cols; ++c)
-        if (m.at(r, c) != 0.0)
-          out << r + 1 << ' ' << c + 1 << ' ' << formatFull(m.at(r, c)) << '\n';
+    for (int64_t r = 0; r < m.rows; ++r) {
+      int64_t count = m.nonZeros(r, columns.data(), cells.data());
+      for (int64_t k = 0; k < count; ++k) {
+        out << r + 1 << ' ' << columns[k] + 1 << ' ';
+        writeFull(out, cells[k]);
+        out << '\n';
+      }
+    }
   }
   out.flush();
   if (!out)
     return path + ": write error";
   return "";
+}
+
+std::string writeMatrix(const std::string &path, FileFormat format,
+                        const MatrixView &m, MatrixMarketLayout layout) {
+  return writeCells(path, format, DenseSource(m), layout);
 }
 
 std::string formatMatrix(const MatrixView &m) {

@@ -1,0 +1,196 @@
+//===- SparseAggregates.cpp - Row and column aggregates of CSR ------------===//
+//
+// Row aggregates read each row's values; threads take row ranges of equal
+// entries. Column aggregates scatter every entry into its column, so each
+// thread aggregates its rows into a private row of partials (and, for min
+// and max, counts the column's entries: a column with fewer than `rows`
+// holds an implicit 0), merged at the end in parallel over columns. Where
+// the partials would cost more than the entries (more columns than
+// entries), one thread does it all.
+//
+// rowMaxs(G * t(c)) is the label propagation step of connected components:
+// the max over a row's entries of G[i, j] * c[j], and 0 for a row with
+// fewer entries than columns, in one pass without forming G * t(c).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SparseSupport.h"
+
+using namespace amls::runtime::sparse;
+
+namespace {
+
+/// Per-row pass over rows [begin, end), in parallel by entries.
+template <typename Body> void forRowRanges(const CsrView &a, Body &&body) {
+  int64_t threads = std::min(threadsFor(a.nnz() + a.rows, kMinWorkPerThread),
+                             std::max<int64_t>(a.rows, 1));
+  std::vector<int64_t> bounds = splitRows(a, threads);
+  runThreads(threads, [&](int64_t t) { body(bounds[t], bounds[t + 1]); });
+}
+
+double rowAggregate(const CsrView &a, int32_t kind, int64_t i) {
+  const double *values = a.values + a.begin(i);
+  int64_t n = a.end(i) - a.begin(i);
+  bool withZero = n < a.cols;
+  switch (kind) {
+  case kSum: {
+    double s0 = 0.0, s1 = 0.0;
+    int64_t k = 0;
+    for (; k + 2 <= n; k += 2) {
+      s0 += values[k];
+      s1 += values[k + 1];
+    }
+    if (k < n)
+      s0 += values[k];
+    return s0 + s1;
+  }
+  case kSumSq: {
+    double s0 = 0.0, s1 = 0.0;
+    int64_t k = 0;
+    for (; k + 2 <= n; k += 2) {
+      s0 += values[k] * values[k];
+      s1 += values[k + 1] * values[k + 1];
+    }
+    if (k < n)
+      s0 += values[k] * values[k];
+    return s0 + s1;
+  }
+  case kMin:
+    return extremum<false>(
+        n, [&](int64_t k) { return values[k]; }, withZero);
+  default:
+    return extremum<true>(
+        n, [&](int64_t k) { return values[k]; }, withZero);
+  }
+}
+
+/// Column partials of one thread: sums, or extrema and entry counts.
+struct ColumnPartial {
+  std::vector<double> value;
+  std::vector<int64_t> count;
+};
+
+void accumulateColumns(const CsrView &a, int32_t kind, int64_t begin,
+                       int64_t end, ColumnPartial &p) {
+  double *value = p.value.data();
+  switch (kind) {
+  case kSum:
+    for (int64_t k = a.begin(begin); k < a.begin(end); ++k)
+      value[a.colidx[k]] += a.values[k];
+    return;
+  case kSumSq:
+    for (int64_t k = a.begin(begin); k < a.begin(end); ++k)
+      value[a.colidx[k]] += a.values[k] * a.values[k];
+    return;
+  case kMin:
+    for (int64_t k = a.begin(begin); k < a.begin(end); ++k) {
+      value[a.colidx[k]] = minimum(value[a.colidx[k]], a.values[k]);
+      ++p.count[a.colidx[k]];
+    }
+    return;
+  default:
+    for (int64_t k = a.begin(begin); k < a.begin(end); ++k) {
+      value[a.colidx[k]] = maximum(value[a.colidx[k]], a.values[k]);
+      ++p.count[a.colidx[k]];
+    }
+    return;
+  }
+}
+
+} // namespace
+
+extern "C" void _mlir_ciface_amls_rt_csr_row_agg(AmlsVectorI64 *a_rowptr,
+                                                 AmlsVectorI32 *a_colidx,
+                                                 AmlsVectorF64 *a_values,
+                                                 int64_t a_cols, int32_t kind,
+                                                 AmlsMatrixF64 *out) {
+  static const char *kKernel = "row aggregate of CSR";
+  checkAggKind(kind, kKernel);
+  CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
+  DenseView o = denseOf(out);
+  check(o.rows == a.rows && o.cols == 1, kKernel, [&] {
+    return "a " + shape(o.rows, o.cols) + " result for a " +
+           shape(a.rows, a.cols) + " matrix";
+  });
+  forRowRanges(a, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      o.at(i, 0) = rowAggregate(a, kind, i);
+  });
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_col_agg(AmlsVectorI64 *a_rowptr,
+                                                 AmlsVectorI32 *a_colidx,
+                                                 AmlsVectorF64 *a_values,
+                                                 int64_t a_cols, int32_t kind,
+                                                 AmlsMatrixF64 *out) {
+  static const char *kKernel = "column aggregate of CSR";
+  checkAggKind(kind, kKernel);
+  CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
+  DenseView o = denseOf(out);
+  check(o.rows == 1 && o.cols == a.cols, kKernel, [&] {
+    return "a " + shape(o.rows, o.cols) + " result for a " +
+           shape(a.rows, a.cols) + " matrix";
+  });
+  bool isExtremum = kind == kMin || kind == kMax;
+  double init = kind == kMin   ? std::numeric_limits<double>::infinity()
+                : kind == kMax ? -std::numeric_limits<double>::infinity()
+                               : 0.0;
+  int64_t threads = std::min(threadsFor(a.nnz(), kMinWorkPerThread),
+                             std::max<int64_t>(a.rows, 1));
+  if (a.cols > a.nnz() / 2)
+    threads = 1;
+  std::vector<int64_t> bounds = splitRows(a, threads);
+  std::vector<ColumnPartial> partials(threads);
+  runThreads(threads, [&](int64_t t) {
+    ColumnPartial &p = partials[t];
+    p.value.assign(a.cols, init);
+    if (isExtremum)
+      p.count.assign(a.cols, 0);
+    accumulateColumns(a, kind, bounds[t], bounds[t + 1], p);
+  });
+  runThreads(threads, [&](int64_t t) {
+    for (int64_t j = a.cols * t / threads; j < a.cols * (t + 1) / threads;
+         ++j) {
+      double value = partials[0].value[j];
+      int64_t count = isExtremum ? partials[0].count[j] : 0;
+      for (int64_t u = 1; u < threads; ++u) {
+        double other = partials[u].value[j];
+        if (isExtremum)
+          count += partials[u].count[j];
+        value = kind == kMin   ? minimum(value, other)
+                : kind == kMax ? maximum(value, other)
+                               : value + other;
+      }
+      if (isExtremum && count < a.rows)
+        value = kind == kMin ? minimum(value, 0.0) : maximum(value, 0.0);
+      o.at(0, j) = value;
+    }
+  });
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_row_max_times(
+    AmlsVectorI64 *g_rowptr, AmlsVectorI32 *g_colidx, AmlsVectorF64 *g_values,
+    int64_t g_cols, AmlsMatrixF64 *c, AmlsMatrixF64 *out) {
+  static const char *kKernel = "rowMaxs(CSR * t(c))";
+  CsrView g = csrOf(g_rowptr, g_colidx, g_values, g_cols);
+  DenseView dc = denseOf(c), o = denseOf(out);
+  check((dc.rows == 1 || dc.cols == 1) && dc.rows * dc.cols == g.cols &&
+            o.rows == g.rows && o.cols == 1,
+        kKernel, [&] {
+          return "a " + shape(g.rows, g.cols) + " G, a " +
+                 shape(dc.rows, dc.cols) + " c and a " + shape(o.rows, o.cols) +
+                 " result";
+        });
+  std::vector<double> storage;
+  const double *labels = contiguousVector(dc, storage);
+  forRowRanges(g, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const double *values = g.values + g.begin(i);
+      const int32_t *cols = g.colidx + g.begin(i);
+      int64_t n = g.end(i) - g.begin(i);
+      o.at(i, 0) = extremum<true>(
+          n, [&](int64_t k) { return values[k] * labels[cols[k]]; },
+          n < g.cols);
+    }
+  });
+}

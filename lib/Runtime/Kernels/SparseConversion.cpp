@@ -1,0 +1,167 @@
+//===- SparseConversion.cpp - Dense to CSR, CSR to dense, transpose -------===//
+//
+// Dense to CSR is two passes, as the compiler allocates the buffers in
+// between: count the non-zeros of every row (rowptr), then fill. The
+// transpose is a counting sort by column; with several threads each one
+// counts and scatters its own range of rows, and since thread t's rows come
+// before thread t+1's in every output row, the result is sorted without a
+// sort.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SparseSupport.h"
+
+using namespace amls::runtime::sparse;
+
+namespace {
+
+/// Non-zeros of a row of `cols` cells `stride` apart (NaN is non-zero).
+int64_t countRow(const double *row, int64_t cols, int64_t stride) {
+  int64_t count = 0;
+  if (stride == 1) {
+    for (int64_t j = 0; j < cols; ++j)
+      count += row[j] != 0.0;
+  } else {
+    for (int64_t j = 0; j < cols; ++j)
+      count += row[j * stride] != 0.0;
+  }
+  return count;
+}
+
+/// Threads for a pass over the cells of a dense matrix.
+int64_t threadsForCells(int64_t rows, int64_t cols) {
+  return std::min(threadsFor(rows * cols, 4 * kMinWorkPerThread),
+                  std::max<int64_t>(rows, 1));
+}
+
+} // namespace
+
+extern "C" int64_t _mlir_ciface_amls_rt_csr_count_dense(AmlsMatrixF64 *x,
+                                                        AmlsVectorI64 *rowptr) {
+  static const char *kKernel = "dense to CSR";
+  DenseView m = denseOf(x);
+  check(rowptr->sizes[0] == m.rows + 1, kKernel, [&] {
+    return "row offsets of " + std::to_string(rowptr->sizes[0]) +
+           " entries for " + std::to_string(m.rows) + " rows";
+  });
+  check(m.cols <= std::numeric_limits<int32_t>::max(), kKernel, [&] {
+    return "a " + shape(m.rows, m.cols) +
+           " matrix has too many columns for CSR (at most 2147483647)";
+  });
+  int64_t *offsets = rowptr->aligned + rowptr->offset;
+  int64_t threads = threadsForCells(m.rows, m.cols);
+  runThreads(threads, [&](int64_t t) {
+    for (int64_t r = m.rows * t / threads; r < m.rows * (t + 1) / threads; ++r)
+      offsets[r + 1] = countRow(&m.at(r, 0), m.cols, m.colStride);
+  });
+  offsets[0] = 0;
+  for (int64_t r = 0; r < m.rows; ++r)
+    offsets[r + 1] += offsets[r];
+  return offsets[m.rows];
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_from_dense(AmlsMatrixF64 *x,
+                                                    AmlsVectorI64 *rowptr,
+                                                    AmlsVectorI32 *colidx,
+                                                    AmlsVectorF64 *values) {
+  DenseView m = denseOf(x);
+  CsrOut out = csrOutOf(rowptr, colidx, values);
+  int64_t threads = threadsForCells(m.rows, m.cols);
+  runThreads(threads, [&](int64_t t) {
+    for (int64_t r = m.rows * t / threads; r < m.rows * (t + 1) / threads;
+         ++r) {
+      const double *row = &m.at(r, 0);
+      int64_t k = out.rowptr[r];
+      for (int64_t j = 0; j < m.cols; ++j) {
+        double value = row[j * m.colStride];
+        if (value != 0.0) {
+          out.colidx[k] = static_cast<int32_t>(j);
+          out.values[k] = value;
+          ++k;
+        }
+      }
+    }
+  });
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_to_dense(AmlsVectorI64 *a_rowptr,
+                                                  AmlsVectorI32 *a_colidx,
+                                                  AmlsVectorF64 *a_values,
+                                                  int64_t a_cols,
+                                                  AmlsMatrixF64 *out) {
+  CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
+  DenseView o = denseOf(out);
+  check(o.rows == a.rows && o.cols == a.cols, "CSR to dense", [&] {
+    return "a " + shape(o.rows, o.cols) + " result for a " +
+           shape(a.rows, a.cols) + " matrix";
+  });
+  int64_t threads =
+      std::min(threadsFor(a.rows * a.cols + a.nnz(), 4 * kMinWorkPerThread),
+               std::max<int64_t>(a.rows, 1));
+  runThreads(threads, [&](int64_t t) {
+    for (int64_t r = a.rows * t / threads; r < a.rows * (t + 1) / threads;
+         ++r) {
+      double *row = &o.at(r, 0);
+      if (o.colStride == 1) {
+        std::fill(row, row + a.cols, 0.0);
+        for (int64_t k = a.begin(r); k < a.end(r); ++k)
+          row[a.colidx[k]] = a.values[k];
+      } else {
+        for (int64_t j = 0; j < a.cols; ++j)
+          row[j * o.colStride] = 0.0;
+        for (int64_t k = a.begin(r); k < a.end(r); ++k)
+          row[a.colidx[k] * o.colStride] = a.values[k];
+      }
+    }
+  });
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_transpose(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, AmlsVectorI64 *out_rowptr, AmlsVectorI32 *out_colidx,
+    AmlsVectorF64 *out_values) {
+  static const char *kKernel = "t() of a CSR matrix";
+  CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
+  CsrOut out = csrOutOf(out_rowptr, out_colidx, out_values);
+  check(out_rowptr->sizes[0] == a.cols + 1, kKernel, [&] {
+    return "row offsets of " + std::to_string(out_rowptr->sizes[0]) +
+           " entries for " + std::to_string(a.cols) + " rows";
+  });
+  check(a.rows <= std::numeric_limits<int32_t>::max(), kKernel, [&] {
+    return "a " + shape(a.rows, a.cols) +
+           " matrix has too many rows to become CSR columns";
+  });
+  int64_t nnz = a.nnz();
+  // Each thread needs a count per column: worth it only while the columns
+  // are few next to the entries.
+  int64_t threads = threadsFor(nnz, 2 * kMinWorkPerThread);
+  if (a.cols > nnz / 4)
+    threads = 1;
+  std::vector<int64_t> bounds = splitRows(a, threads);
+  // next[t * cols + c]: where thread t writes its next entry of column c.
+  std::vector<int64_t> next(threads * a.cols, 0);
+  runThreads(threads, [&](int64_t t) {
+    int64_t *counts = next.data() + t * a.cols;
+    for (int64_t k = a.begin(bounds[t]); k < a.begin(bounds[t + 1]); ++k)
+      ++counts[a.colidx[k]];
+  });
+  int64_t offset = 0;
+  for (int64_t c = 0; c < a.cols; ++c) {
+    out.rowptr[c] = offset;
+    for (int64_t t = 0; t < threads; ++t) {
+      int64_t count = next[t * a.cols + c];
+      next[t * a.cols + c] = offset;
+      offset += count;
+    }
+  }
+  out.rowptr[a.cols] = offset;
+  runThreads(threads, [&](int64_t t) {
+    int64_t *positions = next.data() + t * a.cols;
+    for (int64_t r = bounds[t]; r < bounds[t + 1]; ++r)
+      for (int64_t k = a.begin(r); k < a.end(r); ++k) {
+        int64_t p = positions[a.colidx[k]]++;
+        out.colidx[p] = static_cast<int32_t>(r);
+        out.values[p] = a.values[k];
+      }
+  });
+}

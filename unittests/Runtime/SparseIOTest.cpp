@@ -1,0 +1,283 @@
+//===- SparseIOTest.cpp - CSR reading and writing against dense -----------===//
+//
+// Reading into CSR must give, cell for cell, what the dense reader gives for
+// the same file (Matrix Market duplicates, symmetric, skew-symmetric and
+// pattern files, explicit zeros, unsorted entries, CSV headers and empty
+// fields), with the same messages for malformed files; writing CSR must
+// give the dense writer's bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/MatrixIO.h"
+#include "SparseTestSupport.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace amls::runtime;
+using namespace amls::sparsetest;
+
+namespace {
+
+/// A fresh temporary directory, removed with its files afterwards.
+class TempDir {
+public:
+  TempDir() {
+    char name[] = "/tmp/amls-sparse-io-XXXXXX";
+    path = mkdtemp(name);
+  }
+  ~TempDir() {
+    for (const std::string &file : files)
+      std::remove(file.c_str());
+    rmdir(path.c_str());
+  }
+  std::string file(const std::string &name, const std::string &contents = "") {
+    std::string full = path + "/" + name;
+    if (!contents.empty())
+      std::ofstream(full, std::ios::binary) << contents;
+    files.push_back(full);
+    return full;
+  }
+
+  std::string path;
+  std::vector<std::string> files;
+};
+
+std::string contentsOf(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The file read both ways: the same sizes and cells, no stored zeros.
+void expectSameAsDense(const std::string &path, FileFormat format) {
+  SCOPED_TRACE(path);
+  Matrix dense;
+  ASSERT_EQ(readMatrix(path, format, dense), "");
+  CsrMatrix csr;
+  ASSERT_EQ(readCsrMatrix(path, format, csr), "");
+  ASSERT_EQ(csr.rows, dense.rows);
+  ASSERT_EQ(csr.cols, dense.cols);
+  ASSERT_TRUE(wellFormed(csr.rowptr, csr.colidx, csr.rows, csr.cols));
+  int64_t nonZeros = 0;
+  for (double cell : dense.data)
+    nonZeros += cell != 0.0;
+  EXPECT_EQ(csr.nonZeros(), nonZeros);
+  for (int64_t r = 0; r < csr.rows; ++r) {
+    std::vector<double> row(csr.cols, 0.0);
+    for (int64_t k = csr.rowptr[r]; k < csr.rowptr[r + 1]; ++k) {
+      EXPECT_TRUE(csr.values[k] != 0.0) << "stored zero in row " << r;
+      row[csr.colidx[k]] = csr.values[k];
+    }
+    for (int64_t c = 0; c < csr.cols; ++c)
+      EXPECT_TRUE(same(row[c], dense.at(r, c)))
+          << "cell (" << r << ", " << c << "): " << row[c]
+          << " != " << dense.at(r, c);
+  }
+}
+
+TEST(SparseIO, MatrixMarketReadsAsTheDenseReader) {
+  TempDir dir;
+  const char *files[] = {
+      // Unsorted, duplicates (the last wins, also back to 0), explicit zeros.
+      "%%MatrixMarket matrix coordinate real general\n"
+      "% a comment\n"
+      "4 5 9\n"
+      "3 5 1.5\n1 2 -2\n3 1 4\n1 2 7\n2 2 0\n4 4 3\n4 4 0\n1 1 1e300\n"
+      "3 5 -1.5\n",
+      // Symmetric: mirrored, the diagonal once, a mirror overwritten.
+      "%%MatrixMarket matrix coordinate real symmetric\n"
+      "3 3 5\n"
+      "1 1 2\n3 1 -1\n2 1 5\n1 2 7\n3 3 0\n",
+      "%%MatrixMarket matrix coordinate real skew-symmetric\n"
+      "3 3 2\n"
+      "2 1 4\n3 2 -0.5\n",
+      "%%MatrixMarket matrix coordinate pattern general\n"
+      "3 4 3\n"
+      "3 4\n1 1\n3 2\n",
+      "%%MatrixMarket matrix coordinate pattern symmetric\n"
+      "3 3 2\n"
+      "2 1\n3 3\n",
+      "%%MatrixMarket matrix coordinate integer general\n"
+      "2 3 2\n"
+      "2 3 -4\n1 1 9\n",
+      // Array layout: column by column, zeros included.
+      "%%MatrixMarket matrix array real general\n"
+      "3 2\n"
+      "1\n0\n-2\n0\n0\n3.25\n",
+      "%%MatrixMarket matrix coordinate real general\n"
+      "3 4 0\n",
+      "%%MatrixMarket matrix coordinate real general\n"
+      "0 0 0\n",
+  };
+  int n = 0;
+  for (const char *contents : files)
+    expectSameAsDense(dir.file("m" + std::to_string(n++) + ".mtx", contents),
+                      AMLS_FILE_MATRIX_MARKET);
+}
+
+TEST(SparseIO, CsvAndBinaryReadAsTheDenseReader) {
+  TempDir dir;
+  expectSameAsDense(dir.file("h.csv", "a,b,c\r\n1,,0\r\n\r\n0,0,0\r\n"
+                                      "nan, -2 ,3e2\r\n"),
+                    AMLS_FILE_CSV);
+  expectSameAsDense(dir.file("p.csv", "0,1\n2,0\n"), AMLS_FILE_CSV);
+  expectSameAsDense(dir.file("e.csv", "\n\n"), AMLS_FILE_CSV);
+  expectSameAsDense(dir.file("z.csv", "0,0,0\n0,0,0\n"), AMLS_FILE_CSV);
+
+  Matrix m;
+  m.rows = 3;
+  m.cols = 4;
+  m.data = {0, 1, 0, -0.0, NAN, 0, 0, 0, 0, 0, 2.5, 3};
+  std::string bin = dir.file("m.bin");
+  ASSERT_EQ(writeMatrix(bin, AMLS_FILE_BINARY, MatrixView::of(m)), "");
+  expectSameAsDense(bin, AMLS_FILE_BINARY);
+  // Enough rows for several of the binary reader's chunks.
+  Matrix tall;
+  tall.rows = 300000;
+  tall.cols = 5;
+  tall.data.assign(tall.rows * tall.cols, 0.0);
+  for (int64_t i = 0; i < tall.rows; i += 7)
+    tall.data[i * 5 + i % 5] = static_cast<double>(i);
+  std::string tallBin = dir.file("tall.bin");
+  ASSERT_EQ(writeMatrix(tallBin, AMLS_FILE_BINARY, MatrixView::of(tall)), "");
+  expectSameAsDense(tallBin, AMLS_FILE_BINARY);
+}
+
+TEST(SparseIO, MalformedFilesGiveTheDenseReadersMessages) {
+  TempDir dir;
+  struct Bad {
+    std::string name, contents;
+    FileFormat format;
+  };
+  std::vector<Bad> files = {
+      {"truncated.mtx",
+       "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n",
+       AMLS_FILE_MATRIX_MARKET},
+      {"outside.mtx",
+       "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n",
+       AMLS_FILE_MATRIX_MARKET},
+      {"entry.mtx",
+       "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 x 1\n",
+       AMLS_FILE_MATRIX_MARKET},
+      {"banner.mtx", "%%MatrixMarket matrix coordinate complex general\n",
+       AMLS_FILE_MATRIX_MARKET},
+      {"nonsquare.mtx",
+       "%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n2 1 1\n",
+       AMLS_FILE_MATRIX_MARKET},
+      {"field.csv", "1,2\n3,x\n", AMLS_FILE_CSV},
+      {"ragged.csv", "1,2\n3\n", AMLS_FILE_CSV},
+      {"magic.bin", "NOTAMATRIX", AMLS_FILE_BINARY},
+      {"short.bin",
+       std::string("AMLSMAT1") + std::string("\2\0\0\0\0\0\0\0", 8) +
+           std::string("\2\0\0\0\0\0\0\0", 8) + std::string(8, '\0'),
+       AMLS_FILE_BINARY},
+  };
+  for (const Bad &bad : files) {
+    std::string path = dir.file(bad.name, bad.contents);
+    Matrix dense;
+    CsrMatrix csr;
+    std::string message = readMatrix(path, bad.format, dense);
+    EXPECT_NE(message, "") << bad.name;
+    EXPECT_EQ(readCsrMatrix(path, bad.format, csr), message);
+  }
+  Matrix dense;
+  CsrMatrix csr;
+  EXPECT_EQ(
+      readCsrMatrix(dir.path + "/missing.mtx", AMLS_FILE_MATRIX_MARKET, csr),
+      readMatrix(dir.path + "/missing.mtx", AMLS_FILE_MATRIX_MARKET, dense));
+  EXPECT_EQ(readMatrix(dir.file("n.mtx", files[4].contents),
+                       AMLS_FILE_MATRIX_MARKET, dense),
+            dir.path + "/n.mtx:2: a 'symmetric' matrix must be square, "
+                       "found 2x3");
+}
+
+TEST(SparseIO, TooManyColumnsForCsr) {
+  TempDir dir;
+  CsrMatrix csr;
+  std::string mtx =
+      dir.file("wide.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                           "1 3000000000 0\n");
+  EXPECT_EQ(readCsrMatrix(mtx, AMLS_FILE_MATRIX_MARKET, csr),
+            mtx + ": a matrix of 3000000000 columns is too wide for CSR (at "
+                  "most 2147483647 columns)");
+  int64_t sizes[2] = {0, int64_t(1) << 31};
+  std::string bin = dir.file(
+      "wide.bin", std::string("AMLSMAT1") +
+                      std::string(reinterpret_cast<char *>(sizes), 16));
+  EXPECT_NE(readCsrMatrix(bin, AMLS_FILE_BINARY, csr).find("too wide for CSR"),
+            std::string::npos);
+}
+
+TEST(SparseIO, CompiledProgramsReadThroughAHandle) {
+  TempDir dir;
+  std::string path =
+      dir.file("m.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                        "3 4 4\n3 4 2\n1 2 -1\n3 1 5\n2 2 0\n");
+  void *handle = amls_rt_csr_read(path.c_str(), AMLS_FILE_MATRIX_MARKET);
+  ASSERT_EQ(amls_rt_csr_handle_rows(handle), 3);
+  ASSERT_EQ(amls_rt_csr_handle_cols(handle), 4);
+  ASSERT_EQ(amls_rt_csr_handle_nnz(handle), 3);
+  I64 rowptr(4);
+  I32 colidx(3);
+  F64 values(3);
+  _mlir_ciface_amls_rt_csr_take(handle, rowptr.desc(), colidx.desc(),
+                                values.desc());
+  EXPECT_EQ(rowptr.values(), (std::vector<int64_t>{0, 1, 1, 3}));
+  EXPECT_EQ(colidx.values(), (std::vector<int32_t>{1, 0, 3}));
+  EXPECT_EQ(values.values(), (std::vector<double>{-1, 5, 2}));
+}
+
+TEST(SparseIODeathTest, ReadErrorsExitWithAMessage) {
+  EXPECT_EXIT(amls_rt_csr_read("/nonexistent/m.mtx", AMLS_FILE_MATRIX_MARKET),
+              testing::ExitedWithCode(1),
+              "amls: /nonexistent/m.mtx: cannot open the file for reading");
+}
+
+TEST(SparseIO, WritesTheDenseWritersBytes) {
+  TempDir dir;
+  for (std::string name : {"random", "zeros", "full", "row", "column", "norows",
+                           "nocols", "storedzeros", "special", "big"}) {
+    Csr a = testCase(name);
+    Dense dense(a.rows, a.cols, a.dense());
+    for (auto [extension, format] : {std::pair{".csv", AMLS_FILE_CSV},
+                                     std::pair{".mtx", AMLS_FILE_MATRIX_MARKET},
+                                     std::pair{".bin", AMLS_FILE_BINARY}}) {
+      SCOPED_TRACE(name + extension);
+      std::string fromDense = dir.file(name + "-dense" + extension),
+                  fromCsr = dir.file(name + "-csr" + extension);
+      _mlir_ciface_amls_rt_write(dense.desc(), fromDense.c_str(), format);
+      _mlir_ciface_amls_rt_csr_write(a.rowptr.desc(), a.colidx.desc(),
+                                     a.values.desc(), a.cols, fromCsr.c_str(),
+                                     format);
+      std::string want = contentsOf(fromDense);
+      ASSERT_EQ(contentsOf(fromCsr), want);
+      // And back, as the dense reader reads it (Matrix Market's reader
+      // takes no NaN or infinity).
+      if (format != AMLS_FILE_MATRIX_MARKET || name != "special")
+        expectSameAsDense(fromCsr, format);
+    }
+    // Matrix Market's array layout, from C++.
+    std::vector<int64_t> rowptr = a.rowptr.values();
+    std::vector<int32_t> colidx = a.colidx.values();
+    std::vector<double> values = a.values.values();
+    CsrMatrixView view{rowptr.data(), colidx.data(), values.data(), a.rows,
+                       a.cols};
+    std::string arrayDense = dir.file(name + "-dense-array.mtx"),
+                arrayCsr = dir.file(name + "-csr-array.mtx");
+    std::vector<double> cells = a.dense();
+    MatrixView denseView{cells.data(), a.rows, a.cols, a.cols, 1};
+    ASSERT_EQ(writeMatrix(arrayDense, AMLS_FILE_MATRIX_MARKET, denseView,
+                          MatrixMarketLayout::Array),
+              "");
+    ASSERT_EQ(writeMatrix(arrayCsr, AMLS_FILE_MATRIX_MARKET, view,
+                          MatrixMarketLayout::Array),
+              "");
+    EXPECT_EQ(contentsOf(arrayCsr), contentsOf(arrayDense)) << name;
+  }
+}
+
+} // namespace
