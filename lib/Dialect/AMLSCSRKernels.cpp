@@ -236,6 +236,19 @@ struct TableKernels : CSRKernelInterface::ExternalModel<TableKernels, TableOp> {
   }
 };
 
+/// An outer-template operator whose main input (operand 0) is CSR loops
+/// over its non-zeros; the element-wise result keeps its pattern.
+struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    auto fused = cast<FusedOp>(op);
+    if (fused.getKind() != FusedTemplate::Outer || !csrOperands[0] ||
+        llvm::count(csrOperands, true) != 1)
+      return false;
+    return fused.getAggregate().has_value() ? !csrResults[0] : csrResults[0];
+  }
+};
+
 template <typename... Ops> void attachUnary(MLIRContext &context) {
   (Ops::template attachInterface<UnaryKernels<Ops>>(context), ...);
 }
@@ -269,4 +282,5 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
   TraceOp::attachInterface<TraceKernels>(context);
   DiagOp::attachInterface<DiagKernels>(context);
   TableOp::attachInterface<TableKernels>(context);
+  FusedOp::attachInterface<FusedKernels>(context);
 }

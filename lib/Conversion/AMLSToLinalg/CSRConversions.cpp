@@ -213,4 +213,5 @@ void mlir::amls::populateAMLSCSRLoweringPatterns(
   populateCSRElementwisePatterns(converter, patterns, schedule);
   populateCSRReorganisationPatterns(converter, patterns, schedule);
   populateCSRDataDependentPatterns(converter, patterns, schedule);
+  populateCSRFusedPatterns(converter, patterns, schedule);
 }

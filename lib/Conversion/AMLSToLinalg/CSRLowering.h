@@ -139,6 +139,9 @@ void populateCSRElementwisePatterns(const TypeConverter &converter,
 void populateCSRDataDependentPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       const LoweringSchedule &schedule);
+void populateCSRFusedPatterns(const TypeConverter &converter,
+                              RewritePatternSet &patterns,
+                              const LoweringSchedule &schedule);
 void populateCSRReorganisationPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        const LoweringSchedule &schedule);

@@ -106,10 +106,16 @@ std::optional<OuterCandidate> candidateAt(MatmulOp product) {
       if (sum.getKind() == AggKind::Sum && sum.getAxis() == AggAxis::All &&
           sum->getBlock() == product->getBlock())
         candidate.sum = sum;
-  // The template's loops are dense (a CSR main input is future work).
+  // A CSR main input: the operator loops over its non-zeros (the chain ops
+  // on it are CSR because it is); the factors and their product are dense.
+  bool csrMain = isCSRMatrix(candidate.main.getType());
   if (touchesCSRMatrix(product) || touchesCSRMatrix(transpose) ||
-      llvm::any_of(candidate.chain, touchesCSRMatrix) ||
-      (candidate.sum && touchesCSRMatrix(candidate.sum)))
+      llvm::any_of(candidate.chain,
+                   [&](Operation *op) {
+                     return touchesCSRMatrix(op) &&
+                            !(csrMain && op == candidate.chain.back());
+                   }) ||
+      (candidate.sum && touchesCSRMatrix(candidate.sum) && !csrMain))
     return std::nullopt;
   return candidate;
 }
