@@ -200,8 +200,8 @@ struct BinaryKernels
       std::optional<double> c = getConstantScalar(other);
       if (!c)
         return false;
-      double zero = sparse == 0 ? OpTy::applyScalar(0.0, *c)
-                                : OpTy::applyScalar(*c, 0.0);
+      double zero =
+          sparse == 0 ? OpTy::applyScalar(0.0, *c) : OpTy::applyScalar(*c, 0.0);
       return zero == 0.0;
     }
     return isa<DivOp>(op) && sparse == 0 && isVector(other);
@@ -210,8 +210,7 @@ struct BinaryKernels
 
 /// trace and diag of a CSR matrix (dense results); diag of a dense vector
 /// as a CSR diagonal matrix.
-struct TraceKernels
-    : CSRKernelInterface::ExternalModel<TraceKernels, TraceOp> {
+struct TraceKernels : CSRKernelInterface::ExternalModel<TraceKernels, TraceOp> {
   bool hasCSRKernel(Operation *, ArrayRef<bool> csrOperands,
                     ArrayRef<bool>) const {
     return csrOperands[0];

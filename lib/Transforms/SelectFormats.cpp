@@ -11,9 +11,9 @@
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -48,7 +48,8 @@ public:
         return;
       for (BlockArgument argument : function.getArguments()) {
         if (!wantsCSR(argument) ||
-            llvm::none_of(argument.getUses(), takesCSR))
+            llvm::none_of(argument.getUses(),
+                          [&](OpOperand &u) { return takesCSR(u); }))
           continue;
         if (function.isPrivate() &&
             passArgumentAsCSR(function, argument, callers.getUsers(function)))
@@ -59,7 +60,12 @@ public:
     // Post-order: an op's regions are decided before the op (an scf.if
     // unifies its branches' formats), and everything before an op in its
     // block before the op.
-    root->walk([&](Operation *op) { visit(op); });
+    root->walk([&](Operation *op, const WalkStage &stage) {
+      if (stage.isBeforeAllRegions())
+        carryCSR(op);
+      if (stage.isAfterAllRegions())
+        visit(op);
+    });
     root->walk([&](MatmulOp product) { transposeProduct(product); });
   }
 
@@ -96,6 +102,15 @@ private:
     // The branches of an scf.if are unified when the scf.if is visited.
     if (isa<scf::YieldOp>(op) && isa<scf::IfOp>(op->getParentOp()))
       return;
+    // Loop terminators are settled when the loop is visited.
+    if (isa<scf::ConditionOp>(op) ||
+        (isa<scf::YieldOp>(op) &&
+         isa<scf::ForOp, scf::WhileOp>(op->getParentOp())))
+      return;
+    if (isa<scf::ForOp, scf::WhileOp>(op)) {
+      settleLoop(op);
+      return;
+    }
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
       unifyBranches(branch);
       return;
@@ -117,7 +132,9 @@ private:
     // A matrix no user can take as CSR stays dense.
     for (OpResult result : op->getResults())
       wanted[result.getResultNumber()] |=
-          wantsCSR(result) && llvm::any_of(result.getUses(), takesCSR);
+          wantsCSR(result) && llvm::any_of(result.getUses(), [&](OpOperand &u) {
+            return takesCSR(u);
+          });
     // A cast keeps its operand's format.
     if (isa<CastOp>(op) && csrOperands[0])
       wanted[0] = true;
@@ -172,7 +189,8 @@ private:
         return isCSRMatrix(yield.getOperand(i).getType());
       });
       bool csr = yields.size() == 2 && anyCSR && mode != Mode::Dense &&
-                 llvm::any_of(result.getUses(), takesCSR);
+                 llvm::any_of(result.getUses(),
+                              [&](OpOperand &u) { return takesCSR(u); });
       for (scf::YieldOp yield : yields) {
         OpOperand &operand = yield->getOpOperand(i);
         bool isCSR = isCSRMatrix(operand.get().getType());
@@ -180,11 +198,11 @@ private:
           operand.set(denseCopy(operand.get(), yield));
         } else if (!isCSR && csr) {
           OpBuilder builder(yield);
-          operand.set(ConvertOp::create(
-              builder, yield.getLoc(),
-              cast<MatrixType>(operand.get().getType())
-                  .withFormat(MatrixFormat::CSR),
-              operand.get()));
+          operand.set(
+              ConvertOp::create(builder, yield.getLoc(),
+                                cast<MatrixType>(operand.get().getType())
+                                    .withFormat(MatrixFormat::CSR),
+                                operand.get()));
           ++numConverts;
         }
       }
@@ -195,6 +213,94 @@ private:
           report(branch) << "result #" << i
                          << " of scf.if is CSR (a branch yields CSR)\n";
       }
+    }
+  }
+
+  /// Loop-carried matrices whose initial value is CSR are carried CSR
+  /// (decided before the body, whose ops then see CSR): a matrix updated in
+  /// a loop (`C = A * A`) stays sparse instead of being densified every
+  /// iteration. scf.while only where its condition forwards the carried
+  /// values unchanged (what the DML importer emits).
+  void carryCSR(Operation *op) {
+    auto setCSR = [&](Value value) {
+      value.setType(
+          cast<MatrixType>(value.getType()).withFormat(MatrixFormat::CSR));
+    };
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+        if (!isCSRMatrix(init.getType()) || mode == Mode::Dense)
+          continue;
+        setCSR(loop.getRegionIterArgs()[i]);
+        setCSR(loop.getResult(i));
+        carried.insert(loop.getResult(i));
+        reportCarried(op, i);
+      }
+      return;
+    }
+    auto loop = dyn_cast<scf::WhileOp>(op);
+    if (!loop)
+      return;
+    scf::ConditionOp condition = loop.getConditionOp();
+    for (auto [i, init] : llvm::enumerate(loop.getInits())) {
+      if (!isCSRMatrix(init.getType()) || mode == Mode::Dense ||
+          i >= condition.getArgs().size() ||
+          i >= loop.getAfterArguments().size() ||
+          condition.getArgs()[i] != loop.getBeforeArguments()[i] ||
+          loop.getBeforeArguments()[i].getType() !=
+              loop.getAfterArguments()[i].getType())
+        continue;
+      setCSR(loop.getBeforeArguments()[i]);
+      setCSR(loop.getAfterArguments()[i]);
+      setCSR(loop.getResult(i));
+      carried.insert(loop.getResult(i));
+      reportCarried(op, i);
+    }
+  }
+
+  void reportCarried(Operation *loop, unsigned i) {
+    ++numCSR;
+    if (explain)
+      report(loop) << "loop-carried value #" << i << " of " << loop->getName()
+                   << " is CSR (its initial value is)\n";
+  }
+
+  /// The terminators of a loop pass CSR where the loop carries CSR (a dense
+  /// value converts), dense elsewhere.
+  void settleLoop(Operation *loop) {
+    SmallVector<Operation *> terminators;
+    if (auto forOp = dyn_cast<scf::ForOp>(loop))
+      terminators.push_back(forOp.getBody()->getTerminator());
+    else if (auto whileOp = dyn_cast<scf::WhileOp>(loop))
+      terminators = {whileOp.getConditionOp(),
+                     whileOp.getAfterBody()->getTerminator()};
+    for (Operation *terminator : terminators) {
+      unsigned first = isa<scf::ConditionOp>(terminator) ? 1 : 0;
+      for (OpOperand &operand : terminator->getOpOperands().drop_front(first)) {
+        unsigned i = operand.getOperandNumber() - first;
+        bool carriesCSR =
+            i < loop->getNumResults() && carried.contains(loop->getResult(i));
+        bool isCSR = isCSRMatrix(operand.get().getType());
+        if (isCSR && !carriesCSR) {
+          operand.set(denseCopy(operand.get(), terminator));
+        } else if (!isCSR && carriesCSR) {
+          OpBuilder builder(terminator);
+          operand.set(
+              ConvertOp::create(builder, terminator->getLoc(),
+                                cast<MatrixType>(operand.get().getType())
+                                    .withFormat(MatrixFormat::CSR),
+                                operand.get()));
+          ++numConverts;
+        }
+      }
+    }
+    // The loop's own operands (initial values) are CSR exactly where it
+    // carries CSR.
+    unsigned first = isa<scf::ForOp>(loop) ? 3 : 0;
+    for (OpOperand &operand : loop->getOpOperands().drop_front(first)) {
+      unsigned i = operand.getOperandNumber() - first;
+      if (isCSRMatrix(operand.get().getType()) &&
+          !carried.contains(loop->getResult(i)))
+        operand.set(denseCopy(operand.get(), loop));
     }
   }
 
@@ -220,9 +326,8 @@ private:
     auto dense = cast<MatrixType>(product.getRhs().getType());
     Value transposedDense =
         TransposeOp::create(builder, loc, swap(dense), product.getRhs());
-    Value scattered =
-        MatmulOp::create(builder, loc, swap(product.getType()),
-                         transposedDense, transpose.getInput());
+    Value scattered = MatmulOp::create(builder, loc, swap(product.getType()),
+                                       transposedDense, transpose.getInput());
     Value result =
         TransposeOp::create(builder, loc, product.getType(), scattered);
     if (explain)
@@ -247,31 +352,40 @@ private:
       auto call = cast<func::CallOp>(user);
       OpBuilder builder(call);
       Value operand = call.getOperand(index);
-      call.setOperand(index, ConvertOp::create(builder, call.getLoc(),
-                                               csrType, operand));
+      call.setOperand(
+          index, ConvertOp::create(builder, call.getLoc(), csrType, operand));
       ++numConverts;
     }
     argument.setType(csrType);
     SmallVector<Type> inputs(function.getArgumentTypes());
     inputs[index] = csrType;
-    function.setFunctionType(FunctionType::get(
-        function.getContext(), inputs, function.getResultTypes()));
+    function.setFunctionType(FunctionType::get(function.getContext(), inputs,
+                                               function.getResultTypes()));
     ++numCSR;
     if (explain)
-      report(function) << "argument #" << index << " of @"
-                       << function.getName() << " is passed CSR\n";
+      report(function) << "argument #" << index << " of @" << function.getName()
+                       << " is passed CSR\n";
     return true;
   }
 
   /// Whether the user of `use` has a kernel taking it as CSR (with the
   /// formats its other operands have now).
-  static bool takesCSR(OpOperand &use) {
+  bool takesCSR(OpOperand &use) const {
     Operation *user = use.getOwner();
+    // A loop terminator passes CSR where the loop carries CSR.
+    if (isa<scf::ConditionOp>(user) ||
+        (isa<scf::YieldOp>(user) &&
+         isa<scf::ForOp, scf::WhileOp>(user->getParentOp()))) {
+      Operation *loop = user->getParentOp();
+      unsigned i =
+          use.getOperandNumber() - (isa<scf::ConditionOp>(user) ? 1 : 0);
+      return i < loop->getNumResults() && carried.contains(loop->getResult(i));
+    }
     // A branch's result may be CSR (unifyBranches).
     if (isa<scf::YieldOp>(user) && isa<scf::IfOp>(user->getParentOp()))
       return llvm::any_of(
           user->getParentOp()->getResult(use.getOperandNumber()).getUses(),
-          takesCSR);
+          [&](OpOperand &next) { return takesCSR(next); });
     if (!isKernelOp(user))
       return false;
     SmallVector<bool> csr = llvm::map_to_vector(
@@ -285,12 +399,12 @@ private:
   /// A sparse matrix from an op without a CSR kernel (or an argument) goes
   /// to CSR for those of its users that have one.
   void convertToCSR(Value value, Operation *producer) {
-    if (llvm::none_of(value.getUses(), takesCSR))
+    if (llvm::none_of(value.getUses(),
+                      [&](OpOperand &u) { return takesCSR(u); }))
       return;
     OpBuilder builder(value.getContext());
     if (isa<BlockArgument>(value))
-      builder.setInsertionPointToStart(
-          cast<BlockArgument>(value).getOwner());
+      builder.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
     else
       builder.setInsertionPointAfter(producer);
     auto type = cast<MatrixType>(value.getType());
@@ -333,8 +447,8 @@ private:
     // Where the value is defined in the insertion block, right after it.
     Operation *def = value.getDefiningOp();
     bool afterDef = def && def->getBlock() == point->getBlock();
-    bool atArgument = !def && cast<BlockArgument>(value).getOwner() ==
-                                  point->getBlock();
+    bool atArgument =
+        !def && cast<BlockArgument>(value).getOwner() == point->getBlock();
     auto key = std::make_pair(value, afterDef || atArgument
                                          ? static_cast<Operation *>(nullptr)
                                          : point);
@@ -366,6 +480,7 @@ private:
   StorageFormatRule rule;
   bool explain;
   DenseMap<std::pair<Value, Operation *>, Value> denseCopies;
+  DenseSet<Value> carried;
 };
 
 struct AMLSSelectFormatsPass
@@ -373,12 +488,11 @@ struct AMLSSelectFormatsPass
   using AMLSSelectFormatsBase::AMLSSelectFormatsBase;
 
   void runOnOperation() override {
-    std::optional<Mode> parsed =
-        llvm::StringSwitch<std::optional<Mode>>(mode)
-            .Case("auto", Mode::Auto)
-            .Case("dense", Mode::Dense)
-            .Case("csr", Mode::CSR)
-            .Default(std::nullopt);
+    std::optional<Mode> parsed = llvm::StringSwitch<std::optional<Mode>>(mode)
+                                     .Case("auto", Mode::Auto)
+                                     .Case("dense", Mode::Dense)
+                                     .Case("csr", Mode::CSR)
+                                     .Default(std::nullopt);
     if (!parsed) {
       getOperation()->emitError("amls-select-formats: expected mode 'auto', "
                                 "'dense' or 'csr', found '")

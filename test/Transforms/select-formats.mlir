@@ -35,14 +35,15 @@ func.func @pagerank_setup(%p: !amls.matrix<1000x1xf64>) -> !amls.matrix<1000x1xf
 
 // -----
 
-// A consumer without a CSR kernel (exp) and a value leaving its block get
-// one dense copy, made right after the CSR matrix; the sum takes it CSR.
+// A consumer without a CSR kernel (exp) gets one dense copy, made right
+// after the CSR matrix; the sum takes it CSR, and the loop carries it CSR
+// (its initial value is).
 // CHECK-LABEL: func @dense_consumers
 // CHECK: %[[A:.*]] = amls.read {{.*}} format = csr>
 // CHECK-NEXT: %[[D:.*]] = amls.convert %[[A]] : {{.*}} format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
 // CHECK: amls.exp %[[D]]
 // CHECK: amls.agg sum all %[[A]]
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[D]])
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[A]]) -> (!amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>)
 // CHECK: return
 // EXPLAIN: amls.exp takes a dense copy of a CSR matrix
 func.func @dense_consumers(%n: index) -> (!amls.matrix<1000x1000xf64>, f64) {

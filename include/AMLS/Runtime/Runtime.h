@@ -98,9 +98,8 @@ double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values, int32_t kind);
 int64_t _mlir_ciface_amls_rt_csr_merge_count(AMLS_CSR_PARAMS(a),
                                              AMLS_CSR_PARAMS(b), int32_t op,
                                              AmlsVectorI64 *out_rowptr);
-void _mlir_ciface_amls_rt_csr_merge_fill(AMLS_CSR_PARAMS(a),
-                                         AMLS_CSR_PARAMS(b), int32_t op,
-                                         AmlsVectorI64 *out_rowptr,
+void _mlir_ciface_amls_rt_csr_merge_fill(AMLS_CSR_PARAMS(a), AMLS_CSR_PARAMS(b),
+                                         int32_t op, AmlsVectorI64 *out_rowptr,
                                          AmlsVectorI32 *out_colidx,
                                          AmlsVectorF64 *out_values);
 /// trace(A) and diag(A) (rows x 1) of a CSR matrix.
@@ -116,8 +115,7 @@ void _mlir_ciface_amls_rt_csr_from_diagonal_fill(AmlsMatrixF64 *vector,
 
 /// table(a, b[, w]) as a rows x cols CSR matrix (cells outside dropped,
 /// duplicates summed): count fills the row pointers and returns nnz.
-int64_t _mlir_ciface_amls_rt_csr_table_count(AmlsMatrixF64 *a,
-                                             AmlsMatrixF64 *b,
+int64_t _mlir_ciface_amls_rt_csr_table_count(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
                                              AmlsMatrixF64 *w,
                                              int32_t use_weights, int64_t rows,
                                              int64_t cols,
@@ -128,6 +126,11 @@ void _mlir_ciface_amls_rt_csr_table_fill(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
                                          AmlsVectorI64 *rowptr,
                                          AmlsVectorI32 *colidx,
                                          AmlsVectorF64 *values);
+
+/// Stops with "<what>: the dense RxC result needs N bytes, more than the
+/// machine's M bytes of memory" where a rows x cols f64 matrix would not
+/// fit in the machine's memory (a CSR matrix converted to dense).
+void amls_rt_check_dense_size(int64_t rows, int64_t cols, const char *what);
 
 /// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
 /// `use_select` the select argument is ignored.

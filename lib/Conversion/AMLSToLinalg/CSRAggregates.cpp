@@ -30,8 +30,7 @@ Value divideCells(OpBuilder &b, Location loc, Value tensor, Value divisor) {
   AffineMap identity =
       AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
   return linalg::GenericOp::create(
-             b, loc, type, ValueRange{}, tensor,
-             ArrayRef<AffineMap>{identity},
+             b, loc, type, ValueRange{}, tensor, ArrayRef<AffineMap>{identity},
              iterators(SmallVector<bool>(type.getRank(), false)),
              [&](OpBuilder &nb, Location l, ValueRange args) {
                Value q = arith::DivFOp::create(nb, l, args[0], divisor);
@@ -54,15 +53,15 @@ struct LowerCSRAgg : public CSRPattern<AggOp> {
     Value rows = x.rows(rewriter, loc);
     Value kindValue = i32Constant(rewriter, loc, runtimeKind(kind));
     if (op.getAxis() == AggAxis::All) {
-      Value result = callRuntime(
-          rewriter, loc, op, RuntimeFunction::ValuesReduce,
-          {runtimeVectorOf(rewriter, loc, x.values), kindValue});
+      Value result =
+          callRuntime(rewriter, loc, op, RuntimeFunction::ValuesReduce,
+                      {runtimeVectorOf(rewriter, loc, x.values), kindValue});
       Value cells = arith::MulIOp::create(rewriter, loc, rows, x.cols);
       if (kind == AggKind::Min || kind == AggKind::Max) {
         // Implicit zeros take part where some cell is not stored.
-        Value someZero = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, x.nnz(rewriter, loc),
-            cells);
+        Value someZero =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  x.nnz(rewriter, loc), cells);
         Value zero = floatConstant(rewriter, loc, rewriter.getF64Type(), 0.0);
         Value withZero =
             kind == AggKind::Min
@@ -83,17 +82,17 @@ struct LowerCSRAgg : public CSRPattern<AggOp> {
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Value one = indexConstant(rewriter, loc, 1);
-    Value result = tensorFromRuntime(
-        rewriter, loc, type, byRow ? rows : one, byRow ? one : x.cols,
-        [&](Value out) {
-          SmallVector<Value> args;
-          x.appendRuntimeArgs(rewriter, loc, args);
-          args.append({kindValue, out});
-          callRuntime(rewriter, loc, op,
-                      byRow ? RuntimeFunction::CSRRowAgg
-                            : RuntimeFunction::CSRColAgg,
-                      args);
-        });
+    Value result =
+        tensorFromRuntime(rewriter, loc, type, byRow ? rows : one,
+                          byRow ? one : x.cols, [&](Value out) {
+                            SmallVector<Value> args;
+                            x.appendRuntimeArgs(rewriter, loc, args);
+                            args.append({kindValue, out});
+                            callRuntime(rewriter, loc, op,
+                                        byRow ? RuntimeFunction::CSRRowAgg
+                                              : RuntimeFunction::CSRColAgg,
+                                        args);
+                          });
     if (kind == AggKind::Mean)
       result = divideCells(rewriter, loc, result,
                            indexToF64(rewriter, loc, byRow ? x.cols : rows));
@@ -108,8 +107,8 @@ struct LowerCSRAgg : public CSRPattern<AggOp> {
     Value vector = rewriter.getRemappedValue(mul.getRhs());
     if (!vector)
       return rewriter.notifyMatchFailure(op, "r has no tensor");
-    checkEqual(rewriter, loc, dimOf(rewriter, loc, vector, 1), g.cols,
-               mul, "the operands' sizes differ");
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, vector, 1), g.cols, mul,
+               "the operands' sizes differ");
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Value result = tensorFromRuntime(

@@ -35,8 +35,18 @@ struct LowerCSRConvert : public CSRPattern<ConvertOp> {
     }
     if (fromCSR) {
       CSRMatrix input = CSRMatrix::fromRange(operands[0]);
-      auto type = cast<RankedTensorType>(
-          getTypeConverter()->convertType(resultType));
+      auto type =
+          cast<RankedTensorType>(getTypeConverter()->convertType(resultType));
+      Value rows64 = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(), input.rows(rewriter, loc));
+      Value cols64 = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(), input.cols);
+      callRuntime(
+          rewriter, loc, op, RuntimeFunction::CheckDenseSize,
+          {rows64, cols64,
+           createStringPointer(rewriter, loc, op,
+                               describe(op) + ": converting a CSR matrix to "
+                                              "dense")});
       Value dense = tensorFromRuntime(
           rewriter, loc, type, input.rows(rewriter, loc), input.cols,
           [&](Value out) {
@@ -95,12 +105,11 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
                    Twine("the file '") + op.getPath() + "' has a different " +
                        (d ? "column" : "row") +
                        " count than the declared type");
-    CSRMatrix csr =
-        csrFromRuntime(rewriter, loc, type, rows, nnz, cols,
-                       [&](ValueRange arrays) {
-                         callRuntime(rewriter, loc, op, RuntimeFunction::CSRTake,
-                                     {handle, arrays[0], arrays[1], arrays[2]});
-                       });
+    CSRMatrix csr = csrFromRuntime(
+        rewriter, loc, type, rows, nnz, cols, [&](ValueRange arrays) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::CSRTake,
+                      {handle, arrays[0], arrays[1], arrays[2]});
+        });
     replaceWithCSR(rewriter, op, csr);
     return success();
   }
@@ -150,7 +159,8 @@ struct LowerCSRNnz : public CSRPattern<NnzOp> {
     Location loc = op.getLoc();
     Value values = CSRMatrix::fromRange(operands[0]).values;
     Type i64 = rewriter.getI64Type();
-    Value init = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, i64);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, i64);
     Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
     init = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
     MLIRContext *context = rewriter.getContext();
@@ -162,8 +172,8 @@ struct LowerCSRNnz : public CSRPattern<NnzOp> {
         ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value zeroF = floatConstant(b, l, args[0].getType(), 0.0);
-          Value nonZero = arith::CmpFOp::create(
-              b, l, arith::CmpFPredicate::UNE, args[0], zeroF);
+          Value nonZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE,
+                                                args[0], zeroF);
           Value one = arith::ExtUIOp::create(b, l, b.getI64Type(), nonZero);
           Value sum = arith::AddIOp::create(b, l, args[1], one);
           linalg::YieldOp::create(b, l, sum);

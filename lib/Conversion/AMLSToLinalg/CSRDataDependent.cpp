@@ -43,8 +43,8 @@ struct LowerCSRTable : public CSRPattern<TableOp> {
       return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
                                         index);
     };
-    SmallVector<Value> args = {lhs,           rhs,         weights, useWeights,
-                               toI64(rows), toI64(cols)};
+    SmallVector<Value> args = {lhs,        rhs,         weights,
+                               useWeights, toI64(rows), toI64(cols)};
     CSRMatrix result = csrFromTwoPhases(
         rewriter, loc, op.getType(), rows, cols,
         [&](Value rowptr) {

@@ -32,8 +32,7 @@ Value mapValues(OpBuilder &b, Location loc, ElementwiseOpInterface op,
              b, loc, type, values, init,
              ArrayRef<AffineMap>{identity, identity}, iterators({false}),
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value result =
-                   op.buildCellComputation(nb, l, cellsFor(args[0]));
+               Value result = op.buildCellComputation(nb, l, cellsFor(args[0]));
                linalg::YieldOp::create(nb, l, result);
              })
       .getResult(0);
@@ -52,16 +51,14 @@ void checkNoZeroDivisor(OpBuilder &b, Location loc, Operation *op,
       b, loc, init.getType(), divisor, init,
       ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(2, context),
                           AffineMap::get(2, 0, {}, context)},
-      iterators({true, true}),
-      [&](OpBuilder &nb, Location l, ValueRange args) {
+      iterators({true, true}), [&](OpBuilder &nb, Location l, ValueRange args) {
         Value zero = floatConstant(nb, l, args[0].getType(), 0.0);
         // UEQ: equal to zero or unordered (NaN).
-        Value isBad = arith::CmpFOp::create(
-            nb, l, arith::CmpFPredicate::UEQ, args[0], zero);
+        Value isBad = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UEQ,
+                                            args[0], zero);
         Value one = arith::ExtUIOp::create(nb, l, nb.getI64Type(), isBad);
-        linalg::YieldOp::create(nb, l,
-                                arith::AddIOp::create(nb, l, args[1], one)
-                                    .getResult());
+        linalg::YieldOp::create(
+            nb, l, arith::AddIOp::create(nb, l, args[1], one).getResult());
       });
   Value count =
       tensor::ExtractOp::create(b, loc, bad.getResult(0), ValueRange{});
@@ -130,8 +127,8 @@ Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
               Value d = memref::LoadOp::create(fb, fl, denseBuffer,
                                                ValueRange{denseRow, denseCol});
               Value v = memref::LoadOp::create(fb, fl, values, k);
-              SmallVector<Value> cells =
-                  csrFirst ? SmallVector<Value>{v, d} : SmallVector<Value>{d, v};
+              SmallVector<Value> cells = csrFirst ? SmallVector<Value>{v, d}
+                                                  : SmallVector<Value>{d, v};
               Value result = op.buildCellComputation(fb, fl, cells);
               memref::StoreOp::create(fb, fl, result, out, k);
               scf::YieldOp::create(fb, fl);
@@ -140,8 +137,7 @@ Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
   return vectorTensor(b, loc, out);
 }
 
-template <typename OpTy>
-struct LowerCSRElementwise : public CSRPattern<OpTy> {
+template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
   using CSRPattern<OpTy>::CSRPattern;
   LogicalResult lower(OpTy op, ArrayRef<ValueRange> operands,
                       ConversionPatternRewriter &rewriter) const override {
@@ -153,8 +149,7 @@ struct LowerCSRElementwise : public CSRPattern<OpTy> {
       return success();
     }
     auto elementwise = cast<ElementwiseOpInterface>(op.getOperation());
-    if (op->getNumOperands() == 2 &&
-        isCSRMatrix(op->getOperand(0).getType()) &&
+    if (op->getNumOperands() == 2 && isCSRMatrix(op->getOperand(0).getType()) &&
         isCSRMatrix(op->getOperand(1).getType()))
       return lowerMerge(op, CSRMatrix::fromRange(operands[0]),
                         CSRMatrix::fromRange(operands[1]), rewriter);
@@ -168,11 +163,11 @@ struct LowerCSRElementwise : public CSRPattern<OpTy> {
       Value other = operands[1 - sparse].front();
       if (!isa<MatrixType>(op->getOperand(1 - sparse).getType())) {
         other = convertScalar(rewriter, loc, other, rewriter.getF64Type());
-        values = mapValues(rewriter, loc, elementwise, csr.values,
-                           [&](Value v) {
-                             return sparse == 0 ? SmallVector<Value>{v, other}
-                                                : SmallVector<Value>{other, v};
-                           });
+        values =
+            mapValues(rewriter, loc, elementwise, csr.values, [&](Value v) {
+              return sparse == 0 ? SmallVector<Value>{v, other}
+                                 : SmallVector<Value>{other, v};
+            });
       } else {
         if (isa<DivOp>(op.getOperation()))
           checkNoZeroDivisor(rewriter, loc, op, other);
@@ -226,8 +221,7 @@ struct LowerCSRElementwise : public CSRPattern<OpTy> {
 };
 
 template <typename... Ops>
-void addElementwise(const TypeConverter &converter,
-                    RewritePatternSet &patterns,
+void addElementwise(const TypeConverter &converter, RewritePatternSet &patterns,
                     const LoweringSchedule &schedule) {
   addPatterns<LowerCSRElementwise<Ops>...>(patterns, converter, schedule);
 }
@@ -237,7 +231,7 @@ void addElementwise(const TypeConverter &converter,
 void mlir::amls::lowering::populateCSRElementwisePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addElementwise<AddOp, SubOp, NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
-                 TanhOp, IsNaNOp, MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp,
-                 LtOp, NeOp, AndOp>(converter, patterns, schedule);
+  addElementwise<AddOp, SubOp, NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp,
+                 SignOp, SinOp, TanhOp, IsNaNOp, MulOp, DivOp, PowOp, MinOp,
+                 MaxOp, GtOp, LtOp, NeOp, AndOp>(converter, patterns, schedule);
 }

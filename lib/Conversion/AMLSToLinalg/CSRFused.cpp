@@ -56,9 +56,9 @@ struct LowerCSROuter : public CSRPattern<FusedOp> {
     Value rowptr = runtimeVectorOf(rewriter, loc, x.rowptr);
     Value colidx = runtimeVectorOf(rewriter, loc, x.colidx);
     Value values = runtimeVectorOf(rewriter, loc, x.values);
-    Value out = aggregated ? allocVector(rewriter, loc, f64, rows)
-                           : allocVector(rewriter, loc, f64,
-                                         x.nnz(rewriter, loc));
+    Value out = aggregated
+                    ? allocVector(rewriter, loc, f64, rows)
+                    : allocVector(rewriter, loc, f64, x.nnz(rewriter, loc));
     Value zeroIndex = indexConstant(rewriter, loc, 0);
     Value one = indexConstant(rewriter, loc, 1);
     Value zero = floatConstant(rewriter, loc, f64, 0.0);
@@ -87,15 +87,14 @@ struct LowerCSROuter : public CSRPattern<FusedOp> {
                       Value vjr = memref::LoadOp::create(db, dl, vBuffer,
                                                          ValueRange{j, r});
                       Value product = arith::MulFOp::create(db, dl, uir, vjr);
-                      scf::YieldOp::create(
-                          db, dl,
-                          ValueRange{
-                              arith::AddFOp::create(db, dl, sum[0], product)});
+                      scf::YieldOp::create(db, dl,
+                                           ValueRange{arith::AddFOp::create(
+                                               db, dl, sum[0], product)});
                     });
                 IRMapping mapping;
-                mapping.map(body.getArgument(0),
-                            memref::LoadOp::create(fb, fl, values, k)
-                                .getResult());
+                mapping.map(
+                    body.getArgument(0),
+                    memref::LoadOp::create(fb, fl, values, k).getResult());
                 mapping.map(body.getArgument(1), dot.getResult(0));
                 for (auto [arg, scalar] :
                      llvm::zip(body.getArguments().drop_front(2), scalars))
@@ -117,13 +116,14 @@ struct LowerCSROuter : public CSRPattern<FusedOp> {
             memref::StoreOp::create(b, l, entries.getResult(0), out, i);
         });
     if (aggregated) {
-      Value sum = callRuntime(rewriter, loc, op, RuntimeFunction::ValuesReduce,
-                              {runtimeVector(rewriter, loc, out),
-                               i32Constant(rewriter, loc, 0)});
+      Value sum = callRuntime(
+          rewriter, loc, op, RuntimeFunction::ValuesReduce,
+          {runtimeVector(rewriter, loc, out), i32Constant(rewriter, loc, 0)});
       rewriter.replaceOp(op, sum);
       return success();
     }
-    replaceWithCSR(rewriter, op, withValues(x, vectorTensor(rewriter, loc, out)));
+    replaceWithCSR(rewriter, op,
+                   withValues(x, vectorTensor(rewriter, loc, out)));
     return success();
   }
 };

@@ -60,8 +60,8 @@ void CSRMatrix::appendRuntimeArgs(OpBuilder &b, Location loc,
 
 Value mlir::amls::lowering::allocVector(OpBuilder &b, Location loc,
                                         Type elementType, Value size) {
-  return memref::AllocOp::create(b, loc, MemRefType::get({kDynamic}, elementType),
-                                 ValueRange{size});
+  return memref::AllocOp::create(
+      b, loc, MemRefType::get({kDynamic}, elementType), ValueRange{size});
 }
 
 Value mlir::amls::lowering::runtimeVector(OpBuilder &b, Location loc,
@@ -89,9 +89,8 @@ CSRMatrix mlir::amls::lowering::csrFromBuffers(OpBuilder &b, Location loc,
   csr.rowptr = castTo(b, loc, vectorTensor(b, loc, rowptr), types[0]);
   csr.colidx = castTo(b, loc, vectorTensor(b, loc, colidx), types[1]);
   csr.values = castTo(b, loc, vectorTensor(b, loc, values), types[2]);
-  csr.cols = isKnownSize(type.getCols())
-                 ? indexConstant(b, loc, type.getCols())
-                 : cols;
+  csr.cols = isKnownSize(type.getCols()) ? indexConstant(b, loc, type.getCols())
+                                         : cols;
   return csr;
 }
 

@@ -77,8 +77,7 @@ bool isRowMaxTimesReadThrough(Operation *op);
 
 /// Base of the CSR patterns: matches ops with a CSR operand or result
 /// (before the dense patterns, which take the rest).
-template <typename OpTy>
-struct CSRPattern : public OpConversionPattern<OpTy> {
+template <typename OpTy> struct CSRPattern : public OpConversionPattern<OpTy> {
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
 
   CSRPattern(const TypeConverter &converter, MLIRContext *context,

@@ -14,6 +14,16 @@ using namespace mlir::amls::lowering;
 
 namespace {
 
+/// The transpose of a runtime matrix view (strides swapped, no copy).
+Value transposedView(OpBuilder &b, Location loc, Value matrix) {
+  AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0},
+                                                b.getContext());
+  Value view =
+      memref::TransposeOp::create(b, loc, matrix, AffineMapAttr::get(swap));
+  return memref::CastOp::create(
+      b, loc, cast<MemRefType>(matrix.getType()), view);
+}
+
 struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
   using CSRPattern::CSRPattern;
   LogicalResult lower(MatmulOp op, ArrayRef<ValueRange> operands,
@@ -53,7 +63,18 @@ struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
       return success();
     }
     RuntimeFunction kernel;
-    if (lhsCSR) {
+    // u %*% B for a row vector u (t(B) %*% v after the format selection's
+    // rewrite): the transposed product over B's rows, with per-thread
+    // partial results, on transposed views of u and of the result.
+    bool rowTimesCSR =
+        !lhsCSR && cast<RankedTensorType>(operands[0].front().getType())
+                           .getDimSize(0) == 1;
+    if (rowTimesCSR) {
+      CSRMatrix::fromRange(operands[1]).appendRuntimeArgs(rewriter, loc, args);
+      args.push_back(transposedView(
+          rewriter, loc, asRuntimeMatrix(rewriter, loc, operands[0].front())));
+      kernel = RuntimeFunction::CSRSpMMTransposed;
+    } else if (lhsCSR) {
       CSRMatrix::fromRange(operands[0]).appendRuntimeArgs(rewriter, loc, args);
       args.push_back(asRuntimeMatrix(rewriter, loc, operands[1].front()));
       kernel = RuntimeFunction::CSRSpMM;
@@ -66,7 +87,7 @@ struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Value result =
         tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
-          args.push_back(out);
+          args.push_back(rowTimesCSR ? transposedView(rewriter, loc, out) : out);
           callRuntime(rewriter, loc, op, kernel, args);
         });
     replaceWithDense(rewriter, op, result);
@@ -85,8 +106,8 @@ struct LowerCSRTsmm : public CSRPattern<TsmmOp> {
     CSRMatrix x = CSRMatrix::fromRange(operands[0]);
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    Value result = tensorFromRuntime(
-        rewriter, loc, type, x.cols, x.cols, [&](Value out) {
+    Value result =
+        tensorFromRuntime(rewriter, loc, type, x.cols, x.cols, [&](Value out) {
           SmallVector<Value> args;
           x.appendRuntimeArgs(rewriter, loc, args);
           args.push_back(out);

@@ -52,11 +52,13 @@ struct LowerCSRSlice : public CSRPattern<SliceOp> {
           .getResult();
     };
     Value ok = inOrder(zero, bounds[0]);
-    ok = arith::AndIOp::create(rewriter, loc, ok, inOrder(bounds[0], bounds[1]));
+    ok =
+        arith::AndIOp::create(rewriter, loc, ok, inOrder(bounds[0], bounds[1]));
     ok = arith::AndIOp::create(rewriter, loc, ok,
                                inOrder(bounds[1], x.rows(rewriter, loc)));
     ok = arith::AndIOp::create(rewriter, loc, ok, inOrder(zero, bounds[2]));
-    ok = arith::AndIOp::create(rewriter, loc, ok, inOrder(bounds[2], bounds[3]));
+    ok =
+        arith::AndIOp::create(rewriter, loc, ok, inOrder(bounds[2], bounds[3]));
     ok = arith::AndIOp::create(rewriter, loc, ok, inOrder(bounds[3], x.cols));
     check(rewriter, loc, ok, op, "index range out of bounds");
     SmallVector<Value> args;
@@ -95,8 +97,8 @@ struct LowerCSRDiag : public CSRPattern<DiagOp> {
       Value rows = x.rows(rewriter, loc);
       checkEqual(rewriter, loc, rows, x.cols, op,
                  "diag expects a square matrix or a column vector");
-      auto type = cast<RankedTensorType>(
-          getTypeConverter()->convertType(op.getType()));
+      auto type =
+          cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
       Value result = tensorFromRuntime(
           rewriter, loc, type, rows, indexConstant(rewriter, loc, 1),
           [&](Value out) {
@@ -146,31 +148,30 @@ struct LowerCSRConcat : public CSRPattern<OpTy> {
       else
         checkEqual(rewriter, loc, acc.cols, next.cols, op,
                    "rbind: the matrices' column counts differ");
-      Value rows =
-          Columns ? accRows
-                  : arith::AddIOp::create(rewriter, loc, accRows, nextRows)
-                        .getResult();
+      Value rows = Columns
+                       ? accRows
+                       : arith::AddIOp::create(rewriter, loc, accRows, nextRows)
+                             .getResult();
       Value cols =
           Columns ? arith::AddIOp::create(rewriter, loc, acc.cols, next.cols)
                         .getResult()
                   : acc.cols;
       Value nnz = arith::AddIOp::create(rewriter, loc, acc.nnz(rewriter, loc),
                                         next.nnz(rewriter, loc));
-      MatrixType partType =
-          MatrixType::get(ShapedType::kDynamic, ShapedType::kDynamic,
-                          resultType.getElementType(), std::nullopt,
-                          MatrixFormat::CSR);
-      acc = csrFromRuntime(
-          rewriter, loc, partType, rows, nnz, cols, [&](ValueRange arrays) {
-            SmallVector<Value> args;
-            acc.appendRuntimeArgs(rewriter, loc, args);
-            next.appendRuntimeArgs(rewriter, loc, args);
-            llvm::append_range(args, arrays);
-            callRuntime(rewriter, loc, op,
-                        Columns ? RuntimeFunction::CSRCBind
-                                : RuntimeFunction::CSRRBind,
-                        args);
-          });
+      MatrixType partType = MatrixType::get(
+          ShapedType::kDynamic, ShapedType::kDynamic,
+          resultType.getElementType(), std::nullopt, MatrixFormat::CSR);
+      acc = csrFromRuntime(rewriter, loc, partType, rows, nnz, cols,
+                           [&](ValueRange arrays) {
+                             SmallVector<Value> args;
+                             acc.appendRuntimeArgs(rewriter, loc, args);
+                             next.appendRuntimeArgs(rewriter, loc, args);
+                             llvm::append_range(args, arrays);
+                             callRuntime(rewriter, loc, op,
+                                         Columns ? RuntimeFunction::CSRCBind
+                                                 : RuntimeFunction::CSRRBind,
+                                         args);
+                           });
     }
     this->replaceWithCSR(rewriter, op, acc);
     return success();
@@ -182,6 +183,7 @@ struct LowerCSRConcat : public CSRPattern<OpTy> {
 void mlir::amls::lowering::populateCSRReorganisationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCSRTranspose, LowerCSRSlice, LowerCSRDiag, LowerCSRConcat<CBindOp, true>,
-              LowerCSRConcat<RBindOp, false>>(patterns, converter, schedule);
+  addPatterns<LowerCSRTranspose, LowerCSRSlice, LowerCSRDiag,
+              LowerCSRConcat<CBindOp, true>, LowerCSRConcat<RBindOp, false>>(
+      patterns, converter, schedule);
 }

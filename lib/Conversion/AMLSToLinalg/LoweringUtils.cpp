@@ -44,7 +44,7 @@ Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
 }
 
 /// "file:line:col" of an op, for run-time messages.
-static std::string describe(Operation *op) {
+std::string describe(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "'" << op->getName() << "'";

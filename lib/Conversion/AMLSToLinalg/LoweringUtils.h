@@ -42,6 +42,9 @@ Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type,
 /// `value` as `type` (a tensor.cast where the types differ).
 Value castTo(OpBuilder &b, Location loc, Value value, Type type);
 
+/// "'op' at file:line:col" of an op, for run-time messages.
+std::string describe(Operation *op);
+
 /// A run-time check: when `condition` is false the runtime reports
 /// `message` (with the op's location) and exits with status 1.
 void check(OpBuilder &b, Location loc, Value condition, Operation *op,

@@ -138,8 +138,7 @@ RuntimeSignature getSignature(RuntimeFunction function) {
   case F::DenseCSRMatmul:
     return {"amls_rt_dense_csr_mm", {T::MatrixF64, T::CSR, T::MatrixF64}, {}};
   case F::CSRSpGEMMCount:
-    return {"amls_rt_csr_spgemm_count", {T::CSR, T::CSR, T::VectorI64},
-            T::I64};
+    return {"amls_rt_csr_spgemm_count", {T::CSR, T::CSR, T::VectorI64}, T::I64};
   case F::CSRSpGEMMFill:
     return {"amls_rt_csr_spgemm_fill",
             {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
@@ -155,8 +154,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
   case F::CSRColAgg:
     return {"amls_rt_csr_col_agg", {T::CSR, T::I32, T::MatrixF64}, {}};
   case F::CSRRowMaxTimes:
-    return {"amls_rt_csr_row_max_times", {T::CSR, T::MatrixF64, T::MatrixF64},
-            {}};
+    return {
+        "amls_rt_csr_row_max_times", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
   case F::CSRSliceCount:
     return {"amls_rt_csr_slice_count",
             {T::CSR, T::I64, T::I64, T::I64, T::I64, T::VectorI64},
@@ -198,6 +197,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_csr_merge_fill",
             {T::CSR, T::CSR, T::I32, T::VectorI64, T::VectorI32, T::VectorF64},
             {}};
+  case F::CheckDenseSize:
+    return {"amls_rt_check_dense_size", {T::I64, T::I64, T::Ptr}, {}};
   case F::CSRTableCount:
     return {"amls_rt_csr_table_count",
             {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I64, T::I64,
@@ -213,7 +214,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
   case F::CSRDiag:
     return {"amls_rt_csr_diag", {T::CSR, T::MatrixF64}, {}};
   case F::CSRFromDiagonalCount:
-    return {"amls_rt_csr_from_diagonal_count", {T::MatrixF64, T::VectorI64},
+    return {"amls_rt_csr_from_diagonal_count",
+            {T::MatrixF64, T::VectorI64},
             T::I64};
   case F::CSRFromDiagonalFill:
     return {"amls_rt_csr_from_diagonal_fill",

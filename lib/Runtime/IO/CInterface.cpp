@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <unistd.h>
 
 using namespace amls::runtime;
 
@@ -107,6 +108,24 @@ extern "C" void amls_rt_print_i64(int64_t value) {
 extern "C" void amls_rt_check(int32_t ok, const char *message) {
   if (!ok)
     fail(message);
+}
+
+extern "C" void amls_rt_check_dense_size(int64_t rows, int64_t cols,
+                                         const char *what) {
+  // Beyond the machine's memory the allocation would fail (or the system
+  // would kill the process): say so, with the shape and the bytes.
+  double bytes = 8.0 * static_cast<double>(rows) * static_cast<double>(cols);
+  double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
+                  static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (bytes <= memory)
+    return;
+  char text[512];
+  std::snprintf(text, sizeof(text),
+                "%s: the dense %lldx%lld result needs %.0f bytes, more than "
+                "the machine's %.0f bytes of memory",
+                what, static_cast<long long>(rows),
+                static_cast<long long>(cols), bytes, memory);
+  fail(text);
 }
 
 //===----------------------------------------------------------------------===//

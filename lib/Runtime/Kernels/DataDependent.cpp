@@ -141,8 +141,9 @@ tableCells(AmlsMatrixF64 *a, AmlsMatrixF64 *b, AmlsMatrixF64 *w,
     if (row < rows && col < cols)
       cells.push_back({{row, col}, useWeights ? at(w, i, 0) : 1.0});
   }
-  std::stable_sort(cells.begin(), cells.end(),
-                   [](const auto &l, const auto &r) { return l.first < r.first; });
+  std::stable_sort(
+      cells.begin(), cells.end(),
+      [](const auto &l, const auto &r) { return l.first < r.first; });
   // Duplicates add up (in input order, as the dense kernel adds them).
   size_t kept = 0;
   for (size_t i = 0; i < cells.size(); ++i) {

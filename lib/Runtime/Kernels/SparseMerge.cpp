@@ -87,8 +87,8 @@ template <typename Body>
 void forRowRanges(const int64_t *rowptr, int64_t rows, int64_t entries,
                   Body body) {
   int64_t threads = std::max<int64_t>(amls_rt_get_num_threads(), 1);
-  threads = std::min(threads,
-                     std::max<int64_t>(entries / kMinEntriesPerThread, 1));
+  threads =
+      std::min(threads, std::max<int64_t>(entries / kMinEntriesPerThread, 1));
   threads = std::min(threads, std::max<int64_t>(rows, 1));
   if (threads == 1) {
     body(0, rows);
@@ -99,8 +99,8 @@ void forRowRanges(const int64_t *rowptr, int64_t rows, int64_t entries,
   bounds[0] = 0;
   for (int64_t t = 1; t < threads; ++t) {
     int64_t target = rowptr[0] + (rowptr[rows] - rowptr[0]) * t / threads;
-    bounds[t] = std::upper_bound(rowptr, rowptr + rows + 1, target) - rowptr -
-                1;
+    bounds[t] =
+        std::upper_bound(rowptr, rowptr + rows + 1, target) - rowptr - 1;
     bounds[t] = std::clamp<int64_t>(bounds[t], bounds[t - 1], rows);
   }
   std::vector<std::thread> workers;
@@ -121,8 +121,7 @@ extern "C" int64_t _mlir_ciface_amls_rt_csr_merge_count(
   CSRView a = view(aRowptr, aColidx, aValues, aCols);
   CSRView b = view(bRowptr, bColidx, bValues, bCols);
   int64_t *out = outRowptr->aligned + outRowptr->offset;
-  forRowRanges(a.rowptr, a.rows,
-               a.rowptr[a.rows] + b.rowptr[b.rows],
+  forRowRanges(a.rowptr, a.rows, a.rowptr[a.rows] + b.rowptr[b.rows],
                [&](int64_t begin, int64_t end) {
                  for (int64_t i = begin; i < end; ++i) {
                    int64_t count = 0;
@@ -139,9 +138,8 @@ extern "C" int64_t _mlir_ciface_amls_rt_csr_merge_count(
 extern "C" void _mlir_ciface_amls_rt_csr_merge_fill(
     AmlsVectorI64 *aRowptr, AmlsVectorI32 *aColidx, AmlsVectorF64 *aValues,
     int64_t aCols, AmlsVectorI64 *bRowptr, AmlsVectorI32 *bColidx,
-    AmlsVectorF64 *bValues, int64_t bCols, int32_t op,
-    AmlsVectorI64 *outRowptr, AmlsVectorI32 *outColidx,
-    AmlsVectorF64 *outValues) {
+    AmlsVectorF64 *bValues, int64_t bCols, int32_t op, AmlsVectorI64 *outRowptr,
+    AmlsVectorI32 *outColidx, AmlsVectorF64 *outValues) {
   CSRView a = view(aRowptr, aColidx, aValues, aCols);
   CSRView b = view(bRowptr, bColidx, bValues, bCols);
   const int64_t *rowptr = outRowptr->aligned + outRowptr->offset;
@@ -191,8 +189,9 @@ extern "C" void _mlir_ciface_amls_rt_csr_diag(AmlsVectorI64 *rowptr,
   }
 }
 
-extern "C" int64_t _mlir_ciface_amls_rt_csr_from_diagonal_count(
-    AmlsMatrixF64 *vector, AmlsVectorI64 *rowptr) {
+extern "C" int64_t
+_mlir_ciface_amls_rt_csr_from_diagonal_count(AmlsMatrixF64 *vector,
+                                             AmlsVectorI64 *rowptr) {
   int64_t n = vector->sizes[0];
   int64_t *out = rowptr->aligned + rowptr->offset;
   const double *data = vector->aligned + vector->offset;

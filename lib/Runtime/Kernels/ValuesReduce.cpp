@@ -40,11 +40,9 @@ double combine(int kind, double acc, double value) {
   case SumSq:
     return acc + value;
   case Min:
-    return (std::isnan(acc) || std::isnan(value)) ? NAN
-                                                  : std::min(acc, value);
+    return (std::isnan(acc) || std::isnan(value)) ? NAN : std::min(acc, value);
   default:
-    return (std::isnan(acc) || std::isnan(value)) ? NAN
-                                                  : std::max(acc, value);
+    return (std::isnan(acc) || std::isnan(value)) ? NAN : std::max(acc, value);
   }
 }
 
@@ -69,8 +67,8 @@ reduceRange(const double *values, int64_t begin, int64_t end, int kind) {
       for (int lane = 0; lane < kLanes; ++lane) {
         double v = values[i + lane];
         nan |= v != v;
-        lanes[lane] = kind == Min ? std::min(lanes[lane], v)
-                                  : std::max(lanes[lane], v);
+        lanes[lane] =
+            kind == Min ? std::min(lanes[lane], v) : std::max(lanes[lane], v);
       }
     for (; i < end; ++i) {
       nan |= values[i] != values[i];
@@ -98,8 +96,8 @@ extern "C" double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values,
   std::vector<std::thread> workers;
   for (int64_t t = 1; t < threads; ++t)
     workers.emplace_back([&, t] {
-      partials[t] = reduceRange(data, size * t / threads,
-                                size * (t + 1) / threads, kind);
+      partials[t] =
+          reduceRange(data, size * t / threads, size * (t + 1) / threads, kind);
     });
   partials[0] = reduceRange(data, 0, size / threads, kind);
   for (std::thread &worker : workers)

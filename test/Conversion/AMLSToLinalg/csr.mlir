@@ -168,3 +168,16 @@ func.func @table_trace_diag_merge(%a: !amls.matrix<100x1xf64>, %b: !amls.matrix<
   %s = amls.sub %A, %D : !amls.matrix<100x100xf64, format = csr>, !amls.matrix<100x100xf64, format = csr> -> !amls.matrix<100x100xf64, format = csr>
   return %t, %tr, %s : !amls.matrix<?x?xf64, format = csr>, f64, !amls.matrix<100x100xf64, format = csr>
 }
+
+// -----
+
+// u %*% A for a row vector u (t(A) %*% v rewritten by the format selection):
+// the transposed product over A's rows on transposed views, no copies.
+// CHECK-LABEL: func @row_vector_times_csr
+// CHECK: %[[U:.*]] = memref.transpose
+// CHECK: %[[OUT:.*]] = memref.transpose
+// CHECK: call @amls_rt_csr_spmm_t({{.*}}, %{{.*}}, %{{.*}})
+func.func @row_vector_times_csr(%u: !amls.matrix<1x100xf64>, %A: !amls.matrix<100x50xf64, format = csr>) -> !amls.matrix<1x50xf64> {
+  %0 = amls.matmul %u, %A : !amls.matrix<1x100xf64>, !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<1x50xf64>
+  return %0 : !amls.matrix<1x50xf64>
+}

@@ -79,6 +79,7 @@ enum class RuntimeFunction {
   CSRDiag,
   CSRFromDiagonalCount,
   CSRFromDiagonalFill,
+  CheckDenseSize,
   CSRTableCount,
   CSRTableFill,
 };
