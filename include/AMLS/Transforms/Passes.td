@@ -307,10 +307,12 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     `CSRKernelInterface`, e.g. `read`, `transpose`, `X * Y`, `X / v`,
     sparse-safe functions, CSR %*% CSR). An op without a kernel for a CSR
     operand gets an `amls.convert` to dense in front of it; so do values
-    leaving their block (loop-carried values, returns, call arguments),
-    which stay dense. Where a sparse value comes from an op without a CSR
-    kernel (rand with a low sparsity), it is converted to CSR when one of
-    its users has a kernel for it.
+    leaving their function (returns, calls to public functions), which stay
+    dense; a loop carries CSR where its initial value is CSR, an scf.if
+    result is CSR where a branch yields CSR, and a private function takes a
+    sparse argument CSR where its body can. Where a sparse value comes from
+    an op without a CSR kernel (rand with a low sparsity), it is converted
+    to CSR when one of its users has a kernel for it.
 
     `mode=dense` keeps everything dense; `mode=csr` stores every matrix CSR
     wherever the kernels allow, whatever its sparsity (for differential
