@@ -29,16 +29,8 @@ struct LowerCSRTable : public CSRPattern<TableOp> {
                         ? asRuntimeMatrix(rewriter, loc, adaptor.getWeights())
                         : lhs;
     Value useWeights = i32Constant(rewriter, loc, adaptor.getWeights() ? 1 : 0);
-    auto size = [&](Value given, Value categories) -> Value {
-      if (given)
-        return given;
-      Value max = callRuntime(rewriter, loc, op, RuntimeFunction::MaxCategory,
-                              {categories});
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                        max);
-    };
-    Value rows = size(adaptor.getRows(), lhs);
-    Value cols = size(adaptor.getCols(), rhs);
+    Value rows = tableExtent(rewriter, loc, op, adaptor.getRows(), lhs);
+    Value cols = tableExtent(rewriter, loc, op, adaptor.getCols(), rhs);
     auto toI64 = [&](Value index) -> Value {
       return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
                                         index);

@@ -55,16 +55,8 @@ struct LowerTable : public LowerToValue<TableOp> {
                         ? asRuntimeMatrix(rewriter, loc, adaptor.getWeights())
                         : lhs;
     Value useWeights = i32Constant(rewriter, loc, adaptor.getWeights() ? 1 : 0);
-    auto size = [&](Value given, Value categories) -> Value {
-      if (given)
-        return given;
-      Value max = callRuntime(rewriter, loc, op, RuntimeFunction::MaxCategory,
-                              {categories});
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                        max);
-    };
-    Value rows = size(adaptor.getRows(), lhs);
-    Value cols = size(adaptor.getCols(), rhs);
+    Value rows = tableExtent(rewriter, loc, op, adaptor.getRows(), lhs);
+    Value cols = tableExtent(rewriter, loc, op, adaptor.getCols(), rhs);
     return tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
       callRuntime(rewriter, loc, op, RuntimeFunction::Table,
                   {lhs, rhs, weights, out, useWeights});

@@ -92,6 +92,15 @@ Value asRuntimeMatrix(OpBuilder &b, Location loc, Value tensor) {
       castTo(b, loc, tensor, dynamicType), /*read_only=*/true);
 }
 
+Value tableExtent(OpBuilder &b, Location loc, Operation *op, Value given,
+                  Value categories) {
+  if (given)
+    return given;
+  Value max =
+      callRuntime(b, loc, op, RuntimeFunction::MaxCategory, {categories});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), max);
+}
+
 /// Allocates a rows x cols f64 buffer, lets `fill` write it through the
 /// runtime, and returns it as a tensor of `type` (converting the elements to
 /// its element type).

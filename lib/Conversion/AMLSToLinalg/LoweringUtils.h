@@ -68,6 +68,11 @@ inline Value callRuntime(OpBuilder &b, Location loc, Operation *from,
 /// or i64 matrix).
 Value asRuntimeMatrix(OpBuilder &b, Location loc, Value tensor);
 
+/// A size of table()'s result: the given one, or the largest category in
+/// `categories` (a runtime matrix).
+Value tableExtent(OpBuilder &b, Location loc, Operation *op, Value given,
+                  Value categories);
+
 /// Allocates a rows x cols f64 buffer, lets `fill` write it through the
 /// runtime, and returns it as a tensor of `type` (converting the elements to
 /// its element type).

@@ -6,15 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SparseSupport.h"
+
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <thread>
 #include <vector>
 
 namespace {
+
+using namespace amls::runtime::sparse;
 
 /// Below this many values a single thread is faster than starting more.
 constexpr int64_t kMinValuesPerThread = 1 << 17;
@@ -32,17 +35,16 @@ double identity(int kind) {
   }
 }
 
-/// min/max that propagate NaN (as the dense lowering's arith.minimumf).
+/// Combines partial results (min/max as the dense lowering's
+/// arith.minimumf/maximumf).
 double combine(int kind, double acc, double value) {
   switch (kind) {
-  case Sum:
-    return acc + value;
-  case SumSq:
-    return acc + value;
   case Min:
-    return (std::isnan(acc) || std::isnan(value)) ? NAN : std::min(acc, value);
+    return minimum(acc, value);
+  case Max:
+    return maximum(acc, value);
   default:
-    return (std::isnan(acc) || std::isnan(value)) ? NAN : std::max(acc, value);
+    return acc + value;
   }
 }
 
@@ -90,18 +92,12 @@ extern "C" double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values,
                                                      int32_t kind) {
   const double *data = values->aligned + values->offset;
   int64_t size = values->sizes[0];
-  int64_t threads = std::max<int64_t>(amls_rt_get_num_threads(), 1);
-  threads = std::min(threads, std::max<int64_t>(size / kMinValuesPerThread, 1));
+  int64_t threads = threadsFor(size, kMinValuesPerThread);
   std::vector<double> partials(threads, identity(kind));
-  std::vector<std::thread> workers;
-  for (int64_t t = 1; t < threads; ++t)
-    workers.emplace_back([&, t] {
-      partials[t] =
-          reduceRange(data, size * t / threads, size * (t + 1) / threads, kind);
-    });
-  partials[0] = reduceRange(data, 0, size / threads, kind);
-  for (std::thread &worker : workers)
-    worker.join();
+  runThreads(threads, [&](int64_t t) {
+    partials[t] =
+        reduceRange(data, size * t / threads, size * (t + 1) / threads, kind);
+  });
   double result = identity(kind);
   for (double partial : partials)
     result = combine(kind, result, partial);
