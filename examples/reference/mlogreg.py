@@ -18,6 +18,8 @@ TOLERANCE = (1e-6, 1e-9)
 
 SIZES = {
     "small": dict(rows=200, cols=10, classes=3, seed=21),
+    # Enough rows for the label matrix table(seq(1, N), Y) to be stored CSR.
+    "medium": dict(rows=2000, cols=10, classes=3, seed=23),
     "large": dict(rows=100000, cols=100, classes=5, seed=22),
 }
 

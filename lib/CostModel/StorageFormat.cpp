@@ -2,6 +2,8 @@
 
 #include "AMLS/CostModel/StorageFormat.h"
 
+#include <algorithm>
+
 using namespace mlir::amls;
 
 bool StorageFormatRule::prefersCSR(int64_t rows, int64_t cols,
@@ -14,6 +16,16 @@ bool StorageFormatRule::prefersCSR(int64_t rows, int64_t cols,
     return false;
   double nnz = *sparsity * static_cast<double>(rows) * cols;
   return csrBytes(rows, nnz) < denseBytes(rows, cols);
+}
+
+bool StorageFormatRule::prefersCSRWithNnzBound(int64_t rows, int64_t cols,
+                                               int64_t maxNnz) const {
+  if (rows < 0 || maxNnz < 0)
+    return false;
+  if (cols < 0)
+    cols = assumedCols;
+  double cells = static_cast<double>(rows) * cols;
+  return cells > 0 && prefersCSR(rows, cols, std::min(1.0, maxNnz / cells));
 }
 
 double StorageFormatRule::denseBytes(int64_t rows, int64_t cols) {

@@ -90,10 +90,26 @@ private:
     case Mode::CSR:
       return true;
     case Mode::Auto:
+      if (std::optional<int64_t> bound = nnzBound(result))
+        return rule.prefersCSRWithNnzBound(type.getRows(), type.getCols(),
+                                           *bound);
       return rule.prefersCSR(type.getRows(), type.getCols(),
                              type.getSparsity());
     }
     return false;
+  }
+
+  /// A bound on the non-zeros of a matrix whose sparsity is unknown: table()
+  /// adds one cell per pair of categories, so it has at most as many
+  /// non-zeros as its category vectors have rows (mlogreg's labels).
+  static std::optional<int64_t> nnzBound(Value result) {
+    auto table = result.getDefiningOp<TableOp>();
+    if (!table || cast<MatrixType>(result.getType()).getSparsity())
+      return std::nullopt;
+    int64_t pairs = cast<MatrixType>(table.getLhs().getType()).getRows();
+    if (pairs < 0) // unknown
+      return std::nullopt;
+    return pairs;
   }
 
   void visit(Operation *op) {

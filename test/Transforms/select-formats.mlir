@@ -160,3 +160,25 @@ func.func @branches(%flag: i1) -> f64 {
   %s = amls.agg sum all %r : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
   return %s : f64
 }
+
+// -----
+
+// table() adds one cell per pair of categories: 10,000 pairs in 10,000 rows
+// give at most one non-zero per row, CSR for a column count read from the
+// data (mlogreg's labels, taken as 3 or more) and dense for 2 columns.
+// CHECK-LABEL: func @table_of_labels
+// CHECK: %[[Y:.*]] = amls.table {{.*}} -> !amls.matrix<10000x?xf64, format = csr>
+// CHECK: amls.matmul %{{.*}}, %[[Y]] : !amls.matrix<20x10000xf64>, !amls.matrix<10000x?xf64, format = csr> -> !amls.matrix<20x?xf64>
+// CHECK: amls.table {{.*}} -> !amls.matrix<10000x2xf64>
+// DENSE-LABEL: func @table_of_labels
+// DENSE-NOT: format = csr
+func.func @table_of_labels(%i: !amls.matrix<10000x1xf64>, %y: !amls.matrix<10000x1xf64>, %k: index, %X: !amls.matrix<10000x20xf64>) -> (!amls.matrix<20x?xf64>, !amls.matrix<20x2xf64>) {
+  %n = arith.constant 10000 : index
+  %two = arith.constant 2 : index
+  %Y = amls.table %i, %y size %n, %k : !amls.matrix<10000x1xf64>, !amls.matrix<10000x1xf64> -> !amls.matrix<10000x?xf64>
+  %t = amls.transpose %X : !amls.matrix<10000x20xf64> -> !amls.matrix<20x10000xf64>
+  %g = amls.matmul %t, %Y : !amls.matrix<20x10000xf64>, !amls.matrix<10000x?xf64> -> !amls.matrix<20x?xf64>
+  %Y2 = amls.table %i, %y size %n, %two : !amls.matrix<10000x1xf64>, !amls.matrix<10000x1xf64> -> !amls.matrix<10000x2xf64>
+  %g2 = amls.matmul %t, %Y2 : !amls.matrix<20x10000xf64>, !amls.matrix<10000x2xf64> -> !amls.matrix<20x2xf64>
+  return %g, %g2 : !amls.matrix<20x?xf64>, !amls.matrix<20x2xf64>
+}

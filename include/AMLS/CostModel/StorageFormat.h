@@ -11,6 +11,11 @@
 //    much as its values (SystemDS keeps vectors dense, too);
 //  - it has at least `minCells` cells: below that, both formats fit in the
 //    cache and the dense kernels are simpler and vectorize.
+// A result whose sparsity is unknown but whose non-zeros are bounded (table()
+// adds one cell per pair of categories) is CSR when the bound makes CSR the
+// smaller format; a column count read from the data (the number of
+// categories) is taken as `assumedCols`. SystemDS decides such a block's
+// format at run time; AMLS decides at compile time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +37,15 @@ struct StorageFormatRule {
   /// negative, unknown sparsity nullopt) is best stored CSR.
   bool prefersCSR(int64_t rows, int64_t cols,
                   std::optional<double> sparsity) const;
+
+  /// Columns assumed for a matrix whose column count is only known at run
+  /// time (table()'s categories): from 3 on, one non-zero per row is
+  /// smaller as CSR (20 bytes against 24).
+  int64_t assumedCols = 3;
+
+  /// Whether a rows x cols matrix with at most `maxNnz` non-zeros is best
+  /// stored CSR; an unknown `cols` (negative) is taken as `assumedCols`.
+  bool prefersCSRWithNnzBound(int64_t rows, int64_t cols, int64_t maxNnz) const;
 
   /// Bytes of a rows x cols matrix stored dense and as CSR with `nnz`
   /// non-zeros (f64 values, int32 column indices, int64 row pointers).
