@@ -9,6 +9,9 @@
 
 #include "AMLS/Dialect/AMLSOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlir::amls;
 
@@ -235,16 +238,117 @@ struct TableKernels : CSRKernelInterface::ExternalModel<TableKernels, TableOp> {
   }
 };
 
-/// An outer-template operator whose main input (operand 0) is CSR loops
-/// over its non-zeros; the element-wise result keeps its pattern.
+/// Whether every value `body` yields is zero where its first argument (the
+/// main input's cell) is: the body is evaluated with that argument 0 and
+/// the others unknown (constant scalar inputs aside), folding what becomes
+/// constant; x * 0 is 0 whatever x, as the CSR kernels of X * Y take it.
+/// Evaluated on a copy, since folding may reorder a commutative op's
+/// operands in place.
+bool yieldsZeroWhereMainIsZero(FusedOp op) {
+  auto copy = cast<FusedOp>(op->clone());
+  Block &body = copy.getBody().front();
+  Builder builder(op->getContext());
+  DenseMap<Value, Attribute> known;
+  auto isZero = [](Attribute attr) {
+    if (auto value = dyn_cast_or_null<FloatAttr>(attr))
+      return value.getValue().isZero();
+    if (auto value = dyn_cast_or_null<IntegerAttr>(attr))
+      return value.getValue().isZero();
+    return false;
+  };
+  auto isNonZeroNumber = [](Attribute attr) {
+    auto value = dyn_cast_or_null<FloatAttr>(attr);
+    return value && !value.getValue().isZero() && !value.getValue().isNaN();
+  };
+  bool zero = false;
+  if (body.getNumArguments() > 0 &&
+      isa<FloatType>(body.getArgument(0).getType())) {
+    known[body.getArgument(0)] =
+        builder.getFloatAttr(body.getArgument(0).getType(), 0.0);
+    // Constant scalar inputs (X ^ 2) are known too.
+    for (auto [argument, input] : llvm::zip(body.getArguments().drop_front(),
+                                            op->getOperands().drop_front())) {
+      Attribute constant;
+      if (!isa<MatrixType>(input.getType()) &&
+          matchPattern(input, m_Constant(&constant)))
+        known[argument] = constant;
+    }
+    for (Operation &nested : body.without_terminator()) {
+      if (nested.getNumResults() != 1)
+        break;
+      SmallVector<Attribute> operands = llvm::map_to_vector(
+          nested.getOperands(), [&](Value v) { return known.lookup(v); });
+      Type type = nested.getResult(0).getType();
+      Attribute result;
+      if (isa<arith::MulFOp>(nested) && llvm::any_of(operands, isZero)) {
+        result = builder.getFloatAttr(type, 0.0);
+      } else if (isa<arith::DivFOp>(nested) && isZero(operands[0]) &&
+                 isNonZeroNumber(operands[1])) {
+        result = builder.getFloatAttr(type, 0.0);
+      } else if (isa<arith::SelectOp>(nested) && operands[1] &&
+                 operands[1] == operands[2]) {
+        result = operands[1];
+      } else {
+        SmallVector<OpFoldResult> folded;
+        if (succeeded(nested.fold(operands, folded)) && folded.size() == 1) {
+          if (auto attr = dyn_cast<Attribute>(folded.front()))
+            result = attr;
+          else
+            result = known.lookup(cast<Value>(folded.front()));
+        }
+      }
+      if (result)
+        known[nested.getResult(0)] = result;
+    }
+    zero = llvm::all_of(body.getTerminator()->getOperands(),
+                        [&](Value v) { return isZero(known.lookup(v)); });
+  }
+  copy->erase();
+  return zero;
+}
+
+/// A fused operator whose main input (operand 0) is its only CSR operand
+/// and whose body is zero where the main input is (sparse-safe) visits the
+/// stored values only:
+/// - outer: sum(X * f(U %*% t(V))) or the element-wise X * f(U %*% t(V));
+/// - cell and magg: element-wise results keep the main input's pattern
+///   (CSR results); aggregates (sum, sumsq, min, max over all cells or
+///   rows) give dense results.
 struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
   bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
                     ArrayRef<bool> csrResults) const {
     auto fused = cast<FusedOp>(op);
-    if (fused.getKind() != FusedTemplate::Outer || !csrOperands[0] ||
+    if (csrOperands.empty() || !csrOperands[0] ||
         llvm::count(csrOperands, true) != 1)
       return false;
-    return fused.getAggregate().has_value() ? !csrResults[0] : csrResults[0];
+    bool aggregated = fused.getAggregate().has_value();
+    bool resultsMatch =
+        llvm::all_of(csrResults, [&](bool csr) { return csr != aggregated; });
+    switch (fused.getKind()) {
+    case FusedTemplate::Outer:
+      break;
+    case FusedTemplate::Cell:
+    case FusedTemplate::MAgg:
+      // The body reads every matrix's cells as f64 (the runtime's type).
+      for (Value input : fused.getInputs())
+        if (auto type = dyn_cast<MatrixType>(input.getType());
+            type && !type.getElementType().isF64())
+          return false;
+      if (aggregated) {
+        if (fused.getAxis().value_or(AggAxis::All) == AggAxis::Col)
+          return false;
+        ArrayAttr kinds = *fused.getAggregate();
+        for (Attribute kind : kinds)
+          if (!llvm::is_contained(
+                  {AggKind::Sum, AggKind::SumSq, AggKind::Min, AggKind::Max},
+                  cast<AggKindAttr>(kind).getValue()))
+            return false;
+      }
+      break;
+    default:
+      return false;
+    }
+    return resultsMatch && yieldsZeroWhereMainIsZero(fused);
   }
 };
 

@@ -360,3 +360,50 @@ func.func @cut_set(%A: !amls.matrix<1000x1000xf64>) -> (!amls.matrix<1000x1000xf
   %F2 = amls.sqrt %D2 : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
   return %C, %E1, %F1, %E2, %F2 : !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>
 }
+
+// -----
+
+// Chains that keep a CSR matrix's pattern fuse over its stored values:
+// sum(X * Y) and sum(X ^ 2) share one magg operator, rowSums(abs(X) * 2) and
+// the element-wise (X * v) * 3 are cell operators (the latter CSR). The
+// single rowMaxs(X * u) is left to the max-times kernel, and exp(X) (not
+// zero where X is) stays a dense op.
+// CHECK-LABEL: func @sparse_cells
+// CHECK: %[[S:.*]]:2 = amls.fused magg aggregate [sum, sum] all ins(%arg0, %arg1, %{{.*}}) : {{.*}} -> (f64, f64)
+// CHECK: ^bb0(%[[X0:.*]]: f64, %[[Y:.*]]: f64, %[[C:.*]]: f64):
+// CHECK: %[[XY:.*]] = arith.mulf %[[X0]], %[[Y]]
+// CHECK: %[[X2:.*]] = math.powf %[[X0]], %[[C]]
+// CHECK: amls.yield %[[XY]], %[[X2]]
+// CHECK: %[[R:.*]] = amls.fused cell aggregate [sum] row ins(%arg0, %{{.*}}) : {{.*}} -> !amls.matrix<1000x1xf64>
+// CHECK: ^bb0(%[[A:.*]]: f64, %[[TWO:.*]]: f64):
+// CHECK: %[[ABS:.*]] = math.absf %[[A]]
+// CHECK: arith.mulf %[[ABS]], %[[TWO]]
+// CHECK: %[[E:.*]] = amls.fused cell ins(%arg0, %arg2, %{{.*}}) : (!amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1x1000xf64>, f64) -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+// CHECK: amls.mul %arg0, %arg3
+// CHECK: amls.agg max row
+// CHECK: amls.exp
+// CHECK-NOT: amls.fused
+// CHECK: return %[[S]]#0, %[[S]]#1, %[[R]], %[[E]]
+// EXPLAIN: sparse cell template at amls.agg {{.*}}: main input !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, 3 ops in 1 chain
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+// EXPLAIN: sparse cell template at amls.mul {{.*}} 2 ops in 1 chain
+// EXPLAIN: sparse cell template at amls.agg {{.*}} 4 ops in 2 chains
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @sparse_cells(%X: !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, %Y: !amls.matrix<1000x1000xf64>, %v: !amls.matrix<1x1000xf64>, %u: !amls.matrix<1x1000xf64>) -> (f64, f64, !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>) {
+  %c2 = arith.constant 2.0 : f64
+  %c3 = arith.constant 3.0 : f64
+  %p = amls.mul %X, %Y : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %s = amls.agg sum all %p : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> f64
+  %q = amls.pow %X, %c2 : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, f64 -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %t = amls.agg sum all %q : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> f64
+  %a = amls.abs %X : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %b = amls.mul %a, %c2 : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, f64 -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %r = amls.agg sum row %b : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1000x1xf64>
+  %m = amls.mul %X, %v : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1x1000xf64> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %e = amls.mul %m, %c3 : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, f64 -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %g = amls.mul %X, %u : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1x1000xf64> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %gm = amls.agg max row %g : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1000x1xf64>
+  %x = amls.convert %X : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.01>
+  %ex = amls.exp %x : !amls.matrix<1000x1000xf64, sparsity = 0.01> -> !amls.matrix<1000x1000xf64>
+  return %s, %t, %r, %e, %gm, %ex : f64, f64, !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>
+}

@@ -358,7 +358,9 @@ def AMLSFuse : Pass<"amls-fuse"> {
     analytical cost model T_write + max(T_read, T_compute) per fused
     operator; `fuse-all` and `fuse-no-redundancy` are the seed's heuristic
     baselines. Full aggregates of a partition that read common inputs
-    share one pass (`magg`). `explain` prints the memo table, partitions,
+    share one pass (`magg`). Chains that keep a CSR matrix's pattern
+    (after `--amls-select-formats`) fuse into cell and magg operators over
+    its stored values, costed by non-zeros (docs/sparse.md). `explain` prints the memo table, partitions,
     interesting points, every plan costed and the chosen operators on
     stderr (`--amls-fuse-explain` is the same).
 

@@ -1,15 +1,21 @@
-//===- CSRFused.cpp - Outer-template operators over a CSR main input ------===//
+//===- CSRFused.cpp - Fused operators over a CSR main input ---------------===//
 //
-// sum(X * f(U %*% t(V))) and X * f(U %*% t(V)) with a CSR X: parallel loops
-// over the rows of X and, inside, over its stored values only, each with
-// the dot product of row i of U and row j of V and the fused body. The
-// product U %*% t(V) is never built and the work is nnz(X) x rank instead
-// of rows x cols x rank. A sum collects one partial per row; an element-wise
-// result keeps X's pattern.
+// Fused operators whose main input is CSR and whose body is zero where the
+// main input is (CSRKernelInterface) run as parallel loops over the rows of
+// the main input and, inside, over its stored values only:
+// - cell and magg: the body at each stored cell, reading the other inputs'
+//   cells (broadcasting vectors); element-wise results keep the pattern,
+//   aggregates collect one partial per row (min and max start from 0 in
+//   rows with implicit zeros);
+// - outer: sum(X * f(U %*% t(V))) and X * f(U %*% t(V)), the dot product of
+//   row i of U and row j of V for each stored (i, j) only, so the product
+//   U %*% t(V) is never built and the work is nnz(X) x rank instead of
+//   rows x cols x rank.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CSRLowering.h"
+#include "Reductions.h"
 
 #include "mlir/IR/IRMapping.h"
 
@@ -19,21 +25,240 @@ using namespace mlir::amls::lowering;
 
 namespace {
 
-Value denseView(OpBuilder &b, Location loc, Value tensor) {
-  tensor = convertElementType(b, loc, tensor, b.getF64Type());
-  int64_t dyn = ShapedType::kDynamic;
-  return bufferization::ToBufferOp::create(
-      b, loc, getRuntimeMatrixType(b.getF64Type()),
-      castTo(b, loc, tensor, RankedTensorType::get({dyn, dyn}, b.getF64Type())),
-      /*read_only=*/true);
+/// ValuesReduce's kinds (lib/Runtime/Kernels/ValuesReduce.cpp); partial
+/// sums of squares add up.
+int32_t valuesReduceKind(AggKind kind) {
+  switch (kind) {
+  case AggKind::Min:
+    return 2;
+  case AggKind::Max:
+    return 3;
+  default:
+    return 0;
+  }
 }
+
+/// The loops over the stored values of `x`, rows in parallel. `cells`
+/// computes the body's values at entry `k` (row `i`, column `j`). A result
+/// without an aggregate kind is stored at `k` of a fresh values array (the
+/// pattern's); one with a kind is combined into an accumulator per row,
+/// stored at `i` of a rows-long array, which starts from 0 for min and max
+/// where the row has implicit zeros (the body is 0 there).
+SmallVector<Value>
+emitStoredValueLoops(OpBuilder &rewriter, Location loc, const CSRMatrix &x,
+                     ArrayRef<std::optional<AggKind>> kinds,
+                     function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                     Value i, Value k, Value j)>
+                         cells) {
+  Type f64 = rewriter.getF64Type();
+  Value rows = x.rows(rewriter, loc);
+  Value rowptr = runtimeVectorOf(rewriter, loc, x.rowptr);
+  Value colidx = runtimeVectorOf(rewriter, loc, x.colidx);
+  Value nnz = x.nnz(rewriter, loc);
+  SmallVector<Value> outputs;
+  SmallVector<Reduction> reductions;
+  for (std::optional<AggKind> kind : kinds) {
+    outputs.push_back(allocVector(rewriter, loc, f64, kind ? rows : nnz));
+    reductions.push_back(reductionFor(kind.value_or(AggKind::Sum)));
+  }
+  Value zeroIndex = indexConstant(rewriter, loc, 0);
+  Value one = indexConstant(rewriter, loc, 1);
+  Value zero = floatConstant(rewriter, loc, f64, 0.0);
+  Value cols =
+      arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), x.cols);
+
+  scf::ParallelOp::create(
+      rewriter, loc, ValueRange{zeroIndex}, ValueRange{rows}, ValueRange{one},
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        Value i = ivs[0];
+        Value begin = memref::LoadOp::create(b, l, rowptr, i);
+        Value end = memref::LoadOp::create(
+            b, l, rowptr, arith::AddIOp::create(b, l, i, one).getResult());
+        Value full = arith::CmpIOp::create(
+            b, l, arith::CmpIPredicate::eq,
+            arith::SubIOp::create(b, l, end, begin), cols);
+        SmallVector<Value> inits;
+        for (auto [kind, reduction] : llvm::zip(kinds, reductions)) {
+          if (!kind)
+            continue;
+          Value identity = floatConstant(b, l, f64, reduction.init);
+          bool min = *kind == AggKind::Min, max = *kind == AggKind::Max;
+          inits.push_back(
+              min || max ? arith::SelectOp::create(b, l, full, identity, zero)
+                               .getResult()
+                         : identity);
+        }
+        auto toIndex = [&](Value v) -> Value {
+          return arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+        };
+        auto entries = scf::ForOp::create(
+            b, l, toIndex(begin), toIndex(end), one, inits,
+            [&](OpBuilder &fb, Location fl, Value k, ValueRange acc) {
+              Value j = arith::IndexCastOp::create(
+                  fb, fl, fb.getIndexType(),
+                  memref::LoadOp::create(fb, fl, colidx, k).getResult());
+              SmallVector<Value> values = cells(fb, fl, i, k, j);
+              SmallVector<Value> next;
+              for (auto [r, kind] : llvm::enumerate(kinds)) {
+                if (kind)
+                  next.push_back(reductions[r].combine(fb, fl, values[r],
+                                                       acc[next.size()]));
+                else
+                  memref::StoreOp::create(fb, fl, values[r], outputs[r], k);
+              }
+              scf::YieldOp::create(fb, fl, next);
+            });
+        unsigned reduced = 0;
+        for (auto [r, kind] : llvm::enumerate(kinds))
+          if (kind)
+            memref::StoreOp::create(b, l, entries.getResult(reduced++),
+                                    outputs[r], i);
+      });
+  return outputs;
+}
+
+/// The whole-matrix aggregate of per-row partial results.
+Value reduceRowPartials(OpBuilder &b, Location loc, Operation *op,
+                        Value partials, AggKind kind) {
+  return callRuntime(b, loc, op, RuntimeFunction::ValuesReduce,
+                     {runtimeVector(b, loc, partials),
+                      i32Constant(b, loc, valuesReduceKind(kind))});
+}
+
+/// Clones `body` with `arguments` for its block arguments and returns the
+/// values it yields.
+SmallVector<Value> cloneBody(OpBuilder &b, Block &body, ValueRange arguments) {
+  IRMapping mapping;
+  mapping.map(body.getArguments(), arguments);
+  for (Operation &nested : body.without_terminator())
+    b.clone(nested, mapping);
+  return llvm::map_to_vector(body.getTerminator()->getOperands(),
+                             [&](Value v) { return mapping.lookup(v); });
+}
+
+/// The kinds of the operator's results (none for element-wise results).
+SmallVector<std::optional<AggKind>> aggregateKinds(FusedOp op) {
+  SmallVector<std::optional<AggKind>> kinds(op.getNumResults());
+  if (std::optional<ArrayAttr> aggregate = op.getAggregate())
+    for (auto [kind, attr] : llvm::zip(kinds, *aggregate))
+      kind = cast<AggKindAttr>(attr).getValue();
+  return kinds;
+}
+
+/// Replaces `op`'s results: CSR matrices with the main input's pattern for
+/// element-wise results, reductions of the per-row partials for full
+/// aggregates, rows x 1 matrices for row aggregates.
+void replaceResults(ConversionPatternRewriter &rewriter, FusedOp op,
+                    const CSRMatrix &x, ArrayRef<Value> outputs,
+                    const TypeConverter &converter) {
+  Location loc = op.getLoc();
+  SmallVector<std::optional<AggKind>> kinds = aggregateKinds(op);
+  AggAxis axis = op.getAxis().value_or(AggAxis::All);
+  SmallVector<SmallVector<Value>> replacements;
+  for (auto [result, kind, output] :
+       llvm::zip(op.getResults(), kinds, outputs)) {
+    if (!kind) {
+      CSRMatrix csr = withValues(x, vectorTensor(rewriter, loc, output));
+      SmallVector<Type> types;
+      getCSRTypes(cast<MatrixType>(result.getType()), types);
+      csr.rowptr = castTo(rewriter, loc, csr.rowptr, types[0]);
+      csr.colidx = castTo(rewriter, loc, csr.colidx, types[1]);
+      csr.values = castTo(rewriter, loc, csr.values, types[2]);
+      int64_t cols = cast<MatrixType>(result.getType()).getCols();
+      if (isKnownSize(cols))
+        csr.cols = indexConstant(rewriter, loc, cols);
+      replacements.push_back(csr.asRange());
+    } else if (axis == AggAxis::All) {
+      replacements.push_back(
+          {reduceRowPartials(rewriter, loc, op, output, *kind)});
+    } else {
+      Value rows = x.rows(rewriter, loc);
+      auto type =
+          cast<RankedTensorType>(converter.convertType(result.getType()));
+      // The per-row values as a rows x 1 matrix.
+      Value tensor = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({ShapedType::kDynamic, 1},
+                                rewriter.getF64Type()),
+          vectorTensor(rewriter, loc, output),
+          ArrayRef<ReassociationIndices>{{0, 1}},
+          ArrayRef<OpFoldResult>{rows, rewriter.getIndexAttr(1)});
+      replacements.push_back({castTo(rewriter, loc, tensor, type)});
+    }
+  }
+  rewriter.replaceOpWithMultiple(op, std::move(replacements));
+}
+
+struct LowerCSRCell : public CSRPattern<FusedOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(FusedOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (op.getKind() != FusedTemplate::Cell &&
+        op.getKind() != FusedTemplate::MAgg)
+      return failure();
+    Location loc = op.getLoc();
+    CSRMatrix x = CSRMatrix::fromRange(operands[0]);
+    Value rows = x.rows(rewriter, loc);
+    // Other inputs: dense matrices (read at the cell, or broadcast along a
+    // dimension of size 1) and scalars.
+    struct Input {
+      Value buffer;
+      bool broadcastRows = false, broadcastCols = false;
+    };
+    SmallVector<Input> inputs(operands.size());
+    SmallVector<Value> scalars(operands.size());
+    auto mainType = cast<MatrixType>(op.getInputs()[0].getType());
+    for (unsigned n = 1; n < operands.size(); ++n) {
+      Value operand = operands[n].front();
+      auto type = dyn_cast<MatrixType>(op.getInputs()[n].getType());
+      if (!type) {
+        scalars[n] = operand;
+        continue;
+      }
+      Input &input = inputs[n];
+      input.broadcastRows = type.getRows() == 1 && mainType.getRows() != 1;
+      input.broadcastCols = type.getCols() == 1 && mainType.getCols() != 1;
+      std::string what = "input #" + std::to_string(n);
+      if (!input.broadcastRows)
+        checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, 0), rows, op,
+                   what + " differs in rows from the main input");
+      if (!input.broadcastCols)
+        checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, 1), x.cols, op,
+                   what + " differs in columns from the main input");
+      input.buffer = asRuntimeMatrix(rewriter, loc, operand);
+    }
+    Value values = runtimeVectorOf(rewriter, loc, x.values);
+    Block &body = op.getBody().front();
+    SmallVector<Value> outputs = emitStoredValueLoops(
+        rewriter, loc, x, aggregateKinds(op),
+        [&](OpBuilder &b, Location l, Value i, Value k, Value j) {
+          Value zero = indexConstant(b, l, 0);
+          SmallVector<Value> arguments = {
+              memref::LoadOp::create(b, l, values, k)};
+          for (unsigned n = 1; n < operands.size(); ++n) {
+            if (scalars[n]) {
+              arguments.push_back(scalars[n]);
+              continue;
+            }
+            const Input &input = inputs[n];
+            arguments.push_back(memref::LoadOp::create(
+                b, l, input.buffer,
+                ValueRange{input.broadcastRows ? zero : i,
+                           input.broadcastCols ? zero : j}));
+          }
+          return cloneBody(b, body, arguments);
+        });
+    replaceResults(rewriter, op, x, outputs, *getTypeConverter());
+    return success();
+  }
+};
 
 struct LowerCSROuter : public CSRPattern<FusedOp> {
   using CSRPattern::CSRPattern;
   LogicalResult lower(FusedOp op, ArrayRef<ValueRange> operands,
                       ConversionPatternRewriter &rewriter) const override {
     if (op.getKind() != FusedTemplate::Outer)
-      return rewriter.notifyMatchFailure(op, "only the outer template");
+      return failure();
     Location loc = op.getLoc();
     CSRMatrix x = CSRMatrix::fromRange(operands[0]);
     Value u = operands[1].front(), v = operands[2].front();
@@ -49,81 +274,34 @@ struct LowerCSROuter : public CSRPattern<FusedOp> {
     checkEqual(rewriter, loc, dimOf(rewriter, loc, v, 1), rank, op,
                "factors U and V differ in columns");
 
-    bool aggregated = op.getAggregate().has_value();
-    Type f64 = rewriter.getF64Type();
-    Value uBuffer = denseView(rewriter, loc, u);
-    Value vBuffer = denseView(rewriter, loc, v);
-    Value rowptr = runtimeVectorOf(rewriter, loc, x.rowptr);
-    Value colidx = runtimeVectorOf(rewriter, loc, x.colidx);
+    Value uBuffer = asRuntimeMatrix(rewriter, loc, u);
+    Value vBuffer = asRuntimeMatrix(rewriter, loc, v);
     Value values = runtimeVectorOf(rewriter, loc, x.values);
-    Value out = aggregated
-                    ? allocVector(rewriter, loc, f64, rows)
-                    : allocVector(rewriter, loc, f64, x.nnz(rewriter, loc));
-    Value zeroIndex = indexConstant(rewriter, loc, 0);
-    Value one = indexConstant(rewriter, loc, 1);
-    Value zero = floatConstant(rewriter, loc, f64, 0.0);
     Block &body = op.getBody().front();
-
-    scf::ParallelOp::create(
-        rewriter, loc, ValueRange{zeroIndex}, ValueRange{rows}, ValueRange{one},
-        [&](OpBuilder &b, Location l, ValueRange ivs) {
-          Value i = ivs[0];
-          auto loadIndex = [&](OpBuilder &ib, Value buffer, Value at) -> Value {
-            Value loaded = memref::LoadOp::create(ib, l, buffer, at);
-            return arith::IndexCastOp::create(ib, l, ib.getIndexType(), loaded);
-          };
-          Value begin = loadIndex(b, rowptr, i);
-          Value end = loadIndex(
-              b, rowptr, arith::AddIOp::create(b, l, i, one).getResult());
-          auto entries = scf::ForOp::create(
-              b, l, begin, end, one, ValueRange{zero},
-              [&](OpBuilder &fb, Location fl, Value k, ValueRange acc) {
-                Value j = loadIndex(fb, colidx, k);
-                auto dot = scf::ForOp::create(
-                    fb, fl, zeroIndex, rank, one, ValueRange{zero},
-                    [&](OpBuilder &db, Location dl, Value r, ValueRange sum) {
-                      Value uir = memref::LoadOp::create(db, dl, uBuffer,
-                                                         ValueRange{i, r});
-                      Value vjr = memref::LoadOp::create(db, dl, vBuffer,
-                                                         ValueRange{j, r});
-                      Value product = arith::MulFOp::create(db, dl, uir, vjr);
-                      scf::YieldOp::create(db, dl,
-                                           ValueRange{arith::AddFOp::create(
-                                               db, dl, sum[0], product)});
-                    });
-                IRMapping mapping;
-                mapping.map(
-                    body.getArgument(0),
-                    memref::LoadOp::create(fb, fl, values, k).getResult());
-                mapping.map(body.getArgument(1), dot.getResult(0));
-                for (auto [arg, scalar] :
-                     llvm::zip(body.getArguments().drop_front(2), scalars))
-                  mapping.map(arg, scalar);
-                for (Operation &bodyOp : body.without_terminator())
-                  fb.clone(bodyOp, mapping);
-                Value cell =
-                    mapping.lookup(body.getTerminator()->getOperand(0));
-                if (aggregated) {
-                  scf::YieldOp::create(
-                      fb, fl,
-                      ValueRange{arith::AddFOp::create(fb, fl, acc[0], cell)});
-                } else {
-                  memref::StoreOp::create(fb, fl, cell, out, k);
-                  scf::YieldOp::create(fb, fl, acc);
-                }
+    SmallVector<Value> outputs = emitStoredValueLoops(
+        rewriter, loc, x, aggregateKinds(op),
+        [&](OpBuilder &b, Location l, Value i, Value k, Value j) {
+          Value zeroIndex = indexConstant(b, l, 0);
+          Value one = indexConstant(b, l, 1);
+          Value zero = floatConstant(b, l, b.getF64Type(), 0.0);
+          auto dot = scf::ForOp::create(
+              b, l, zeroIndex, rank, one, ValueRange{zero},
+              [&](OpBuilder &db, Location dl, Value r, ValueRange sum) {
+                Value uir =
+                    memref::LoadOp::create(db, dl, uBuffer, ValueRange{i, r});
+                Value vjr =
+                    memref::LoadOp::create(db, dl, vBuffer, ValueRange{j, r});
+                Value product = arith::MulFOp::create(db, dl, uir, vjr);
+                scf::YieldOp::create(
+                    db, dl,
+                    ValueRange{arith::AddFOp::create(db, dl, sum[0], product)});
               });
-          if (aggregated)
-            memref::StoreOp::create(b, l, entries.getResult(0), out, i);
+          SmallVector<Value> arguments = {
+              memref::LoadOp::create(b, l, values, k), dot.getResult(0)};
+          llvm::append_range(arguments, scalars);
+          return cloneBody(b, body, arguments);
         });
-    if (aggregated) {
-      Value sum = callRuntime(
-          rewriter, loc, op, RuntimeFunction::ValuesReduce,
-          {runtimeVector(rewriter, loc, out), i32Constant(rewriter, loc, 0)});
-      rewriter.replaceOp(op, sum);
-      return success();
-    }
-    replaceWithCSR(rewriter, op,
-                   withValues(x, vectorTensor(rewriter, loc, out)));
+    replaceResults(rewriter, op, x, outputs, *getTypeConverter());
     return success();
   }
 };
@@ -133,5 +311,5 @@ struct LowerCSROuter : public CSRPattern<FusedOp> {
 void mlir::amls::lowering::populateCSRFusedPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCSROuter>(patterns, converter, schedule);
+  addPatterns<LowerCSRCell, LowerCSROuter>(patterns, converter, schedule);
 }

@@ -272,6 +272,8 @@ struct FusePass : public amls::impl::AMLSFuseBase<FusePass> {
                                  explain ? &out : nullptr);
     numFused += fuseOuterTemplates(block, model, mode == PlanMode::CostBased,
                                    explain ? &out : nullptr);
+    numFused += fuseSparseCellTemplates(
+        block, model, mode == PlanMode::CostBased, explain ? &out : nullptr);
 
     BlockGraph graph = buildGraph(block);
     FusionPlanner planner(graph.nodes, model);

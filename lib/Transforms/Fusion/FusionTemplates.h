@@ -1,4 +1,4 @@
-//===- FusionTemplates.h - Row and Outer templates --------------*- C++ -*-===//
+//===- FusionTemplates.h - Row, Outer and sparse cell templates -*- C++ -*-===//
 //
 // The Row and Outer templates of seed 000 (SystemML's codegen), planned per
 // block before the cell and multi-aggregate partitions:
@@ -9,6 +9,9 @@
 // - Outer: sparse-safe cell chains over an outer product, e.g.
 //   sum(X * log(U %*% t(V) + eps)): one `amls.fused outer` operator that
 //   computes the product's cells only where X is non-zero.
+// - Sparse cell: cell chains that keep a CSR matrix's pattern, closed by an
+//   aggregate or not, e.g. sum(X * Y) with a CSR X: one `amls.fused cell`
+//   operator over X's stored values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +52,11 @@ unsigned fuseRowTemplates(Block &block, const fusion::CostModel &model,
 /// The same for Outer-template candidates.
 unsigned fuseOuterTemplates(Block &block, const fusion::CostModel &model,
                             bool costBased, llvm::raw_ostream *explain);
+
+/// The same for cell chains over the stored values of a CSR main input
+/// (SparseCellTemplate.cpp).
+unsigned fuseSparseCellTemplates(Block &block, const fusion::CostModel &model,
+                                 bool costBased, llvm::raw_ostream *explain);
 
 } // namespace amls
 } // namespace mlir

@@ -181,3 +181,54 @@ func.func @row_vector_times_csr(%u: !amls.matrix<1x100xf64>, %A: !amls.matrix<10
   %0 = amls.matmul %u, %A : !amls.matrix<1x100xf64>, !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<1x50xf64>
   return %0 : !amls.matrix<1x50xf64>
 }
+
+// -----
+
+// Fused operators over a CSR main input loop over its stored values, rows
+// in parallel: full aggregates collect one partial per row, reduced by the
+// runtime; min and max start from 0 in rows with implicit zeros (fewer
+// entries than columns); an element-wise result keeps the pattern (the
+// same row pointers and column indices, new values).
+// CHECK-LABEL: func @fused_cells
+// CHECK-SAME: (%[[PTR:.*]]: tensor<1001xi64>, %[[IDX:.*]]: tensor<?xi32>, %[[VAL:.*]]: tensor<?xf64>, %[[COLS:.*]]: index, %[[V:.*]]: tensor<1x800xf64>, %[[C:.*]]: f64)
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: %[[ROW:.*]] = arith.subi
+// CHECK: %[[FULL:.*]] = arith.cmpi eq, %[[ROW]]
+// CHECK: %[[MAXINIT:.*]] = arith.select %[[FULL]], %{{.*}}, %{{.*}} : f64
+// CHECK: scf.for %[[K:.*]] = {{.*}} iter_args(%[[SUM:.*]] = %{{.*}}, %[[MAX:.*]] = %[[MAXINIT]])
+// CHECK: %[[J:.*]] = tensor.extract %[[IDX]][%[[K]]]
+// CHECK: %[[X:.*]] = tensor.extract %[[VAL]][%[[K]]]
+// CHECK: %[[Y:.*]] = tensor.extract %[[V]][%c0, %{{.*}}]
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]]
+// CHECK: arith.addf %[[SUM]], %[[P]]
+// CHECK: arith.maximumf %[[MAX]], %[[P]]
+// CHECK: call @amls_rt_values_reduce(%{{.*}}, %c0_i32)
+// CHECK: call @amls_rt_values_reduce(%{{.*}}, %c3_i32)
+// CHECK: scf.parallel
+// CHECK: arith.minimumf
+// CHECK: tensor.expand_shape {{.*}} into tensor<?x1xf64>
+// CHECK: %[[NEW:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: scf.parallel
+// CHECK: math.sqrt
+// CHECK: memref.store %{{.*}}, %[[NEW]][%{{.*}}]
+// CHECK: %[[NEWVAL:.*]] = bufferization.to_tensor %[[NEW]]
+// CHECK: return %{{.*}}, %{{.*}}, %[[PTR]], %[[IDX]], %[[NEWVAL]], %c800
+func.func @fused_cells(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, %v: !amls.matrix<1x800xf64>, %c: f64) -> (f64, !amls.matrix<1000x1xf64>, !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>) {
+  %s:2 = amls.fused magg aggregate [sum, max] all ins(%X, %v) : (!amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, !amls.matrix<1x800xf64>) -> (f64, f64) {
+  ^bb0(%x: f64, %y: f64):
+    %p = arith.mulf %x, %y : f64
+    amls.yield %p, %p : f64, f64
+  }
+  %r = amls.fused cell aggregate [min] row ins(%X, %c) : (!amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, f64) -> !amls.matrix<1000x1xf64> {
+  ^bb0(%x: f64, %y: f64):
+    %p = arith.mulf %x, %y : f64
+    amls.yield %p : f64
+  }
+  %e = amls.fused cell ins(%X, %v) : (!amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, !amls.matrix<1x800xf64>) -> !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr> {
+  ^bb0(%x: f64, %y: f64):
+    %p = arith.mulf %x, %y : f64
+    %q = math.sqrt %p : f64
+    amls.yield %q : f64
+  }
+  return %s#0, %r, %e : f64, !amls.matrix<1000x1xf64>, !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>
+}

@@ -19,3 +19,32 @@ func.func @csr_result_without_kernel(%X: !amls.matrix<4x4xf64>) -> f64 {
   %1 = amls.agg sum all %0 : !amls.matrix<4x4xf64, format = csr> -> f64
   return %1 : f64
 }
+
+// -----
+
+// A fused operator over a CSR main input visits the stored values only, so
+// its body must be zero where the main input is: x + 1 is not.
+func.func @csr_fused_not_sparse_safe(%X: !amls.matrix<4x4xf64, sparsity = 0.1, format = csr>) -> f64 {
+  %one = arith.constant 1.0 : f64
+  // expected-error @+1 {{'amls.fused' has no kernel for these storage formats}}
+  %s = amls.fused cell aggregate [sum] all ins(%X, %one) : (!amls.matrix<4x4xf64, sparsity = 0.1, format = csr>, f64) -> f64 {
+  ^bb0(%x: f64, %c: f64):
+    %p = arith.addf %x, %c : f64
+    amls.yield %p : f64
+  }
+  return %s : f64
+}
+
+// -----
+
+// Column aggregates have no fused CSR kernel.
+func.func @csr_fused_column_aggregate(%X: !amls.matrix<4x4xf64, sparsity = 0.1, format = csr>) -> !amls.matrix<1x4xf64> {
+  %two = arith.constant 2.0 : f64
+  // expected-error @+1 {{'amls.fused' has no kernel for these storage formats}}
+  %s = amls.fused cell aggregate [sum] col ins(%X, %two) : (!amls.matrix<4x4xf64, sparsity = 0.1, format = csr>, f64) -> !amls.matrix<1x4xf64> {
+  ^bb0(%x: f64, %c: f64):
+    %p = arith.mulf %x, %c : f64
+    amls.yield %p : f64
+  }
+  return %s : !amls.matrix<1x4xf64>
+}
