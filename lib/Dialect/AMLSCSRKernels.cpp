@@ -177,7 +177,8 @@ struct UnaryKernels
 /// a CSR right operand) for every y it can meet. That holds for `*` always,
 /// for other ops with a constant scalar when f(0, c) = 0 (X / 2, X > 0,
 /// X ^ 2), and for `/` by a dense vector after a run-time check that no
-/// divisor is 0 or NaN (otherwise the lowering computes the result dense).
+/// divisor is 0 or NaN (otherwise the lowering computes the quotient dense
+/// and stores it CSR).
 ///
 /// Two CSR operands of +, -, *, min and max merge their rows into a CSR
 /// result (the union of the patterns; the intersection for *).

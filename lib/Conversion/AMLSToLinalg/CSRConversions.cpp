@@ -34,47 +34,59 @@ struct LowerCSRConvert : public CSRPattern<ConvertOp> {
       return success();
     }
     if (fromCSR) {
-      CSRMatrix input = CSRMatrix::fromRange(operands[0]);
       auto type =
           cast<RankedTensorType>(getTypeConverter()->convertType(resultType));
-      Value rows64 = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI64Type(), input.rows(rewriter, loc));
-      Value cols64 = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI64Type(), input.cols);
-      callRuntime(
-          rewriter, loc, op, RuntimeFunction::CheckDenseSize,
-          {rows64, cols64,
-           createStringPointer(rewriter, loc, op,
-                               describe(op) + ": converting a CSR matrix to "
-                                              "dense")});
-      Value dense = tensorFromRuntime(
-          rewriter, loc, type, input.rows(rewriter, loc), input.cols,
-          [&](Value out) {
-            SmallVector<Value> args;
-            input.appendRuntimeArgs(rewriter, loc, args);
-            args.push_back(out);
-            callRuntime(rewriter, loc, op, RuntimeFunction::CSRToDense, args);
-          });
-      replaceWithDense(rewriter, op, dense);
+      replaceWithDense(rewriter, op,
+                       denseFromCSR(rewriter, loc, op,
+                                    CSRMatrix::fromRange(operands[0]), type));
       return success();
     }
-    Value input = operands[0].front();
-    Value matrix = asRuntimeMatrix(rewriter, loc, input);
-    CSRMatrix csr = csrFromTwoPhases(
-        rewriter, loc, resultType, dimOf(rewriter, loc, input, 0),
-        dimOf(rewriter, loc, input, 1),
-        [&](Value rowptr) {
-          return callRuntime(rewriter, loc, op, RuntimeFunction::CSRCountDense,
-                             {matrix, rowptr});
-        },
-        [&](ValueRange arrays) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRFromDense,
-                      {matrix, arrays[0], arrays[1], arrays[2]});
-        });
+    CSRMatrix csr =
+        csrFromDense(rewriter, loc, op, resultType, operands[0].front());
     replaceWithCSR(rewriter, op, csr);
     return success();
   }
 };
+
+} // namespace
+
+Value mlir::amls::lowering::denseFromCSR(OpBuilder &b, Location loc,
+                                         Operation *op, const CSRMatrix &input,
+                                         RankedTensorType type) {
+  Value rows64 =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), input.rows(b, loc));
+  Value cols64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), input.cols);
+  callRuntime(b, loc, op, RuntimeFunction::CheckDenseSize,
+              {rows64, cols64,
+               createStringPointer(b, loc, op,
+                                   describe(op) + ": converting a CSR matrix "
+                                                  "to dense")});
+  return tensorFromRuntime(
+      b, loc, type, input.rows(b, loc), input.cols, [&](Value out) {
+        SmallVector<Value> args;
+        input.appendRuntimeArgs(b, loc, args);
+        args.push_back(out);
+        callRuntime(b, loc, op, RuntimeFunction::CSRToDense, args);
+      });
+}
+
+CSRMatrix mlir::amls::lowering::csrFromDense(OpBuilder &b, Location loc,
+                                             Operation *op, MatrixType type,
+                                             Value dense) {
+  Value matrix = asRuntimeMatrix(b, loc, dense);
+  return csrFromTwoPhases(
+      b, loc, type, dimOf(b, loc, dense, 0), dimOf(b, loc, dense, 1),
+      [&](Value rowptr) {
+        return callRuntime(b, loc, op, RuntimeFunction::CSRCountDense,
+                           {matrix, rowptr});
+      },
+      [&](ValueRange arrays) {
+        callRuntime(b, loc, op, RuntimeFunction::CSRFromDense,
+                    {matrix, arrays[0], arrays[1], arrays[2]});
+      });
+}
+
+namespace {
 
 struct LowerCSRRead : public CSRPattern<ReadOp> {
   using CSRPattern::CSRPattern;

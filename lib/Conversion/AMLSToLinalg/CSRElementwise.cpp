@@ -38,10 +38,9 @@ Value mapValues(OpBuilder &b, Location loc, ElementwiseOpInterface op,
       .getResult(0);
 }
 
-/// Reports (at run time) a dense divisor with a zero or NaN cell: there
-/// X / v is not zero where X is, and the result is not X's pattern.
-void checkNoZeroDivisor(OpBuilder &b, Location loc, Operation *op,
-                        Value divisor) {
+/// Whether a dense divisor has no zero or NaN cell (at run time): only then
+/// is X / v zero where X is, with X's pattern.
+Value hasNoZeroDivisor(OpBuilder &b, Location loc, Value divisor) {
   Type i64 = b.getI64Type();
   Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i64);
   Value zeroCount = arith::ConstantIntOp::create(b, loc, 0, 64);
@@ -62,11 +61,51 @@ void checkNoZeroDivisor(OpBuilder &b, Location loc, Operation *op,
       });
   Value count =
       tensor::ExtractOp::create(b, loc, bad.getResult(0), ValueRange{});
-  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
-                                   arith::ConstantIntOp::create(b, loc, 0, 64));
-  check(b, loc, ok, op,
-        "a CSR matrix divided by a vector with a zero or NaN cell is not "
-        "sparse (0/0 is NaN); run with --formats=dense");
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                               arith::ConstantIntOp::create(b, loc, 0, 64));
+}
+
+/// X / v computed dense, for a divisor with a zero or NaN cell (0/0 is NaN,
+/// x/0 infinite: the result is not X's pattern), then stored CSR.
+CSRMatrix divideDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
+                      const CSRMatrix &csr, Value divisor, MatrixType type) {
+  Type f64 = b.getF64Type();
+  int64_t dyn = ShapedType::kDynamic;
+  auto matrixType = RankedTensorType::get({dyn, dyn}, f64);
+  Value x = denseFromCSR(b, loc, op, csr, matrixType);
+  divisor =
+      castTo(b, loc, convertElementType(b, loc, divisor, f64), matrixType);
+  Value one = indexConstant(b, loc, 1);
+  Value zero = indexConstant(b, loc, 0);
+  auto isOne = [&](Value size) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one)
+        .getResult();
+  };
+  Value rowBroadcast = isOne(dimOf(b, loc, divisor, 0));
+  Value colBroadcast = isOne(dimOf(b, loc, divisor, 1));
+  MLIRContext *context = b.getContext();
+  Value init = tensor::EmptyOp::create(
+      b, loc, matrixType.getShape(), f64,
+      ValueRange{dimOf(b, loc, x, 0), dimOf(b, loc, x, 1)});
+  Value quotient =
+      linalg::GenericOp::create(
+          b, loc, matrixType, x, init,
+          ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(2, context),
+                              AffineMap::getMultiDimIdentityMap(2, context)},
+          iterators({false, false}),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value i = linalg::IndexOp::create(nb, l, 0);
+            Value j = linalg::IndexOp::create(nb, l, 1);
+            Value d = tensor::ExtractOp::create(
+                nb, l, divisor,
+                ValueRange{
+                    arith::SelectOp::create(nb, l, rowBroadcast, zero, i),
+                    arith::SelectOp::create(nb, l, colBroadcast, zero, j)});
+            linalg::YieldOp::create(
+                nb, l, op.buildCellComputation(nb, l, {args[0], d}));
+          })
+          .getResult(0);
+  return csrFromDense(b, loc, op, type, quotient);
 }
 
 /// out[k] = f(values[k], D[i or 0, colidx[k] or 0]) for the stored values
@@ -168,15 +207,46 @@ template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
               return sparse == 0 ? SmallVector<Value>{v, other}
                                  : SmallVector<Value>{other, v};
             });
+      } else if (isa<DivOp>(op.getOperation())) {
+        this->replaceWithCSR(rewriter, op,
+                             divideByVector(rewriter, op, csr, other));
+        return success();
       } else {
-        if (isa<DivOp>(op.getOperation()))
-          checkNoZeroDivisor(rewriter, loc, op, other);
         values = mapValuesWithDense(rewriter, loc, elementwise, csr, other,
                                     /*csrFirst=*/sparse == 0);
       }
     }
     this->replaceWithCSR(rewriter, op, withValues(csr, values));
     return success();
+  }
+
+  /// X / v keeps X's pattern when v has no zero or NaN cell, and is
+  /// computed dense (then stored CSR) otherwise, both at run time.
+  CSRMatrix divideByVector(ConversionPatternRewriter &rewriter, OpTy op,
+                           const CSRMatrix &csr, Value divisor) const {
+    Location loc = op.getLoc();
+    auto elementwise = cast<ElementwiseOpInterface>(op.getOperation());
+    auto type = cast<MatrixType>(op->getResult(0).getType());
+    SmallVector<Type> types;
+    getCSRTypes(type, types);
+    auto yield = [&](OpBuilder &b, CSRMatrix result) {
+      scf::YieldOp::create(b, loc,
+                           ValueRange{castTo(b, loc, result.rowptr, types[0]),
+                                      castTo(b, loc, result.colidx, types[1]),
+                                      castTo(b, loc, result.values, types[2]),
+                                      result.cols});
+    };
+    auto branch = scf::IfOp::create(
+        rewriter, loc, hasNoZeroDivisor(rewriter, loc, divisor),
+        [&](OpBuilder &b, Location l) {
+          yield(b, withValues(csr, mapValuesWithDense(b, l, elementwise, csr,
+                                                      divisor,
+                                                      /*csrFirst=*/true)));
+        },
+        [&](OpBuilder &b, Location l) {
+          yield(b, divideDense(b, l, elementwise, csr, divisor, type));
+        });
+    return CSRMatrix::fromRange(branch.getResults());
   }
 
   /// Two CSR operands: their rows merged by the runtime.

@@ -65,6 +65,13 @@ CSRMatrix csrFromTwoPhases(OpBuilder &b, Location loc, MatrixType type,
                            function_ref<Value(Value rowptr)> count,
                            function_ref<void(ValueRange arrays)> fill);
 
+/// The dense form of a CSR matrix (a tensor of `type`); stops with the op,
+/// the shape and the bytes when it would not fit in memory.
+Value denseFromCSR(OpBuilder &b, Location loc, Operation *op,
+                   const CSRMatrix &input, RankedTensorType type);
+/// The CSR form of a dense tensor, for a result of `type`.
+CSRMatrix csrFromDense(OpBuilder &b, Location loc, Operation *op,
+                       MatrixType type, Value dense);
 /// The same pattern (row pointers and column indices) with new values.
 CSRMatrix withValues(const CSRMatrix &pattern, Value values);
 

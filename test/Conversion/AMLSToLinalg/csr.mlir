@@ -91,17 +91,27 @@ func.func @aggregates(%A: !amls.matrix<100x50xf64, format = csr>) -> (f64, f64, 
 
 // Element-wise ops keep the pattern: the result shares the row pointers and
 // column indices; scalars map the values, dense operands are gathered by
-// parallel loops over the rows; a division by a vector is checked for zeros.
+// parallel loops over the rows. A division by a vector keeps the pattern
+// when no divisor is 0 or NaN (counted at run time), and is computed dense,
+// then stored CSR, otherwise.
 // CHECK-LABEL: func @elementwise
 // CHECK-SAME: (%[[P:.*]]: tensor<101xi64>, %[[C:.*]]: tensor<?xi32>, %[[V:.*]]: tensor<?xf64>, %{{.*}}: index, %[[D:.*]]: tensor<100x1xf64>, %[[S:.*]]: f64)
 // CHECK: %[[M:.*]] = linalg.generic {{.*}} ins(%[[V]] : tensor<?xf64>)
 // CHECK: arith.mulf %{{.*}}, %[[S]]
 // CHECK: arith.cmpf ueq
-// CHECK: call @amls_rt_check
+// CHECK: %[[OK:.*]] = arith.cmpi eq
+// CHECK: %[[Q:.*]]:3 = scf.if %[[OK]]
 // CHECK: scf.parallel
 // CHECK: scf.for
 // CHECK: arith.divf
-// CHECK: return %[[P]], %[[C]], %{{.*}}, %{{.*}} :
+// CHECK: scf.yield %[[P]], %[[C]], %{{.*}} :
+// CHECK: } else {
+// CHECK: call @amls_rt_csr_to_dense
+// CHECK: linalg.generic
+// CHECK: arith.divf
+// CHECK: call @amls_rt_csr_count_dense
+// CHECK: call @amls_rt_csr_from_dense
+// CHECK: return %[[Q]]#0, %[[Q]]#1, %[[Q]]#2, %c50 :
 func.func @elementwise(%A: !amls.matrix<100x50xf64, format = csr>, %d: !amls.matrix<100x1xf64>, %s: f64) -> !amls.matrix<100x50xf64, format = csr> {
   %0 = amls.mul %A, %s : !amls.matrix<100x50xf64, format = csr>, f64 -> !amls.matrix<100x50xf64, format = csr>
   %1 = amls.div %0, %d : !amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x1xf64> -> !amls.matrix<100x50xf64, format = csr>
