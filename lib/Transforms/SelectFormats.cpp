@@ -41,8 +41,7 @@ public:
     // take it (the callers convert, which the producer of the value then
     // usually makes unnecessary); the other functions' arguments (the
     // session passes matrices dense) are converted for those users.
-    SymbolTableCollection symbols;
-    SymbolUserMap callers(symbols, root);
+    callers = std::make_unique<SymbolUserMap>(symbols, root);
     root->walk([&](func::FuncOp function) {
       if (function.isExternal())
         return;
@@ -52,7 +51,7 @@ public:
                           [&](OpOperand &u) { return takesCSR(u); }))
           continue;
         if (function.isPrivate() &&
-            passArgumentAsCSR(function, argument, callers.getUsers(function)))
+            passArgumentAsCSR(function, argument, callers->getUsers(function)))
           continue;
         convertToCSR(argument, function);
       }
@@ -65,6 +64,10 @@ public:
         carryCSR(op);
       if (stage.isAfterAllRegions())
         visit(op);
+    });
+    root->walk([&](func::FuncOp function) {
+      if (function.isPrivate() && !function.isExternal())
+        returnCSR(function, callers->getUsers(function));
     });
     root->walk([&](MatmulOp product) { transposeProduct(product); });
   }
@@ -384,6 +387,103 @@ private:
     return true;
   }
 
+  /// A private function whose returns all convert a CSR matrix to dense for
+  /// result #i returns it CSR where a caller's user takes it CSR: the
+  /// returns pass the CSR matrix, and each call gives dense copies to the
+  /// users without a kernel for it (a sparse matrix built in a function is
+  /// never densified on the way out).
+  void returnCSR(func::FuncOp function, ArrayRef<Operation *> users) {
+    if (users.empty() || !llvm::all_of(users, llvm::IsaPred<func::CallOp>))
+      return;
+    SmallVector<func::ReturnOp> returns;
+    function.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
+    SmallVector<Type> results(function.getResultTypes());
+    for (unsigned i = 0; i < results.size(); ++i) {
+      auto sparse = [&](func::ReturnOp ret) {
+        auto copy = ret.getOperand(i).getDefiningOp<ConvertOp>();
+        return copy && isCSRMatrix(copy.getInput().getType()) &&
+               copy.getInput().getType() ==
+                   cast<MatrixType>(results[i]).withFormat(MatrixFormat::CSR);
+      };
+      if (!isa<MatrixType>(results[i]) || !llvm::all_of(returns, sparse))
+        continue;
+      Type csrType = cast<MatrixType>(results[i]).withFormat(MatrixFormat::CSR);
+      bool taken = llvm::any_of(users, [&](Operation *call) {
+        return llvm::any_of(call->getResult(i).getUses(), [&](OpOperand &use) {
+          bool toCSR = isa<ConvertOp>(use.getOwner()) &&
+                       isCSRMatrix(use.getOwner()->getResult(0).getType());
+          return toCSR || takesCSRAsIs(use, csrType);
+        });
+      });
+      if (!taken)
+        continue;
+      for (func::ReturnOp ret : returns) {
+        auto copy = ret.getOperand(i).getDefiningOp<ConvertOp>();
+        ret->setOperand(i, copy.getInput());
+        if (copy->use_empty())
+          copy->erase();
+      }
+      results[i] = csrType;
+      for (Operation *user : users)
+        passResultAsCSR(user->getResult(i), csrType);
+      ++numCSR;
+      if (explain)
+        report(function) << "result #" << i << " of @" << function.getName()
+                         << " is returned CSR\n";
+    }
+    function.setFunctionType(FunctionType::get(
+        function.getContext(), function.getArgumentTypes(), results));
+  }
+
+  /// Makes a call's result CSR: conversions of it to CSR go away, users
+  /// with a kernel for it take it as it is, the others share a dense copy.
+  void passResultAsCSR(Value result, Type csrType) {
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        result.getUses(), [](OpOperand &use) { return &use; });
+    result.setType(csrType);
+    Value dense;
+    for (OpOperand *use : uses) {
+      Operation *user = use->getOwner();
+      if (auto convert = dyn_cast<ConvertOp>(user);
+          convert && isCSRMatrix(convert.getType())) {
+        Value csr = result;
+        if (convert.getType() != csrType) {
+          OpBuilder builder(convert);
+          csr = CastOp::create(builder, convert.getLoc(), convert.getType(),
+                               result);
+        }
+        convert.getResult().replaceAllUsesWith(csr);
+        convert->erase();
+        continue;
+      }
+      if (takesCSRAsIs(*use, csrType))
+        continue;
+      if (!dense) {
+        OpBuilder builder = OpBuilder::atBlockBegin(result.getParentBlock());
+        builder.setInsertionPointAfterValue(result);
+        dense = ConvertOp::create(
+            builder, result.getLoc(),
+            cast<MatrixType>(csrType).withFormat(std::nullopt), result);
+        ++numConverts;
+      }
+      use->set(dense);
+    }
+  }
+
+  /// Whether the user of `use` has a kernel taking it as CSR with its
+  /// results' formats as they are.
+  static bool takesCSRAsIs(OpOperand &use, Type csrType) {
+    Operation *user = use.getOwner();
+    if (!isKernelOp(user))
+      return false;
+    SmallVector<bool> csr = llvm::map_to_vector(
+        user->getOperands(), [](Value v) { return isCSRMatrix(v.getType()); });
+    csr[use.getOperandNumber()] = true;
+    SmallVector<bool> results = llvm::map_to_vector(
+        user->getResults(), [](Value v) { return isCSRMatrix(v.getType()); });
+    return hasCSRKernel(user, csr, results);
+  }
+
   /// Whether the user of `use` has a kernel taking it as CSR (with the
   /// formats its other operands have now).
   bool takesCSR(OpOperand &use) const {
@@ -402,6 +502,11 @@ private:
       return llvm::any_of(
           user->getParentOp()->getResult(use.getOperandNumber()).getUses(),
           [&](OpOperand &next) { return takesCSR(next); });
+    // A private function returns CSR where a caller's user takes it
+    // (returnCSR).
+    if (isa<func::ReturnOp>(user))
+      return returnTakesCSR(user->getParentOfType<func::FuncOp>(),
+                            use.getOperandNumber());
     if (!isKernelOp(user))
       return false;
     SmallVector<bool> csr = llvm::map_to_vector(
@@ -410,6 +515,21 @@ private:
     SmallVector<bool> dense(user->getNumResults(), false);
     SmallVector<bool> any(user->getNumResults(), true);
     return hasCSRKernel(user, csr, dense) || hasCSRKernel(user, csr, any);
+  }
+
+  bool returnTakesCSR(func::FuncOp function, unsigned result) const {
+    if (!function || !function.isPrivate() || mode == Mode::Dense ||
+        !returnsInQuestion.insert(function).second)
+      return false;
+    ArrayRef<Operation *> users = callers->getUsers(function);
+    bool taken =
+        !users.empty() && llvm::all_of(users, llvm::IsaPred<func::CallOp>) &&
+        llvm::any_of(users, [&](Operation *call) {
+          return llvm::any_of(call->getResult(result).getUses(),
+                              [&](OpOperand &use) { return takesCSR(use); });
+        });
+    returnsInQuestion.erase(function);
+    return taken;
   }
 
   /// A sparse matrix from an op without a CSR kernel (or an argument) goes
@@ -497,6 +617,10 @@ private:
   bool explain;
   DenseMap<std::pair<Value, Operation *>, Value> denseCopies;
   DenseSet<Value> carried;
+  SymbolTableCollection symbols;
+  std::unique_ptr<SymbolUserMap> callers;
+  /// Functions whose results takesCSR is looking at (recursion).
+  mutable DenseSet<Operation *> returnsInQuestion;
 };
 
 struct AMLSSelectFormatsPass

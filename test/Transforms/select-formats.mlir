@@ -182,3 +182,32 @@ func.func @table_of_labels(%i: !amls.matrix<10000x1xf64>, %y: !amls.matrix<10000
   %g2 = amls.matmul %t, %Y2 : !amls.matrix<20x10000xf64>, !amls.matrix<10000x2xf64> -> !amls.matrix<20x2xf64>
   return %g, %g2 : !amls.matrix<20x?xf64>, !amls.matrix<20x2xf64>
 }
+
+// -----
+
+// A private function returns a sparse matrix CSR when a caller's user takes
+// it (the product); the caller's other users (exp) share a dense copy, and
+// the public function's results stay dense.
+// CHECK-LABEL: func private @load
+// CHECK-SAME: -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK: %[[A:.*]] = amls.read {{.*}} format = csr>
+// CHECK-NEXT: return %[[A]] :
+// CHECK-LABEL: func @uses_load
+// CHECK-SAME: -> (!amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>)
+// CHECK: %[[L:.*]] = call @load() : () -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK: %[[D:.*]] = amls.convert %[[L]] : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+// CHECK: amls.matmul %[[L]], %arg0 : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK: amls.exp %[[D]]
+// EXPLAIN: result #0 of @load is returned CSR
+// DENSE-LABEL: func private @load
+// DENSE-NOT: format = csr
+func.func private @load() -> !amls.matrix<1000x1000xf64, sparsity = 0.005> {
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  return %A : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+}
+func.func @uses_load(%v: !amls.matrix<1000x1xf64>) -> (!amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>) {
+  %A = call @load() : () -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %y = amls.matmul %A, %v : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1xf64> -> !amls.matrix<1000x1xf64>
+  %e = amls.exp %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64>
+  return %y, %e : !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>
+}

@@ -307,10 +307,11 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     `CSRKernelInterface`, e.g. `read`, `transpose`, `X * Y`, `X / v`,
     sparse-safe functions, CSR %*% CSR). An op without a kernel for a CSR
     operand gets an `amls.convert` to dense in front of it; so do values
-    leaving their function (returns, calls to public functions), which stay
-    dense; a loop carries CSR where its initial value is CSR, an scf.if
-    result is CSR where a branch yields CSR, and a private function takes a
-    sparse argument CSR where its body can. Where a sparse value comes from
+    leaving public functions and calls to them, which stay dense; a loop
+    carries CSR where its initial value is CSR, an scf.if result is CSR
+    where a branch yields CSR, and a private function takes a sparse
+    argument CSR where its body can and returns a CSR result CSR where a
+    caller's user takes it. Where a sparse value comes from
     an op without a CSR kernel (rand with a low sparsity), it is converted
     to CSR when one of its users has a kernel for it.
 
