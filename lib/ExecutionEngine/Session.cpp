@@ -13,14 +13,15 @@
 // Ownership-based buffer deallocation guarantees that a public function's
 // returned buffers are owned by its caller; where a result may alias an
 // argument or a constant it clones it. So each matrix result is a buffer the
-// compiled code allocated with aligned_alloc (finalize-memref-to-llvm's
-// use-aligned-alloc) and nothing else frees: the session adopts it and
-// free() releases it. Results that come back in the same buffer share one
-// owner, so it is freed once.
+// compiled code allocated from the runtime's pool (finalize-memref-to-llvm's
+// use-generic-functions, Memory.h) and nothing else frees: the session
+// adopts it and returns it to the pool. Results that come back in the same
+// buffer share one owner, so it is freed once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Runtime/Memory.h"
 
 #include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/Passes.h"
@@ -240,6 +241,8 @@ Session::Session(SessionOptions options) : options(std::move(options)) {
   registerExecutionDialects(registry);
   context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
+  if (this->options.memoryLimit)
+    runtime::memory::setLimit(this->options.memoryLimit);
 }
 
 Session::~Session() = default;
@@ -351,6 +354,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   compile.fusionExplain = options.fusionExplain;
   compile.formats = options.formats;
   compile.formatsExplain = options.formatsExplain;
+  compile.memoryLimit = runtime::memory::getLimit();
   compile.wrapEntry = entryName;
   compile.threads = options.threads;
   compile.blas = options.blas;

@@ -1,6 +1,7 @@
 //===- Value.cpp - Values crossing an execution session's boundary --------===//
 
 #include "AMLS/ExecutionEngine/Value.h"
+#include "AMLS/Runtime/Memory.h"
 
 #include <cassert>
 #include <cstdlib>
@@ -39,13 +40,13 @@ MatrixValue MatrixValue::borrow(const runtime::Matrix &matrix) {
 }
 
 namespace {
-/// Frees the compiled code's allocations (aligned_alloc) unless the memory
-/// was released to the caller.
+/// Returns the compiled code's allocations to the runtime's pool unless
+/// the memory was released to the caller.
 struct FreeAllocation {
   bool released = false;
   void operator()(void *allocation) const {
     if (!released)
-      std::free(allocation);
+      runtime::memory::release(allocation);
   }
 };
 } // namespace

@@ -136,7 +136,8 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
       "amls-use-blas{mode=" +
       options.blas + "}," + parallelLoops +
       "expand-strided-metadata,lower-affine,"
-      "finalize-memref-to-llvm{use-aligned-alloc},"
+      // Every buffer through the runtime's pool and budget (Memory.h).
+      "finalize-memref-to-llvm{use-aligned-alloc use-generic-functions},"
       "convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,"
       "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
   addPipeline(pm, pipeline);
@@ -184,6 +185,11 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     fuse.fuseNoRedundancy = options.fusion == "fuse-no-redundancy";
     fuse.explain = options.fusionExplain;
     pm.addPass(createAMLSFuse(fuse));
+  }
+  if (options.memoryLimit) {
+    AMLSCheckMemoryOptions memory;
+    memory.limit = options.memoryLimit;
+    pm.addPass(createAMLSCheckMemory(memory));
   }
   buildToLinalgPipeline(pm);
   if (!options.wrapEntry.empty()) {

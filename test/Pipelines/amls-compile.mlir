@@ -18,11 +18,10 @@
 // over X; without either, X^2 is a matrix of its own (two loops over cells).
 // CHECK-LABEL: llvm.func @sum_of_squares
 // CHECK: llvm.fmul
-// CHECK-NOT: llvm.call @malloc
-// CHECK-NOT: llvm.call @aligned_alloc
+// CHECK-NOT: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.return
 // O0-LABEL: llvm.func @sum_of_squares
-// O0: llvm.call @aligned_alloc
+// O0: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // O0: llvm.intr.pow
 // With wrap-entry, amls_main (C interface) calls the entry and returns its
 // result to the execution session.

@@ -2,9 +2,10 @@
 // RUN: amls-opt %s -amls-lower-to-llvm=threads=1 | FileCheck %s --check-prefix=SEQ
 
 // The whole CPU pipeline ends in the LLVM dialect: parallel loops through
-// OpenMP, sequential loops with threads=1, buffers freed.
+// OpenMP, sequential loops with threads=1, buffers from the runtime's pool
+// (MLIR's generic allocation functions, Memory.h).
 // CHECK-LABEL: llvm.func @scale
-// CHECK: llvm.call @aligned_alloc
+// CHECK: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK: omp.parallel
 // CHECK: omp.wsloop
 // CHECK: llvm.fmul

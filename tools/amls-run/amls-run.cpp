@@ -3,7 +3,7 @@
 // amls-run FILE.mlir|FILE.dml [--entry main] [--input NAME=path ...] [--arg
 // NAME=value]
 //          [--output N=path ...] [--threads N] [--blas auto|always|never]
-//          [--print-ir-after-all] [--timing] [--stats]
+//          [--print-ir-after-all] [--timing] [--stats] [--memory-limit=SIZE]
 //
 // Binds files and scalars to the entry function's parameters, specializes
 // the program to them, compiles it and runs it; results are printed (DML's
@@ -16,6 +16,7 @@
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Memory.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -146,6 +147,11 @@ int main(int argc, char **argv) {
                       cl::desc("Report pass statistics and the number of "
                                "compilations"),
                       cl::cat(category));
+  cl::opt<std::string> memoryLimit(
+      "memory-limit",
+      cl::desc("Bytes the program's buffers may take at once, e.g. 2G, "
+               "512M (default: 80% of the machine's memory)"),
+      cl::value_desc("size"), cl::cat(category));
   cl::opt<unsigned> threads(
       "threads",
       cl::desc("Worker threads (default: the machine's cores; 1 runs "
@@ -169,6 +175,11 @@ int main(int argc, char **argv) {
   options.fusionExplain = fusionExplain;
   options.formats = formats;
   options.formatsExplain = formatsExplain;
+  if (!memoryLimit.empty() &&
+      !runtime::memory::parseSize(memoryLimit.c_str(), options.memoryLimit))
+    return fail("--memory-limit: expected a size such as 2G, 512M or "
+                "1000000 (bytes), found '" +
+                memoryLimit + "'");
   Session session(options);
   MLIRContext &context = session.getContext();
   llvm::SourceMgr sourceMgr;
@@ -354,8 +365,18 @@ int main(int argc, char **argv) {
         "amls-run timing (ms): parse {0:F1}, optimize {1:F1}, compile {2:F1}, "
         "execute {3:F1}\n",
         parseMs, times.optimize, times.compile, times.execute);
-  if (stats)
+  if (stats) {
     llvm::errs() << "amls-run: " << session.getStatistics().compilations
                  << " compilation(s), " << options.threads << " thread(s)\n";
+    runtime::memory::Statistics memory = runtime::memory::getStatistics();
+    double hitRate = memory.allocations ? 100.0 * double(memory.poolHits) /
+                                              double(memory.allocations)
+                                        : 0.0;
+    llvm::errs() << llvm::formatv(
+        "amls-run memory: {0} allocations ({1} bytes), {2} from the pool "
+        "({3:F1}%), peak {4} bytes live, limit {5} bytes\n",
+        memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
+        memory.peakLiveBytes, runtime::memory::getLimit());
+  }
   return 0;
 }

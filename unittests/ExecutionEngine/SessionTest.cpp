@@ -1,6 +1,7 @@
 //===- SessionTest.cpp - The execution session: runs, ownership, threads --===//
 
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Runtime/Memory.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -259,13 +260,13 @@ TEST(SessionTest, ResultsOutliveTheSession) {
             (std::vector<double>{0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5}));
   EXPECT_EQ(sum, 22.5);
 
-  // Handed over: the caller frees it with free().
+  // Handed over: the caller returns it to the runtime's pool.
   std::optional<AmlsMatrixRef> released = scaled.release();
   ASSERT_TRUE(released.has_value());
   EXPECT_FALSE(scaled.ownsMemory());
   EXPECT_EQ(released->rows, 3);
   EXPECT_EQ(static_cast<double *>(released->data)[8], 4.5);
-  std::free(released->allocation);
+  runtime::memory::release(released->allocation);
 }
 
 TEST(SessionTest, BorrowedAndSharedMemoryIsNotReleased) {

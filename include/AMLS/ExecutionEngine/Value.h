@@ -67,7 +67,8 @@ public:
   /// The cells in row-major order (a copy; for tests and small results).
   std::vector<double> toVector() const;
 
-  /// Hands the memory to the caller, who frees `allocation` with free():
+  /// Hands the memory to the caller, who frees `allocation` with
+  /// amls::runtime::memory::release() (the runtime's pool, Memory.h):
   /// returns the descriptor and leaves this value empty. Nothing (and no
   /// change) when the memory is borrowed or shared with another value.
   std::optional<AmlsMatrixRef> release();

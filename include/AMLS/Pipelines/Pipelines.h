@@ -89,6 +89,11 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       *this, "formats-explain",
       llvm::cl::desc("Print the CSR matrices and conversions on stderr"),
       llvm::cl::init(false)};
+  PassOptions::Option<uint64_t> memoryLimit{
+      *this, "memory-limit",
+      llvm::cl::desc("Reject values whose known size exceeds this many "
+                     "bytes (--amls-check-memory); 0 checks nothing"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> wrapEntry{
       *this, "wrap-entry",
       llvm::cl::desc("Adapt this entry function to the execution session's "

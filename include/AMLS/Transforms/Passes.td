@@ -339,6 +339,28 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
   ];
 }
 
+def AMLSCheckMemory : Pass<"amls-check-memory", "ModuleOp"> {
+  let summary = "Reject values whose known size exceeds the memory budget";
+  let description = [{
+    Before a program runs, every matrix result whose size is known is
+    checked against the memory budget (`limit` bytes; amls-run's
+    `--memory-limit`, default 80% of the machine's memory): its dense bytes
+    (rows x cols x element bytes) or, for a CSR matrix, 12 bytes per
+    estimated non-zero and 8 per row. A value beyond the budget is an error
+    at its op's location (the DML line) with the shape, the format and the
+    bytes, instead of a failed allocation at run time. The arithmetic
+    cannot overflow (rows x cols x 8 beyond 2^63 is reported as such).
+    Values inside an `scf.if` branch are left to the run-time check (the
+    branch may never be taken), as are those of unknown size. Runs after
+    fusion: a fused operator's intermediates are never allocated. `limit=0`
+    checks nothing.
+  }];
+  let options = [
+    Option<"limit", "limit", "uint64_t", "0",
+           "The memory budget in bytes (0: no check)">,
+  ];
+}
+
 def AMLSFuse : Pass<"amls-fuse"> {
   let summary = "Cost-based operator fusion into amls.fused (SystemML's "
                 "codegen optimizer)";

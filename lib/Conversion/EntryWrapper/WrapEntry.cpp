@@ -10,8 +10,8 @@
 // ownership-based buffer deallocation makes a public function's returned
 // buffers owned by its caller (it clones a result that aliases an argument
 // or a constant), so the session takes over the buffer the compiled code
-// allocated and frees it with free() (finalize-memref-to-llvm's
-// use-aligned-alloc allocates with aligned_alloc).
+// allocated and returns it to the runtime's pool (finalize-memref-to-llvm's
+// use-generic-functions allocates from it).
 //
 //===----------------------------------------------------------------------===//
 

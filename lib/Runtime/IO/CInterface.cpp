@@ -1,6 +1,7 @@
 //===- CInterface.cpp - I/O entry points of compiled programs -------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <cstdio>
@@ -112,19 +113,18 @@ extern "C" void amls_rt_check(int32_t ok, const char *message) {
 
 extern "C" void amls_rt_check_dense_size(int64_t rows, int64_t cols,
                                          const char *what) {
-  // Beyond the machine's memory the allocation would fail (or the system
-  // would kill the process): say so, with the shape and the bytes.
+  // Beyond the budget the allocation would stop the program anyway: say so
+  // here, with the op, the shape and the bytes.
   double bytes = 8.0 * static_cast<double>(rows) * static_cast<double>(cols);
-  double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
-                  static_cast<double>(sysconf(_SC_PAGE_SIZE));
-  if (bytes <= memory)
+  double limit = static_cast<double>(memory::getLimit());
+  if (bytes <= limit)
     return;
   char text[512];
   std::snprintf(text, sizeof(text),
                 "%s: the dense %lldx%lld result needs %.0f bytes, more than "
-                "the machine's %.0f bytes of memory",
+                "the memory limit of %.0f bytes (amls-run --memory-limit)",
                 what, static_cast<long long>(rows),
-                static_cast<long long>(cols), bytes, memory);
+                static_cast<long long>(cols), bytes, limit);
   fail(text);
 }
 

@@ -1,6 +1,7 @@
 //===- MatrixIO.cpp - Reading, writing and printing matrices --------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Memory.h"
 #include "MatrixCells.h"
 #include "TextParsing.h"
 
@@ -8,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -212,6 +214,17 @@ public:
   explicit DenseSink(Matrix &result) : result(result) { result = Matrix(); }
 
   std::string setShape(int64_t rows, int64_t cols, bool) override {
+    // Refused before allocating: a header's sizes may be anything.
+    double bytes = 8.0 * static_cast<double>(rows) * static_cast<double>(cols);
+    if (bytes > static_cast<double>(memory::getLimit())) {
+      char text[256];
+      std::snprintf(text, sizeof(text),
+                    "a dense %lldx%lld matrix needs %.0f bytes, more than the "
+                    "memory limit of %llu bytes (amls-run --memory-limit)",
+                    static_cast<long long>(rows), static_cast<long long>(cols),
+                    bytes, static_cast<unsigned long long>(memory::getLimit()));
+      return text;
+    }
     result.rows = rows;
     result.cols = cols;
     result.data.assign(rows * cols, 0.0);

@@ -1,0 +1,66 @@
+//===- Memory.h - The runtime's buffer pool and memory budget ---*- C++ -*-===//
+//
+// Every buffer compiled code allocates comes from here: the lowering routes
+// memref.alloc/dealloc through MLIR's generic allocation functions
+// (finalize-memref-to-llvm{use-generic-functions}), which this library
+// defines. Freed buffers go to free lists by size class and are reused by
+// the next allocation of the class (loops that allocate the same shapes
+// every iteration stop calling the system allocator); blocks beyond
+// `kLargeBlockBytes` and what exceeds the cache's share of the budget go
+// back to the system. An allocation beyond the memory budget stops the
+// program with the bytes asked for, the bytes live and the limit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_RUNTIME_MEMORY_H
+#define AMLS_RUNTIME_MEMORY_H
+
+#include <cstdint>
+
+namespace amls::runtime::memory {
+
+/// Blocks of at least this size are returned to the system when freed.
+constexpr uint64_t kLargeBlockBytes = uint64_t(1) << 30;
+
+/// Alignment of every buffer (AVX-512 vectors, cache lines).
+constexpr uint64_t kAlignment = 64;
+
+struct Statistics {
+  /// Allocations asked for and their bytes.
+  uint64_t allocations = 0;
+  uint64_t bytesAllocated = 0;
+  /// Allocations served from the free lists.
+  uint64_t poolHits = 0;
+  /// Bytes in buffers allocated and not freed, now and at most.
+  uint64_t liveBytes = 0;
+  uint64_t peakLiveBytes = 0;
+  /// Bytes held in the free lists.
+  uint64_t cachedBytes = 0;
+};
+
+/// The budget: the bytes that may be live at once (buffers in use; cached
+/// free blocks are given back to the system first when they are in the
+/// way). 0 means the default.
+void setLimit(uint64_t bytes);
+uint64_t getLimit();
+/// The default budget: 80% of the machine's physical memory.
+uint64_t defaultLimit();
+
+/// A buffer of `bytes` aligned to `alignment` (at most 4096; kAlignment at
+/// least). Stops the program when the budget or the system refuses.
+void *allocate(uint64_t bytes, uint64_t alignment = kAlignment);
+/// Releases a buffer from allocate(); null is ignored.
+void release(void *buffer);
+
+Statistics getStatistics();
+void resetStatistics();
+/// Returns every cached block to the system.
+void trim();
+
+/// Parses a size such as 2G, 512M, 64k or 1000000 (bytes); false if it is
+/// not one.
+bool parseSize(const char *text, uint64_t &bytes);
+
+} // namespace amls::runtime::memory
+
+#endif // AMLS_RUNTIME_MEMORY_H

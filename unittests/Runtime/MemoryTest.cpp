@@ -1,0 +1,141 @@
+//===- MemoryTest.cpp - The runtime's buffer pool and budget --------------===//
+
+#include "AMLS/Runtime/Memory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+using namespace amls::runtime;
+
+namespace {
+
+/// Each test starts from an empty cache and fresh counters.
+class MemoryTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    memory::setLimit(0);
+    memory::trim();
+    memory::resetStatistics();
+  }
+  void TearDown() override { memory::setLimit(0); }
+};
+
+bool isAligned(void *buffer, uintptr_t alignment) {
+  return reinterpret_cast<uintptr_t>(buffer) % alignment == 0;
+}
+
+TEST_F(MemoryTest, ReusesFreedBuffersOfTheSameSizeClass) {
+  void *first = memory::allocate(8000000);
+  memory::release(first);
+  // 7.9 MB falls in the same class (four per power of two) as 8 MB.
+  void *second = memory::allocate(7900000);
+  EXPECT_EQ(first, second);
+  memory::Statistics stats = memory::getStatistics();
+  EXPECT_EQ(stats.allocations, 2u);
+  EXPECT_EQ(stats.poolHits, 1u);
+  EXPECT_EQ(stats.bytesAllocated, 15900000u);
+  memory::release(second);
+  // A size of another class gets a new block.
+  void *third = memory::allocate(4000000);
+  EXPECT_NE(third, first);
+  EXPECT_EQ(memory::getStatistics().poolHits, 1u);
+  memory::release(third);
+}
+
+TEST_F(MemoryTest, AlignsBuffers) {
+  for (uint64_t bytes : {0, 1, 63, 64, 65, 4096, 4097, 1 << 20}) {
+    void *buffer = memory::allocate(bytes);
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_TRUE(isAligned(buffer, memory::kAlignment)) << bytes;
+    memory::release(buffer);
+  }
+  void *page = memory::allocate(100, 4096);
+  EXPECT_TRUE(isAligned(page, 4096));
+  memory::release(page);
+  memory::release(nullptr); // ignored
+}
+
+TEST_F(MemoryTest, CountsLiveAndPeakBytes) {
+  void *a = memory::allocate(1 << 20);
+  void *b = memory::allocate(1 << 20);
+  memory::Statistics stats = memory::getStatistics();
+  EXPECT_EQ(stats.liveBytes, 2u << 20);
+  memory::release(a);
+  memory::release(b);
+  stats = memory::getStatistics();
+  EXPECT_EQ(stats.liveBytes, 0u);
+  EXPECT_EQ(stats.peakLiveBytes, 2u << 20);
+  EXPECT_EQ(stats.cachedBytes, 2u << 20);
+  memory::trim();
+  EXPECT_EQ(memory::getStatistics().cachedBytes, 0u);
+}
+
+TEST_F(MemoryTest, CachesAtMostAQuarterOfTheBudget) {
+  memory::setLimit(16 << 20);
+  void *a = memory::allocate(3 << 20);
+  void *b = memory::allocate(3 << 20);
+  memory::release(a);
+  memory::release(b); // 6 MiB would exceed 4 MiB of cache: freed
+  EXPECT_EQ(memory::getStatistics().cachedBytes, 3u << 20);
+}
+
+TEST_F(MemoryTest, ConcurrentAllocationsAndReleases) {
+  constexpr int kThreads = 4, kRounds = 2000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([t] {
+      std::vector<void *> held;
+      for (int i = 0; i < kRounds; ++i) {
+        uint64_t bytes = 64 * (1 + (i * 7 + t) % 300);
+        auto *buffer = static_cast<unsigned char *>(memory::allocate(bytes));
+        buffer[0] = buffer[bytes - 1] = static_cast<unsigned char>(t);
+        held.push_back(buffer);
+        if (held.size() > 8) {
+          memory::release(held.front());
+          held.erase(held.begin());
+        }
+      }
+      for (void *buffer : held)
+        memory::release(buffer);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  memory::Statistics stats = memory::getStatistics();
+  EXPECT_EQ(stats.allocations, uint64_t(kThreads * kRounds));
+  EXPECT_EQ(stats.liveBytes, 0u);
+  EXPECT_GT(stats.poolHits, stats.allocations / 2);
+}
+
+TEST_F(MemoryTest, ParsesSizes) {
+  uint64_t bytes = 0;
+  EXPECT_TRUE(memory::parseSize("2G", bytes));
+  EXPECT_EQ(bytes, 2ull << 30);
+  EXPECT_TRUE(memory::parseSize("512M", bytes));
+  EXPECT_EQ(bytes, 512ull << 20);
+  EXPECT_TRUE(memory::parseSize("64kB", bytes));
+  EXPECT_EQ(bytes, 64ull << 10);
+  EXPECT_TRUE(memory::parseSize("1.5G", bytes));
+  EXPECT_EQ(bytes, 3ull << 29);
+  EXPECT_TRUE(memory::parseSize("1000000", bytes));
+  EXPECT_EQ(bytes, 1000000u);
+  for (const char *bad : {"", "abc", "-1G", "0", "2X", "1e30"})
+    EXPECT_FALSE(memory::parseSize(bad, bytes)) << bad;
+}
+
+TEST_F(MemoryTest, AllocationBeyondTheBudgetStopsWithTheSizes) {
+  EXPECT_EXIT(
+      {
+        memory::setLimit(1 << 20);
+        memory::allocate(2 << 20);
+      },
+      ::testing::ExitedWithCode(1),
+      "out of memory: a buffer of 2097152 bytes \\(2.00 MiB\\) with 0 bytes "
+      "live would exceed the memory limit of 1048576 bytes");
+  EXPECT_EXIT(memory::allocate(uint64_t(1) << 63), ::testing::ExitedWithCode(1),
+              "more than any machine's memory");
+}
+
+} // namespace
