@@ -37,40 +37,18 @@ struct LowerCSRConvert : public CSRPattern<ConvertOp> {
       CSRMatrix input = CSRMatrix::fromRange(operands[0]);
       auto type =
           cast<RankedTensorType>(getTypeConverter()->convertType(resultType));
-      Value rows64 = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI64Type(), input.rows(rewriter, loc));
-      Value cols64 = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI64Type(), input.cols);
-      callRuntime(
-          rewriter, loc, op, RuntimeFunction::CheckDenseSize,
-          {rows64, cols64,
-           createStringPointer(rewriter, loc, op,
-                               describe(op) + ": converting a CSR matrix to "
-                                              "dense")});
-      Value dense = tensorFromRuntime(
-          rewriter, loc, type, input.rows(rewriter, loc), input.cols,
-          [&](Value out) {
-            SmallVector<Value> args;
-            input.appendRuntimeArgs(rewriter, loc, args);
-            args.push_back(out);
-            callRuntime(rewriter, loc, op, RuntimeFunction::CSRToDense, args);
-          });
+      Value dense = denseFromKernel(rewriter, loc, op, type, input, {},
+                                    RuntimeFunction::CSRToDense,
+                                    "converting a CSR matrix to dense");
       replaceWithDense(rewriter, op, dense);
       return success();
     }
     Value input = operands[0].front();
     Value matrix = asRuntimeMatrix(rewriter, loc, input);
-    CSRMatrix csr = csrFromTwoPhases(
-        rewriter, loc, resultType, dimOf(rewriter, loc, input, 0),
-        dimOf(rewriter, loc, input, 1),
-        [&](Value rowptr) {
-          return callRuntime(rewriter, loc, op, RuntimeFunction::CSRCountDense,
-                             {matrix, rowptr});
-        },
-        [&](ValueRange arrays) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRFromDense,
-                      {matrix, arrays[0], arrays[1], arrays[2]});
-        });
+    CSRMatrix csr = csrFromKernels(
+        rewriter, loc, op, resultType, dimOf(rewriter, loc, input, 0),
+        dimOf(rewriter, loc, input, 1), {matrix},
+        RuntimeFunction::CSRCountDense, RuntimeFunction::CSRFromDense);
     replaceWithCSR(rewriter, op, csr);
     return success();
   }
@@ -105,11 +83,8 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
                    Twine("the file '") + op.getPath() + "' has a different " +
                        (d ? "column" : "row") +
                        " count than the declared type");
-    CSRMatrix csr = csrFromRuntime(
-        rewriter, loc, type, rows, nnz, cols, [&](ValueRange arrays) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRTake,
-                      {handle, arrays[0], arrays[1], arrays[2]});
-        });
+    CSRMatrix csr = csrFromKernel(rewriter, loc, op, type, rows, nnz, cols,
+                                  {handle}, RuntimeFunction::CSRTake);
     replaceWithCSR(rewriter, op, csr);
     return success();
   }
