@@ -105,6 +105,7 @@ struct MatmulKernels
   }
 };
 
+/// mmchain and cumulative aggregates of a CSR X give dense results.
 template <typename OpTy>
 struct MainInputKernels
     : CSRKernelInterface::ExternalModel<MainInputKernels<OpTy>, OpTy> {
@@ -146,7 +147,7 @@ struct AggKernels : CSRKernelInterface::ExternalModel<AggKernels, AggOp> {
   }
 };
 
-/// Reorganisations that keep a CSR matrix CSR: transpose, slices, and
+/// Reorganisations that keep a CSR matrix CSR: transpose, slices, rev, and
 /// cbind/rbind of CSR matrices.
 template <typename OpTy>
 struct ReorganisationKernels
@@ -157,6 +158,42 @@ struct ReorganisationKernels
       if (isMatrix(value) && !csr)
         return false;
     return csrResults[0];
+  }
+};
+
+/// removeEmpty of a CSR matrix keeps it CSR; `select` is a dense vector.
+struct RemoveEmptyKernels
+    : CSRKernelInterface::ExternalModel<RemoveEmptyKernels, RemoveEmptyOp> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    bool denseSelect = csrOperands.size() < 2 || !csrOperands[1];
+    return csrOperands[0] && denseSelect && csrResults[0];
+  }
+};
+
+/// replace(X, pattern, r) of a CSR X: CSR when the implicit zeros cannot
+/// match (a constant pattern != 0, NaN included: the stored values are
+/// mapped); otherwise the kernel writes the dense result straight from X.
+struct ReplaceKernels
+    : CSRKernelInterface::ExternalModel<ReplaceKernels, ReplaceOp> {
+  bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
+                    ArrayRef<bool> csrResults) const {
+    if (!csrOperands[0])
+      return false;
+    if (!csrResults[0])
+      return true;
+    std::optional<double> pattern =
+        getConstantScalar(cast<ReplaceOp>(op).getPattern());
+    return pattern && *pattern != 0.0;
+  }
+};
+
+/// print, printf and stop print a CSR matrix as they print a dense one.
+template <typename OpTy>
+struct MessageKernels
+    : CSRKernelInterface::ExternalModel<MessageKernels<OpTy>, OpTy> {
+  bool hasCSRKernel(Operation *, ArrayRef<bool>, ArrayRef<bool>) const {
+    return true;
   }
 };
 
@@ -379,6 +416,13 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
   SliceOp::attachInterface<ReorganisationKernels<SliceOp>>(context);
   CBindOp::attachInterface<ReorganisationKernels<CBindOp>>(context);
   RBindOp::attachInterface<ReorganisationKernels<RBindOp>>(context);
+  RevOp::attachInterface<ReorganisationKernels<RevOp>>(context);
+  RemoveEmptyOp::attachInterface<RemoveEmptyKernels>(context);
+  ReplaceOp::attachInterface<ReplaceKernels>(context);
+  CumAggOp::attachInterface<MainInputKernels<CumAggOp>>(context);
+  PrintOp::attachInterface<MessageKernels<PrintOp>>(context);
+  PrintfOp::attachInterface<MessageKernels<PrintfOp>>(context);
+  StopOp::attachInterface<MessageKernels<StopOp>>(context);
   attachUnary<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
               TanhOp, IsNaNOp>(context);
   attachBinary<AddOp, SubOp, MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp, LtOp,

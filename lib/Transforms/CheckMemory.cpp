@@ -55,13 +55,16 @@ struct CheckMemoryPass
         std::optional<double> bytes = storedBytes(type);
         if (!bytes || *bytes <= static_cast<double>(limit))
           continue;
-        op->emitError() << "the " << type.getRows() << "x" << type.getCols()
-                        << (isCSRMatrix(type) ? " CSR" : " dense")
-                        << " result needs "
-                        << llvm::formatv("{0:F0}", *bytes).str()
-                        << " bytes, more than the memory limit of "
-                        << static_cast<uint64_t>(limit)
-                        << " bytes (amls-run --memory-limit)";
+        // At the op's location only: the op itself means little to a DML
+        // user.
+        mlir::emitError(op->getLoc())
+            << "the " << type.getRows() << "x" << type.getCols()
+            << (isCSRMatrix(type) ? " CSR" : " dense") << " result of "
+            << op->getName() << " needs "
+            << llvm::formatv("{0:F0}", *bytes).str()
+            << " bytes, more than the memory limit of "
+            << static_cast<uint64_t>(limit)
+            << " bytes (amls-run --memory-limit)";
         failed = true;
       }
     });

@@ -162,14 +162,37 @@ private:
     // Ops whose kernels for CSR operands give CSR results (X * v).
     SmallVector<bool> allCSR = llvm::map_to_vector(
         op->getResults(), [](Value v) { return isa<MatrixType>(v.getType()); });
+    auto kernelResults =
+        [&](ArrayRef<bool> operands) -> std::optional<SmallVector<bool>> {
+      if (hasCSRKernel(op, operands, wanted))
+        return wanted;
+      if (hasCSRKernel(op, operands, fixed))
+        return fixed;
+      if (llvm::is_contained(operands, true) &&
+          hasCSRKernel(op, operands, allCSR))
+        return allCSR;
+      return std::nullopt;
+    };
+    std::optional<SmallVector<bool>> chosen = kernelResults(csrOperands);
+    // Several CSR operands without a kernel: a dense copy of one of them
+    // may do (removeEmpty's select vector) before copying them all. The
+    // last operands first: the main input (operand 0) stays CSR longest.
+    if (!chosen && llvm::count(csrOperands, true) > 1) {
+      for (unsigned i = csrOperands.size(); i-- > 0;) {
+        if (!csrOperands[i])
+          continue;
+        SmallVector<bool> fewer(csrOperands);
+        fewer[i] = false;
+        if ((chosen = kernelResults(fewer))) {
+          OpOperand &operand = op->getOpOperand(i);
+          operand.set(denseCopy(operand.get(), op));
+          break;
+        }
+      }
+    }
     SmallVector<bool> results;
-    if (hasCSRKernel(op, csrOperands, wanted)) {
-      results = wanted;
-    } else if (hasCSRKernel(op, csrOperands, fixed)) {
-      results = fixed;
-    } else if (llvm::is_contained(csrOperands, true) &&
-               hasCSRKernel(op, csrOperands, allCSR)) {
-      results = allCSR;
+    if (chosen) {
+      results = std::move(*chosen);
     } else {
       convertOperandsToDense(op, csrOperands);
       results = hasCSRKernel(op, noOperands, wanted) ? wanted : fixed;
@@ -511,10 +534,26 @@ private:
       return false;
     SmallVector<bool> csr = llvm::map_to_vector(
         user->getOperands(), [](Value v) { return isCSRMatrix(v.getType()); });
-    csr[use.getOperandNumber()] = true;
+    unsigned taken = use.getOperandNumber();
+    csr[taken] = true;
     SmallVector<bool> dense(user->getNumResults(), false);
     SmallVector<bool> any(user->getNumResults(), true);
-    return hasCSRKernel(user, csr, dense) || hasCSRKernel(user, csr, any);
+    auto hasKernel = [&](ArrayRef<bool> operands) {
+      return hasCSRKernel(user, operands, dense) ||
+             hasCSRKernel(user, operands, any);
+    };
+    if (hasKernel(csr))
+      return true;
+    // The user may take a dense copy of another CSR operand (visit).
+    for (unsigned i = csr.size(); i-- > 0;) {
+      if (i == taken || !csr[i])
+        continue;
+      SmallVector<bool> fewer(csr);
+      fewer[i] = false;
+      if (hasKernel(fewer))
+        return true;
+    }
+    return false;
   }
 
   bool returnTakesCSR(func::FuncOp function, unsigned result) const {

@@ -10,7 +10,7 @@
 // A dense 1000x1000 f64 matrix needs 8,000,000 bytes.
 func.func @dense_too_large(%v: f64) -> !amls.matrix<1000x1000xf64> {
   %c = arith.constant 1000 : index
-  // expected-error @+1 {{the 1000x1000 dense result needs 8000000 bytes, more than the memory limit of 1000000 bytes (amls-run --memory-limit)}}
+  // expected-error @+1 {{the 1000x1000 dense result of amls.fill needs 8000000 bytes, more than the memory limit of 1000000 bytes (amls-run --memory-limit)}}
   %X = amls.fill %v, %c, %c : f64 -> !amls.matrix<1000x1000xf64>
   return %X : !amls.matrix<1000x1000xf64>
 }
@@ -31,7 +31,7 @@ func.func @csr_fits(%X: !amls.matrix<1000x1000xf64, sparsity = 0.01, format = cs
 // rows x cols x 8 beyond 2^63 is reported, not wrapped.
 func.func @beyond_int64(%v: f64) -> !amls.matrix<4294967296x4294967296xf64> {
   %c = arith.constant 4294967296 : index
-  // expected-error @+1 {{the 4294967296x4294967296 dense result needs 147573952589676412928 bytes}}
+  // expected-error @+1 {{the 4294967296x4294967296 dense result of amls.fill needs 147573952589676412928 bytes}}
   %X = amls.fill %v, %c, %c : f64 -> !amls.matrix<4294967296x4294967296xf64>
   return %X : !amls.matrix<4294967296x4294967296xf64>
 }

@@ -211,3 +211,68 @@ func.func @uses_load(%v: !amls.matrix<1000x1xf64>) -> (!amls.matrix<1000x1xf64>,
   %e = amls.exp %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64>
   return %y, %e : !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>
 }
+
+// -----
+
+// removeEmpty, rev and replace() with a pattern != 0 keep a CSR matrix CSR;
+// replace() whose pattern is 0 or unknown and cumulative aggregates take it
+// CSR and give dense results; print takes it CSR. Nothing is converted.
+// CHECK-LABEL: func @reorganisations
+// CHECK: %[[A:.*]] = amls.read {{.*}} format = csr>
+// CHECK-NEXT: %[[R:.*]] = amls.remove_empty rows %[[A]] select %{{.*}} : {{.*}} format = csr>, !amls.matrix<1000x1xf64> -> !amls.matrix<?x1000xf64, format = csr>
+// CHECK-NEXT: %[[V:.*]] = amls.rev %[[A]] : {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK-NEXT: %[[K:.*]] = amls.replace %[[A]], %{{.*}}, %{{.*}} : {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK-NEXT: amls.replace %[[A]], %{{.*}}, %{{.*}} : {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 1.0>
+// CHECK-NEXT: amls.replace %[[A]], %{{.*}}, %{{.*}} : {{.*}} -> !amls.matrix<1000x1000xf64>
+// CHECK-NEXT: amls.cumagg cumsum %[[A]] : {{.*}} format = csr> -> !amls.matrix<1000x1000xf64>
+// CHECK-NEXT: amls.print %[[A]] : {{.*}} format = csr>
+// CHECK-NOT: amls.convert
+// CHECK: return
+// EXPLAIN: result #0 of amls.remove_empty is CSR
+// EXPLAIN: result #0 of amls.rev is CSR
+// EXPLAIN: result #0 of amls.replace is CSR
+// EXPLAIN-NOT: takes a dense copy
+func.func @reorganisations(%s: !amls.matrix<1000x1xf64>, %p: f64) -> (f64, f64, f64, !amls.matrix<1000x1000xf64, sparsity = 1.0>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %three = arith.constant 3.0 : f64
+  %seven = arith.constant 7.0 : f64
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %R = amls.remove_empty rows %A select %s : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1xf64> -> !amls.matrix<?x1000xf64>
+  %V = amls.rev %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %K = amls.replace %A, %three, %seven : !amls.matrix<1000x1000xf64, sparsity = 0.005>, f64, f64 -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %D = amls.replace %A, %zero, %seven : !amls.matrix<1000x1000xf64, sparsity = 0.005>, f64, f64 -> !amls.matrix<1000x1000xf64, sparsity = 1.0>
+  %P = amls.replace %A, %p, %seven : !amls.matrix<1000x1000xf64, sparsity = 0.005>, f64, f64 -> !amls.matrix<1000x1000xf64>
+  %C = amls.cumagg cumsum %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64>
+  amls.print %A : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %r = amls.agg sum all %R : !amls.matrix<?x1000xf64> -> f64
+  %v = amls.agg sum all %V : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
+  %k = amls.agg sum all %K : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
+  return %r, %v, %k, %D, %P, %C : f64, f64, f64, !amls.matrix<1000x1000xf64, sparsity = 1.0>, !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1000xf64>
+}
+
+// -----
+
+// Without a kernel for all its CSR operands, an op takes a dense copy of
+// just the one it needs dense where that gives a kernel: removeEmpty's
+// select vector (a slice of a CSR matrix, hence CSR), not the matrix.
+// CHECK-LABEL: func @dense_copy_of_one_operand
+// CHECK: %[[A:.*]] = amls.read "links.mtx" {{.*}} format = csr>
+// CHECK: %[[S:.*]] = amls.slice {{.*}} -> !amls.matrix<1000x1xf64, sparsity = 0.01, format = csr>
+// CHECK-NEXT: %[[D:.*]] = amls.convert %[[S]] : {{.*}} format = csr> -> !amls.matrix<1000x1xf64, sparsity = 0.01>
+// CHECK-NEXT: amls.remove_empty rows %[[A]] select %[[D]] : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>, !amls.matrix<1000x1xf64, sparsity = 0.01> -> !amls.matrix<?x1000xf64, format = csr>
+// CHECK-NOT: amls.convert
+// CHECK: return
+// EXPLAIN: result #0 of amls.slice is CSR
+// EXPLAIN-NEXT: amls.remove_empty takes a dense copy of a CSR matrix
+// EXPLAIN-NEXT: result #0 of amls.remove_empty is CSR
+func.func @dense_copy_of_one_operand() -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %B = amls.read "labels.mtx" mm : !amls.matrix<1000x10xf64, sparsity = 0.01>
+  %s = amls.slice %B[%c0 : %c1000, %c0 : %c1] : !amls.matrix<1000x10xf64, sparsity = 0.01> -> !amls.matrix<1000x1xf64, sparsity = 0.01>
+  %R = amls.remove_empty rows %A select %s : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1xf64, sparsity = 0.01> -> !amls.matrix<?x1000xf64>
+  %r = amls.agg sum all %R : !amls.matrix<?x1000xf64> -> f64
+  return %r : f64
+}

@@ -1,6 +1,7 @@
 //===- MatrixIOTest.cpp - Runtime matrix I/O ------------------------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Memory.h"
 
 #include <gtest/gtest.h>
 
@@ -117,6 +118,19 @@ TEST(MatrixIO, ReportsMalformedMatrixMarket) {
   EXPECT_EQ(readMatrix(nonSquare.path, AMLS_FILE_MATRIX_MARKET, m),
             nonSquare.path +
                 ":2: a 'symmetric' matrix must be square, found 2x3");
+}
+
+TEST(MatrixIO, DenseReadRefusesHeadersBeyondTheBudget) {
+  Matrix m;
+  TempFile huge("h.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                         "3000000000 3000000000 1\n1 1 1.0\n");
+  memory::setLimit(1 << 30);
+  EXPECT_EQ(readMatrix(huge.path, AMLS_FILE_MATRIX_MARKET, m),
+            huge.path + ": a dense 3000000000x3000000000 matrix needs "
+                        "72000000000000000000 bytes, more than the memory "
+                        "limit of 1073741824 bytes (amls-run --memory-limit)");
+  EXPECT_TRUE(m.data.empty());
+  memory::setLimit(0);
 }
 
 TEST(MatrixIO, RoundTripsEveryFormat) {

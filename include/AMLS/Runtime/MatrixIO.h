@@ -74,6 +74,14 @@ struct CsrMatrixView {
   static CsrMatrixView of(const CsrMatrix &m) {
     return {m.rowptr.data(), m.colidx.data(), m.values.data(), m.rows, m.cols};
   }
+  /// The buffers a compiled program passes (Runtime.h's AMLS_CSR_PARAMS).
+  static CsrMatrixView of(const AmlsVectorI64 *rowptr,
+                          const AmlsVectorI32 *colidx,
+                          const AmlsVectorF64 *values, int64_t cols) {
+    return {rowptr->aligned + rowptr->offset, colidx->aligned + colidx->offset,
+            values->aligned + values->offset,
+            rowptr->sizes[0] > 0 ? rowptr->sizes[0] - 1 : 0, cols};
+  }
 };
 
 /// Reads a CSV file (comma-separated numbers, one row per line; a first
@@ -123,6 +131,8 @@ writeMatrix(const std::string &path, FileFormat format,
 /// DML's toString(X): three decimals, cells separated by a space, one row
 /// per line, at most 100 rows and columns.
 std::string formatMatrix(const MatrixView &matrix);
+/// The same text for a CSR matrix (only the cells shown are densified).
+std::string formatMatrix(const CsrMatrixView &matrix);
 
 /// DML's print of a double: "3.5", "2.0", "1.0E-4", "NaN", "Infinity".
 std::string formatScalar(double value);

@@ -55,6 +55,12 @@ void _mlir_ciface_amls_rt_csr_to_dense(AmlsVectorI64 *a_rowptr,
                                        AmlsVectorI32 *a_colidx,
                                        AmlsVectorF64 *a_values, int64_t a_cols,
                                        AmlsMatrixF64 *out);
+/// out (rows x cols) = replace(a, pattern, replacement): every cell equal to
+/// `pattern` (NaN matching NaN), implicit zeros included, becomes
+/// `replacement` (a dense result: the kernel for a pattern of 0).
+void _mlir_ciface_amls_rt_csr_replace_to_dense(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, double pattern, double replacement, AmlsMatrixF64 *out);
 /// t(a): out_rowptr has cols + 1 entries, out_colidx / out_values nnz.
 void _mlir_ciface_amls_rt_csr_transpose(AmlsVectorI64 *a_rowptr,
                                         AmlsVectorI32 *a_colidx,
@@ -122,6 +128,13 @@ void _mlir_ciface_amls_rt_csr_col_agg(AmlsVectorI64 *a_rowptr,
                                       AmlsVectorI32 *a_colidx,
                                       AmlsVectorF64 *a_values, int64_t a_cols,
                                       int32_t kind, AmlsMatrixF64 *out);
+/// out (rows x cols, dense): the cumulative aggregate `kind` (the
+/// compiler's CumAggKind: 0 cumsum, 1 cumprod, 2 cummin, 3 cummax) down
+/// every column, row i combining rows 0..i, the implicit zeros included.
+void _mlir_ciface_amls_rt_csr_cumagg(AmlsVectorI64 *a_rowptr,
+                                     AmlsVectorI32 *a_colidx,
+                                     AmlsVectorF64 *a_values, int64_t a_cols,
+                                     int32_t kind, AmlsMatrixF64 *out);
 /// out (rows x 1) = rowMaxs(g * t(c)) for a column (cols x 1) or row
 /// (1 x cols) vector c, without forming g * t(c) (connected components).
 void _mlir_ciface_amls_rt_csr_row_max_times(AmlsVectorI64 *g_rowptr,
@@ -133,6 +146,32 @@ void _mlir_ciface_amls_rt_csr_row_max_times(AmlsVectorI64 *g_rowptr,
 /*===----------------------------------------------------------------------===*
  * Reorganisation
  *===----------------------------------------------------------------------===*/
+
+/// rev(a): the rows in reverse order (out: rows + 1, nnz, nnz entries).
+void _mlir_ciface_amls_rt_csr_rev(AmlsVectorI64 *a_rowptr,
+                                  AmlsVectorI32 *a_colidx,
+                                  AmlsVectorF64 *a_values, int64_t a_cols,
+                                  AmlsVectorI64 *out_rowptr,
+                                  AmlsVectorI32 *out_colidx,
+                                  AmlsVectorF64 *out_values);
+/// removeEmpty(a, margin[, select]) (`margin` 0: rows, 1: columns) keeps
+/// the rows (columns) that store a value != 0 (NaN included), or, with
+/// use_select, those whose cell of `select` (rows x 1 for rows, 1 x cols
+/// for columns; any other shape is an error) is != 0. count_nonempty
+/// returns how many are kept; the count fills out_rowptr (result rows + 1
+/// entries) and returns nnz; the fill writes the entries.
+int64_t _mlir_ciface_amls_rt_csr_count_nonempty(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, AmlsMatrixF64 *select, int32_t margin, int32_t use_select);
+int64_t _mlir_ciface_amls_rt_csr_remove_empty_count(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, AmlsMatrixF64 *select, int32_t margin, int32_t use_select,
+    AmlsVectorI64 *out_rowptr);
+void _mlir_ciface_amls_rt_csr_remove_empty_fill(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, AmlsMatrixF64 *select, int32_t margin, int32_t use_select,
+    AmlsVectorI64 *out_rowptr, AmlsVectorI32 *out_colidx,
+    AmlsVectorF64 *out_values);
 
 /// a[row_begin:row_end, col_begin:col_end] (0-based, half-open, in bounds):
 /// the count fills out_rowptr (row_end - row_begin + 1 entries) and returns
@@ -174,6 +213,16 @@ int64_t amls_rt_csr_handle_nnz(void *handle);
 void _mlir_ciface_amls_rt_csr_take(void *handle, AmlsVectorI64 *rowptr,
                                    AmlsVectorI32 *colidx,
                                    AmlsVectorF64 *values);
+/// Prints a (or appends it to a message of `stream`, as
+/// amls_rt_emit_matrix): the same text as for the dense matrix.
+void _mlir_ciface_amls_rt_csr_print_matrix(AmlsVectorI64 *a_rowptr,
+                                           AmlsVectorI32 *a_colidx,
+                                           AmlsVectorF64 *a_values,
+                                           int64_t a_cols);
+void _mlir_ciface_amls_rt_csr_emit_matrix(AmlsVectorI64 *a_rowptr,
+                                          AmlsVectorI32 *a_colidx,
+                                          AmlsVectorF64 *a_values,
+                                          int64_t a_cols, int32_t stream);
 /// Writes a to `path`: the same bytes as amls_rt_write of the dense matrix.
 void _mlir_ciface_amls_rt_csr_write(AmlsVectorI64 *a_rowptr,
                                     AmlsVectorI32 *a_colidx,

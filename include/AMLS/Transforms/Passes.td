@@ -306,12 +306,14 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     kernel that produces CSR from its operands' formats (the ops'
     `CSRKernelInterface`, e.g. `read`, `transpose`, `X * Y`, `X / v`,
     sparse-safe functions, CSR %*% CSR). An op without a kernel for a CSR
-    operand gets an `amls.convert` to dense in front of it; so do values
-    leaving public functions and calls to them, which stay dense; a loop
-    carries CSR where its initial value is CSR, an scf.if result is CSR
-    where a branch yields CSR, and a private function takes a sparse
-    argument CSR where its body can and returns a CSR result CSR where a
-    caller's user takes it. Where a sparse value comes from
+    operand gets an `amls.convert` to dense in front of it (of that operand
+    only where a kernel takes its other CSR operands, as removeEmpty takes
+    its matrix but not a CSR select vector); so do values leaving public
+    functions and calls to them, which stay dense; a loop carries CSR where
+    its initial value is CSR, an scf.if result is CSR where a branch yields
+    CSR, and a private function takes a sparse argument CSR where its body
+    can and returns a CSR result CSR where a caller's user takes it. Where
+    a sparse value comes from
     an op without a CSR kernel (rand with a low sparsity), it is converted
     to CSR when one of its users has a kernel for it.
 

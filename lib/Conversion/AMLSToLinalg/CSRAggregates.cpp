@@ -2,7 +2,8 @@
 //
 // Full aggregates reduce the value array (amls_rt_values_reduce); min and
 // max then take the implicit zeros into account. Row and column aggregates
-// are runtime kernels; means divide the sums.
+// are runtime kernels; means divide the sums. Cumulative aggregates are
+// dense results written by the runtime from the CSR arrays.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,10 +141,35 @@ struct LowerCSRTrace : public CSRPattern<TraceOp> {
   }
 };
 
+/// Cumulative aggregates of a CSR matrix are dense: written by the runtime
+/// straight from the CSR arrays.
+struct LowerCSRCumAgg : public CSRPattern<CumAggOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(CumAggOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    static_assert(static_cast<int32_t>(CumAggKind::CumSum) == 0 &&
+                      static_cast<int32_t>(CumAggKind::CumProd) == 1 &&
+                      static_cast<int32_t>(CumAggKind::CumMin) == 2 &&
+                      static_cast<int32_t>(CumAggKind::CumMax) == 3,
+                  "amls_rt_csr_cumagg's kinds (SparseKernels.h)");
+    Location loc = op.getLoc();
+    CSRMatrix x = CSRMatrix::fromRange(operands[0]);
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value kind = i32Constant(rewriter, loc, static_cast<int32_t>(op.getKind()));
+    Value result = denseFromKernel(rewriter, loc, op, type, x, {kind},
+                                   RuntimeFunction::CSRCumAgg,
+                                   "the cumulative aggregate of a CSR matrix");
+    replaceWithDense(rewriter, op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::amls::lowering::populateCSRAggregatePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCSRAgg, LowerCSRTrace>(patterns, converter, schedule);
+  addPatterns<LowerCSRAgg, LowerCSRTrace, LowerCSRCumAgg>(patterns, converter,
+                                                          schedule);
 }

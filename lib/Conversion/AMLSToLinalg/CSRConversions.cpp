@@ -53,37 +53,18 @@ struct LowerCSRConvert : public CSRPattern<ConvertOp> {
 Value mlir::amls::lowering::denseFromCSR(OpBuilder &b, Location loc,
                                          Operation *op, const CSRMatrix &input,
                                          RankedTensorType type) {
-  Value rows64 =
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), input.rows(b, loc));
-  Value cols64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), input.cols);
-  callRuntime(b, loc, op, RuntimeFunction::CheckDenseSize,
-              {rows64, cols64,
-               createStringPointer(b, loc, op,
-                                   describe(op) + ": converting a CSR matrix "
-                                                  "to dense")});
-  return tensorFromRuntime(
-      b, loc, type, input.rows(b, loc), input.cols, [&](Value out) {
-        SmallVector<Value> args;
-        input.appendRuntimeArgs(b, loc, args);
-        args.push_back(out);
-        callRuntime(b, loc, op, RuntimeFunction::CSRToDense, args);
-      });
+  return denseFromKernel(b, loc, op, type, input, {},
+                         RuntimeFunction::CSRToDense,
+                         "converting a CSR matrix to dense");
 }
 
 CSRMatrix mlir::amls::lowering::csrFromDense(OpBuilder &b, Location loc,
                                              Operation *op, MatrixType type,
                                              Value dense) {
-  Value matrix = asRuntimeMatrix(b, loc, dense);
-  return csrFromTwoPhases(
-      b, loc, type, dimOf(b, loc, dense, 0), dimOf(b, loc, dense, 1),
-      [&](Value rowptr) {
-        return callRuntime(b, loc, op, RuntimeFunction::CSRCountDense,
-                           {matrix, rowptr});
-      },
-      [&](ValueRange arrays) {
-        callRuntime(b, loc, op, RuntimeFunction::CSRFromDense,
-                    {matrix, arrays[0], arrays[1], arrays[2]});
-      });
+  return csrFromKernels(
+      b, loc, op, type, dimOf(b, loc, dense, 0), dimOf(b, loc, dense, 1),
+      {asRuntimeMatrix(b, loc, dense)}, RuntimeFunction::CSRCountDense,
+      RuntimeFunction::CSRFromDense);
 }
 
 namespace {
@@ -117,11 +98,8 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
                    Twine("the file '") + op.getPath() + "' has a different " +
                        (d ? "column" : "row") +
                        " count than the declared type");
-    CSRMatrix csr = csrFromRuntime(
-        rewriter, loc, type, rows, nnz, cols, [&](ValueRange arrays) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRTake,
-                      {handle, arrays[0], arrays[1], arrays[2]});
-        });
+    CSRMatrix csr = csrFromKernel(rewriter, loc, op, type, rows, nnz, cols,
+                                  {handle}, RuntimeFunction::CSRTake);
     replaceWithCSR(rewriter, op, csr);
     return success();
   }

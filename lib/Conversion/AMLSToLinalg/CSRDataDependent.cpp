@@ -1,8 +1,10 @@
-//===- CSRDataDependent.cpp - table() as a CSR matrix ---------------------===//
+//===- CSRDataDependent.cpp - table() and removeEmpty as CSR matrices -----===//
 //
 // table(a, b[, w]) has at most one non-zero per input pair: built CSR by
 // the runtime in two phases (count the cells of each row, then fill), its
 // size given or the largest category, as for the dense result.
+// removeEmpty of a CSR matrix keeps it CSR: the kept rows (columns) are
+// counted first, then the result is built in two phases.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,19 +39,49 @@ struct LowerCSRTable : public CSRPattern<TableOp> {
     };
     SmallVector<Value> args = {lhs,        rhs,         weights,
                                useWeights, toI64(rows), toI64(cols)};
-    CSRMatrix result = csrFromTwoPhases(
-        rewriter, loc, op.getType(), rows, cols,
-        [&](Value rowptr) {
-          SmallVector<Value> count(args);
-          count.push_back(rowptr);
-          return callRuntime(rewriter, loc, op, RuntimeFunction::CSRTableCount,
-                             count);
-        },
-        [&](ValueRange arrays) {
-          SmallVector<Value> fill(args);
-          llvm::append_range(fill, arrays);
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRTableFill, fill);
-        });
+    CSRMatrix result = csrFromKernels(
+        rewriter, loc, op, op.getType(), rows, cols, args,
+        RuntimeFunction::CSRTableCount, RuntimeFunction::CSRTableFill);
+    replaceWithCSR(rewriter, op, result);
+    return success();
+  }
+};
+
+/// removeEmpty of a CSR matrix: the runtime counts the kept rows
+/// (columns), then builds the CSR result in two phases.
+struct LowerCSRRemoveEmpty : public CSRPattern<RemoveEmptyOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(RemoveEmptyOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    CSRMatrix x = CSRMatrix::fromRange(operands[0]);
+    bool byRows = op.getMargin() == Margin::Rows;
+    Value rows = x.rows(rewriter, loc);
+    Value select;
+    if (op.getSelect()) {
+      Value selectTensor = operands[1].front();
+      checkRemoveEmptySelect(rewriter, loc, op, byRows, rows, x.cols,
+                             selectTensor);
+      select = asRuntimeMatrix(rewriter, loc, selectTensor);
+    } else {
+      // Not read without a select: an empty matrix.
+      Type f64 = rewriter.getF64Type();
+      select = memref::CastOp::create(
+          rewriter, loc, getRuntimeMatrixType(f64),
+          memref::AllocOp::create(rewriter, loc, MemRefType::get({0, 0}, f64)));
+    }
+    SmallVector<Value> args;
+    x.appendRuntimeArgs(rewriter, loc, args);
+    args.append({select, i32Constant(rewriter, loc, byRows ? 0 : 1),
+                 i32Constant(rewriter, loc, op.getSelect() ? 1 : 0)});
+    Value kept = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        callRuntime(rewriter, loc, op, RuntimeFunction::CSRCountNonEmpty,
+                    args));
+    CSRMatrix result = csrFromKernels(
+        rewriter, loc, op, op.getType(), byRows ? kept : rows,
+        byRows ? x.cols : kept, args, RuntimeFunction::CSRRemoveEmptyCount,
+        RuntimeFunction::CSRRemoveEmptyFill);
     replaceWithCSR(rewriter, op, result);
     return success();
   }
@@ -60,5 +92,6 @@ struct LowerCSRTable : public CSRPattern<TableOp> {
 void mlir::amls::lowering::populateCSRDataDependentPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCSRTable>(patterns, converter, schedule);
+  addPatterns<LowerCSRTable, LowerCSRRemoveEmpty>(patterns, converter,
+                                                  schedule);
 }

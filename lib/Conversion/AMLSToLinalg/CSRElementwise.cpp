@@ -5,7 +5,9 @@
 // row pointers and column indices and maps the values. With a scalar the
 // map is one linalg.generic over the values; with a dense matrix or a
 // broadcast vector, generated loops over the rows (parallel) gather the
-// dense cell of every stored value.
+// dense cell of every stored value. replace() maps the values too, or,
+// where the implicit zeros may match its pattern, writes its dense result
+// through the runtime.
 //
 //===----------------------------------------------------------------------===//
 
@@ -271,21 +273,43 @@ template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
     lhs.appendRuntimeArgs(rewriter, loc, args);
     rhs.appendRuntimeArgs(rewriter, loc, args);
     args.push_back(i32Constant(rewriter, loc, code));
-    CSRMatrix result = csrFromTwoPhases(
-        rewriter, loc, cast<MatrixType>(op->getResult(0).getType()), rows,
-        lhs.cols,
-        [&](Value rowptr) {
-          SmallVector<Value> count(args);
-          count.push_back(rowptr);
-          return callRuntime(rewriter, loc, op, RuntimeFunction::CSRMergeCount,
-                             count);
-        },
-        [&](ValueRange arrays) {
-          SmallVector<Value> fill(args);
-          llvm::append_range(fill, arrays);
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRMergeFill, fill);
-        });
+    CSRMatrix result = csrFromKernels(
+        rewriter, loc, op, cast<MatrixType>(op->getResult(0).getType()), rows,
+        lhs.cols, args, RuntimeFunction::CSRMergeCount,
+        RuntimeFunction::CSRMergeFill);
     this->replaceWithCSR(rewriter, op, result);
+    return success();
+  }
+};
+
+/// replace(X, pattern, r) of a CSR X: with a CSR result (the implicit
+/// zeros cannot match) the stored values are mapped; otherwise the runtime
+/// writes the dense result straight from X.
+struct LowerCSRReplace : public CSRPattern<ReplaceOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(ReplaceOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    CSRMatrix x = CSRMatrix::fromRange(operands[0]);
+    Value pattern = operands[1].front(), replacement = operands[2].front();
+    if (isCSRMatrix(op.getType())) {
+      Value values = mapValues(
+          rewriter, loc, cast<ElementwiseOpInterface>(op.getOperation()),
+          x.values, [&](Value v) {
+            return SmallVector<Value>{v, pattern, replacement};
+          });
+      replaceWithCSR(rewriter, op, withValues(x, values));
+      return success();
+    }
+    Type f64 = rewriter.getF64Type();
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value result = denseFromKernel(
+        rewriter, loc, op, type, x,
+        {convertScalar(rewriter, loc, pattern, f64),
+         convertScalar(rewriter, loc, replacement, f64)},
+        RuntimeFunction::CSRReplaceToDense, "replace() of a CSR matrix");
+    replaceWithDense(rewriter, op, result);
     return success();
   }
 };
@@ -304,4 +328,5 @@ void mlir::amls::lowering::populateCSRElementwisePatterns(
   addElementwise<AddOp, SubOp, NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp,
                  SignOp, SinOp, TanhOp, IsNaNOp, MulOp, DivOp, PowOp, MinOp,
                  MaxOp, GtOp, LtOp, NeOp, AndOp>(converter, patterns, schedule);
+  addPatterns<LowerCSRReplace>(patterns, converter, schedule);
 }

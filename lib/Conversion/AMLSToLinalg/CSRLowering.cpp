@@ -94,33 +94,69 @@ CSRMatrix mlir::amls::lowering::csrFromBuffers(OpBuilder &b, Location loc,
   return csr;
 }
 
-CSRMatrix mlir::amls::lowering::csrFromRuntime(
-    OpBuilder &b, Location loc, MatrixType type, Value rows, Value nnz,
-    Value cols, function_ref<void(ValueRange arrays)> fill) {
+/// `args` followed by the runtime views of `buffers`.
+static SmallVector<Value> withViews(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> args,
+                                    ArrayRef<Value> buffers) {
+  SmallVector<Value> all(args);
+  for (Value buffer : buffers)
+    all.push_back(runtimeVector(b, loc, buffer));
+  return all;
+}
+
+CSRMatrix mlir::amls::lowering::csrFromKernel(OpBuilder &b, Location loc,
+                                              Operation *op, MatrixType type,
+                                              Value rows, Value nnz, Value cols,
+                                              ArrayRef<Value> args,
+                                              RuntimeFunction fill) {
   Value pointers =
       arith::AddIOp::create(b, loc, rows, indexConstant(b, loc, 1));
   Value rowptr = allocVector(b, loc, b.getI64Type(), pointers);
   Value colidx = allocVector(b, loc, b.getI32Type(), nnz);
   Value values = allocVector(b, loc, b.getF64Type(), nnz);
-  fill({runtimeVector(b, loc, rowptr), runtimeVector(b, loc, colidx),
-        runtimeVector(b, loc, values)});
+  callRuntime(b, loc, op, fill,
+              withViews(b, loc, args, {rowptr, colidx, values}));
   return csrFromBuffers(b, loc, type, rowptr, colidx, values, cols);
 }
 
-CSRMatrix mlir::amls::lowering::csrFromTwoPhases(
-    OpBuilder &b, Location loc, MatrixType type, Value rows, Value cols,
-    function_ref<Value(Value rowptr)> count,
-    function_ref<void(ValueRange arrays)> fill) {
+CSRMatrix mlir::amls::lowering::csrFromKernels(OpBuilder &b, Location loc,
+                                               Operation *op, MatrixType type,
+                                               Value rows, Value cols,
+                                               ArrayRef<Value> args,
+                                               RuntimeFunction count,
+                                               RuntimeFunction fill) {
   Value pointers =
       arith::AddIOp::create(b, loc, rows, indexConstant(b, loc, 1));
   Value rowptr = allocVector(b, loc, b.getI64Type(), pointers);
-  Value nnz64 = count(runtimeVector(b, loc, rowptr));
+  Value nnz64 =
+      callRuntime(b, loc, op, count, withViews(b, loc, args, {rowptr}));
   Value nnz = arith::IndexCastOp::create(b, loc, b.getIndexType(), nnz64);
   Value colidx = allocVector(b, loc, b.getI32Type(), nnz);
   Value values = allocVector(b, loc, b.getF64Type(), nnz);
-  fill({runtimeVector(b, loc, rowptr), runtimeVector(b, loc, colidx),
-        runtimeVector(b, loc, values)});
+  callRuntime(b, loc, op, fill,
+              withViews(b, loc, args, {rowptr, colidx, values}));
   return csrFromBuffers(b, loc, type, rowptr, colidx, values, cols);
+}
+
+Value mlir::amls::lowering::denseFromKernel(
+    OpBuilder &b, Location loc, Operation *op, RankedTensorType type,
+    const CSRMatrix &x, ArrayRef<Value> args, RuntimeFunction kernel,
+    const Twine &what) {
+  Value rows = x.rows(b, loc);
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  };
+  callRuntime(
+      b, loc, op, RuntimeFunction::CheckDenseSize,
+      {toI64(rows), toI64(x.cols),
+       createStringPointer(b, loc, op, (describe(op) + ": " + what).str())});
+  return tensorFromRuntime(b, loc, type, rows, x.cols, [&](Value out) {
+    SmallVector<Value> kernelArgs;
+    x.appendRuntimeArgs(b, loc, kernelArgs);
+    llvm::append_range(kernelArgs, args);
+    kernelArgs.push_back(out);
+    callRuntime(b, loc, op, kernel, kernelArgs);
+  });
 }
 
 bool mlir::amls::lowering::isRowMaxTimesReadThrough(Operation *op) {

@@ -51,19 +51,29 @@ CSRMatrix csrFromBuffers(OpBuilder &b, Location loc, MatrixType type,
                          Value rowptr, Value colidx, Value values, Value cols);
 
 /// A CSR result whose number of non-zeros is known up front: allocates the
-/// arrays (rows + 1, nnz, nnz) and lets `fill` write them through the
-/// runtime (arguments: the three runtime views).
-CSRMatrix csrFromRuntime(OpBuilder &b, Location loc, MatrixType type,
-                         Value rows, Value nnz, Value cols,
-                         function_ref<void(ValueRange arrays)> fill);
+/// arrays (rows + 1, nnz, nnz) and lets the runtime's `fill` write them
+/// (called with `args` and the three arrays).
+CSRMatrix csrFromKernel(OpBuilder &b, Location loc, Operation *op,
+                        MatrixType type, Value rows, Value nnz, Value cols,
+                        ArrayRef<Value> args, RuntimeFunction fill);
 
-/// A CSR result computed in two phases: `count` fills the row pointers
-/// (its argument) and returns the number of non-zeros (i64); `fill` then
+/// A CSR result computed in two phases: the runtime's `count` (called with
+/// `args` and the row pointers) fills the row pointers and returns the
+/// number of non-zeros; `fill` (with `args` and the three arrays) then
 /// writes all three arrays.
-CSRMatrix csrFromTwoPhases(OpBuilder &b, Location loc, MatrixType type,
-                           Value rows, Value cols,
-                           function_ref<Value(Value rowptr)> count,
-                           function_ref<void(ValueRange arrays)> fill);
+CSRMatrix csrFromKernels(OpBuilder &b, Location loc, Operation *op,
+                         MatrixType type, Value rows, Value cols,
+                         ArrayRef<Value> args, RuntimeFunction count,
+                         RuntimeFunction fill);
+
+/// A dense result of `x`'s shape written by `kernel`, called with x's
+/// arrays, `args` and the result. A result that would not fit in memory
+/// stops the program first with `what` (after the op's location), the
+/// shape and the bytes.
+Value denseFromKernel(OpBuilder &b, Location loc, Operation *op,
+                      RankedTensorType type, const CSRMatrix &x,
+                      ArrayRef<Value> args, RuntimeFunction kernel,
+                      const Twine &what);
 
 /// The dense form of a CSR matrix (a tensor of `type`); stops with the op,
 /// the shape and the bytes when it would not fit in memory.

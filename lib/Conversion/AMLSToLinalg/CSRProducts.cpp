@@ -16,12 +16,12 @@ namespace {
 
 /// The transpose of a runtime matrix view (strides swapped, no copy).
 Value transposedView(OpBuilder &b, Location loc, Value matrix) {
-  AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0},
-                                                b.getContext());
+  AffineMap swap =
+      AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, b.getContext());
   Value view =
       memref::TransposeOp::create(b, loc, matrix, AffineMapAttr::get(swap));
-  return memref::CastOp::create(
-      b, loc, cast<MemRefType>(matrix.getType()), view);
+  return memref::CastOp::create(b, loc, cast<MemRefType>(matrix.getType()),
+                                view);
 }
 
 struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
@@ -45,20 +45,9 @@ struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
     if (lhsCSR && rhsCSR) {
       CSRMatrix::fromRange(operands[0]).appendRuntimeArgs(rewriter, loc, args);
       CSRMatrix::fromRange(operands[1]).appendRuntimeArgs(rewriter, loc, args);
-      CSRMatrix product = csrFromTwoPhases(
-          rewriter, loc, op.getType(), rows, cols,
-          [&](Value rowptr) {
-            SmallVector<Value> count(args);
-            count.push_back(rowptr);
-            return callRuntime(rewriter, loc, op,
-                               RuntimeFunction::CSRSpGEMMCount, count);
-          },
-          [&](ValueRange arrays) {
-            SmallVector<Value> fill(args);
-            llvm::append_range(fill, arrays);
-            callRuntime(rewriter, loc, op, RuntimeFunction::CSRSpGEMMFill,
-                        fill);
-          });
+      CSRMatrix product = csrFromKernels(
+          rewriter, loc, op, op.getType(), rows, cols, args,
+          RuntimeFunction::CSRSpGEMMCount, RuntimeFunction::CSRSpGEMMFill);
       replaceWithCSR(rewriter, op, product);
       return success();
     }
@@ -67,8 +56,9 @@ struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
     // rewrite): the transposed product over B's rows, with per-thread
     // partial results, on transposed views of u and of the result.
     bool rowTimesCSR =
-        !lhsCSR && cast<RankedTensorType>(operands[0].front().getType())
-                           .getDimSize(0) == 1;
+        !lhsCSR &&
+        cast<RankedTensorType>(operands[0].front().getType()).getDimSize(0) ==
+            1;
     if (rowTimesCSR) {
       CSRMatrix::fromRange(operands[1]).appendRuntimeArgs(rewriter, loc, args);
       args.push_back(transposedView(
@@ -87,7 +77,8 @@ struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Value result =
         tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value out) {
-          args.push_back(rowTimesCSR ? transposedView(rewriter, loc, out) : out);
+          args.push_back(rowTimesCSR ? transposedView(rewriter, loc, out)
+                                     : out);
           callRuntime(rewriter, loc, op, kernel, args);
         });
     replaceWithDense(rewriter, op, result);

@@ -1,8 +1,9 @@
-//===- CSRReorganisation.cpp - Transpose, slices, cbind/rbind of CSR ------===//
+//===- CSRReorganisation.cpp - Transpose, rev, slices, binds of CSR -------===//
 //
 // Runtime kernels that build a CSR result: the transpose (sorted output),
-// row and column slices (two phases: count, then fill) and concatenation
-// (the result's size is the sum of the inputs').
+// rev (the input's number of entries), row and column slices (two phases:
+// count, then fill) and concatenation (the result's size is the sum of the
+// inputs').
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,21 +19,22 @@ Value toI64(OpBuilder &b, Location loc, Value index) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
 }
 
-struct LowerCSRTranspose : public CSRPattern<TransposeOp> {
-  using CSRPattern::CSRPattern;
-  LogicalResult lower(TransposeOp op, ArrayRef<ValueRange> operands,
+/// transpose (`Transposed`: the sizes swapped) and rev: one kernel writes
+/// arrays of the input's number of entries.
+template <typename OpTy, RuntimeFunction Kernel, bool Transposed>
+struct LowerCSRPermutation : public CSRPattern<OpTy> {
+  using CSRPattern<OpTy>::CSRPattern;
+  LogicalResult lower(OpTy op, ArrayRef<ValueRange> operands,
                       ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     CSRMatrix x = CSRMatrix::fromRange(operands[0]);
-    CSRMatrix result = csrFromRuntime(
-        rewriter, loc, op.getType(), x.cols, x.nnz(rewriter, loc),
-        x.rows(rewriter, loc), [&](ValueRange arrays) {
-          SmallVector<Value> args;
-          x.appendRuntimeArgs(rewriter, loc, args);
-          llvm::append_range(args, arrays);
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRTranspose, args);
-        });
-    replaceWithCSR(rewriter, op, result);
+    Value rows = x.rows(rewriter, loc);
+    SmallVector<Value> args;
+    x.appendRuntimeArgs(rewriter, loc, args);
+    CSRMatrix result = csrFromKernel(
+        rewriter, loc, op, op.getType(), Transposed ? x.cols : rows,
+        x.nnz(rewriter, loc), Transposed ? rows : x.cols, args, Kernel);
+    this->replaceWithCSR(rewriter, op, result);
     return success();
   }
 };
@@ -67,19 +69,9 @@ struct LowerCSRSlice : public CSRPattern<SliceOp> {
       args.push_back(toI64(rewriter, loc, bound));
     Value rows = arith::SubIOp::create(rewriter, loc, bounds[1], bounds[0]);
     Value cols = arith::SubIOp::create(rewriter, loc, bounds[3], bounds[2]);
-    CSRMatrix result = csrFromTwoPhases(
-        rewriter, loc, op.getType(), rows, cols,
-        [&](Value rowptr) {
-          SmallVector<Value> count(args);
-          count.push_back(rowptr);
-          return callRuntime(rewriter, loc, op, RuntimeFunction::CSRSliceCount,
-                             count);
-        },
-        [&](ValueRange arrays) {
-          SmallVector<Value> fill(args);
-          llvm::append_range(fill, arrays);
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRSliceFill, fill);
-        });
+    CSRMatrix result = csrFromKernels(
+        rewriter, loc, op, op.getType(), rows, cols, args,
+        RuntimeFunction::CSRSliceCount, RuntimeFunction::CSRSliceFill);
     replaceWithCSR(rewriter, op, result);
     return success();
   }
@@ -113,17 +105,10 @@ struct LowerCSRDiag : public CSRPattern<DiagOp> {
     Value input = operands[0].front();
     Value vector = asRuntimeMatrix(rewriter, loc, input);
     Value n = dimOf(rewriter, loc, input, 0);
-    CSRMatrix result = csrFromTwoPhases(
-        rewriter, loc, op.getType(), n, n,
-        [&](Value rowptr) {
-          return callRuntime(rewriter, loc, op,
-                             RuntimeFunction::CSRFromDiagonalCount,
-                             {vector, rowptr});
-        },
-        [&](ValueRange arrays) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CSRFromDiagonalFill,
-                      {vector, arrays[0], arrays[1], arrays[2]});
-        });
+    CSRMatrix result =
+        csrFromKernels(rewriter, loc, op, op.getType(), n, n, {vector},
+                       RuntimeFunction::CSRFromDiagonalCount,
+                       RuntimeFunction::CSRFromDiagonalFill);
     replaceWithCSR(rewriter, op, result);
     return success();
   }
@@ -161,17 +146,12 @@ struct LowerCSRConcat : public CSRPattern<OpTy> {
       MatrixType partType = MatrixType::get(
           ShapedType::kDynamic, ShapedType::kDynamic,
           resultType.getElementType(), std::nullopt, MatrixFormat::CSR);
-      acc = csrFromRuntime(rewriter, loc, partType, rows, nnz, cols,
-                           [&](ValueRange arrays) {
-                             SmallVector<Value> args;
-                             acc.appendRuntimeArgs(rewriter, loc, args);
-                             next.appendRuntimeArgs(rewriter, loc, args);
-                             llvm::append_range(args, arrays);
-                             callRuntime(rewriter, loc, op,
-                                         Columns ? RuntimeFunction::CSRCBind
-                                                 : RuntimeFunction::CSRRBind,
-                                         args);
-                           });
+      SmallVector<Value> args;
+      acc.appendRuntimeArgs(rewriter, loc, args);
+      next.appendRuntimeArgs(rewriter, loc, args);
+      acc = csrFromKernel(rewriter, loc, op, partType, rows, nnz, cols, args,
+                          Columns ? RuntimeFunction::CSRCBind
+                                  : RuntimeFunction::CSRRBind);
     }
     this->replaceWithCSR(rewriter, op, acc);
     return success();
@@ -183,7 +163,9 @@ struct LowerCSRConcat : public CSRPattern<OpTy> {
 void mlir::amls::lowering::populateCSRReorganisationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCSRTranspose, LowerCSRSlice, LowerCSRDiag,
-              LowerCSRConcat<CBindOp, true>, LowerCSRConcat<RBindOp, false>>(
-      patterns, converter, schedule);
+  addPatterns<
+      LowerCSRPermutation<TransposeOp, RuntimeFunction::CSRTranspose, true>,
+      LowerCSRPermutation<RevOp, RuntimeFunction::CSRRev, false>, LowerCSRSlice,
+      LowerCSRDiag, LowerCSRConcat<CBindOp, true>,
+      LowerCSRConcat<RBindOp, false>>(patterns, converter, schedule);
 }

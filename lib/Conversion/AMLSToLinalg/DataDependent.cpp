@@ -21,6 +21,10 @@ struct LowerRemoveEmpty : public LowerToValue<RemoveEmptyOp> {
     RankedTensorType type = tensorType(op.getResult());
     Value input = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
     bool rows = op.getMargin() == Margin::Rows;
+    if (adaptor.getSelect())
+      checkRemoveEmptySelect(
+          rewriter, loc, op, rows, dimOf(rewriter, loc, adaptor.getInput(), 0),
+          dimOf(rewriter, loc, adaptor.getInput(), 1), adaptor.getSelect());
     Value select = adaptor.getSelect()
                        ? asRuntimeMatrix(rewriter, loc, adaptor.getSelect())
                        : input;

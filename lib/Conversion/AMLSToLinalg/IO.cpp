@@ -1,12 +1,13 @@
 //===- IO.cpp - Lower read, write, print, printf, stop --------------------===//
 //
 // Files and messages go through libamls_runtime: a read asks the runtime for
-// the file's sizes, then for its cells in a buffer of those sizes.
+// the file's sizes, then for its cells in a buffer of those sizes. Messages
+// print a CSR matrix from its arrays, in the same text as a dense one.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/ABI.h"
-#include "LoweringUtils.h"
+#include "CSRLowering.h"
 
 using namespace mlir;
 using namespace mlir::amls;
@@ -64,13 +65,27 @@ struct LowerWrite : public AMLSPattern<WriteOp> {
   }
 };
 
+/// The runtime arguments of a CSR matrix (its converted values).
+SmallVector<Value> csrArguments(OpBuilder &b, Location loc, ValueRange csr) {
+  SmallVector<Value> args;
+  CSRMatrix::fromRange(csr).appendRuntimeArgs(b, loc, args);
+  return args;
+}
+
 struct LowerPrint : public AMLSPattern<PrintOp> {
   using AMLSPattern::AMLSPattern;
+  using OneToNOpAdaptor = OpConversionPattern<PrintOp>::OneToNOpAdaptor;
   LogicalResult
-  matchAndRewrite(PrintOp op, OpAdaptor adaptor,
+  matchAndRewrite(PrintOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value input = adaptor.getInput();
+    if (isCSRMatrix(op.getInput().getType())) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::CSRPrintMatrix,
+                  csrArguments(rewriter, loc, adaptor.getInput()));
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Value input = adaptor.getInput().front();
     Type type = input.getType();
     if (isa<RankedTensorType>(type)) {
       callRuntime(rewriter, loc, op, RuntimeFunction::PrintMatrix,
@@ -98,9 +113,9 @@ struct LowerPrint : public AMLSPattern<PrintOp> {
 template <typename OpTy, AmlsMessageStream stream>
 struct LowerMessage : public AMLSPattern<OpTy> {
   using AMLSPattern<OpTy>::AMLSPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
   LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value streamId = arith::ConstantIntOp::create(rewriter, loc, stream, 32);
@@ -113,7 +128,7 @@ struct LowerMessage : public AMLSPattern<OpTy> {
       text.clear();
     };
     StringRef format = op.getFormat();
-    ValueRange values = adaptor.getValues();
+    auto values = adaptor.getValues();
     size_t next = 0;
     for (size_t i = 0; i < format.size(); ++i) {
       char c = format[i];
@@ -129,7 +144,9 @@ struct LowerMessage : public AMLSPattern<OpTy> {
       }
       ++i;
       flushText();
-      emitValue(rewriter, loc, op, values[next++], streamId);
+      emitValue(rewriter, loc, op, values[next], op.getValues()[next].getType(),
+                streamId);
+      ++next;
     }
     flushText();
     callRuntime(rewriter, loc, op, RuntimeFunction::EmitEnd, {streamId});
@@ -137,8 +154,17 @@ struct LowerMessage : public AMLSPattern<OpTy> {
     return success();
   }
 
+  /// Emits a value given as its converted values (four for a CSR matrix).
   void emitValue(ConversionPatternRewriter &rewriter, Location loc,
-                 Operation *op, Value value, Value streamId) const {
+                 Operation *op, ValueRange converted, Type original,
+                 Value streamId) const {
+    if (isCSRMatrix(original)) {
+      SmallVector<Value> args = csrArguments(rewriter, loc, converted);
+      args.push_back(streamId);
+      callRuntime(rewriter, loc, op, RuntimeFunction::CSREmitMatrix, args);
+      return;
+    }
+    Value value = converted.front();
     Type type = value.getType();
     if (isa<RankedTensorType>(type)) {
       callRuntime(rewriter, loc, op, RuntimeFunction::EmitMatrix,

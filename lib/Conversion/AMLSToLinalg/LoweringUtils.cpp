@@ -101,6 +101,19 @@ Value tableExtent(OpBuilder &b, Location loc, Operation *op, Value given,
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), max);
 }
 
+void checkRemoveEmptySelect(OpBuilder &b, Location loc, Operation *op,
+                            bool byRows, Value rows, Value cols, Value select) {
+  Value one = indexConstant(b, loc, 1);
+  const char *message = byRows ? "removeEmpty: select must be a column vector "
+                                 "with one cell per row of the matrix"
+                               : "removeEmpty: select must be a row vector "
+                                 "with one cell per column of the matrix";
+  checkEqual(b, loc, dimOf(b, loc, select, 0), byRows ? rows : one, op,
+             message);
+  checkEqual(b, loc, dimOf(b, loc, select, 1), byRows ? one : cols, op,
+             message);
+}
+
 /// Allocates a rows x cols f64 buffer, lets `fill` write it through the
 /// runtime, and returns it as a tensor of `type` (converting the elements to
 /// its element type).

@@ -73,6 +73,12 @@ Value asRuntimeMatrix(OpBuilder &b, Location loc, Value tensor);
 Value tableExtent(OpBuilder &b, Location loc, Operation *op, Value given,
                   Value categories);
 
+/// A run-time check that removeEmpty's `select` (a 2-D tensor) has one
+/// cell per row (`byRows`: a column vector) or per column of the rows x
+/// cols input.
+void checkRemoveEmptySelect(OpBuilder &b, Location loc, Operation *op,
+                            bool byRows, Value rows, Value cols, Value select);
+
 /// Allocates a rows x cols f64 buffer, lets `fill` write it through the
 /// runtime, and returns it as a tensor of `type` (converting the elements to
 /// its element type).

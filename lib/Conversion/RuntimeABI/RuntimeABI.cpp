@@ -221,6 +221,33 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_csr_from_diagonal_fill",
             {T::MatrixF64, T::VectorI64, T::VectorI32, T::VectorF64},
             {}};
+  case F::CSRReplaceToDense:
+    return {"amls_rt_csr_replace_to_dense",
+            {T::CSR, T::F64, T::F64, T::MatrixF64},
+            {}};
+  case F::CSRRev:
+    return {"amls_rt_csr_rev",
+            {T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
+  case F::CSRCountNonEmpty:
+    return {"amls_rt_csr_count_nonempty",
+            {T::CSR, T::MatrixF64, T::I32, T::I32},
+            T::I64};
+  case F::CSRRemoveEmptyCount:
+    return {"amls_rt_csr_remove_empty_count",
+            {T::CSR, T::MatrixF64, T::I32, T::I32, T::VectorI64},
+            T::I64};
+  case F::CSRRemoveEmptyFill:
+    return {"amls_rt_csr_remove_empty_fill",
+            {T::CSR, T::MatrixF64, T::I32, T::I32, T::VectorI64, T::VectorI32,
+             T::VectorF64},
+            {}};
+  case F::CSRCumAgg:
+    return {"amls_rt_csr_cumagg", {T::CSR, T::I32, T::MatrixF64}, {}};
+  case F::CSRPrintMatrix:
+    return {"amls_rt_csr_print_matrix", {T::CSR}, {}};
+  case F::CSREmitMatrix:
+    return {"amls_rt_csr_emit_matrix", {T::CSR, T::I32}, {}};
   }
   llvm_unreachable("unknown runtime function");
 }

@@ -96,6 +96,16 @@ extern "C" void _mlir_ciface_amls_rt_print_matrix(AmlsMatrixF64 *source) {
   std::fflush(stdout);
 }
 
+extern "C" void _mlir_ciface_amls_rt_csr_print_matrix(AmlsVectorI64 *a_rowptr,
+                                                      AmlsVectorI32 *a_colidx,
+                                                      AmlsVectorF64 *a_values,
+                                                      int64_t a_cols) {
+  std::string text =
+      formatMatrix(CsrMatrixView::of(a_rowptr, a_colidx, a_values, a_cols));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
 extern "C" void amls_rt_print_f64(double value) {
   std::printf("%s\n", formatScalar(value).c_str());
   std::fflush(stdout);
@@ -160,6 +170,15 @@ extern "C" void amls_rt_emit_bool(int32_t value, int32_t stream) {
 extern "C" void _mlir_ciface_amls_rt_emit_matrix(AmlsMatrixF64 *source,
                                                  int32_t stream) {
   messageBuffer(stream) += formatMatrix(viewOf(source));
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_emit_matrix(AmlsVectorI64 *a_rowptr,
+                                                     AmlsVectorI32 *a_colidx,
+                                                     AmlsVectorF64 *a_values,
+                                                     int64_t a_cols,
+                                                     int32_t stream) {
+  messageBuffer(stream) +=
+      formatMatrix(CsrMatrixView::of(a_rowptr, a_colidx, a_values, a_cols));
 }
 
 extern "C" void amls_rt_emit_end(int32_t stream) {

@@ -444,12 +444,14 @@ std::string writeMatrix(const std::string &path, FileFormat format,
   return writeCells(path, format, DenseSource(m), layout);
 }
 
+/// toString shows at most this many rows and columns.
+constexpr int64_t kMaxShownCells = 100;
+
 std::string formatMatrix(const MatrixView &m) {
-  constexpr int64_t kMaxShown = 100;
   std::string text;
   char buffer[64];
-  for (int64_t r = 0; r < std::min(m.rows, kMaxShown); ++r) {
-    for (int64_t c = 0; c < std::min(m.cols, kMaxShown); ++c) {
+  for (int64_t r = 0; r < std::min(m.rows, kMaxShownCells); ++r) {
+    for (int64_t c = 0; c < std::min(m.cols, kMaxShownCells); ++c) {
       if (c)
         text += ' ';
       double value = m.at(r, c);
@@ -465,6 +467,18 @@ std::string formatMatrix(const MatrixView &m) {
     text += '\n';
   }
   return text;
+}
+
+std::string formatMatrix(const CsrMatrixView &m) {
+  Matrix shown;
+  shown.rows = std::min(m.rows, kMaxShownCells);
+  shown.cols = std::min(m.cols, kMaxShownCells);
+  shown.data.assign(shown.rows * shown.cols, 0.0);
+  for (int64_t r = 0; r < shown.rows; ++r)
+    for (int64_t k = m.rowptr[r];
+         k < m.rowptr[r + 1] && m.colidx[k] < shown.cols; ++k)
+      shown.at(r, m.colidx[k]) = m.values[k];
+  return formatMatrix(MatrixView::of(shown));
 }
 
 std::string formatScalar(double value) {

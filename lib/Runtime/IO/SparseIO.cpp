@@ -252,11 +252,9 @@ extern "C" void _mlir_ciface_amls_rt_csr_write(AmlsVectorI64 *a_rowptr,
                                                AmlsVectorF64 *a_values,
                                                int64_t a_cols, const char *path,
                                                int32_t format) {
-  CsrMatrixView m{a_rowptr->aligned + a_rowptr->offset,
-                  a_colidx->aligned + a_colidx->offset,
-                  a_values->aligned + a_values->offset,
-                  std::max<int64_t>(a_rowptr->sizes[0] - 1, 0), a_cols};
-  std::string error = writeMatrix(path, static_cast<AmlsFileFormat>(format), m);
+  std::string error =
+      writeMatrix(path, static_cast<AmlsFileFormat>(format),
+                  CsrMatrixView::of(a_rowptr, a_colidx, a_values, a_cols));
   if (!error.empty())
     fail(error);
 }

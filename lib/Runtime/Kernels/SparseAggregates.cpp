@@ -12,6 +12,12 @@
 // the max over a row's entries of G[i, j] * c[j], and 0 for a row with
 // fewer entries than columns, in one pass without forming G * t(c).
 //
+// Cumulative aggregates (cumsum, cumprod, cummin, cummax down the columns)
+// are dense: row i of the result combines row i - 1 with row i of the
+// input, the implicit zeros included as 0 (a NaN or infinite partial
+// product times an implicit 0 is NaN, as in the dense lowering). Rows
+// depend on each other, so threads take ranges of columns.
+//
 //===----------------------------------------------------------------------===//
 
 #include "SparseSupport.h"
@@ -97,6 +103,51 @@ void accumulateColumns(const CsrView &a, int32_t kind, int64_t begin,
   }
 }
 
+/// Cumulative aggregation kinds (the compiler's CumAggKind).
+enum CumAggKind : int32_t {
+  kCumSum = 0,
+  kCumProd = 1,
+  kCumMin = 2,
+  kCumMax = 3
+};
+
+template <int32_t Kind> double cumulate(double previous, double cell) {
+  if constexpr (Kind == kCumSum)
+    return previous + cell;
+  else if constexpr (Kind == kCumProd)
+    return previous * cell;
+  else if constexpr (Kind == kCumMin)
+    return minimum(previous, cell);
+  else
+    return maximum(previous, cell);
+}
+
+/// Columns [begin, end) of the cumulative aggregate of `a` into `o`.
+template <int32_t Kind>
+void cumulateColumns(const CsrView &a, const DenseView &o, int64_t begin,
+                     int64_t end) {
+  bool allColumns = begin == 0 && end == a.cols;
+  int64_t stride = o.colStride;
+  for (int64_t i = 0; i < a.rows; ++i) {
+    double *row = &o.at(i, 0);
+    const double *previous = i ? &o.at(i - 1, 0) : nullptr;
+    if (i == 0) {
+      for (int64_t j = begin; j < end; ++j)
+        row[j * stride] = 0.0;
+    } else {
+      for (int64_t j = begin; j < end; ++j)
+        row[j * stride] = cumulate<Kind>(previous[j * stride], 0.0);
+    }
+    int64_t first = allColumns ? a.begin(i) : lowerBound(a, i, begin);
+    int64_t last = allColumns ? a.end(i) : lowerBound(a, i, end);
+    for (int64_t k = first; k < last; ++k) {
+      int64_t j = a.colidx[k];
+      row[j * stride] =
+          i ? cumulate<Kind>(previous[j * stride], a.values[k]) : a.values[k];
+    }
+  }
+}
+
 } // namespace
 
 extern "C" void _mlir_ciface_amls_rt_csr_row_agg(AmlsVectorI64 *a_rowptr,
@@ -108,10 +159,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_row_agg(AmlsVectorI64 *a_rowptr,
   checkAggKind(kind, kKernel);
   CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
   DenseView o = denseOf(out);
-  check(o.rows == a.rows && o.cols == 1, kKernel, [&] {
-    return "a " + shape(o.rows, o.cols) + " result for a " +
-           shape(a.rows, a.cols) + " matrix";
-  });
+  checkResultShape(o, a.rows, 1, a, kKernel);
   forRowRanges(a, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i)
       o.at(i, 0) = rowAggregate(a, kind, i);
@@ -127,10 +175,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_col_agg(AmlsVectorI64 *a_rowptr,
   checkAggKind(kind, kKernel);
   CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
   DenseView o = denseOf(out);
-  check(o.rows == 1 && o.cols == a.cols, kKernel, [&] {
-    return "a " + shape(o.rows, o.cols) + " result for a " +
-           shape(a.rows, a.cols) + " matrix";
-  });
+  checkResultShape(o, 1, a.cols, a, kKernel);
   bool isExtremum = kind == kMin || kind == kMax;
   double init = kind == kMin   ? std::numeric_limits<double>::infinity()
                 : kind == kMax ? -std::numeric_limits<double>::infinity()
@@ -191,6 +236,35 @@ extern "C" void _mlir_ciface_amls_rt_csr_row_max_times(
       o.at(i, 0) = extremum<true>(
           n, [&](int64_t k) { return values[k] * labels[cols[k]]; },
           n < g.cols);
+    }
+  });
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_cumagg(AmlsVectorI64 *a_rowptr,
+                                                AmlsVectorI32 *a_colidx,
+                                                AmlsVectorF64 *a_values,
+                                                int64_t a_cols, int32_t kind,
+                                                AmlsMatrixF64 *out) {
+  static const char *kKernel = "cumulative aggregate of CSR";
+  check(kind >= kCumSum && kind <= kCumMax, kKernel,
+        [&] { return "unknown cumulative aggregate " + std::to_string(kind); });
+  CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
+  DenseView o = denseOf(out);
+  checkResultShape(o, a.rows, a.cols, a, kKernel);
+  int64_t threads =
+      std::min(threadsFor(a.rows * a.cols + a.nnz(), 4 * kMinWorkPerThread),
+               std::max<int64_t>(a.cols, 1));
+  runThreads(threads, [&](int64_t t) {
+    int64_t begin = a.cols * t / threads, end = a.cols * (t + 1) / threads;
+    switch (kind) {
+    case kCumSum:
+      return cumulateColumns<kCumSum>(a, o, begin, end);
+    case kCumProd:
+      return cumulateColumns<kCumProd>(a, o, begin, end);
+    case kCumMin:
+      return cumulateColumns<kCumMin>(a, o, begin, end);
+    default:
+      return cumulateColumns<kCumMax>(a, o, begin, end);
     }
   });
 }

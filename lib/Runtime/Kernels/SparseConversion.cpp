@@ -1,7 +1,9 @@
 //===- SparseConversion.cpp - Dense to CSR, CSR to dense, transpose -------===//
 //
 // Dense to CSR is two passes, as the compiler allocates the buffers in
-// between: count the non-zeros of every row (rowptr), then fill. The
+// between: count the non-zeros of every row (rowptr), then fill. CSR to
+// dense (also with replace() mapping every cell, whose result is dense when
+// the implicit zeros match its pattern) fills each row, then scatters. The
 // transpose is a counting sort by column; with several threads each one
 // counts and scatters its own range of rows, and since thread t's rows come
 // before thread t+1's in every output row, the result is sorted without a
@@ -32,6 +34,33 @@ int64_t countRow(const double *row, int64_t cols, int64_t stride) {
 int64_t threadsForCells(int64_t rows, int64_t cols) {
   return std::min(threadsFor(rows * cols, 4 * kMinWorkPerThread),
                   std::max<int64_t>(rows, 1));
+}
+
+/// o = f(a) for an f with f(0) = `zero`: every cell set to `zero`, then
+/// f of every stored value scattered into its row.
+template <typename Map>
+void scatterToDense(const CsrView &a, const DenseView &o, const char *kernel,
+                    double zero, Map f) {
+  checkResultShape(o, a.rows, a.cols, a, kernel);
+  int64_t threads =
+      std::min(threadsFor(a.rows * a.cols + a.nnz(), 4 * kMinWorkPerThread),
+               std::max<int64_t>(a.rows, 1));
+  runThreads(threads, [&](int64_t t) {
+    for (int64_t r = a.rows * t / threads; r < a.rows * (t + 1) / threads;
+         ++r) {
+      double *row = &o.at(r, 0);
+      if (o.colStride == 1) {
+        std::fill(row, row + a.cols, zero);
+        for (int64_t k = a.begin(r); k < a.end(r); ++k)
+          row[a.colidx[k]] = f(a.values[k]);
+      } else {
+        for (int64_t j = 0; j < a.cols; ++j)
+          row[j * o.colStride] = zero;
+        for (int64_t k = a.begin(r); k < a.end(r); ++k)
+          row[a.colidx[k] * o.colStride] = f(a.values[k]);
+      }
+    }
+  });
 }
 
 } // namespace
@@ -89,31 +118,20 @@ extern "C" void _mlir_ciface_amls_rt_csr_to_dense(AmlsVectorI64 *a_rowptr,
                                                   AmlsVectorF64 *a_values,
                                                   int64_t a_cols,
                                                   AmlsMatrixF64 *out) {
-  CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
-  DenseView o = denseOf(out);
-  check(o.rows == a.rows && o.cols == a.cols, "CSR to dense", [&] {
-    return "a " + shape(o.rows, o.cols) + " result for a " +
-           shape(a.rows, a.cols) + " matrix";
-  });
-  int64_t threads =
-      std::min(threadsFor(a.rows * a.cols + a.nnz(), 4 * kMinWorkPerThread),
-               std::max<int64_t>(a.rows, 1));
-  runThreads(threads, [&](int64_t t) {
-    for (int64_t r = a.rows * t / threads; r < a.rows * (t + 1) / threads;
-         ++r) {
-      double *row = &o.at(r, 0);
-      if (o.colStride == 1) {
-        std::fill(row, row + a.cols, 0.0);
-        for (int64_t k = a.begin(r); k < a.end(r); ++k)
-          row[a.colidx[k]] = a.values[k];
-      } else {
-        for (int64_t j = 0; j < a.cols; ++j)
-          row[j * o.colStride] = 0.0;
-        for (int64_t k = a.begin(r); k < a.end(r); ++k)
-          row[a.colidx[k] * o.colStride] = a.values[k];
-      }
-    }
-  });
+  scatterToDense(csrOf(a_rowptr, a_colidx, a_values, a_cols), denseOf(out),
+                 "CSR to dense", 0.0, [](double value) { return value; });
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_replace_to_dense(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, double pattern, double replacement, AmlsMatrixF64 *out) {
+  // As the dense lowering compares: equal, or both NaN.
+  auto replace = [&](double value) {
+    bool matches = value == pattern || (value != value && pattern != pattern);
+    return matches ? replacement : value;
+  };
+  scatterToDense(csrOf(a_rowptr, a_colidx, a_values, a_cols), denseOf(out),
+                 "replace of a CSR matrix", replace(0.0), replace);
 }
 
 extern "C" void _mlir_ciface_amls_rt_csr_transpose(

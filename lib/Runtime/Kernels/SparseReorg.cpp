@@ -1,9 +1,10 @@
-//===- SparseReorg.cpp - Slices, cbind and rbind of CSR matrices ----------===//
+//===- SparseReorg.cpp - Slices, binds and rev of CSR matrices ------------===//
 //
 // A slice finds each row's column range by binary search (columns are
 // sorted) and copies it, counted first so that the compiler can allocate
 // the result. cbind appends each row of b, its columns shifted, to the row
-// of a; rbind appends b's buffers to a's.
+// of a; rbind appends b's buffers to a's; rev copies the rows in reverse
+// order (the row offsets first, then the rows in parallel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,18 +13,6 @@
 using namespace amls::runtime::sparse;
 
 namespace {
-
-/// Runs body(begin, end) over row ranges of about equal entries of `rows`
-/// (row offsets of a CSR matrix).
-template <typename Body>
-void forRowRanges(const int64_t *rowptr, int64_t rows, Body &&body) {
-  CsrView offsets{rowptr, nullptr, nullptr, rows, 0};
-  int64_t threads = std::min(
-      threadsFor(offsets.nnz() - rowptr[0] + rows, 2 * kMinWorkPerThread),
-      std::max<int64_t>(rows, 1));
-  std::vector<int64_t> bounds = splitRows(offsets, threads);
-  runThreads(threads, [&](int64_t t) { body(bounds[t], bounds[t + 1]); });
-}
 
 /// The entries [first, last) of row r of `a` within columns [begin, end).
 void columnRange(const CsrView &a, int64_t r, int64_t begin, int64_t end,
@@ -159,4 +148,31 @@ extern "C" void _mlir_ciface_amls_rt_csr_rbind(
   std::copy_n(b.colidx, nnzB, out.colidx + nnzA);
   std::copy_n(a.values, nnzA, out.values);
   std::copy_n(b.values, nnzB, out.values + nnzA);
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_rev(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, AmlsVectorI64 *out_rowptr, AmlsVectorI32 *out_colidx,
+    AmlsVectorF64 *out_values) {
+  CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
+  check(out_rowptr->sizes[0] == a.rows + 1 && out_values->sizes[0] == a.nnz(),
+        "rev of CSR", [&] {
+          return std::to_string(out_rowptr->sizes[0]) + " row offsets and " +
+                 std::to_string(out_values->sizes[0]) + " entries for a " +
+                 shape(a.rows, a.cols) + " matrix of " +
+                 std::to_string(a.nnz()) + " entries";
+        });
+  CsrOut out = csrOutOf(out_rowptr, out_colidx, out_values);
+  out.rowptr[0] = 0;
+  for (int64_t i = 0; i < a.rows; ++i) {
+    int64_t source = a.rows - 1 - i;
+    out.rowptr[i + 1] = out.rowptr[i] + a.end(source) - a.begin(source);
+  }
+  forRowRanges(out.rowptr, a.rows, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      int64_t source = a.rows - 1 - i, n = a.end(source) - a.begin(source);
+      std::copy_n(a.colidx + a.begin(source), n, out.colidx + out.rowptr[i]);
+      std::copy_n(a.values + a.begin(source), n, out.values + out.rowptr[i]);
+    }
+  });
 }

@@ -98,6 +98,15 @@ inline DenseView denseOf(const AmlsMatrixF64 *m) {
           m->strides[1]};
 }
 
+/// Fails unless the dense result `o` of `kernel` on `a` is rows x cols.
+inline void checkResultShape(const DenseView &o, int64_t rows, int64_t cols,
+                             const CsrView &a, const char *kernel) {
+  check(o.rows == rows && o.cols == cols, kernel, [&] {
+    return "a " + shape(o.rows, o.cols) + " result for a " +
+           shape(a.rows, a.cols) + " matrix";
+  });
+}
+
 /// Rows of a dense matrix with unit column stride: the view itself when it
 /// has one, otherwise a row-major copy kept in `storage`.
 struct RowMajor {
@@ -191,6 +200,19 @@ inline std::vector<int64_t> splitRows(const CsrView &a, int64_t parts) {
     bounds[t] = lo;
   }
   return bounds;
+}
+
+/// Runs body(begin, end) over row ranges of about equal entries of `rows`
+/// (row offsets of a CSR matrix, not necessarily starting at 0), in
+/// parallel where the entries are many enough.
+template <typename Body>
+void forRowRanges(const int64_t *rowptr, int64_t rows, Body &&body) {
+  CsrView offsets{rowptr, nullptr, nullptr, rows, 0};
+  int64_t threads = std::min(
+      threadsFor(offsets.nnz() - rowptr[0] + rows, 2 * kMinWorkPerThread),
+      std::max<int64_t>(rows, 1));
+  std::vector<int64_t> bounds = splitRows(offsets, threads);
+  runThreads(threads, [&](int64_t t) { body(bounds[t], bounds[t + 1]); });
 }
 
 /// The first stored entry of row r with column >= col.

@@ -242,3 +242,84 @@ func.func @fused_cells(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format = 
   }
   return %s#0, %r, %e : f64, !amls.matrix<1000x1xf64>, !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>
 }
+
+// -----
+
+// removeEmpty stays CSR: the kept rows (columns) are counted, then the
+// result is built in two phases; a select's length is checked at run time
+// and the kernels get the margin (0 rows, 1 columns) and whether to select.
+// CHECK-LABEL: func @remove_empty
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[MSG:.*]] = llvm.mlir.addressof @{{.*}} : !llvm.ptr
+// CHECK: %[[DIM:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x1xf64>
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[DIM]], %c100
+// CHECK: %[[FLAG:.*]] = arith.extui %[[OK]]
+// CHECK: call @amls_rt_check(%[[FLAG]], %[[MSG]])
+// CHECK: %[[KEPT:.*]] = call @amls_rt_csr_count_nonempty({{.*}}, %[[ZERO]], %[[ONE]])
+// CHECK: %[[ROWS:.*]] = arith.index_cast %[[KEPT]] : i64 to index
+// CHECK: %[[PTRS:.*]] = arith.addi %[[ROWS]], %c1
+// CHECK: memref.alloc(%[[PTRS]]) : memref<?xi64>
+// CHECK: %[[NNZ:.*]] = call @amls_rt_csr_remove_empty_count({{.*}}, %[[ZERO]], %[[ONE]], %{{.*}})
+// CHECK: call @amls_rt_csr_remove_empty_fill({{.*}}, %[[ZERO]], %[[ONE]],
+// CHECK: memref.alloc() : memref<0x0xf64>
+// CHECK: call @amls_rt_csr_count_nonempty({{.*}}, %[[ONE]], %[[ZERO]])
+// CHECK: memref.alloc() : memref<101xi64>
+// CHECK: call @amls_rt_csr_remove_empty_count({{.*}}, %[[ONE]], %[[ZERO]], %{{.*}})
+// CHECK: call @amls_rt_csr_remove_empty_fill({{.*}}, %[[ONE]], %[[ZERO]],
+// CHECK: return {{.*}} : tensor<?xi64>, tensor<?xi32>, tensor<?xf64>, index, tensor<101xi64>, tensor<?xi32>, tensor<?xf64>, index
+func.func @remove_empty(%A: !amls.matrix<100x50xf64, format = csr>, %s: !amls.matrix<?x1xf64>) -> (!amls.matrix<?x50xf64, format = csr>, !amls.matrix<100x?xf64, format = csr>) {
+  %r = amls.remove_empty rows %A select %s : !amls.matrix<100x50xf64, format = csr>, !amls.matrix<?x1xf64> -> !amls.matrix<?x50xf64, format = csr>
+  %c = amls.remove_empty cols %A : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<100x?xf64, format = csr>
+  return %r, %c : !amls.matrix<?x50xf64, format = csr>, !amls.matrix<100x?xf64, format = csr>
+}
+
+// -----
+
+// rev copies the rows into arrays of the input's sizes; replace() with a
+// CSR result maps the stored values (one generic over them, the pattern
+// shared), with a dense result the runtime writes every cell after the
+// size check; cumulative aggregates are dense, written by the runtime
+// (kind 1: cumprod).
+// CHECK-LABEL: func @rev_replace_cumagg
+// CHECK-SAME: (%[[P:.*]]: tensor<101xi64>, %[[C:.*]]: tensor<?xi32>, %[[V:.*]]: tensor<?xf64>, %{{.*}}: index,
+// CHECK-DAG: %[[PROD:.*]] = arith.constant 1 : i32
+// CHECK: %[[NNZ:.*]] = tensor.dim %[[V]]
+// CHECK: memref.alloc() : memref<101xi64>
+// CHECK: memref.alloc(%[[NNZ]]) : memref<?xi32>
+// CHECK: memref.alloc(%[[NNZ]]) : memref<?xf64>
+// CHECK: call @amls_rt_csr_rev(
+// CHECK: %[[MAPPED:.*]] = linalg.generic {{.*}} ins(%[[V]] : tensor<?xf64>)
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+// CHECK: call @amls_rt_check_dense_size
+// CHECK: call @amls_rt_csr_replace_to_dense({{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : ({{.*}}, i64, f64, f64, memref<?x?xf64, strided<[?, ?], offset: ?>>)
+// CHECK: call @amls_rt_check_dense_size
+// CHECK: call @amls_rt_csr_cumagg({{.*}}, %[[PROD]], %{{.*}})
+// CHECK: return {{.*}}, %[[P]], %[[C]], %[[MAPPED]],
+func.func @rev_replace_cumagg(%A: !amls.matrix<100x50xf64, format = csr>, %pattern: f64) -> (!amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x50xf64>, !amls.matrix<100x50xf64>) {
+  %three = arith.constant 3.0 : f64
+  %seven = arith.constant 7.0 : f64
+  %r = amls.rev %A : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<100x50xf64, format = csr>
+  %k = amls.replace %A, %three, %seven : !amls.matrix<100x50xf64, format = csr>, f64, f64 -> !amls.matrix<100x50xf64, format = csr>
+  %d = amls.replace %A, %pattern, %seven : !amls.matrix<100x50xf64, format = csr>, f64, f64 -> !amls.matrix<100x50xf64>
+  %c = amls.cumagg cumprod %A : !amls.matrix<100x50xf64, format = csr> -> !amls.matrix<100x50xf64>
+  return %r, %k, %d, %c : !amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x50xf64, format = csr>, !amls.matrix<100x50xf64>, !amls.matrix<100x50xf64>
+}
+
+// -----
+
+// print, printf and stop print a CSR matrix from its arrays (no dense copy).
+// CHECK-LABEL: func @print
+// CHECK-NOT: amls_rt_csr_to_dense
+// CHECK: call @amls_rt_csr_print_matrix(
+// CHECK: call @amls_rt_emit_text(
+// CHECK: call @amls_rt_csr_emit_matrix({{.*}}, %{{.*}}) : ({{.*}}, i64, i32) -> ()
+// CHECK: call @amls_rt_emit_f64(
+// CHECK: call @amls_rt_emit_end(
+// CHECK-NOT: amls_rt_csr_to_dense
+func.func @print(%A: !amls.matrix<100x50xf64, format = csr>, %s: f64) {
+  amls.print %A : !amls.matrix<100x50xf64, format = csr>
+  amls.printf "A = {} and {}" (%A, %s : !amls.matrix<100x50xf64, format = csr>, f64)
+  return
+}

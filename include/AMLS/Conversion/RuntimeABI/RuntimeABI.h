@@ -82,6 +82,14 @@ enum class RuntimeFunction {
   CheckDenseSize,
   CSRTableCount,
   CSRTableFill,
+  CSRReplaceToDense,
+  CSRRev,
+  CSRCountNonEmpty,
+  CSRRemoveEmptyCount,
+  CSRRemoveEmptyFill,
+  CSRCumAgg,
+  CSRPrintMatrix,
+  CSREmitMatrix,
 };
 
 /// The function the execution session (lib/ExecutionEngine) calls; the
