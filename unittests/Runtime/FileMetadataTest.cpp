@@ -107,6 +107,32 @@ TEST(FileMetadataTest, CsvShapeCountsRowsAndFields) {
   EXPECT_EQ(shape->rows, 0);
 }
 
+// Shapes are kept per file version (inference asks in every pass): a file
+// that changes is scanned again.
+TEST(FileMetadataTest, CsvShapeFollowsTheFile) {
+  std::string path = testing::TempDir() + "amls-csv-version-" +
+                     std::to_string(::getpid()) + ".csv";
+  auto write = [&](const char *text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+  };
+  write("1,2\n3,4\n");
+  auto shape = amls::runtime::readCsvShape(path);
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(shape->rows, 2);
+  EXPECT_EQ(shape->cols, 2);
+  shape = amls::runtime::readCsvShape(path); // from the cache
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(shape->rows, 2);
+  write("1,2,3\n4,5,6\n7,8,9\n");
+  shape = amls::runtime::readCsvShape(path);
+  ASSERT_TRUE(shape);
+  EXPECT_EQ(shape->rows, 3);
+  EXPECT_EQ(shape->cols, 3);
+  std::remove(path.c_str());
+  EXPECT_FALSE(amls::runtime::readCsvShape(path));
+}
+
 TEST(FileMetadataTest, CsvShapeLeavesHeadersToTheReader) {
   EXPECT_FALSE(csvShape("a,b\n1,2\n"));
   EXPECT_FALSE(amls::runtime::readCsvShape("/nonexistent/amls/X.csv"));

@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <vector>
+
+#include <sys/stat.h>
 
 namespace amls::runtime {
 
@@ -38,7 +42,59 @@ readMatrixMarketMetadata(const std::string &path) {
   return parseMatrixMarketMetadata(in);
 }
 
+namespace {
+
+/// What a file's size and modification time identify: property inference
+/// asks for the same file in every round of every pass, and counting the
+/// lines of a large CSV file takes a while.
+struct FileVersion {
+  std::string path;
+  off_t size;
+  int64_t modified;
+  bool operator==(const FileVersion &other) const {
+    return path == other.path && size == other.size &&
+           modified == other.modified;
+  }
+};
+
+std::optional<FileVersion> versionOf(const std::string &path) {
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0)
+    return std::nullopt;
+  return FileVersion{path, info.st_size,
+                     static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000000 +
+                         info.st_mtim.tv_nsec};
+}
+
+std::optional<MatrixFileMetadata> scanCsvShape(const std::string &path);
+
+} // namespace
+
 std::optional<MatrixFileMetadata> readCsvShape(const std::string &path) {
+  static std::mutex mutex;
+  static std::vector<std::pair<FileVersion, MatrixFileMetadata>> cache;
+  std::optional<FileVersion> version = versionOf(path);
+  if (!version)
+    return std::nullopt;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto &[known, metadata] : cache)
+      if (known == *version)
+        return metadata;
+  }
+  std::optional<MatrixFileMetadata> metadata = scanCsvShape(path);
+  if (metadata) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cache.size() >= 64)
+      cache.erase(cache.begin());
+    cache.emplace_back(*version, *metadata);
+  }
+  return metadata;
+}
+
+namespace {
+
+std::optional<MatrixFileMetadata> scanCsvShape(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return std::nullopt;
@@ -78,6 +134,8 @@ std::optional<MatrixFileMetadata> readCsvShape(const std::string &path) {
   metadata.rows += content;
   return metadata;
 }
+
+} // namespace
 
 std::optional<MatrixFileMetadata> readBinaryShape(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
