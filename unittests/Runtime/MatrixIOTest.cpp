@@ -2,6 +2,7 @@
 
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
+#include "AMLS/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -75,6 +76,46 @@ TEST(MatrixIO, ReportsMalformedCsvWithLine) {
             ragged.path + ":2: expected 2 values as in the first row, found 1");
   EXPECT_EQ(readMatrix("/nonexistent/x.csv", AMLS_FILE_CSV, m),
             "/nonexistent/x.csv: cannot open the file for reading");
+}
+
+// Large files are parsed in blocks of rows by several threads: the cells
+// land in order, every number syntax strtod takes is read, and of several
+// bad lines the first in the file is reported.
+TEST(MatrixIO, ReadsLargeCsvWithThreads) {
+  constexpr int64_t kRows = 150001;
+  const std::string kPad(40, ' ');
+  std::string text = "# not a number, a header\n";
+  for (int64_t r = 0; r < kRows; ++r) {
+    text += std::to_string(r) + ", +" + std::to_string(r % 7) + ".5,";
+    // Padding: blocks of more than 2 MB are parsed by both threads.
+    text += r % 1000 == 0 ? "0x1p-2" + kPad + "\r\n" : "-1e-3" + kPad + "\n";
+    if (r % 50000 == 0)
+      text += "\n  \n";
+  }
+  TempFile large("large.csv", text);
+  amls_rt_set_num_threads(2);
+  Matrix m;
+  ASSERT_EQ(readMatrix(large.path, AMLS_FILE_CSV, m), "");
+  EXPECT_EQ(m.rows, kRows);
+  EXPECT_EQ(m.cols, 3);
+  for (int64_t r : {int64_t(0), int64_t(1), int64_t(65535), int64_t(65536),
+                    int64_t(100000), kRows - 1}) {
+    EXPECT_EQ(m.at(r, 0), double(r)) << r;
+    EXPECT_EQ(m.at(r, 1), double(r % 7) + 0.5) << r;
+    EXPECT_EQ(m.at(r, 2), r % 1000 == 0 ? 0.25 : -1e-3) << r;
+  }
+
+  // A bad cell in line 70001 and a short row in line 100001: the same
+  // block, one for each thread.
+  std::string broken;
+  for (int64_t r = 0; r < kRows; ++r) {
+    broken += r == 70000 ? "1,oops,3" : r == 100000 ? "1,2" : "1,2,3";
+    broken += kPad + "\n";
+  }
+  TempFile bad("bad-large.csv", broken);
+  EXPECT_EQ(readMatrix(bad.path, AMLS_FILE_CSV, m),
+            bad.path + ":70001: column 2: expected a number, found 'oops'");
+  amls_rt_set_num_threads(1);
 }
 
 TEST(MatrixIO, ReadsMatrixMarketForms) {

@@ -43,6 +43,10 @@ public:
 std::string parseMatrixFile(const std::string &path, FileFormat format,
                             CellSink &sink);
 
+/// Parses the CSV file `path` into `sink` with the runtime's threads
+/// (CsvReader.cpp).
+std::string parseCSVFile(const std::string &path, CellSink &sink);
+
 /// The cells of a matrix to be written.
 class CellSource {
 public:

@@ -35,51 +35,6 @@ std::string sinkProblem(const std::string &path, const std::string &problem) {
   return problem.empty() ? problem : path + ": " + problem;
 }
 
-std::string parseCSV(const std::string &path, std::istream &in,
-                     CellSink &sink) {
-  std::string line;
-  int64_t lineNo = 0, rows = 0, cols = 0;
-  bool sawData = false;
-  std::vector<double> values;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    if (trim(line).empty())
-      continue;
-    std::vector<std::string_view> fields = split(line, ',');
-    values.assign(fields.size(), 0.0);
-    size_t bad = fields.size();
-    for (size_t i = 0; i < fields.size(); ++i)
-      if (!fields[i].empty() && !parseNumber(fields[i], values[i])) {
-        bad = i;
-        break;
-      }
-    if (bad != fields.size()) {
-      // A first line of names is a header.
-      if (!sawData && lineNo == 1)
-        continue;
-      return located(path, lineNo,
-                     "column " + std::to_string(bad + 1) +
-                         ": expected a number, found " + quoted(fields[bad]));
-    }
-    if (!sawData) {
-      cols = static_cast<int64_t>(fields.size());
-      sawData = true;
-    } else if (static_cast<int64_t>(fields.size()) != cols) {
-      return located(path, lineNo,
-                     "expected " + std::to_string(cols) +
-                         " values as in the first row, found " +
-                         std::to_string(fields.size()));
-    }
-    std::copy(values.begin(), values.end(), sink.appendRows(1, cols));
-    ++rows;
-  }
-  if (in.bad())
-    return path + ": read error";
-  return sinkProblem(path, sink.finish(rows, cols));
-}
-
 /// The next line that is neither blank nor a comment, counting lines.
 bool nextMatrixMarketLine(std::istream &in, std::string &line,
                           int64_t &lineNo) {
@@ -365,14 +320,14 @@ std::string parseMatrixMarketHeader(std::istream &in, const std::string &path,
 
 std::string parseMatrixFile(const std::string &path, FileFormat format,
                             CellSink &sink) {
+  if (format == AMLS_FILE_CSV)
+    return parseCSVFile(path, sink);
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return path + ": cannot open the file for reading";
   if (format == AMLS_FILE_MATRIX_MARKET)
     return parseMatrixMarket(path, in, sink);
-  if (format == AMLS_FILE_BINARY)
-    return parseBinary(path, in, sink);
-  return parseCSV(path, in, sink);
+  return parseBinary(path, in, sink);
 }
 
 std::string readMatrix(const std::string &path, FileFormat format,
