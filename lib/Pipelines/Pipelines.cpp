@@ -132,7 +132,7 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
           : "func.func(scf-forall-to-for,convert-linalg-to-loops),";
   buildBufferizePipeline(pm);
   std::string pipeline =
-      "convert-bufferization-to-memref,"
+      "convert-bufferization-to-memref,amls-check-buffer-sizes,"
       "amls-use-blas{mode=" +
       options.blas + "}," + parallelLoops +
       "expand-strided-metadata,lower-affine,"

@@ -36,6 +36,27 @@ def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
   ];
 }
 
+def AMLSCheckBufferSizes : Pass<"amls-check-buffer-sizes", "ModuleOp"> {
+  let summary = "Check the sizes of buffers allocated with sizes known at "
+                "run time";
+  let description = [{
+    Before each `memref.alloc` with dynamic sizes (after bufferization),
+    calls the runtime's `amls_rt_check_buffer_size` with the sizes, the
+    element bytes and the op's location. The runtime stops the program
+    with that location when a size is negative, when the bytes overflow 64
+    bits (the lowering to LLVM multiplies them without a check, and a
+    wrapped size would allocate a small buffer that the code then writes
+    past), or when the buffer would exceed the memory budget (Memory.h).
+    Buffers of static size were checked when compiling
+    (`--amls-check-memory`); buffers of rank above 3 are not checked.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
   let summary = "Run small parallel loops sequentially";
   let description = [{

@@ -128,9 +128,15 @@ void _mlir_ciface_amls_rt_csr_table_fill(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
                                          AmlsVectorF64 *values);
 
 /// Stops with "<what>: the dense RxC result needs N bytes, more than the
-/// machine's M bytes of memory" where a rows x cols f64 matrix would not
-/// fit in the machine's memory (a CSR matrix converted to dense).
+/// memory limit of M bytes" where a rows x cols f64 matrix would not fit in
+/// the memory budget (a CSR matrix converted to dense; Memory.h).
 void amls_rt_check_dense_size(int64_t rows, int64_t cols, const char *what);
+
+/// Stops with `what` (the buffer's location) where a d0 x d1 x d2 buffer of
+/// `elementBytes` elements has a negative size, overflows 64 bits or would
+/// exceed the memory budget (--amls-check-buffer-sizes; Memory.cpp).
+void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
+                               int64_t elementBytes, const char *what);
 
 /// Data-dependent results. `margin` is 0 for rows, 1 for columns; without
 /// `use_select` the select argument is ignored.

@@ -199,6 +199,10 @@ RuntimeSignature getSignature(RuntimeFunction function) {
             {}};
   case F::CheckDenseSize:
     return {"amls_rt_check_dense_size", {T::I64, T::I64, T::Ptr}, {}};
+  case F::CheckBufferSize:
+    return {"amls_rt_check_buffer_size",
+            {T::I64, T::I64, T::I64, T::I64, T::Ptr},
+            {}};
   case F::CSRTableCount:
     return {"amls_rt_csr_table_count",
             {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I64, T::I64,

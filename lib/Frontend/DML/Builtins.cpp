@@ -474,7 +474,7 @@ DValue BuiltinCall::buildMatrix() {
   DValue data = im.gen(args[0]);
   if (!data.isValid())
     return {};
-  Value r = im.toIndex(l, *rows), c = im.toIndex(l, *cols);
+  auto [r, c] = im.toSizes(l, *rows, *cols, "matrix");
   if (data.isMatrix())
     return DValue::matrix(
         ReshapeOp::create(builder, l, im.matrixType(), data.value, r, c));
@@ -588,9 +588,9 @@ DValue BuiltinCall::buildRand() {
       seed = arith::FPToSIOp::create(builder, l, builder.getI64Type(),
                                      im.toF64(l, seedValue));
   }
-  return DValue::matrix(
-      RandOp::create(builder, l, im.matrixType(), im.toIndex(l, *rows),
-                     im.toIndex(l, *cols), *min, *max, *sparsity, seed, pdf));
+  auto [r, c] = im.toSizes(l, *rows, *cols, "rand");
+  return DValue::matrix(RandOp::create(builder, l, im.matrixType(), r, c, *min,
+                                       *max, *sparsity, seed, pdf));
 }
 
 DValue BuiltinCall::buildSeq() {

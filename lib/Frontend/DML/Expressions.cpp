@@ -15,6 +15,8 @@
 
 #include "AMLS/Dialect/AMLSCells.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -81,6 +83,40 @@ Value Importer::toI1(Location l, const DValue &v) {
 Value Importer::toIndex(Location l, Value f) {
   Value i64 = arith::FPToSIOp::create(builder, l, builder.getI64Type(), f);
   return arith::IndexCastOp::create(builder, l, builder.getIndexType(), i64);
+}
+
+std::pair<Value, Value> Importer::toSizes(Location l, Value rows, Value cols,
+                                          StringRef what) {
+  // Constants are checked by property inference when compiling.
+  if (!matchPattern(rows, m_Constant()) || !matchPattern(cols, m_Constant())) {
+    // ULT is true for NaN too; 2^59 cells of 8 bytes are beyond any memory.
+    auto isBad = [&](Value count) {
+      return arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ULT, count,
+                                   constant(l, 0.0));
+    };
+    Value cells = arith::MulFOp::create(builder, l, rows, cols);
+    Value tooMany = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OGT,
+                                          cells, constant(l, 0x1p59));
+    Value bad = arith::OrIOp::create(
+        builder, l, arith::OrIOp::create(builder, l, isBad(rows), isBad(cols)),
+        tooMany);
+    std::string position;
+    if (auto fileLoc = dyn_cast<FileLineColLoc>(l))
+      position =
+          (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+           ":" + Twine(fileLoc.getColumn()) + ": ")
+              .str();
+    scf::IfOp::create(builder, l, bad, [&](OpBuilder &b, Location bl) {
+      StopOp::create(b, bl,
+                     b.getStringAttr(position + what +
+                                     ": expected row and column counts (0 or "
+                                     "more, at most 2^59 cells), found {} x "
+                                     "{}"),
+                     ValueRange{rows, cols});
+      scf::YieldOp::create(b, bl);
+    });
+  }
+  return {toIndex(l, rows), toIndex(l, cols)};
 }
 
 Value Importer::indexToF64(Location l, Value index) {

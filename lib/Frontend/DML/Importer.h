@@ -124,6 +124,12 @@ public:
   Value toI1(Location l, const DValue &v);
   /// A 1-based position or size as an index (truncated towards zero).
   Value toIndex(Location l, Value f);
+  /// The row and column counts of a new matrix (`what`: "matrix", "rand")
+  /// as indices. Counts known only at run time are checked there: a
+  /// negative or NaN count, or rows x cols beyond any memory (2^59 cells),
+  /// stops the program with the DML position instead of wrapping.
+  std::pair<Value, Value> toSizes(Location l, Value rows, Value cols,
+                                  StringRef what);
   Value indexToF64(Location l, Value index);
   /// A number as a 1x1 matrix; a matrix as it is.
   Value asMatrix(Location l, const DValue &v);

@@ -282,6 +282,43 @@ bool amls::runtime::memory::parseSize(const char *text, uint64_t &bytes) {
   return bytes > 0;
 }
 
+extern "C" void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
+                                          int64_t elementBytes,
+                                          const char *what) {
+  char text[512];
+  if (d0 < 0 || d1 < 0 || d2 < 0) {
+    std::snprintf(text, sizeof(text),
+                  "%s: a negative size (%lld x %lld x %lld elements)", what,
+                  static_cast<long long>(d0), static_cast<long long>(d1),
+                  static_cast<long long>(d2));
+    fail(text);
+  }
+  uint64_t cells = 0, bytes = 0;
+  if (__builtin_mul_overflow(uint64_t(d0), uint64_t(d1), &cells) ||
+      __builtin_mul_overflow(cells, uint64_t(d2), &cells) ||
+      __builtin_mul_overflow(cells, uint64_t(elementBytes), &bytes) ||
+      bytes > (uint64_t(1) << 62)) {
+    std::snprintf(text, sizeof(text),
+                  "%s: %lld x %lld x %lld elements of %lld bytes are more "
+                  "than any machine's memory",
+                  what, static_cast<long long>(d0), static_cast<long long>(d1),
+                  static_cast<long long>(d2),
+                  static_cast<long long>(elementBytes));
+    fail(text);
+  }
+  Statistics stats = pool().getStatistics();
+  uint64_t limit = pool().getLimit();
+  if (stats.liveBytes + classOf(bytes) > limit) {
+    std::snprintf(text, sizeof(text),
+                  "%s: out of memory: %" PRIu64 " bytes (%s) with %" PRIu64
+                  " bytes live would exceed the memory limit of %" PRIu64
+                  " bytes (%s; amls-run --memory-limit)",
+                  what, bytes, humanBytes(bytes).c_str(), stats.liveBytes,
+                  limit, humanBytes(limit).c_str());
+    fail(text);
+  }
+}
+
 // MLIR's generic allocation functions (finalize-memref-to-llvm with
 // use-generic-functions): every memref.alloc and dealloc of compiled code.
 extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t bytes) {

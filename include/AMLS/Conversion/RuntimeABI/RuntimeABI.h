@@ -80,6 +80,7 @@ enum class RuntimeFunction {
   CSRFromDiagonalCount,
   CSRFromDiagonalFill,
   CheckDenseSize,
+  CheckBufferSize,
   CSRTableCount,
   CSRTableFill,
   CSRReplaceToDense,

@@ -1,0 +1,74 @@
+//===- CheckBufferSizes.cpp - Run-time checks of buffer sizes -------------===//
+//
+// --amls-check-buffer-sizes: a buffer whose sizes come from the data is
+// checked by the runtime before it is allocated, with the location of the
+// computation it is for, so that a negative or overflowing size or one
+// beyond the memory budget is an error naming the DML line instead of a
+// wrapped allocation or an anonymous "out of memory".
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Codegen/Passes.h"
+#include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_AMLSCHECKBUFFERSIZES
+#include "AMLS/Codegen/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+/// "a buffer for FILE:LINE:COL" (the computation the buffer holds).
+std::string describeBuffer(Location loc) {
+  std::string text = "a buffer";
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    os << " for " << fileLoc.getFilename().getValue() << ":"
+       << fileLoc.getLine() << ":" << fileLoc.getColumn();
+  return text;
+}
+
+struct CheckBufferSizesPass
+    : public amls::impl::AMLSCheckBufferSizesBase<CheckBufferSizesPass> {
+  void runOnOperation() override {
+    SmallVector<memref::AllocOp> allocs;
+    getOperation()->walk([&](memref::AllocOp alloc) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape() && type.getRank() <= 3 &&
+          type.getElementType().isIntOrFloat())
+        allocs.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : allocs) {
+      MemRefType type = alloc.getType();
+      OpBuilder builder(alloc);
+      Location loc = alloc.getLoc();
+      SmallVector<Value> args;
+      unsigned dynamic = 0;
+      for (int64_t d = 0; d < 3; ++d) {
+        int64_t size = d < type.getRank() ? type.getDimSize(d) : 1;
+        args.push_back(
+            ShapedType::isDynamic(size)
+                ? arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                             alloc.getDynamicSizes()[dynamic++])
+                      .getResult()
+                : arith::ConstantIntOp::create(builder, loc, size, 64)
+                      .getResult());
+      }
+      unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+      args.push_back(arith::ConstantIntOp::create(builder, loc,
+                                                  std::max(1u, bits / 8), 64));
+      args.push_back(
+          createStringPointer(builder, loc, alloc, describeBuffer(loc)));
+      createRuntimeCall(builder, loc, alloc, RuntimeFunction::CheckBufferSize,
+                        args);
+    }
+  }
+};
+
+} // namespace
