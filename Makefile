@@ -33,7 +33,7 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse leak-check docs \
+.PHONY: all deps build demo examples check bench bench-sparse leak-check fuzz-readers docs \
         fuzz clean
 
 all: build
@@ -108,6 +108,21 @@ fuzz: build
 	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
 	  -dict=fuzz/dml.dict -artifact_prefix=$(BUILD_DIR)/fuzz- \
 	  $(BUILD_DIR)/fuzz-corpus fuzz/seeds
+
+# The CSV and Matrix Market readers, compiled with the sanitizers.
+READER_FUZZER := $(BUILD_DIR)/bin/amls-reader-fuzzer
+fuzz-readers:
+	@scripts/ensure-packages.sh clang-22 libclang-rt-22-dev
+	mkdir -p $(BUILD_DIR)/bin $(BUILD_DIR)/fuzz-reader-corpus
+	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 -pthread \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -Iinclude fuzz/reader-fuzzer.cpp lib/Runtime/IO/MatrixIO.cpp \
+	  lib/Runtime/IO/SparseIO.cpp lib/Runtime/IO/CsvReader.cpp \
+	  lib/Runtime/IO/FileMetadata.cpp lib/Runtime/Core/Memory.cpp \
+	  -o $(READER_FUZZER)
+	$(READER_FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=2048 -artifact_prefix=$(BUILD_DIR)/fuzz-reader- \
+	  $(BUILD_DIR)/fuzz-reader-corpus fuzz/reader-seeds
 
 docs: build
 	cmake --build $(BUILD_DIR) --target amls-doc

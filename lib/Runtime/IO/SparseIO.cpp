@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
 #include "MatrixCells.h"
 
@@ -40,6 +41,19 @@ public:
   explicit CsrSink(CsrMatrix &result) : result(result) { result = CsrMatrix(); }
 
   std::string setShape(int64_t rows, int64_t cols, bool reassigns) override {
+    // Refused before allocating: a header's sizes may be anything, and the
+    // row pointers alone take 8 bytes a row.
+    double bytes = 8.0 * (static_cast<double>(rows) + 1);
+    if (bytes > static_cast<double>(memory::getLimit())) {
+      char text[256];
+      std::snprintf(text, sizeof(text),
+                    "a CSR matrix of %lld rows needs %.0f bytes for its row "
+                    "pointers, more than the memory limit of %llu bytes "
+                    "(amls-run --memory-limit)",
+                    static_cast<long long>(rows), bytes,
+                    static_cast<unsigned long long>(memory::getLimit()));
+      return text;
+    }
     result.rows = rows;
     result.cols = cols;
     this->reassigns = reassigns;
