@@ -377,6 +377,14 @@ int main(int argc, char **argv) {
         "({3:F1}%), peak {4} bytes live, limit {5} bytes\n",
         memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
         memory.peakLiveBytes, runtime::memory::getLimit());
+    // The largest buffers, for the computations they were for.
+    for (const auto &buffer : memory.largest)
+      if (buffer.bytes)
+        llvm::errs() << llvm::formatv(
+            "amls-run memory: {0} bytes ({1}x{2}x{3} elements of {4} bytes): "
+            "{5}\n",
+            buffer.bytes, buffer.sizes[0], buffer.sizes[1], buffer.sizes[2],
+            buffer.elementBytes, buffer.what);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 //===- MemoryTest.cpp - The runtime's buffer pool and budget --------------===//
 
 #include "AMLS/Runtime/Memory.h"
+#include "AMLS/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -107,6 +108,35 @@ TEST_F(MemoryTest, ConcurrentAllocationsAndReleases) {
   EXPECT_EQ(stats.allocations, uint64_t(kThreads * kRounds));
   EXPECT_EQ(stats.liveBytes, 0u);
   EXPECT_GT(stats.poolHits, stats.allocations / 2);
+}
+
+// Compiled code announces each buffer before allocating it: the largest
+// are kept once per location, largest first.
+TEST_F(MemoryTest, NamesTheLargestBuffers) {
+  static const char *kA = "a buffer for a.dml:1:1";
+  static const char *kB = "a buffer for b.dml:2:2";
+  static const char *kC = "a buffer for c.dml:3:3";
+  static const char *kD = "a buffer for d.dml:4:4";
+  auto allocateFor = [](const char *what, int64_t rows, int64_t cols) {
+    amls_rt_check_buffer_size(rows, cols, 1, 8, what);
+    memory::release(memory::allocate(uint64_t(rows * cols * 8)));
+  };
+  allocateFor(kA, 100, 100);
+  allocateFor(kB, 300, 100);
+  allocateFor(kA, 100, 100); // the same location again: once
+  allocateFor(kC, 200, 100);
+  allocateFor(kD, 10, 10); // not among the 3 largest
+  // An allocation of another size is not the announced one.
+  amls_rt_check_buffer_size(1000, 1000, 1, 8, kD);
+  memory::release(memory::allocate(64));
+  memory::Statistics stats = memory::getStatistics();
+  EXPECT_EQ(stats.largest[0].what, kB);
+  EXPECT_EQ(stats.largest[0].bytes, 240000u);
+  EXPECT_EQ(stats.largest[0].sizes[0], 300);
+  EXPECT_EQ(stats.largest[0].elementBytes, 8);
+  EXPECT_EQ(stats.largest[1].what, kC);
+  EXPECT_EQ(stats.largest[2].what, kA);
+  EXPECT_EQ(stats.largest[2].bytes, 80000u);
 }
 
 TEST_F(MemoryTest, ParsesSizes) {

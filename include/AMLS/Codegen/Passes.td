@@ -37,18 +37,17 @@ def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
 }
 
 def AMLSCheckBufferSizes : Pass<"amls-check-buffer-sizes", "ModuleOp"> {
-  let summary = "Check the sizes of buffers allocated with sizes known at "
-                "run time";
+  let summary = "Check and announce every buffer before it is allocated";
   let description = [{
-    Before each `memref.alloc` with dynamic sizes (after bufferization),
-    calls the runtime's `amls_rt_check_buffer_size` with the sizes, the
-    element bytes and the op's location. The runtime stops the program
-    with that location when a size is negative, when the bytes overflow 64
-    bits (the lowering to LLVM multiplies them without a check, and a
-    wrapped size would allocate a small buffer that the code then writes
-    past), or when the buffer would exceed the memory budget (Memory.h).
-    Buffers of static size were checked when compiling
-    (`--amls-check-memory`); buffers of rank above 3 are not checked.
+    Before each `memref.alloc` (after bufferization), calls the runtime's
+    `amls_rt_check_buffer_size` with the sizes, the element bytes and the
+    op's location. The runtime stops the program with that location when a
+    size is negative, when the bytes overflow 64 bits (the lowering to LLVM
+    multiplies them without a check, and a wrapped size would allocate a
+    small buffer that the code then writes past), or when the buffer would
+    exceed the memory budget (Memory.h), and `amls-run --stats` names the
+    largest buffers by their location. Buffers of rank above 3 are not
+    announced.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -36,6 +36,18 @@ struct Statistics {
   uint64_t peakLiveBytes = 0;
   /// Bytes held in the free lists.
   uint64_t cachedBytes = 0;
+  /// The largest buffers allocated, largest first: their bytes, sizes
+  /// (d0 x d1 x d2 elements of elementBytes) and the location of the
+  /// computation they were for (compiled code's buffers only, as
+  /// --amls-check-buffer-sizes announces them; static strings).
+  struct Buffer {
+    uint64_t bytes = 0;
+    int64_t sizes[3] = {0, 0, 0};
+    int64_t elementBytes = 0;
+    const char *what = nullptr;
+  };
+  static constexpr int kLargest = 3;
+  Buffer largest[kLargest];
 };
 
 /// The budget: the bytes that may be live at once (buffers in use; cached

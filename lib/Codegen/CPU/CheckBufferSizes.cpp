@@ -1,10 +1,11 @@
 //===- CheckBufferSizes.cpp - Run-time checks of buffer sizes -------------===//
 //
-// --amls-check-buffer-sizes: a buffer whose sizes come from the data is
-// checked by the runtime before it is allocated, with the location of the
-// computation it is for, so that a negative or overflowing size or one
-// beyond the memory budget is an error naming the DML line instead of a
-// wrapped allocation or an anonymous "out of memory".
+// --amls-check-buffer-sizes: every buffer is announced to the runtime
+// before it is allocated, with the location of the computation it is for,
+// so that a negative or overflowing size (from the data) or one beyond the
+// memory budget is an error naming the DML line instead of a wrapped
+// allocation or an anonymous "out of memory", and the statistics can name
+// the largest buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +41,7 @@ struct CheckBufferSizesPass
     SmallVector<memref::AllocOp> allocs;
     getOperation()->walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
-      if (!type.hasStaticShape() && type.getRank() <= 3 &&
-          type.getElementType().isIntOrFloat())
+      if (type.getRank() <= 3 && type.getElementType().isIntOrFloat())
         allocs.push_back(alloc);
     });
     for (memref::AllocOp alloc : allocs) {

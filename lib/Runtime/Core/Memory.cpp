@@ -64,6 +64,11 @@ std::string humanBytes(uint64_t bytes) {
   return text;
 }
 
+/// The buffer compiled code announced last on this thread (its check runs
+/// right before its allocation): what the next allocation of its size is
+/// for.
+thread_local Statistics::Buffer announced;
+
 class Pool {
 public:
   void *allocate(uint64_t bytes, uint64_t alignment) {
@@ -77,6 +82,9 @@ public:
     std::unique_lock<std::mutex> lock(mutex);
     ++stats.allocations;
     stats.bytesAllocated += bytes;
+    if (announced.what && announced.bytes == bytes)
+      rank(announced);
+    announced = Statistics::Buffer();
     uint64_t budget = limit ? limit : defaultLimit();
     if (stats.liveBytes + classBytes > budget)
       refuse(bytes, nullptr);
@@ -167,7 +175,33 @@ public:
     return limit ? limit : defaultLimit();
   }
 
+  void announce(const Statistics::Buffer &buffer) { announced = buffer; }
+
 private:
+  /// Keeps `buffer` among the largest if it is, once per location (a loop
+  /// allocates the same buffer every iteration).
+  void rank(const Statistics::Buffer &buffer) {
+    Statistics::Buffer *largest = stats.largest;
+    for (int i = 0; i < Statistics::kLargest; ++i)
+      if (largest[i].what == buffer.what) {
+        if (largest[i].bytes >= buffer.bytes)
+          return;
+        // Taken out, then ranked again below.
+        for (int j = i; j + 1 < Statistics::kLargest; ++j)
+          largest[j] = largest[j + 1];
+        largest[Statistics::kLargest - 1] = Statistics::Buffer();
+        break;
+      }
+    int at = Statistics::kLargest;
+    while (at > 0 && largest[at - 1].bytes < buffer.bytes)
+      --at;
+    if (at == Statistics::kLargest)
+      return;
+    for (int i = Statistics::kLargest - 1; i > at; --i)
+      largest[i] = largest[i - 1];
+    largest[at] = buffer;
+  }
+
   void take(uint64_t classBytes) {
     stats.liveBytes += classBytes;
     if (stats.liveBytes > stats.peakLiveBytes)
@@ -308,6 +342,14 @@ extern "C" void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
   }
   Statistics stats = pool().getStatistics();
   uint64_t limit = pool().getLimit();
+  Statistics::Buffer buffer;
+  buffer.bytes = bytes;
+  buffer.sizes[0] = d0;
+  buffer.sizes[1] = d1;
+  buffer.sizes[2] = d2;
+  buffer.elementBytes = elementBytes;
+  buffer.what = what;
+  pool().announce(buffer);
   if (stats.liveBytes + classOf(bytes) > limit) {
     std::snprintf(text, sizeof(text),
                   "%s: out of memory: %" PRIu64 " bytes (%s) with %" PRIu64

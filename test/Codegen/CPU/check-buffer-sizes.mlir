@@ -1,9 +1,10 @@
 // RUN: amls-opt %s -split-input-file -amls-check-buffer-sizes -cse | FileCheck %s
 
-// A buffer with sizes known at run time is checked first: its sizes (1 for
-// missing dimensions), the element bytes and its location.
-// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("a buffer for {{.*}}check-buffer-sizes.mlir:[[@LINE+15]]:8\00")
-// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("a buffer for {{.*}}check-buffer-sizes.mlir:[[@LINE+15]]:8\00")
+// Every buffer is announced and checked first: its sizes (1 for missing
+// dimensions), the element bytes and its location.
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("a buffer for {{.*}}check-buffer-sizes.mlir:[[@LINE+17]]:8\00")
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("a buffer for {{.*}}check-buffer-sizes.mlir:[[@LINE+17]]:8\00")
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}("a buffer for {{.*}}check-buffer-sizes.mlir:[[@LINE+17]]:8\00")
 // CHECK-LABEL: func @dynamic
 // CHECK-SAME: (%[[R:.*]]: index, %[[C:.*]]: index)
 // CHECK-DAG: %[[R64:.*]] = arith.index_cast %[[R]] : index to i64
@@ -14,8 +15,9 @@
 // CHECK: %[[FOUR:.*]] = arith.constant 4 : i64
 // CHECK: call @amls_rt_check_buffer_size(%[[FOUR]], %[[C64]], %{{.*}}, %[[FOUR]], %{{.*}})
 // CHECK-NEXT: memref.alloc(%[[C]]) : memref<4x?xi32>
-// CHECK-NOT: amls_rt_check_buffer_size
-// CHECK: memref.alloc() : memref<16xf64>
+// CHECK: %[[SIXTEEN:.*]] = arith.constant 16 : i64
+// CHECK: call @amls_rt_check_buffer_size(%[[SIXTEEN]], %{{.*}}, %{{.*}}, %[[EIGHT]], %{{.*}})
+// CHECK-NEXT: memref.alloc() : memref<16xf64>
 func.func @dynamic(%r: index, %c: index) -> (memref<?x?xf64>, memref<4x?xi32>, memref<16xf64>) {
   %a = memref.alloc(%r, %c) : memref<?x?xf64>
   %b = memref.alloc(%c) : memref<4x?xi32>
