@@ -152,6 +152,11 @@ public:
     trimLocked();
   }
 
+  uint64_t getLiveBytes() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return stats.liveBytes;
+  }
+
   Statistics getStatistics() {
     std::lock_guard<std::mutex> lock(mutex);
     return stats;
@@ -340,7 +345,7 @@ extern "C" void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
                   static_cast<long long>(elementBytes));
     fail(text);
   }
-  Statistics stats = pool().getStatistics();
+  uint64_t live = pool().getLiveBytes();
   uint64_t limit = pool().getLimit();
   Statistics::Buffer buffer;
   buffer.bytes = bytes;
@@ -350,13 +355,13 @@ extern "C" void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
   buffer.elementBytes = elementBytes;
   buffer.what = what;
   pool().announce(buffer);
-  if (stats.liveBytes + classOf(bytes) > limit) {
+  if (live + classOf(bytes) > limit) {
     std::snprintf(text, sizeof(text),
                   "%s: out of memory: %" PRIu64 " bytes (%s) with %" PRIu64
                   " bytes live would exceed the memory limit of %" PRIu64
                   " bytes (%s; amls-run --memory-limit)",
-                  what, bytes, humanBytes(bytes).c_str(), stats.liveBytes,
-                  limit, humanBytes(limit).c_str());
+                  what, bytes, humanBytes(bytes).c_str(), live, limit,
+                  humanBytes(limit).c_str());
     fail(text);
   }
 }
