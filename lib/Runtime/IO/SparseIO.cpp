@@ -184,26 +184,44 @@ bool parseEntryLines(const char *p, const char *end, int64_t rows, int64_t cols,
       continue;
     int64_t r, c;
     double value = 1.0;
-    auto integer = [&](int64_t &out) {
+    // Digits only (at most 15: exact in a double); anything else is left
+    // to from_chars, or to the sequential reader.
+    auto digits = [&](int64_t &out) {
+      const char *first = q;
+      int64_t v = 0;
+      while (q < lineEnd && static_cast<unsigned>(*q - '0') < 10 &&
+             q - first < 15)
+        v = v * 10 + (*q++ - '0');
+      out = v;
+      return q > first && (q == lineEnd || isBlank(*q) || *q == '\r');
+    };
+    auto skipBlanks = [&] {
       while (q < lineEnd && isBlank(*q))
         ++q;
-      auto [next, ec] = std::from_chars(q, lineEnd, out);
-      if (ec != std::errc() || (next < lineEnd && !isBlank(*next)))
-        return false;
-      q = next;
-      return true;
     };
-    if (!integer(r) || !integer(c))
+    skipBlanks();
+    if (!digits(r) || (q < lineEnd && !isBlank(*q)))
+      return false;
+    skipBlanks();
+    // A pattern line may end in CR; a value must follow a blank.
+    if (!digits(c) || (q < lineEnd && !isBlank(*q) && !pattern))
       return false;
     if (!pattern) {
-      while (q < lineEnd && isBlank(*q))
-        ++q;
+      skipBlanks();
       if (q < lineEnd && *q == '+')
         ++q;
-      auto [next, ec] = std::from_chars(q, lineEnd, value);
-      if (ec != std::errc() ||
-          (next < lineEnd && !isBlank(*next) && *next != '\r'))
-        return false;
+      const char *token = q;
+      bool negative = q < lineEnd && *q == '-';
+      q += negative;
+      int64_t whole;
+      if (digits(whole)) {
+        value = negative ? -double(whole) : double(whole);
+      } else {
+        auto [next, ec] = std::from_chars(token, lineEnd, value);
+        if (ec != std::errc() ||
+            (next < lineEnd && !isBlank(*next) && *next != '\r'))
+          return false;
+      }
     }
     if (r < 1 || r > rows || c < 1 || c > cols)
       return false;
