@@ -216,19 +216,37 @@ private:
     }
   }
 
-  /// Loop-carried matrices whose initial value is CSR are carried CSR
-  /// (decided before the body, whose ops then see CSR): a matrix updated in
-  /// a loop (`C = A * A`) stays sparse instead of being densified every
-  /// iteration. scf.while only where its condition forwards the carried
-  /// values unchanged (what the DML importer emits).
+  /// Whether the value a loop body yields is still estimated sparse enough
+  /// for CSR (always with --formats=csr). A loop whose initial value is an
+  /// empty matrix but whose body yields a dense product (`Y = matrix(0,
+  /// ...)`, then `Y = A %*% X`) carries it dense: carrying it CSR converted
+  /// the product every iteration (bench/sparse spmm8 on g_unif: 20% of the
+  /// time in csr_count_dense / csr_from_dense).
+  bool yieldStaysSparse(Value yielded) const {
+    if (mode != Mode::Auto)
+      return true;
+    auto type = dyn_cast<MatrixType>(yielded.getType());
+    return type &&
+           (isCSRMatrix(type) || rule.prefersCSR(type.getRows(), type.getCols(),
+                                                 type.getSparsity()));
+  }
+
+  /// Loop-carried matrices whose initial value is CSR and whose updates are
+  /// estimated sparse are carried CSR (decided before the body, whose ops
+  /// then see CSR): a matrix updated in a loop (`C = A * A`) stays sparse
+  /// instead of being densified every iteration. scf.while only where its
+  /// condition forwards the carried values unchanged (what the DML importer
+  /// emits).
   void carryCSR(Operation *op) {
     auto setCSR = [&](Value value) {
       value.setType(
           cast<MatrixType>(value.getType()).withFormat(MatrixFormat::CSR));
     };
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      Operation *yield = loop.getBody()->getTerminator();
       for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
-        if (!isCSRMatrix(init.getType()) || mode == Mode::Dense)
+        if (!isCSRMatrix(init.getType()) || mode == Mode::Dense ||
+            !yieldStaysSparse(yield->getOperand(i)))
           continue;
         setCSR(loop.getRegionIterArgs()[i]);
         setCSR(loop.getResult(i));
@@ -241,10 +259,13 @@ private:
     if (!loop)
       return;
     scf::ConditionOp condition = loop.getConditionOp();
+    Operation *yield = loop.getAfterBody()->getTerminator();
     for (auto [i, init] : llvm::enumerate(loop.getInits())) {
       if (!isCSRMatrix(init.getType()) || mode == Mode::Dense ||
           i >= condition.getArgs().size() ||
           i >= loop.getAfterArguments().size() ||
+          i >= yield->getNumOperands() ||
+          !yieldStaysSparse(yield->getOperand(i)) ||
           condition.getArgs()[i] != loop.getBeforeArguments()[i] ||
           loop.getBeforeArguments()[i].getType() !=
               loop.getAfterArguments()[i].getType())
@@ -261,7 +282,8 @@ private:
     ++numCSR;
     if (explain)
       report(loop) << "loop-carried value #" << i << " of " << loop->getName()
-                   << " is CSR (its initial value is)\n";
+                   << " is CSR (its initial value is, and its updates are "
+                      "estimated sparse)\n";
   }
 
   /// The terminators of a loop pass CSR where the loop carries CSR (a dense
