@@ -308,7 +308,9 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     sparse-safe functions, CSR %*% CSR). An op without a kernel for a CSR
     operand gets an `amls.convert` to dense in front of it; so do values
     leaving their function (returns, calls to public functions), which stay
-    dense; a loop carries CSR where its initial value is CSR, an scf.if
+    dense; a loop carries CSR where its initial value is CSR and what its
+    body yields is estimated sparse (with `--formats=csr`: wherever its
+    initial value is CSR), an scf.if
     result is CSR where a branch yields CSR, and a private function takes a
     sparse argument CSR where its body can. Where a sparse value comes from
     an op without a CSR kernel (rand with a low sparsity), it is converted
