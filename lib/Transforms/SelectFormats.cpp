@@ -216,19 +216,48 @@ private:
     }
   }
 
-  /// Whether the value a loop body yields is still estimated sparse enough
-  /// for CSR (always with --formats=csr). A loop whose initial value is an
-  /// empty matrix but whose body yields a dense product (`Y = matrix(0,
-  /// ...)`, then `Y = A %*% X`) carries it dense: carrying it CSR converted
-  /// the product every iteration (bench/sparse spmm8 on g_unif: 20% of the
-  /// time in csr_count_dense / csr_from_dense).
-  bool yieldStaysSparse(Value yielded) const {
+  /// Whether the value a loop body yields may be sparse enough for CSR
+  /// (always with --formats=csr): false only where every producer it can
+  /// come from (through casts and scf.if branches) is estimated dense. A
+  /// loop whose initial value is an empty matrix but whose body yields a
+  /// dense product (`Y = matrix(0, ...)`, then `Y = A %*% X`) carries it
+  /// dense: carried CSR, the product was converted every iteration
+  /// (bench/sparse spmm8 on g_unif: 20% of the time in csr_count_dense /
+  /// csr_from_dense).
+  bool yieldMayBeSparse(Value yielded) const {
     if (mode != Mode::Auto)
       return true;
-    auto type = dyn_cast<MatrixType>(yielded.getType());
-    return type &&
-           (isCSRMatrix(type) || rule.prefersCSR(type.getRows(), type.getCols(),
-                                                 type.getSparsity()));
+    std::optional<bool> sparse = producersSparse(yielded, 0);
+    return !sparse || *sparse;
+  }
+
+  /// Whether some producer of `value` is estimated sparse (or unknown);
+  /// none for a value that only forwards the loop's own block arguments.
+  std::optional<bool> producersSparse(Value value, int depth) const {
+    if (isa<BlockArgument>(value))
+      return std::nullopt;
+    if (depth > 8)
+      return true;
+    if (auto cast = value.getDefiningOp<CastOp>())
+      return producersSparse(cast.getInput(), depth + 1);
+    if (auto branch = value.getDefiningOp<scf::IfOp>()) {
+      unsigned i = cast<OpResult>(value).getResultNumber();
+      std::optional<bool> any;
+      for (Region *region :
+           {&branch.getThenRegion(), &branch.getElseRegion()}) {
+        if (region->empty())
+          continue;
+        std::optional<bool> sparse = producersSparse(
+            region->front().getTerminator()->getOperand(i), depth + 1);
+        if (sparse)
+          any = any.value_or(false) || *sparse;
+      }
+      return any;
+    }
+    auto type = dyn_cast<MatrixType>(value.getType());
+    if (!type || isCSRMatrix(type) || !type.getSparsity())
+      return true;
+    return rule.prefersCSR(type.getRows(), type.getCols(), type.getSparsity());
   }
 
   /// Loop-carried matrices whose initial value is CSR and whose updates are
@@ -246,7 +275,7 @@ private:
       Operation *yield = loop.getBody()->getTerminator();
       for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
         if (!isCSRMatrix(init.getType()) || mode == Mode::Dense ||
-            !yieldStaysSparse(yield->getOperand(i)))
+            !yieldMayBeSparse(yield->getOperand(i)))
           continue;
         setCSR(loop.getRegionIterArgs()[i]);
         setCSR(loop.getResult(i));
@@ -265,7 +294,7 @@ private:
           i >= condition.getArgs().size() ||
           i >= loop.getAfterArguments().size() ||
           i >= yield->getNumOperands() ||
-          !yieldStaysSparse(yield->getOperand(i)) ||
+          !yieldMayBeSparse(yield->getOperand(i)) ||
           condition.getArgs()[i] != loop.getBeforeArguments()[i] ||
           loop.getBeforeArguments()[i].getType() !=
               loop.getAfterArguments()[i].getType())
@@ -282,8 +311,8 @@ private:
     ++numCSR;
     if (explain)
       report(loop) << "loop-carried value #" << i << " of " << loop->getName()
-                   << " is CSR (its initial value is, and its updates are "
-                      "estimated sparse)\n";
+                   << " is CSR (its initial value is, and its updates are not "
+                      "estimated dense)\n";
   }
 
   /// The terminators of a loop pass CSR where the loop carries CSR (a dense
