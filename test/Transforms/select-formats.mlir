@@ -61,8 +61,8 @@ func.func @dense_consumers(%n: index) -> (!amls.matrix<1000x1000xf64>, f64) {
 
 // -----
 
-// A loop whose initial value is CSR but whose body yields a product not
-// known to be sparse carries it dense: carried CSR, the product would be
+// A loop whose initial value is CSR but whose body yields a product
+// estimated dense carries it dense: carried CSR, the product would be
 // converted in every iteration. The initial value takes a dense copy.
 // CHECK-LABEL: func @dense_updates
 // CHECK: %[[A:.*]] = amls.read {{.*}} format = csr>
@@ -77,8 +77,9 @@ func.func @dense_updates(%n: index, %B: !amls.matrix<1000x1000xf64>) -> !amls.ma
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%X = %C) -> (!amls.matrix<1000x1000xf64>) {
-    %P = amls.matmul %A, %B : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
-    scf.yield %P : !amls.matrix<1000x1000xf64>
+    %P = amls.matmul %A, %B : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64, sparsity = 1.0>
+    %Q = amls.cast %P : !amls.matrix<1000x1000xf64, sparsity = 1.0> -> !amls.matrix<1000x1000xf64>
+    scf.yield %Q : !amls.matrix<1000x1000xf64>
   }
   return %r : !amls.matrix<1000x1000xf64>
 }
