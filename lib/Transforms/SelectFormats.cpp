@@ -258,19 +258,66 @@ private:
     }
   }
 
-  /// Loop-carried matrices whose initial value is CSR are carried CSR
-  /// (decided before the body, whose ops then see CSR): a matrix updated in
-  /// a loop (`C = A * A`) stays sparse instead of being densified every
-  /// iteration. scf.while only where its condition forwards the carried
-  /// values unchanged (what the DML importer emits).
+  /// Whether the value a loop body yields may be sparse enough for CSR
+  /// (always with --formats=csr): false only where every producer it can
+  /// come from (through casts and scf.if branches) is estimated dense. A
+  /// loop whose initial value is an empty matrix but whose body yields a
+  /// dense product (`Y = matrix(0, ...)`, then `Y = A %*% X`) carries it
+  /// dense: carried CSR, the product was converted every iteration
+  /// (bench/sparse spmm8 on g_unif: 20% of the time in csr_count_dense /
+  /// csr_from_dense).
+  bool yieldMayBeSparse(Value yielded) const {
+    if (mode != Mode::Auto)
+      return true;
+    std::optional<bool> sparse = producersSparse(yielded, 0);
+    return !sparse || *sparse;
+  }
+
+  /// Whether some producer of `value` is estimated sparse (or unknown);
+  /// none for a value that only forwards the loop's own block arguments.
+  std::optional<bool> producersSparse(Value value, int depth) const {
+    if (isa<BlockArgument>(value))
+      return std::nullopt;
+    if (depth > 8)
+      return true;
+    if (auto cast = value.getDefiningOp<CastOp>())
+      return producersSparse(cast.getInput(), depth + 1);
+    if (auto branch = value.getDefiningOp<scf::IfOp>()) {
+      unsigned i = cast<OpResult>(value).getResultNumber();
+      std::optional<bool> any;
+      for (Region *region :
+           {&branch.getThenRegion(), &branch.getElseRegion()}) {
+        if (region->empty())
+          continue;
+        std::optional<bool> sparse = producersSparse(
+            region->front().getTerminator()->getOperand(i), depth + 1);
+        if (sparse)
+          any = any.value_or(false) || *sparse;
+      }
+      return any;
+    }
+    auto type = dyn_cast<MatrixType>(value.getType());
+    if (!type || isCSRMatrix(type) || !type.getSparsity())
+      return true;
+    return rule.prefersCSR(type.getRows(), type.getCols(), type.getSparsity());
+  }
+
+  /// Loop-carried matrices whose initial value is CSR and whose updates are
+  /// estimated sparse are carried CSR (decided before the body, whose ops
+  /// then see CSR): a matrix updated in a loop (`C = A * A`) stays sparse
+  /// instead of being densified every iteration. scf.while only where its
+  /// condition forwards the carried values unchanged (what the DML importer
+  /// emits).
   void carryCSR(Operation *op) {
     auto setCSR = [&](Value value) {
       value.setType(
           cast<MatrixType>(value.getType()).withFormat(MatrixFormat::CSR));
     };
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      Operation *yield = loop.getBody()->getTerminator();
       for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
-        if (!isCSRMatrix(init.getType()) || mode == Mode::Dense)
+        if (!isCSRMatrix(init.getType()) || mode == Mode::Dense ||
+            !yieldMayBeSparse(yield->getOperand(i)))
           continue;
         setCSR(loop.getRegionIterArgs()[i]);
         setCSR(loop.getResult(i));
@@ -283,10 +330,13 @@ private:
     if (!loop)
       return;
     scf::ConditionOp condition = loop.getConditionOp();
+    Operation *yield = loop.getAfterBody()->getTerminator();
     for (auto [i, init] : llvm::enumerate(loop.getInits())) {
       if (!isCSRMatrix(init.getType()) || mode == Mode::Dense ||
           i >= condition.getArgs().size() ||
           i >= loop.getAfterArguments().size() ||
+          i >= yield->getNumOperands() ||
+          !yieldMayBeSparse(yield->getOperand(i)) ||
           condition.getArgs()[i] != loop.getBeforeArguments()[i] ||
           loop.getBeforeArguments()[i].getType() !=
               loop.getAfterArguments()[i].getType())
@@ -303,7 +353,8 @@ private:
     ++numCSR;
     if (explain)
       report(loop) << "loop-carried value #" << i << " of " << loop->getName()
-                   << " is CSR (its initial value is)\n";
+                   << " is CSR (its initial value is, and its updates are not "
+                      "estimated dense)\n";
   }
 
   /// The terminators of a loop pass CSR where the loop carries CSR (a dense

@@ -15,14 +15,15 @@
 // RUN: not amls-translate --amls-to-llvmir --amls-fuse=everything %s 2>&1 | FileCheck %s --check-prefix=BAD-TRANSLATE
 
 // The optimizer rewrites sum(X^2) to sumsq and fusion leaves one reduction
-// over X; without either, X^2 is a matrix of its own (two loops over cells).
+// over X; without either, X^2 (x * x) is a matrix of its own (two loops
+// over cells).
 // CHECK-LABEL: llvm.func @sum_of_squares
 // CHECK: llvm.fmul
 // CHECK-NOT: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.return
 // O0-LABEL: llvm.func @sum_of_squares
 // O0: llvm.call @_mlir_memref_to_llvm_aligned_alloc
-// O0: llvm.intr.pow
+// O0: llvm.fmul
 // With wrap-entry, amls_main (C interface) calls the entry and returns its
 // result to the execution session.
 // WRAP: llvm.func @amls_main({{.*}}) -> f64 attributes {llvm.emit_c_interface}

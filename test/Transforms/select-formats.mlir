@@ -61,6 +61,31 @@ func.func @dense_consumers(%n: index) -> (!amls.matrix<1000x1000xf64>, f64) {
 
 // -----
 
+// A loop whose initial value is CSR but whose body yields a product
+// estimated dense carries it dense: carried CSR, the product would be
+// converted in every iteration. The initial value takes a dense copy.
+// CHECK-LABEL: func @dense_updates
+// CHECK: %[[A:.*]] = amls.read {{.*}} format = csr>
+// CHECK: %[[C:.*]] = amls.cast %[[A]] : {{.*}} -> !amls.matrix<1000x1000xf64, format = csr>
+// CHECK: %[[D:.*]] = amls.convert %[[C]] : !amls.matrix<1000x1000xf64, format = csr> -> !amls.matrix<1000x1000xf64>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[D]]) -> (!amls.matrix<1000x1000xf64>)
+// CHECK-NOT: amls.convert
+// CHECK: return
+func.func @dense_updates(%n: index, %B: !amls.matrix<1000x1000xf64>) -> !amls.matrix<1000x1000xf64> {
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %C = amls.cast %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%X = %C) -> (!amls.matrix<1000x1000xf64>) {
+    %P = amls.matmul %A, %B : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64, sparsity = 1.0>
+    %Q = amls.cast %P : !amls.matrix<1000x1000xf64, sparsity = 1.0> -> !amls.matrix<1000x1000xf64>
+    scf.yield %Q : !amls.matrix<1000x1000xf64>
+  }
+  return %r : !amls.matrix<1000x1000xf64>
+}
+
+// -----
+
 // A sparse matrix none of whose users takes CSR stays dense.
 // CHECK-LABEL: func @no_csr_user
 // CHECK-NOT: format = csr

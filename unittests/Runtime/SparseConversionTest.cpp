@@ -6,15 +6,7 @@ using namespace amls::sparsetest;
 
 namespace {
 
-class SparseConversion : public testing::TestWithParam<CaseAndThreads> {
-protected:
-  void SetUp() override {
-    threads = std::make_unique<ThreadScope>(std::get<1>(GetParam()));
-    a = testCase(std::get<0>(GetParam()));
-  }
-  std::unique_ptr<ThreadScope> threads;
-  Csr a;
-};
+class SparseConversion : public SparseCase {};
 
 /// The matrix of `dense` cells stored where `pattern` says.
 Csr withPattern(int64_t rows, int64_t cols, const std::vector<double> &dense,

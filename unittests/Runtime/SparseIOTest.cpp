@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <unistd.h>
 
@@ -117,6 +118,36 @@ TEST(SparseIO, MatrixMarketReadsAsTheDenseReader) {
   for (const char *contents : files)
     expectSameAsDense(dir.file("m" + std::to_string(n++) + ".mtx", contents),
                       AMLS_FILE_MATRIX_MARKET);
+}
+
+TEST(SparseIO, LargeMatrixMarketFilesReadInPartsAsTheDenseReader) {
+  // About 1 MB of entries, read in parts by two threads: cells assigned in
+  // several parts (the last one wins), set back to 0, rows out of order,
+  // comments, blank lines and CRLF line ends anywhere.
+  TempDir dir;
+  ThreadScope threads(2);
+  std::mt19937_64 rng(5);
+  for (const char *kind :
+       {"real general", "real symmetric", "pattern general"}) {
+    bool pattern = std::string(kind) == "pattern general";
+    int64_t n = 300, entries = 70000;
+    std::string text = std::string("%%MatrixMarket matrix coordinate ") + kind +
+                       "\n300 300 " + std::to_string(entries) + "\n";
+    for (int64_t e = 0; e < entries; ++e) {
+      if (e % 5000 == 17)
+        text += "% a comment\n\n";
+      int64_t r = rng() % n + 1, c = rng() % n + 1;
+      if (std::string(kind) == "real symmetric" && r < c)
+        std::swap(r, c);
+      text += std::to_string(r) + " " + std::to_string(c);
+      if (!pattern)
+        text += " " + std::to_string(static_cast<int64_t>(rng() % 9) - 4);
+      text += e % 7 == 3 && !pattern ? "\r\n" : "\n";
+    }
+    expectSameAsDense(
+        dir.file(std::string("large-") + kind[0] + kind[6] + ".mtx", text),
+        AMLS_FILE_MATRIX_MARKET);
+  }
 }
 
 TEST(SparseIO, CsvAndBinaryReadAsTheDenseReader) {

@@ -4,7 +4,8 @@
 // the same matrix. This header builds the test matrices (random ones with
 // empty rows and columns, all-zero, fully stored, one row or column, no
 // rows or columns, stored zeros, a few very long columns, power-law rows,
-// a matrix much wider than its entries, one large enough for two threads)
+// a matrix much wider than its entries, one large enough for two threads,
+// one row holding most of the entries)
 // and the descriptors the kernels take. Buffers start a few elements into
 // their storage, so that kernels must honour descriptor offsets.
 //
@@ -22,6 +23,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -202,7 +204,7 @@ inline std::vector<double> randomCells(int64_t n, uint64_t seed,
 inline std::vector<std::string> caseNames() {
   return {"random",   "zeros",  "full",        "row",     "column",
           "norows",   "nocols", "storedzeros", "special", "longcolumns",
-          "powerlaw", "wide",   "big"};
+          "powerlaw", "wide",   "big",         "heavyrow"};
 }
 
 inline Csr makeCase(const std::string &name) {
@@ -289,6 +291,19 @@ inline Csr makeCase(const std::string &name) {
     return random(30, 60000, 0.04, none);
   if (name == "big")
     return random(600, 500, 0.5, none);
+  if (name == "heavyrow")
+  // Row 5 full: 50,000 of about 70,000 entries in one row (a split by
+  // entries gives it a thread of its own); rows 0-3 empty.
+  {
+    int64_t rows = 40, cols = 50000;
+    std::vector<double> cells = randomCells(rows * cols, 3);
+    std::vector<char> keep(rows * cols);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        keep[r * cols + c] = r == 5 || (r > 3 && unit(rng) < 0.01);
+    return csrOf(rows, cols, cells,
+                 [&](int64_t r, int64_t c) { return keep[r * cols + c]; });
+  }
   ADD_FAILURE() << "no test matrix " << name;
   return Csr();
 }
@@ -378,6 +393,17 @@ caseLabel(const ::testing::TestParamInfo<CaseAndThreads> &info) {
   return std::get<0>(info.param) + "_" +
          std::to_string(std::get<1>(info.param)) + "threads";
 }
+
+/// A test over one named case at one thread count.
+class SparseCase : public testing::TestWithParam<CaseAndThreads> {
+protected:
+  void SetUp() override {
+    threads = std::make_unique<ThreadScope>(std::get<1>(GetParam()));
+    a = testCase(std::get<0>(GetParam()));
+  }
+  std::unique_ptr<ThreadScope> threads;
+  Csr a;
+};
 
 inline auto allCases() {
   return ::testing::Combine(::testing::ValuesIn(caseNames()),

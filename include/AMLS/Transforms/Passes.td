@@ -310,10 +310,11 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     only where a kernel takes its other CSR operands, as removeEmpty takes
     its matrix but not a CSR select vector); so do values leaving public
     functions and calls to them, which stay dense; a loop carries CSR where
-    its initial value is CSR, an scf.if result is CSR where a branch yields
-    CSR, and a private function takes a sparse argument CSR where its body
-    can and returns a CSR result CSR where a caller's user takes it. Where
-    a sparse value comes from
+    its initial value is CSR and what its body yields is estimated sparse
+    (with `--formats=csr`: wherever its initial value is CSR), an scf.if
+    result is CSR where a branch yields CSR, and a private function takes a
+    sparse argument CSR where its body can and returns a CSR result CSR
+    where a caller's user takes it. Where a sparse value comes from
     an op without a CSR kernel (rand with a low sparsity), it is converted
     to CSR when one of its users has a kernel for it.
 

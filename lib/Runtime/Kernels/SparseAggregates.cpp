@@ -70,6 +70,26 @@ double rowAggregate(const CsrView &a, int32_t kind, int64_t i) {
   }
 }
 
+/// Row sums (of squares) of rows [begin, end) into out[i * stride]. A short
+/// row is one plain loop whose end is its only unpredictable branch (as in
+/// SpMV); a long one uses two partial sums, as rowAggregate.
+template <bool Square>
+void rowSums(const CsrView &a, double *out, int64_t stride, int64_t begin,
+             int64_t end) {
+  for (int64_t i = begin; i < end; ++i) {
+    int64_t n = a.end(i) - a.begin(i);
+    if (n >= 16) {
+      out[i * stride] = rowAggregate(a, Square ? kSumSq : kSum, i);
+      continue;
+    }
+    const double *values = a.values + a.begin(i);
+    double s = 0.0;
+    for (int64_t k = 0; k < n; ++k)
+      s += Square ? values[k] * values[k] : values[k];
+    out[i * stride] = s;
+  }
+}
+
 /// Column partials of one thread: sums, or extrema and entry counts.
 struct ColumnPartial {
   std::vector<double> value;
@@ -161,6 +181,10 @@ extern "C" void _mlir_ciface_amls_rt_csr_row_agg(AmlsVectorI64 *a_rowptr,
   DenseView o = denseOf(out);
   checkResultShape(o, a.rows, 1, a, kKernel);
   forRowRanges(a, [&](int64_t begin, int64_t end) {
+    if (kind == kSum)
+      return rowSums<false>(a, o.data, o.rowStride, begin, end);
+    if (kind == kSumSq)
+      return rowSums<true>(a, o.data, o.rowStride, begin, end);
     for (int64_t i = begin; i < end; ++i)
       o.at(i, 0) = rowAggregate(a, kind, i);
   });

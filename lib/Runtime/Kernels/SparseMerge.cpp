@@ -16,7 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -27,60 +27,164 @@ constexpr int64_t kMinEntriesPerThread = 1 << 15;
 
 enum MergeOp { Add = 0, Sub = 1, Mul = 2, Min = 3, Max = 4 };
 
-double apply(int op, double x, double y) {
-  switch (op) {
-  case Add:
+template <int Op> double apply(double x, double y) {
+  if constexpr (Op == Add)
     return x + y;
-  case Sub:
+  else if constexpr (Op == Sub)
     return x - y;
-  case Mul:
+  else if constexpr (Op == Mul)
     return x * y;
-  case Min:
+  else if constexpr (Op == Min)
     return minimum(x, y);
-  default:
+  else
     return maximum(x, y);
-  }
 }
 
 /// Visits the merged row i: emit(column, value) for every non-zero result.
-template <typename Emit>
-void mergeRow(const CsrView &a, const CsrView &b, int op, int64_t i,
-              Emit emit) {
+template <int Op, typename Emit>
+void mergeRow(const CsrView &a, const CsrView &b, int64_t i, Emit emit) {
   int64_t p = a.rowptr[i], pe = a.rowptr[i + 1];
   int64_t q = b.rowptr[i], qe = b.rowptr[i + 1];
-  bool intersect = op == Mul;
+  if constexpr (Op == Mul) {
+    // The intersection: only columns both rows store.
+    while (p < pe && q < qe) {
+      int32_t ca = a.colidx[p], cb = b.colidx[q];
+      if (ca == cb) {
+        double value = a.values[p++] * b.values[q++];
+        if (value != 0.0)
+          emit(ca, value);
+      } else if (ca < cb) {
+        ++p;
+      } else {
+        ++q;
+      }
+    }
+    return;
+  }
   while (p < pe || q < qe) {
     int64_t ca = p < pe ? a.colidx[p] : INT64_MAX;
     int64_t cb = q < qe ? b.colidx[q] : INT64_MAX;
     double value;
     int64_t column;
     if (ca == cb) {
-      value = apply(op, a.values[p++], b.values[q++]);
+      value = apply<Op>(a.values[p++], b.values[q++]);
       column = ca;
     } else if (ca < cb) {
       column = ca;
-      value = apply(op, a.values[p++], 0.0);
-      if (intersect)
-        continue;
+      value = apply<Op>(a.values[p++], 0.0);
     } else {
       column = cb;
-      value = apply(op, 0.0, b.values[q++]);
-      if (intersect)
-        continue;
+      value = apply<Op>(0.0, b.values[q++]);
     }
     if (value != 0.0)
       emit(column, value);
   }
 }
 
-/// Runs body(begin, end) over ranges of rows of `a` with about equal
-/// entries, one per thread.
-template <typename Body>
-void forRowRanges(const CsrView &a, int64_t entries, Body body) {
+/// Whether a and b are the same pattern (the same buffers, as in X * X):
+/// then entry k of one meets entry k of the other and no merge is needed.
+bool samePattern(const CsrView &a, const CsrView &b) {
+  return a.rowptr == b.rowptr && a.colidx == b.colidx && a.rows == b.rows;
+}
+
+/// Row ranges of about equal entries, one per thread.
+std::vector<int64_t> rowRanges(const CsrView &a, int64_t entries) {
   int64_t threads = std::min(threadsFor(entries, kMinEntriesPerThread),
                              std::max<int64_t>(a.rows, 1));
-  std::vector<int64_t> bounds = splitRows(a, threads);
-  runThreads(threads, [&](int64_t t) { body(bounds[t], bounds[t + 1]); });
+  return splitRows(a, threads);
+}
+
+/// out[i + 1] = the number of non-zero results of row i, summed up to the
+/// row pointers: each thread counts its rows and sums them locally, then
+/// adds the entries of the ranges before it.
+template <int Op>
+int64_t mergeCount(const CsrView &a, const CsrView &b, int64_t *out) {
+  adviseHugePages(out, (a.rows + 1) * int64_t(sizeof(int64_t)));
+  std::vector<int64_t> bounds = rowRanges(a, a.nnz() + b.nnz());
+  int64_t threads = static_cast<int64_t>(bounds.size()) - 1;
+  std::vector<int64_t> totals(threads, 0);
+  bool same = samePattern(a, b);
+  runThreads(threads, [&](int64_t t) {
+    int64_t running = 0;
+    for (int64_t i = bounds[t]; i < bounds[t + 1]; ++i) {
+      if (same) {
+        int64_t count = 0;
+        for (int64_t k = a.begin(i); k < a.end(i); ++k)
+          count += apply<Op>(a.values[k], b.values[k]) != 0.0;
+        running += count;
+      } else {
+        mergeRow<Op>(a, b, i, [&](int64_t, double) { ++running; });
+      }
+      out[i + 1] = running;
+    }
+    totals[t] = running;
+  });
+  out[0] = 0;
+  std::vector<int64_t> bases(threads, 0);
+  for (int64_t t = 1; t < threads; ++t)
+    bases[t] = bases[t - 1] + totals[t - 1];
+  runThreads(threads, [&](int64_t t) {
+    if (bases[t] != 0)
+      for (int64_t i = bounds[t]; i < bounds[t + 1]; ++i)
+        out[i + 1] += bases[t];
+  });
+  return out[a.rows];
+}
+
+template <int Op>
+void mergeFill(const CsrView &a, const CsrView &b, const int64_t *rowptr,
+               int32_t *colidx, double *values) {
+  bool same = samePattern(a, b);
+  adviseHugePages(colidx, rowptr[a.rows] * int64_t(sizeof(int32_t)));
+  adviseHugePages(values, rowptr[a.rows] * int64_t(sizeof(double)));
+  std::vector<int64_t> bounds = rowRanges(a, a.nnz() + b.nnz());
+  runThreads(int64_t(bounds.size()) - 1, [&](int64_t t) {
+    int64_t begin = bounds[t], end = bounds[t + 1];
+    int64_t first = a.rowptr[begin], last = a.rowptr[end];
+    if (same && rowptr[end] - rowptr[begin] == last - first) {
+      // No result of the range is 0: the pattern is a's, the values one
+      // vectorizable map.
+      int32_t *columns = colidx + rowptr[begin] - first;
+      double *cells = values + rowptr[begin] - first;
+      std::copy(a.colidx + first, a.colidx + last, columns + first);
+      for (int64_t k = first; k < last; ++k)
+        cells[k] = apply<Op>(a.values[k], b.values[k]);
+      return;
+    }
+    for (int64_t i = begin; i < end; ++i) {
+      int64_t k = rowptr[i];
+      if (same) {
+        for (int64_t e = a.begin(i); e < a.end(i); ++e) {
+          double value = apply<Op>(a.values[e], b.values[e]);
+          if (value != 0.0) {
+            colidx[k] = a.colidx[e];
+            values[k++] = value;
+          }
+        }
+        continue;
+      }
+      mergeRow<Op>(a, b, i, [&](int64_t column, double value) {
+        colidx[k] = static_cast<int32_t>(column);
+        values[k++] = value;
+      });
+    }
+  });
+}
+
+/// Calls body with the merge op as a compile-time constant.
+template <typename Body> auto dispatch(int32_t op, Body &&body) {
+  switch (op) {
+  case Add:
+    return body(std::integral_constant<int, Add>());
+  case Sub:
+    return body(std::integral_constant<int, Sub>());
+  case Mul:
+    return body(std::integral_constant<int, Mul>());
+  case Min:
+    return body(std::integral_constant<int, Min>());
+  default:
+    return body(std::integral_constant<int, Max>());
+  }
 }
 
 } // namespace
@@ -93,17 +197,9 @@ extern "C" int64_t _mlir_ciface_amls_rt_csr_merge_count(
   CsrView a = csrOf(aRowptr, aColidx, aValues, aCols);
   CsrView b = csrOf(bRowptr, bColidx, bValues, bCols);
   int64_t *out = outRowptr->aligned + outRowptr->offset;
-  forRowRanges(a, a.nnz() + b.nnz(), [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      int64_t count = 0;
-      mergeRow(a, b, op, i, [&](int64_t, double) { ++count; });
-      out[i + 1] = count;
-    }
+  return dispatch(op, [&](auto kind) {
+    return mergeCount<decltype(kind)::value>(a, b, out);
   });
-  out[0] = 0;
-  for (int64_t i = 0; i < a.rows; ++i)
-    out[i + 1] += out[i];
-  return out[a.rows];
 }
 
 extern "C" void _mlir_ciface_amls_rt_csr_merge_fill(
@@ -116,14 +212,8 @@ extern "C" void _mlir_ciface_amls_rt_csr_merge_fill(
   const int64_t *rowptr = outRowptr->aligned + outRowptr->offset;
   int32_t *colidx = outColidx->aligned + outColidx->offset;
   double *values = outValues->aligned + outValues->offset;
-  forRowRanges(a, a.nnz() + b.nnz(), [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      int64_t k = rowptr[i];
-      mergeRow(a, b, op, i, [&](int64_t column, double value) {
-        colidx[k] = static_cast<int32_t>(column);
-        values[k++] = value;
-      });
-    }
+  dispatch(op, [&](auto kind) {
+    mergeFill<decltype(kind)::value>(a, b, rowptr, colidx, values);
   });
 }
 

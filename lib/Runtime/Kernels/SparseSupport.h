@@ -1,8 +1,8 @@
 //===- SparseSupport.h - What the CSR kernels share -------------*- C++ -*-===//
 //
-// Views of the CSR buffers of SparseKernels.h, the threading helpers (one
-// std::thread per extra thread, as in MMChain.cpp; rows split by their
-// stored entries so that power-law rows balance) and the NaN-propagating
+// Views of the CSR buffers of SparseKernels.h, the threading helpers
+// (OpenMP threads; rows split by their stored entries so that power-law
+// rows balance) and the NaN-propagating
 // min / max of the dense lowering (arith.minimumf / maximumf).
 //
 //===----------------------------------------------------------------------===//
@@ -20,8 +20,10 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include <omp.h>
+#include <sys/mman.h>
 
 namespace amls::runtime::sparse {
 
@@ -140,6 +142,23 @@ inline const double *contiguousVector(const DenseView &m,
   return storage.data();
 }
 
+/// Asks for transparent huge pages under a large output buffer before a
+/// kernel writes it: the compiled program's allocations of tens of MB are
+/// fresh mappings, and their first touch otherwise costs one page fault per
+/// 4 KiB (t_10pct's A * A: half of its time in the kernel's fault path).
+/// NumPy does the same for its arrays. Only whole 2 MiB pages inside the
+/// buffer are advised; a refusal changes nothing.
+inline void adviseHugePages(const void *data, int64_t bytes) {
+  constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+  if (bytes < int64_t(4 * kHuge))
+    return;
+  uintptr_t begin =
+      (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end > begin)
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 /// amls_rt_get_num_threads(), reduced so that each thread gets at least
 /// `minPerThread` of the `work`.
 inline int64_t threadsFor(int64_t work, int64_t minPerThread) {
@@ -148,19 +167,23 @@ inline int64_t threadsFor(int64_t work, int64_t minPerThread) {
       1, std::min(threads, work / std::max<int64_t>(minPerThread, 1)));
 }
 
-/// Runs body(t) for t in [0, threads), t = 0 on the calling thread.
+/// Runs body(t) for t in [0, threads), t = 0 on the calling thread. The
+/// threads are OpenMP's (libomp, the pool the compiled program's parallel
+/// loops use): its workers are already running and spin briefly between
+/// regions, where starting a std::thread per call cost 50-500 us on this
+/// VM and a second pool would fight the first for the same cores. A team
+/// smaller than asked for (nested, or limited) runs the remaining t's.
 template <typename Body> void runThreads(int64_t threads, Body &&body) {
   if (threads <= 1) {
     body(int64_t(0));
     return;
   }
-  std::vector<std::thread> workers;
-  workers.reserve(threads - 1);
-  for (int64_t t = 1; t < threads; ++t)
-    workers.emplace_back([&body, t] { body(t); });
-  body(int64_t(0));
-  for (std::thread &worker : workers)
-    worker.join();
+#pragma omp parallel num_threads(threads)
+  {
+    int64_t team = omp_get_num_threads();
+    for (int64_t t = omp_get_thread_num(); t < threads; t += team)
+      body(t);
+  }
 }
 
 /// Runs body(t, begin, end) over [0, n) in chunks handed out on demand, for

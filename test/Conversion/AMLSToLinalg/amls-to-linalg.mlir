@@ -716,3 +716,21 @@ func.func @runtime_converts_i64() -> !amls.matrix<?x?xi64> {
   %X = amls.read "X.csv" csv : !amls.matrix<?x?xi64>
   return %X : !amls.matrix<?x?xi64>
 }
+
+// -----
+
+// x ^ 2 with a constant 2 is x * x (what the optimizer makes of X * X), no
+// libm call per cell; another exponent stays math.powf.
+// CHECK-LABEL: func @square
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f64, %{{.*}}: f64):
+// CHECK-NEXT: arith.mulf %[[IN]], %[[IN]] : f64
+// CHECK: linalg.generic
+// CHECK: math.powf
+func.func @square(%X: !amls.matrix<4x3xf64>) -> (!amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>) {
+  %two = arith.constant 2.0 : f64
+  %three = arith.constant 3.0 : f64
+  %0 = amls.pow %X, %two : !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
+  %1 = amls.pow %X, %three : !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
+  return %0, %1 : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>
+}
