@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/CostModel/StorageFormat.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
 
@@ -23,15 +22,17 @@ using namespace mlir::amls;
 
 namespace {
 
-/// Bytes of `type` as stored, or nullopt when its size is unknown (in
-/// double: no overflow, exact up to 2^53).
+/// Bytes `type` takes at least, or nullopt when its size is unknown (in
+/// double: no overflow, exact up to 2^53). A dense matrix's are exact; of a
+/// CSR matrix only the row pointers are certain (the non-zeros are an
+/// estimate, often a worst case, and a kernel may keep an operand's
+/// pattern or never build the matrix: rowMaxs(G * t(c))).
 std::optional<double> storedBytes(MatrixType type) {
   if (!type.hasStaticShape())
     return std::nullopt;
   double rows = type.getRows(), cols = type.getCols();
   if (isCSRMatrix(type))
-    return StorageFormatRule::csrBytes(
-        type.getRows(), type.getSparsity().value_or(1.0) * rows * cols);
+    return 8.0 * (rows + 1);
   double elementBytes =
       std::max<unsigned>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
   return rows * cols * elementBytes;

@@ -4,6 +4,7 @@
 // Without a limit nothing is checked.
 // CHECK-LABEL: func @dense_too_large
 // CHECK-LABEL: func @csr_fits
+// CHECK-LABEL: func @csr_rows
 // CHECK-LABEL: func @beyond_int64
 // CHECK-LABEL: func @in_branch
 
@@ -17,13 +18,24 @@ func.func @dense_too_large(%v: f64) -> !amls.matrix<1000x1000xf64> {
 
 // -----
 
-// As CSR at 1% it needs 12 x 10,000 + 8 x 1001 = 128,008 bytes: it fits,
-// and so does a 100x100 dense matrix (80,000 bytes).
+// A CSR matrix is checked by its row pointers only (8 x 1001 bytes here),
+// whatever its estimated non-zeros (12 x 10^6 + 8 x 1001 at sparsity 1);
+// a 100x100 dense matrix (80,000 bytes) fits too. 200,000 rows of row
+// pointers (1,600,008 bytes) do not.
 func.func @csr_fits(%X: !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, %v: f64) -> (!amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x100xf64>) {
   %c = arith.constant 100 : index
   %Y = amls.mul %X, %v : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, f64 -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
   %Z = amls.fill %v, %c, %c : f64 -> !amls.matrix<100x100xf64>
+  %F = amls.mul %X, %v : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, f64 -> !amls.matrix<1000x1000xf64, sparsity = 1.0, format = csr>
   return %Y, %Z : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x100xf64>
+}
+
+// -----
+
+func.func @csr_rows(%X: !amls.matrix<200000x10xf64, sparsity = 0.01, format = csr>, %v: f64) -> !amls.matrix<200000x10xf64, sparsity = 0.01, format = csr> {
+  // expected-error @+1 {{the 200000x10 CSR result of amls.mul needs 1600008 bytes, more than the memory limit of 1000000 bytes}}
+  %Y = amls.mul %X, %v : !amls.matrix<200000x10xf64, sparsity = 0.01, format = csr>, f64 -> !amls.matrix<200000x10xf64, sparsity = 0.01, format = csr>
+  return %Y : !amls.matrix<200000x10xf64, sparsity = 0.01, format = csr>
 }
 
 // -----

@@ -348,8 +348,8 @@ def AMLSCheckMemory : Pass<"amls-check-memory", "ModuleOp"> {
     Before a program runs, every matrix result whose size is known is
     checked against the memory budget (`limit` bytes; amls-run's
     `--memory-limit`, default 80% of the machine's memory): its dense bytes
-    (rows x cols x element bytes) or, for a CSR matrix, 12 bytes per
-    estimated non-zero and 8 per row. A value beyond the budget is an error
+    (rows x cols x element bytes) or, for a CSR matrix, the 8 bytes per row
+    of its row pointers (its non-zeros are only estimated). A value beyond the budget is an error
     at its op's location (the DML line) with the shape, the format and the
     bytes, instead of a failed allocation at run time. The arithmetic
     cannot overflow (rows x cols x 8 beyond 2^63 is reported as such).
