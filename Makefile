@@ -114,12 +114,12 @@ READER_FUZZER := $(BUILD_DIR)/bin/amls-reader-fuzzer
 fuzz-readers:
 	@scripts/ensure-packages.sh clang-22 libclang-rt-22-dev
 	mkdir -p $(BUILD_DIR)/bin $(BUILD_DIR)/fuzz-reader-corpus
-	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 -pthread \
+	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 -pthread -fopenmp \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Iinclude fuzz/reader-fuzzer.cpp lib/Runtime/IO/MatrixIO.cpp \
 	  lib/Runtime/IO/SparseIO.cpp lib/Runtime/IO/CsvReader.cpp \
 	  lib/Runtime/IO/FileMetadata.cpp lib/Runtime/Core/Memory.cpp \
-	  -o $(READER_FUZZER)
+	  -Wl,-rpath,$(LLVM_PREFIX)/lib -o $(READER_FUZZER)
 	$(READER_FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=2048 -artifact_prefix=$(BUILD_DIR)/fuzz-reader- \
 	  $(BUILD_DIR)/fuzz-reader-corpus fuzz/reader-seeds

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Memory.h"
 #include "SparseTestSupport.h"
 
 #include <cstdio>
@@ -224,6 +225,28 @@ TEST(SparseIO, MalformedFilesGiveTheDenseReadersMessages) {
                        AMLS_FILE_MATRIX_MARKET, dense),
             dir.path + "/n.mtx:2: a 'symmetric' matrix must be square, "
                        "found 2x3");
+}
+
+// Headers may say anything (both found by make fuzz-readers): the
+// parallel reader bounds what it reserves by the file's size, and row
+// pointers beyond the budget are refused before they are allocated.
+TEST(SparseIO, HostileHeadersAllocateNothing) {
+  TempDir dir;
+  CsrMatrix csr;
+  memory::setLimit(64 << 20);
+  std::string many =
+      dir.file("many.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                           "3 2 888888883\n3 2 7\n2 1 1\n");
+  EXPECT_EQ(readCsrMatrix(many, AMLS_FILE_MATRIX_MARKET, csr),
+            many + ":5: expected 888888883 entries, found 2");
+  std::string tall =
+      dir.file("tall.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                           "8888888888883 2 1\n3 2 7\n");
+  EXPECT_EQ(readCsrMatrix(tall, AMLS_FILE_MATRIX_MARKET, csr),
+            tall + ": a CSR matrix of 8888888888883 rows needs "
+                   "71111111111072 bytes for its row pointers, more than the "
+                   "memory limit of 67108864 bytes (amls-run --memory-limit)");
+  memory::setLimit(0);
 }
 
 TEST(SparseIO, TooManyColumnsForCsr) {

@@ -293,8 +293,11 @@ bool readCoordinateInParallel(const std::string &path, CsrMatrix &result) {
   std::ifstream in(path, std::ios::binary);
   MatrixMarketHeader header;
   int64_t lineNo = 0;
+  // Row pointers beyond the budget: the sequential reader reports it.
   if (!in || !parseMatrixMarketHeader(in, path, header, lineNo).empty() ||
-      !header.coordinate || !checkColumns(header.cols).empty())
+      !header.coordinate || !checkColumns(header.cols).empty() ||
+      8.0 * (static_cast<double>(header.rows) + 1) >
+          static_cast<double>(memory::getLimit()))
     return false;
   std::streamoff start = in.tellg();
   int fd = open(path.c_str(), O_RDONLY);
@@ -327,8 +330,11 @@ bool readCoordinateInParallel(const std::string &path, CsrMatrix &result) {
   double mirrorSign = header.symmetry == "skew-symmetric" ? -1.0 : 1.0;
   sparse::runThreads(parts, [&](int64_t t) {
     ParsedPart &part = parsed[t];
-    auto expected =
-        static_cast<size_t>(header.entries / parts * (symmetric ? 2 : 1) + 16);
+    // The header's count may be anything: an entry line takes at least 4
+    // bytes ("1 1\n"), which bounds what this part can hold.
+    int64_t fit = (cuts[t + 1] - cuts[t]) / 4;
+    auto expected = static_cast<size_t>(
+        std::min(header.entries / parts, fit) * (symmetric ? 2 : 1) + 16);
     part.rows.reserve(expected);
     part.cols.reserve(expected);
     part.values.reserve(expected);
