@@ -29,10 +29,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <limits>
 #include <malloc.h>
+#include <new>
 #include <thread>
 
 using namespace mlir;
@@ -146,6 +148,14 @@ int main(int argc, char **argv) {
   // with this); keep freed blocks in the heap for reuse instead.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  // Memory the system refuses to C++ code outside the pool (the compiler's,
+  // small runtime arrays) ends the run with a message, not an abort.
+  std::set_new_handler([] {
+    std::fflush(stdout);
+    std::fputs("amls-run: out of memory: the system refused an allocation\n",
+               stderr);
+    std::_Exit(1);
+  });
   // libLLVM registers `--threads` and `--stats` options of its own (some
   // lazily, when the options are first listed); ours replace them.
   for (StringRef name : {"threads", "stats"}) {
@@ -162,6 +172,12 @@ int main(int argc, char **argv) {
       cl::desc("Bytes the program's buffers may take at once, e.g. 2G, "
                "512M (default: 80% of the machine's memory)"),
       cl::value_desc("size"), cl::cat(category));
+  cl::opt<bool> memoryPool(
+      "memory-pool",
+      cl::desc("Reuse freed buffers (default); =false takes every buffer "
+               "from the system allocator, the baseline for measuring the "
+               "pool"),
+      cl::init(true), cl::cat(category));
   cl::opt<unsigned> threads(
       "threads",
       cl::desc("Worker threads (default: the machine's cores; 1 runs "
@@ -190,6 +206,7 @@ int main(int argc, char **argv) {
     return fail("--memory-limit: expected a size such as 2G, 512M or "
                 "1000000 (bytes), found '" +
                 memoryLimit + "'");
+  runtime::memory::setPooling(memoryPool);
   Session session(options);
   MLIRContext &context = session.getContext();
   llvm::SourceMgr sourceMgr;

@@ -35,7 +35,7 @@ Matrix make(int64_t rows, int64_t cols, std::vector<double> data) {
   Matrix m;
   m.rows = rows;
   m.cols = cols;
-  m.data = std::move(data);
+  m.data.assign(data.begin(), data.end());
   return m;
 }
 } // namespace
@@ -63,7 +63,7 @@ TEST(MatrixIO, ReadsCsvWithAndWithoutHeader) {
   ASSERT_EQ(readMatrix(header.path, AMLS_FILE_CSV, m), "");
   EXPECT_EQ(m.rows, 2);
   EXPECT_EQ(m.cols, 2);
-  EXPECT_EQ(m.data, (std::vector<double>{1, 0, 3, 4}));
+  EXPECT_EQ(m.data, (memory::Vector<double>{1, 0, 3, 4}));
 }
 
 TEST(MatrixIO, ReportsMalformedCsvWithLine) {
@@ -123,19 +123,19 @@ TEST(MatrixIO, ReadsMatrixMarketForms) {
   TempFile coordinate("c.mtx", "%%MatrixMarket matrix coordinate real general\n"
                                "% a comment\n3 2 2\n1 1 1.5\n3 2 -2\n");
   ASSERT_EQ(readMatrix(coordinate.path, AMLS_FILE_MATRIX_MARKET, m), "");
-  EXPECT_EQ(m.data, (std::vector<double>{1.5, 0, 0, 0, 0, -2}));
+  EXPECT_EQ(m.data, (memory::Vector<double>{1.5, 0, 0, 0, 0, -2}));
 
   TempFile array("a.mtx", "%%MatrixMarket matrix array real general\n"
                           "2 2\n1\n2\n3\n4\n");
   ASSERT_EQ(readMatrix(array.path, AMLS_FILE_MATRIX_MARKET, m), "");
   // Column-major listing.
-  EXPECT_EQ(m.data, (std::vector<double>{1, 3, 2, 4}));
+  EXPECT_EQ(m.data, (memory::Vector<double>{1, 3, 2, 4}));
 
   TempFile symmetric("s.mtx",
                      "%%MatrixMarket matrix coordinate pattern symmetric\n"
                      "2 2 1\n2 1\n");
   ASSERT_EQ(readMatrix(symmetric.path, AMLS_FILE_MATRIX_MARKET, m), "");
-  EXPECT_EQ(m.data, (std::vector<double>{0, 1, 1, 0}));
+  EXPECT_EQ(m.data, (memory::Vector<double>{0, 1, 1, 0}));
 }
 
 TEST(MatrixIO, ReportsMalformedMatrixMarket) {

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -109,6 +113,44 @@ TEST_F(MemoryTest, ConcurrentAllocationsAndReleases) {
   EXPECT_EQ(stats.liveBytes, 0u);
   EXPECT_GT(stats.poolHits, stats.allocations / 2);
 }
+
+// The baseline the pool is measured against: every buffer from the
+// system, the budget and counters as with the pool.
+TEST_F(MemoryTest, WithoutPoolingEveryBufferComesFromTheSystem) {
+  memory::setPooling(false);
+  for (int i = 0; i < 10; ++i)
+    memory::release(memory::allocate(1 << 20));
+  memory::Statistics stats = memory::getStatistics();
+  memory::setPooling(true);
+  EXPECT_EQ(stats.allocations, 10u);
+  EXPECT_EQ(stats.poolHits, 0u);
+  EXPECT_EQ(stats.cachedBytes, 0u);
+  EXPECT_EQ(stats.liveBytes, 0u);
+  EXPECT_EQ(stats.peakLiveBytes, uint64_t(1) << 20);
+  for (int i = 0; i < 10; ++i)
+    memory::release(memory::allocate(1 << 20));
+  EXPECT_EQ(memory::getStatistics().poolHits, 9u);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+// make asan-check: the slack of a size class and cached blocks are
+// poisoned, so a runtime kernel overrunning a buffer is reported.
+TEST_F(MemoryTest, PoisonsSlackAndCachedBlocksUnderAddressSanitizer) {
+  auto *buffer = static_cast<char *>(memory::allocate(100));
+  EXPECT_FALSE(__asan_address_is_poisoned(buffer));
+  EXPECT_FALSE(__asan_address_is_poisoned(buffer + 99));
+  EXPECT_TRUE(__asan_address_is_poisoned(buffer + 100));
+  EXPECT_TRUE(__asan_address_is_poisoned(buffer + 127));
+  memory::release(buffer);
+  EXPECT_TRUE(__asan_address_is_poisoned(buffer));
+  // Taken again from the cache with another size of the class.
+  auto *again = static_cast<char *>(memory::allocate(120));
+  ASSERT_EQ(again, buffer);
+  EXPECT_FALSE(__asan_address_is_poisoned(again + 119));
+  EXPECT_TRUE(__asan_address_is_poisoned(again + 120));
+  memory::release(again);
+}
+#endif
 
 // Compiled code announces each buffer before allocating it: the largest
 // are kept once per location, largest first.

@@ -335,9 +335,11 @@ inline void expectSameCsr(const Csr &want, const std::vector<int64_t> &rowptr,
 
 /// Whether the CSR buffers are well formed: offsets from 0 to nnz, columns
 /// ascending and in range.
-inline ::testing::AssertionResult wellFormed(const std::vector<int64_t> &rowptr,
-                                             const std::vector<int32_t> &colidx,
-                                             int64_t rows, int64_t cols) {
+/// (std::vector or the runtime's memory::Vector.)
+template <typename Offsets, typename Columns>
+::testing::AssertionResult wellFormed(const Offsets &rowptr,
+                                      const Columns &colidx, int64_t rows,
+                                      int64_t cols) {
   if (static_cast<int64_t>(rowptr.size()) != rows + 1 || rowptr[0] != 0 ||
       rowptr[rows] != static_cast<int64_t>(colidx.size()))
     return ::testing::AssertionFailure() << "bad row offsets";

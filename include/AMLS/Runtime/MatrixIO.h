@@ -10,6 +10,7 @@
 #define AMLS_RUNTIME_MATRIXIO_H
 
 #include "AMLS/Runtime/ABI.h"
+#include "AMLS/Runtime/Memory.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -30,10 +31,11 @@ inline constexpr char kBinaryMatrixMagic[8] = {'A', 'M', 'L', 'S',
 /// `.mtx` and `.mm` are Matrix Market, `.bin` binary, anything else CSV.
 FileFormat formatForPath(std::string_view path);
 
-/// A dense row-major matrix.
+/// A dense row-major matrix (its cells come from the pool: a matrix read
+/// from a file counts against the memory budget).
 struct Matrix {
   int64_t rows = 0, cols = 0;
-  std::vector<double> data;
+  memory::Vector<double> data;
 
   double &at(int64_t r, int64_t c) { return data[r * cols + c]; }
   double at(int64_t r, int64_t c) const { return data[r * cols + c]; }
@@ -57,9 +59,9 @@ struct MatrixView {
 /// `colidx`) and values, from rowptr[r] to rowptr[r + 1].
 struct CsrMatrix {
   int64_t rows = 0, cols = 0;
-  std::vector<int64_t> rowptr{0};
-  std::vector<int32_t> colidx;
-  std::vector<double> values;
+  memory::Vector<int64_t> rowptr{0};
+  memory::Vector<int32_t> colidx;
+  memory::Vector<double> values;
 
   int64_t nonZeros() const { return rowptr.back(); }
 };

@@ -15,7 +15,9 @@
 #ifndef AMLS_RUNTIME_MEMORY_H
 #define AMLS_RUNTIME_MEMORY_H
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace amls::runtime::memory {
 
@@ -68,6 +70,33 @@ Statistics getStatistics();
 void resetStatistics();
 /// Returns every cached block to the system.
 void trim();
+/// With pooling off, every buffer comes from the system allocator and goes
+/// back to it when freed (the budget and statistics still apply): the
+/// baseline the pool is measured against (amls-run --memory-pool=false).
+void setPooling(bool enabled);
+
+/// A standard allocator over the pool: the runtime's own arrays (matrices
+/// read from files, kernels' scratch) count against the budget, show in the
+/// statistics and stop the program with the same message when refused, like
+/// compiled code's buffers.
+template <typename T> struct Allocator {
+  using value_type = T;
+  Allocator() = default;
+  template <typename U> Allocator(const Allocator<U> &) {}
+  T *allocate(std::size_t count) {
+    // Beyond 2^62 bytes allocate() refuses; the product must not wrap first.
+    uint64_t bytes = count > (uint64_t(1) << 62) / sizeof(T)
+                         ? (uint64_t(1) << 62) + 1
+                         : uint64_t(count) * sizeof(T);
+    return static_cast<T *>(memory::allocate(bytes));
+  }
+  void deallocate(T *buffer, std::size_t) { memory::release(buffer); }
+  friend bool operator==(const Allocator &, const Allocator &) { return true; }
+  friend bool operator!=(const Allocator &, const Allocator &) { return false; }
+};
+
+/// An array of the runtime's whose memory comes from the pool.
+template <typename T> using Vector = std::vector<T, Allocator<T>>;
 
 /// Parses a size such as 2G, 512M, 64k or 1000000 (bytes); false if it is
 /// not one.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/Memory.h"
+#include "Failure.h"
 
 #include <cerrno>
 #include <cinttypes>
@@ -22,7 +23,29 @@
 
 #include <unistd.h>
 
+// Under AddressSanitizer (make asan-check) cached blocks and the slack of
+// each buffer's size class are poisoned: a runtime kernel that reads or
+// writes past the bytes compiled code asked for, or a buffer after it went
+// back to the pool, is reported instead of silently hitting pool memory.
+#if defined(__SANITIZE_ADDRESS__)
+#define AMLS_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AMLS_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifdef AMLS_ADDRESS_SANITIZER
+#include <sanitizer/asan_interface.h>
+#define AMLS_POISON(address, bytes) ASAN_POISON_MEMORY_REGION(address, bytes)
+#define AMLS_UNPOISON(address, bytes)                                          \
+  ASAN_UNPOISON_MEMORY_REGION(address, bytes)
+#else
+#define AMLS_POISON(address, bytes) ((void)(address), (void)(bytes))
+#define AMLS_UNPOISON(address, bytes) ((void)(address), (void)(bytes))
+#endif
+
 using namespace amls::runtime::memory;
+using amls::runtime::fail;
 
 namespace {
 
@@ -37,12 +60,6 @@ struct Header {
   void *base;
 };
 static_assert(sizeof(Header) <= kAlignment, "the header fits its slot");
-
-[[noreturn]] void fail(const char *message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "amls: %s\n", message);
-  std::exit(1);
-}
 
 uint64_t classOf(uint64_t bytes) {
   if (bytes <= 4096)
@@ -88,7 +105,7 @@ public:
     uint64_t budget = limit ? limit : defaultLimit();
     if (stats.liveBytes + classBytes > budget)
       refuse(bytes, nullptr);
-    if (alignment == kAlignment) {
+    if (alignment == kAlignment && pooling) {
       auto it = freeLists.find(classBytes);
       if (it != freeLists.end() && !it->second.empty()) {
         void *buffer = it->second.back();
@@ -96,6 +113,7 @@ public:
         stats.cachedBytes -= classBytes;
         ++stats.poolHits;
         take(classBytes);
+        exposeOnly(buffer, bytes, classBytes);
         return buffer;
       }
     }
@@ -119,6 +137,7 @@ public:
     header->magic = kMagic;
     header->classBytes = classBytes;
     header->base = base;
+    exposeOnly(reinterpret_cast<void *>(payload), bytes, classBytes);
     return reinterpret_cast<void *>(payload);
   }
 
@@ -136,13 +155,15 @@ public:
     uint64_t budget = limit ? limit : defaultLimit();
     // Keep it for reuse unless it is large, over-aligned, or the cache would
     // hold more than a quarter of the budget.
-    if (aligned && classBytes < kLargeBlockBytes &&
+    if (pooling && aligned && classBytes < kLargeBlockBytes &&
         stats.cachedBytes + classBytes <= budget / 4) {
+      AMLS_POISON(buffer, classBytes);
       freeLists[classBytes].push_back(buffer);
       stats.cachedBytes += classBytes;
       return;
     }
     lock.unlock();
+    AMLS_UNPOISON(buffer, classBytes);
     header->magic = 0;
     std::free(header->base);
   }
@@ -173,6 +194,13 @@ public:
   void setLimit(uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex);
     limit = bytes;
+  }
+
+  void setPooling(bool enabled) {
+    std::lock_guard<std::mutex> lock(mutex);
+    pooling = enabled;
+    if (!pooling)
+      trimLocked();
   }
 
   uint64_t getLimit() {
@@ -207,6 +235,13 @@ private:
     largest[at] = buffer;
   }
 
+  /// Makes the `bytes` asked for addressable and the rest of the size
+  /// class not (under AddressSanitizer only).
+  static void exposeOnly(void *buffer, uint64_t bytes, uint64_t classBytes) {
+    AMLS_UNPOISON(buffer, bytes);
+    AMLS_POISON(static_cast<char *>(buffer) + bytes, classBytes - bytes);
+  }
+
   void take(uint64_t classBytes) {
     stats.liveBytes += classBytes;
     if (stats.liveBytes > stats.peakLiveBytes)
@@ -218,6 +253,7 @@ private:
       for (void *buffer : buffers) {
         auto *header = reinterpret_cast<Header *>(static_cast<char *>(buffer) -
                                                   kAlignment);
+        AMLS_UNPOISON(buffer, classBytes);
         header->magic = 0;
         std::free(header->base);
       }
@@ -251,6 +287,7 @@ private:
   std::unordered_map<uint64_t, std::vector<void *>> freeLists;
   Statistics stats;
   uint64_t limit = 0;
+  bool pooling = true;
 };
 
 Pool &pool() {
@@ -285,6 +322,9 @@ Statistics amls::runtime::memory::getStatistics() {
 
 void amls::runtime::memory::resetStatistics() { pool().resetStatistics(); }
 void amls::runtime::memory::trim() { pool().trim(); }
+void amls::runtime::memory::setPooling(bool enabled) {
+  pool().setPooling(enabled);
+}
 
 bool amls::runtime::memory::parseSize(const char *text, uint64_t &bytes) {
   char *end = nullptr;

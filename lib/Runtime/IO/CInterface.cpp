@@ -1,5 +1,6 @@
 //===- CInterface.cpp - I/O entry points of compiled programs -------------===//
 
+#include "../Core/Failure.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
@@ -13,12 +14,6 @@
 using namespace amls::runtime;
 
 namespace {
-
-[[noreturn]] void fail(const std::string &message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "amls: %s\n", message.c_str());
-  std::exit(1);
-}
 
 /// `amls.read` asks for the sizes first, then for the contents into a
 /// buffer of those sizes: the file is parsed once and kept in between.

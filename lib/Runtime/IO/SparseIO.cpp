@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Core/Failure.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
@@ -120,20 +121,20 @@ private:
 
   void buildFromEntries() {
     auto n = static_cast<int64_t>(entryRows.size());
-    std::vector<int64_t> &rowptr = result.rowptr;
+    memory::Vector<int64_t> &rowptr = result.rowptr;
     rowptr.assign(result.rows + 1, 0);
     for (int64_t e = 0; e < n; ++e)
       ++rowptr[entryRows[e] + 1];
     for (int64_t r = 0; r < result.rows; ++r)
       rowptr[r + 1] += rowptr[r];
     // Entries by row, in file order within a row (a stable counting sort).
-    std::vector<int64_t> order(n);
+    memory::Vector<int64_t> order(n);
     {
-      std::vector<int64_t> next(rowptr.begin(), rowptr.end() - 1);
+      memory::Vector<int64_t> next(rowptr.begin(), rowptr.end() - 1);
       for (int64_t e = 0; e < n; ++e)
         order[next[entryRows[e]]++] = e;
     }
-    std::vector<int64_t>().swap(entryRows);
+    memory::Vector<int64_t>().swap(entryRows);
     auto byColumn = [&](int64_t x, int64_t y) {
       return entryCols[x] < entryCols[y];
     };
@@ -161,21 +162,21 @@ private:
 
   CsrMatrix &result;
   bool reassigns = false, listed = false;
-  std::vector<double> pending;
+  memory::Vector<double> pending;
   int64_t pendingRows = 0, pendingCols = 0;
-  std::vector<int64_t> entryRows;
-  std::vector<int32_t> entryCols;
-  std::vector<double> entryValues;
+  memory::Vector<int64_t> entryRows;
+  memory::Vector<int32_t> entryCols;
+  memory::Vector<double> entryValues;
 };
 
 /// The entries one thread parsed from its part of a coordinate file, in
 /// file order.
 struct ParsedPart {
-  std::vector<int64_t> rows;
-  std::vector<int32_t> cols;
-  std::vector<double> values;
+  memory::Vector<int64_t> rows;
+  memory::Vector<int32_t> cols;
+  memory::Vector<double> values;
   /// Per row: the part's entries, then where they go.
-  std::vector<int64_t> next;
+  memory::Vector<int64_t> next;
   int64_t lines = 0;
   bool ok = true;
 };
@@ -391,7 +392,7 @@ bool readCoordinateInParallel(const std::string &path, CsrMatrix &result) {
   parsed.clear();
   // Rows sorted by column, duplicates and zeros removed (usually nothing
   // to do), then moved together where a row lost entries.
-  std::vector<int64_t> kept(rows);
+  memory::Vector<int64_t> kept(rows);
   sparse::runThreads(parts, [&](int64_t t) {
     for (int64_t r = rows * t / parts; r < rows * (t + 1) / parts; ++r)
       kept[r] = settleRow(colidx, values, rowptr[r], rowptr[r + 1]);
@@ -443,12 +444,6 @@ public:
 private:
   CsrMatrixView m;
 };
-
-[[noreturn]] void fail(const std::string &message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "amls: %s\n", message.c_str());
-  std::exit(1);
-}
 
 const CsrMatrix &handleMatrix(void *handle) {
   if (!handle)

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Core/Failure.h"
+#include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -16,13 +18,9 @@
 #include <string>
 #include <vector>
 
-namespace {
+using amls::runtime::fail;
 
-[[noreturn]] void fail(const std::string &message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "amls: %s\n", message.c_str());
-  std::exit(1);
-}
+namespace {
 
 double &at(AmlsMatrixF64 *m, int64_t r, int64_t c) {
   return m->aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
@@ -109,7 +107,7 @@ extern "C" void _mlir_ciface_amls_rt_order(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
   if (by < 0 || by >= cols)
     fail("order: sort column " + std::to_string(by + 1) + " is outside the " +
          std::to_string(cols) + " columns");
-  std::vector<int64_t> permutation(rows);
+  amls::runtime::memory::Vector<int64_t> permutation(rows);
   std::iota(permutation.begin(), permutation.end(), 0);
   std::stable_sort(permutation.begin(), permutation.end(),
                    [&](int64_t l, int64_t r) {

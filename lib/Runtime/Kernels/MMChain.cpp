@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -68,8 +69,8 @@ void accumulateStridedRows(const AmlsMatrixF64 *x, int64_t begin, int64_t end,
 }
 
 /// A contiguous copy of a column vector (views may be strided).
-std::vector<double> columnOf(const AmlsMatrixF64 *m) {
-  std::vector<double> values(m->sizes[0]);
+amls::runtime::memory::Vector<double> columnOf(const AmlsMatrixF64 *m) {
+  amls::runtime::memory::Vector<double> values(m->sizes[0]);
   for (int64_t i = 0; i < m->sizes[0]; ++i)
     values[i] = m->aligned[m->offset + i * m->strides[0]];
   return values;
@@ -82,7 +83,7 @@ extern "C" void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
                                              AmlsMatrixF64 *out,
                                              int32_t useWeights) {
   int64_t rows = x->sizes[0], cols = x->sizes[1];
-  std::vector<double> vector = columnOf(v);
+  amls::runtime::memory::Vector<double> vector = columnOf(v);
   const double *weights = useWeights ? w->aligned + w->offset
                                      : static_cast<const double *>(nullptr);
   int64_t weightStride = useWeights ? w->strides[0] : 0;
@@ -101,7 +102,7 @@ extern "C" void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
   threads =
       std::min(threads, std::max<int64_t>(rows * cols / kMinCellsPerThread, 1));
   threads = std::min(threads, std::max<int64_t>(rows, 1));
-  std::vector<double> partials(threads * cols, 0.0);
+  amls::runtime::memory::Vector<double> partials(threads * cols, 0.0);
   std::vector<std::thread> workers;
   for (int64_t t = 1; t < threads; ++t)
     workers.emplace_back(accumulate, rows * t / threads,

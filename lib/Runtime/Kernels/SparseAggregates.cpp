@@ -92,7 +92,7 @@ void rowSums(const CsrView &a, double *out, int64_t stride, int64_t begin,
 
 /// Column partials of one thread: sums, or extrema and entry counts.
 struct ColumnPartial {
-  std::vector<double> value;
+  memory::Vector<double> value;
   std::vector<int64_t> count;
 };
 
@@ -250,7 +250,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_row_max_times(
                  shape(dc.rows, dc.cols) + " c and a " + shape(o.rows, o.cols) +
                  " result";
         });
-  std::vector<double> storage;
+  memory::Vector<double> storage;
   const double *labels = contiguousVector(dc, storage);
   forRowRanges(g, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {

@@ -157,7 +157,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_transpose(
     threads = 1;
   std::vector<int64_t> bounds = splitRows(a, threads);
   // next[t * cols + c]: where thread t writes its next entry of column c.
-  std::vector<int64_t> next(threads * a.cols, 0);
+  memory::Vector<int64_t> next(threads * a.cols, 0);
   runThreads(threads, [&](int64_t t) {
     int64_t *counts = next.data() + t * a.cols;
     for (int64_t k = a.begin(bounds[t]); k < a.begin(bounds[t + 1]); ++k)

@@ -117,7 +117,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_mmchain(
                  shape(dv.rows, dv.cols) + " v and a " +
                  shape(dout.rows, dout.cols) + " result";
         });
-  std::vector<double> vStorage, wStorage;
+  memory::Vector<double> vStorage, wStorage;
   const double *vector = contiguousVector(dv, vStorage);
   const double *weights = nullptr;
   if (use_weights) {
@@ -139,7 +139,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_mmchain(
                              std::max<int64_t>(x.rows, 1));
   if (threads > 1 && x.cols > x.nnz() / 2) {
     // Partials over the columns would cost more than the product.
-    std::vector<double> q(x.rows);
+    memory::Vector<double> q(x.rows);
     std::vector<int64_t> bounds = splitRows(x, threads);
     runThreads(threads, [&](int64_t t) {
       for (int64_t i = bounds[t]; i < bounds[t + 1]; ++i)
@@ -149,7 +149,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_mmchain(
     return;
   }
   std::vector<int64_t> bounds = splitRows(x, threads);
-  std::vector<double> partials(threads * x.cols, 0.0);
+  memory::Vector<double> partials(threads * x.cols, 0.0);
   runThreads(threads, [&](int64_t t) {
     double *partial = partials.data() + t * x.cols;
     for (int64_t i = bounds[t]; i < bounds[t + 1]; ++i) {

@@ -48,8 +48,8 @@ void insertionSort(int32_t *keys, int64_t n) {
 /// faster than std::sort for the 100 columns of a typical row). Buckets too
 /// full for that (clustered keys) fall back to std::sort.
 void sortDistinct(int32_t *keys, int64_t n, int32_t lo, int32_t hi,
-                  std::vector<int32_t> &scratch,
-                  std::vector<int64_t> &buckets) {
+                  memory::Vector<int32_t> &scratch,
+                  memory::Vector<int64_t> &buckets) {
   constexpr int64_t kSmall = 24, kMaxBucket = 32;
   if (n <= kSmall)
     return insertionSort(keys, n);
@@ -248,13 +248,13 @@ private:
 
   bool dense;
   uint32_t currentStamp = 0;
-  std::vector<uint32_t> stamps;
-  std::vector<Slot> slots;
-  std::vector<int32_t> columns;
-  std::vector<double> sums;
-  std::vector<Product> products;
-  std::vector<int32_t> scratch;
-  std::vector<int64_t> buckets;
+  memory::Vector<uint32_t> stamps;
+  memory::Vector<Slot> slots;
+  memory::Vector<int32_t> columns;
+  memory::Vector<double> sums;
+  memory::Vector<Product> products;
+  memory::Vector<int32_t> scratch;
+  memory::Vector<int64_t> buckets;
 };
 
 /// Runs body(accumulator, i) over the rows of A on the kernel's threads.

@@ -133,7 +133,7 @@ void spmm(const CsrView &a, const DenseView &b, const DenseView &c) {
   if (c.colStride == 1 || width == 1)
     adviseHugePages(c.data, c.rows * c.rowStride * int64_t(sizeof(double)));
   if (width == 1) {
-    std::vector<double> storage;
+    memory::Vector<double> storage;
     const double *x = contiguousVector(b, storage);
     runThreads(threads, [&](int64_t t) {
       spmvRows(a, x, c.data, c.rowStride, bounds[t], bounds[t + 1]);
@@ -142,7 +142,7 @@ void spmm(const CsrView &a, const DenseView &b, const DenseView &c) {
   }
   RowMajor rowsOfB = rowMajorOf(b);
   // A C with strided columns is formed row-major, then copied.
-  std::vector<double> storage;
+  memory::Vector<double> storage;
   double *out = c.data;
   int64_t ldc = c.rowStride;
   if (c.colStride != 1) {
@@ -245,7 +245,7 @@ void amls::runtime::sparse::spmmTransposed(const CsrView &a, const DenseView &b,
   // C itself when its rows are contiguous, otherwise a row-major copy.
   bool direct = c.colStride == 1 || width == 1;
   int64_t ldc = direct ? c.rowStride : width;
-  std::vector<double> storage;
+  memory::Vector<double> storage;
   double *out = c.data;
   if (!direct) {
     storage.resize(cells);
@@ -333,7 +333,7 @@ namespace {
 /// by row i of A.
 void denseTimesCsrRows(const DenseView &a, const CsrView &b, const DenseView &c,
                        int64_t begin, int64_t end,
-                       std::vector<double> &scratch) {
+                       memory::Vector<double> &scratch) {
   for (int64_t i = begin; i < end; ++i) {
     double *row = &c.at(i, 0);
     if (c.colStride != 1) {
@@ -404,7 +404,7 @@ extern "C" void _mlir_ciface_amls_rt_dense_csr_mm(
     return;
   }
   runThreads(threads, [&](int64_t t) {
-    std::vector<double> scratch;
+    memory::Vector<double> scratch;
     denseTimesCsrRows(da, sb, dc, da.rows * t / threads,
                       da.rows * (t + 1) / threads, scratch);
   });

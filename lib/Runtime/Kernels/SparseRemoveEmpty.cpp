@@ -22,9 +22,9 @@ constexpr int32_t kRows = 0;
 /// The kept rows (columns) of a matrix.
 struct Kept {
   /// For each row (column) of the input, its index in the result or -1.
-  std::vector<int64_t> index;
+  memory::Vector<int64_t> index;
   /// The kept rows (columns) in order.
-  std::vector<int64_t> sources;
+  memory::Vector<int64_t> sources;
 };
 
 void checkArguments(const CsrView &a, const AmlsMatrixF64 *select,

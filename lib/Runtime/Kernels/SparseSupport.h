@@ -10,6 +10,8 @@
 #ifndef AMLS_LIB_RUNTIME_KERNELS_SPARSESUPPORT_H
 #define AMLS_LIB_RUNTIME_KERNELS_SPARSESUPPORT_H
 
+#include "../Core/Failure.h"
+#include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -27,15 +29,13 @@
 
 namespace amls::runtime::sparse {
 
+// Kernels' scratch arrays are memory::Vector (the pool, the budget).
+namespace memory = amls::runtime::memory;
+using amls::runtime::fail;
+
 /// Below this many stored entries (or cells) per thread, starting a thread
 /// costs more than it saves.
 constexpr int64_t kMinWorkPerThread = 1 << 15;
-
-[[noreturn]] inline void fail(const std::string &message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "amls: %s\n", message.c_str());
-  std::exit(1);
-}
 
 /// Fails with "<kernel>: <problem()>" unless `ok`; the message is built
 /// only then.
@@ -114,13 +114,13 @@ inline void checkResultShape(const DenseView &o, int64_t rows, int64_t cols,
 struct RowMajor {
   const double *data;
   int64_t rowStride;
-  std::vector<double> storage;
+  memory::Vector<double> storage;
 };
 
 inline RowMajor rowMajorOf(const DenseView &m) {
   if (m.colStride == 1 || m.cols <= 1)
     return {m.data, m.rowStride, {}};
-  RowMajor copy{nullptr, m.cols, std::vector<double>(m.rows * m.cols)};
+  RowMajor copy{nullptr, m.cols, memory::Vector<double>(m.rows * m.cols)};
   for (int64_t r = 0; r < m.rows; ++r)
     for (int64_t c = 0; c < m.cols; ++c)
       copy.storage[r * m.cols + c] = m.at(r, c);
@@ -131,7 +131,7 @@ inline RowMajor rowMajorOf(const DenseView &m) {
 /// The cells of a row or column vector as a contiguous array: the view's
 /// memory when it is contiguous, otherwise a copy kept in `storage`.
 inline const double *contiguousVector(const DenseView &m,
-                                      std::vector<double> &storage) {
+                                      memory::Vector<double> &storage) {
   int64_t length = m.rows * m.cols;
   int64_t stride = m.cols == 1 ? m.rowStride : m.colStride;
   if (stride == 1 || length <= 1)

@@ -1,0 +1,25 @@
+//===- Failure.h - How the runtime stops a program --------------*- C++ -*-===//
+//
+// Every run-time error of a compiled program (a check that fails, memory
+// refused, a file that cannot be read) ends here: one place that prints
+// "amls: <message>" after what the program printed and ends the process
+// with status 1. The embedding API (issue 20) replaces the exit with an
+// error return from this one function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_LIB_RUNTIME_CORE_FAILURE_H
+#define AMLS_LIB_RUNTIME_CORE_FAILURE_H
+
+#include <string>
+
+namespace amls::runtime {
+
+[[noreturn]] void fail(const char *message);
+[[noreturn]] inline void fail(const std::string &message) {
+  fail(message.c_str());
+}
+
+} // namespace amls::runtime
+
+#endif // AMLS_LIB_RUNTIME_CORE_FAILURE_H
