@@ -12,9 +12,16 @@
 #                components end to end on a 1M-vertex graph (all matrices;
 #                SPARSE_BENCH_FLAGS=--quick for the 100k ones; matrices cached
 #                in build/bench/sparse/)
+#   make bench-memory  the runtime's buffer pool against the system allocator
+#                (loops of temporaries, the examples' peak memory, threads;
+#                MEMORY_BENCH_FLAGS="--size large" for the large examples)
 #   make leak-check  the integration tests under valgrind's leak checker
+#   make asan-check  the integration and example tests and the runtime's unit
+#                tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+#                (in build-asan/; CI runs it after `make check`)
 #   make docs    regenerate the ODS references in docs/
-#   make fuzz    fuzz the DML frontend with libFuzzer (FUZZ_SECONDS=600)
+#   make fuzz    fuzz the DML frontend (make fuzz-dml) and the file readers
+#                (make fuzz-readers) with libFuzzer, FUZZ_SECONDS=600 each
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
 
@@ -33,8 +40,10 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse leak-check fuzz-readers docs \
-        fuzz clean
+.PHONY: all deps build demo examples check bench bench-sparse bench-memory leak-check \
+        asan-check \
+        fuzz-readers docs \
+        fuzz fuzz-dml clean
 
 all: build
 
@@ -78,10 +87,37 @@ leak-check: build
 	cmake --build $(BUILD_DIR) --target amls-run
 	/usr/lib/llvm-22/bin/lit -sv --param leak_check=1 $(BUILD_DIR)/test/Integration
 
+# The project's code under AddressSanitizer and UndefinedBehaviorSanitizer
+# (-O1; MLIR, LLVM and the JIT-compiled code are not instrumented). The
+# runtime's pool poisons cached blocks and the slack after each buffer, so
+# the runtime's kernels are checked against the sizes compiled code asked for.
+ASAN_BUILD_DIR ?= build-asan
+ASAN_TARGETS := amls-opt amls-run amls-translate amls_runtime AMLSRuntimeTests \
+                AMLSSessionTests
+export ASAN_OPTIONS ?= detect_leaks=1:allocator_may_return_null=1:abort_on_error=0
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+asan-check: deps
+	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
+	  -DAMLS_SANITIZERS=address,undefined \
+	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
+	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
+	  -DPython3_EXECUTABLE=/usr/bin/python3
+	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(ASAN_TARGETS)
+	$(LLVM_PREFIX)/bin/lit -sv --param sanitized=1 \
+	  $(ASAN_BUILD_DIR)/test/Integration $(ASAN_BUILD_DIR)/test/Examples
+	$(ASAN_BUILD_DIR)/unittests/AMLSRuntimeTests --gtest_brief=1
+	$(ASAN_BUILD_DIR)/unittests/AMLSSessionTests --gtest_brief=1
+
 bench: build
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	/usr/bin/python3 bench/run.py --amls-run $(AMLS_RUN)
 	/usr/bin/python3 bench/sparse/run.py --amls-run $(AMLS_RUN) --quick
+
+# The runtime's pool against glibc's malloc: loops of temporaries, the
+# examples' wall time and peak memory, concurrent allocation.
+bench-memory: build
+	/usr/bin/python3 bench/memory/run.py --amls-run $(AMLS_RUN) $(MEMORY_BENCH_FLAGS)
 
 bench-sparse: build
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
@@ -91,7 +127,8 @@ bench-sparse: build
 # sanitizers, the dialect library comes from the regular build.
 FUZZ_SECONDS ?= 600
 FUZZER := $(BUILD_DIR)/bin/amls-dml-fuzzer
-fuzz: build
+fuzz: fuzz-dml fuzz-readers
+fuzz-dml: build
 	@scripts/ensure-packages.sh clang-22 libclang-rt-22-dev
 	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
@@ -119,6 +156,7 @@ fuzz-readers:
 	  -Iinclude fuzz/reader-fuzzer.cpp lib/Runtime/IO/MatrixIO.cpp \
 	  lib/Runtime/IO/SparseIO.cpp lib/Runtime/IO/CsvReader.cpp \
 	  lib/Runtime/IO/FileMetadata.cpp lib/Runtime/Core/Memory.cpp \
+	  lib/Runtime/Core/Failure.cpp \
 	  -Wl,-rpath,$(LLVM_PREFIX)/lib -o $(READER_FUZZER)
 	$(READER_FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=2048 -artifact_prefix=$(BUILD_DIR)/fuzz-reader- \

@@ -48,6 +48,7 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::amls;
@@ -403,9 +404,13 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     std::string message = llvm::toString(targetMachine.takeError());
     return module->emitError("cannot target the host CPU: ") << message;
   }
+  // The options hold a function_ref: the transformer must outlive create()
+  // (a temporary here was a stack-use-after-scope, found by ASan).
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+                                targetMachine->get());
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, targetMachine->get());
+  engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = ExecutionEngine::create(*module, engineOptions,
                                         std::move(*targetMachine));

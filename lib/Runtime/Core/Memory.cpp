@@ -36,9 +36,12 @@
 #endif
 #ifdef AMLS_ADDRESS_SANITIZER
 #include <sanitizer/asan_interface.h>
-#define AMLS_POISON(address, bytes) ASAN_POISON_MEMORY_REGION(address, bytes)
+// Parenthesized: cmake/SanitizerCompat.h turns the unparenthesized names
+// (LLVM's allocator annotations) into no-ops.
+#define AMLS_POISON(address, bytes)                                            \
+  (__asan_poison_memory_region)(address, bytes)
 #define AMLS_UNPOISON(address, bytes)                                          \
-  ASAN_UNPOISON_MEMORY_REGION(address, bytes)
+  (__asan_unpoison_memory_region)(address, bytes)
 #else
 #define AMLS_POISON(address, bytes) ((void)(address), (void)(bytes))
 #define AMLS_UNPOISON(address, bytes) ((void)(address), (void)(bytes))
