@@ -235,8 +235,9 @@ TEST(SessionTest, OneBufferReturnedTwiceIsFreedOnce) {
   EXPECT_EQ(first.toVector(), second.toVector());
   // Either the compiled code copied one of them or both share one owner,
   // which frees the buffer once (a double free would abort this test).
-  if (first.getRef().allocation == second.getRef().allocation)
+  if (first.getRef().allocation == second.getRef().allocation) {
     EXPECT_EQ(first.getNumOwners(), 2);
+  }
 }
 
 TEST(SessionTest, ResultsOutliveTheSession) {

@@ -9,7 +9,9 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -151,6 +153,75 @@ TEST_F(MemoryTest, PoisonsSlackAndCachedBlocksUnderAddressSanitizer) {
   memory::release(again);
 }
 #endif
+
+// Small blocks a thread releases stay in its own cache and serve its next
+// allocation of the class; trim() and the budget reach into every cache.
+TEST_F(MemoryTest, ThreadCachesServeTheirThreadAndAreFlushed) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int step = 0;
+  void *first = nullptr, *second = nullptr;
+  std::thread worker([&] {
+    first = memory::allocate(1000);
+    memory::release(first);
+    second = memory::allocate(1000); // the same block, from this thread
+    memory::release(second);
+    std::unique_lock<std::mutex> lock(mutex);
+    step = 1;
+    changed.notify_all();
+    changed.wait(lock, [&] { return step == 2; });
+  });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return step == 1; });
+  }
+  EXPECT_EQ(first, second);
+  memory::Statistics stats = memory::getStatistics();
+  EXPECT_EQ(stats.allocations, 2u);
+  EXPECT_EQ(stats.poolHits, 1u);
+  EXPECT_EQ(stats.liveBytes, 0u);
+  EXPECT_EQ(stats.cachedBytes, 1024u); // in the worker's cache
+  memory::trim();                      // reaches into the worker's cache
+  EXPECT_EQ(memory::getStatistics().cachedBytes, 0u);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    step = 2;
+  }
+  changed.notify_all();
+  worker.join();
+}
+
+// A thread that ends gives its cached blocks and counters to the pool.
+TEST_F(MemoryTest, AnEndingThreadReturnsItsCache) {
+  std::thread([] {
+    for (int i = 0; i < 5; ++i)
+      memory::release(memory::allocate(4096));
+  }).join();
+  memory::Statistics stats = memory::getStatistics();
+  EXPECT_EQ(stats.allocations, 5u);
+  EXPECT_EQ(stats.poolHits, 4u);
+  EXPECT_EQ(stats.liveBytes, 0u);
+  EXPECT_EQ(stats.cachedBytes, 4096u); // now in the shared free lists
+  void *again = memory::allocate(4096);
+  EXPECT_EQ(memory::getStatistics().poolHits, 5u);
+  memory::release(again);
+}
+
+// Blocks held by thread caches count against the budget until they are
+// needed: an allocation that fits once they are flushed succeeds.
+TEST_F(MemoryTest, ThreadCachesGiveWayToTheBudget) {
+  memory::setLimit(1 << 20);
+  void *held[4];
+  for (void *&buffer : held)
+    buffer = memory::allocate(192 << 10); // sizes of their own class
+  for (void *buffer : held)
+    memory::release(buffer); // 768 KiB in this thread's cache
+  EXPECT_EQ(memory::getStatistics().cachedBytes, 768u << 10);
+  void *big = memory::allocate(768 << 10);
+  EXPECT_NE(big, nullptr);
+  EXPECT_EQ(memory::getStatistics().liveBytes, 768u << 10);
+  memory::release(big);
+}
 
 // Compiled code announces each buffer before allocating it: the largest
 // are kept once per location, largest first.

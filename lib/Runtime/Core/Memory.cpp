@@ -3,14 +3,20 @@
 // Each buffer has a header of kAlignment bytes in front of it with its size
 // class, so release() needs no lookup. Size classes are multiples of 64
 // bytes up to 4 KiB and then four per power of two (at most 25% unused).
-// The free lists are behind one mutex: allocations of buffers are few and
-// large next to the work done on them (measured in MemoryTest).
+// Blocks of up to kThreadBlockBytes released by a thread go to that
+// thread's own cache (a few slots) and its next allocation of the class
+// takes them back without the shared lock: parfor workers and the kernels'
+// threads allocate and free the same small temporaries over and over
+// (bench/memory: pool_threads). Everything else goes through free lists
+// behind one mutex; large buffers are few next to the work done on them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/Memory.h"
 #include "Failure.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -54,6 +60,9 @@ namespace {
 
 constexpr uint64_t kMagic = 0x414d4c53424c4b31; // "AMLSBLK1"
 
+/// The largest size class a thread cache keeps.
+constexpr uint64_t kThreadBlockBytes = uint64_t(256) << 10;
+
 struct Header {
   uint64_t magic;
   /// The block's size class (the bytes after the header).
@@ -89,6 +98,44 @@ std::string humanBytes(uint64_t bytes) {
 /// for.
 thread_local Statistics::Buffer announced;
 
+class Pool;
+Pool &pool();
+
+/// A thread's own cache of small blocks (see the file comment). Its mutex
+/// is taken by its thread on every use, uncontended, and by the pool when
+/// it flushes every cache (trim, the budget). The blocks it holds stay
+/// counted in the pool's live bytes until they are flushed.
+struct ThreadCache {
+  static constexpr int kSlots = 8;
+  struct Slot {
+    void *buffer;
+    uint64_t classBytes;
+  };
+
+  ThreadCache();
+  ~ThreadCache();
+
+  std::mutex mutex;
+  Slot slots[kSlots];
+  int count = 0;
+  uint64_t cachedBytes = 0;
+  /// The allocations of blocks up to kThreadBlockBytes this thread asked
+  /// for, their bytes, and those served from this cache.
+  uint64_t allocations = 0, bytesAllocated = 0, hits = 0;
+};
+
+/// 0 before this thread's cache exists, 1 while it does, 2 after it was
+/// destroyed (static objects released at exit, after the thread-locals of
+/// the main thread, go to the shared lists).
+thread_local int threadCacheState = 0;
+
+ThreadCache *threadCache() {
+  if (threadCacheState == 2)
+    return nullptr;
+  thread_local ThreadCache cache;
+  return &cache;
+}
+
 class Pool {
 public:
   void *allocate(uint64_t bytes, uint64_t alignment) {
@@ -99,49 +146,33 @@ public:
     if (bytes > (uint64_t(1) << 62))
       refuse(bytes, "more than any machine's memory");
     uint64_t classBytes = classOf(bytes);
-    std::unique_lock<std::mutex> lock(mutex);
-    ++stats.allocations;
-    stats.bytesAllocated += bytes;
-    if (announced.what && announced.bytes == bytes)
-      rank(announced);
-    announced = Statistics::Buffer();
-    uint64_t budget = limit ? limit : defaultLimit();
-    if (stats.liveBytes + classBytes > budget)
-      refuse(bytes, nullptr);
-    if (alignment == kAlignment && pooling) {
-      auto it = freeLists.find(classBytes);
-      if (it != freeLists.end() && !it->second.empty()) {
-        void *buffer = it->second.back();
-        it->second.pop_back();
-        stats.cachedBytes -= classBytes;
-        ++stats.poolHits;
-        take(classBytes);
+    if (announced.what) {
+      if (announced.bytes == bytes && bytes > rankFloor.load())
+        rank(announced);
+      announced = Statistics::Buffer();
+    }
+    bool small = alignment == kAlignment && classBytes <= kThreadBlockBytes &&
+                 pooling.load(std::memory_order_relaxed);
+    ThreadCache *cachePointer = small ? threadCache() : nullptr;
+    if (cachePointer) {
+      ThreadCache &cache = *cachePointer;
+      std::unique_lock<std::mutex> lock(cache.mutex);
+      ++cache.allocations;
+      cache.bytesAllocated += bytes;
+      for (int i = cache.count - 1; i >= 0; --i) {
+        if (cache.slots[i].classBytes != classBytes)
+          continue;
+        void *buffer = cache.slots[i].buffer;
+        cache.slots[i] = cache.slots[--cache.count];
+        cache.cachedBytes -= classBytes;
+        ++cache.hits;
+        lock.unlock();
         exposeOnly(buffer, bytes, classBytes);
         return buffer;
       }
     }
-    // Live, cached and new bytes together past the budget: the cache goes
-    // back to the system first.
-    if (stats.liveBytes + stats.cachedBytes + classBytes > budget)
-      trimLocked();
-    take(classBytes);
-    lock.unlock();
-    uint64_t total = classBytes + alignment; // header slot and alignment
-    void *base = std::aligned_alloc(kAlignment, (total + 63) / 64 * 64);
-    if (!base) {
-      lock.lock();
-      stats.liveBytes -= classBytes;
-      refuse(bytes, "the system refused it");
-    }
-    uintptr_t payload =
-        (reinterpret_cast<uintptr_t>(base) + kAlignment + alignment - 1) &
-        ~(alignment - 1);
-    auto *header = reinterpret_cast<Header *>(payload - kAlignment);
-    header->magic = kMagic;
-    header->classBytes = classBytes;
-    header->base = base;
-    exposeOnly(reinterpret_cast<void *>(payload), bytes, classBytes);
-    return reinterpret_cast<void *>(payload);
+    return allocateShared(bytes, alignment, classBytes,
+                          /*counted=*/cachePointer != nullptr);
   }
 
   void release(void *buffer) {
@@ -153,9 +184,23 @@ public:
       fail("a buffer released to the pool was not allocated by it");
     uint64_t classBytes = header->classBytes;
     bool aligned = header->base == static_cast<char *>(buffer) - kAlignment;
+    ThreadCache *cachePointer = aligned && classBytes <= kThreadBlockBytes &&
+                                        pooling.load(std::memory_order_relaxed)
+                                    ? threadCache()
+                                    : nullptr;
+    if (cachePointer) {
+      ThreadCache &cache = *cachePointer;
+      AMLS_POISON(buffer, classBytes);
+      std::lock_guard<std::mutex> lock(cache.mutex);
+      if (cache.count < ThreadCache::kSlots) {
+        cache.slots[cache.count++] = {buffer, classBytes};
+        cache.cachedBytes += classBytes;
+        return;
+      }
+    }
     std::unique_lock<std::mutex> lock(mutex);
-    stats.liveBytes -= classBytes;
-    uint64_t budget = limit ? limit : defaultLimit();
+    setLive(stats.liveBytes - classBytes);
+    uint64_t budget = budgetLocked();
     // Keep it for reuse unless it is large, over-aligned, or the cache would
     // hold more than a quarter of the budget.
     if (pooling && aligned && classBytes < kLargeBlockBytes &&
@@ -173,51 +218,143 @@ public:
 
   void trim() {
     std::lock_guard<std::mutex> lock(mutex);
+    flushThreadCachesLocked();
     trimLocked();
   }
 
-  uint64_t getLiveBytes() {
+  /// The bytes live, counting the blocks in thread caches: an upper bound
+  /// read without a lock (the exact count needs every cache's lock).
+  uint64_t getLiveBytesBound() { return live.load(std::memory_order_relaxed); }
+
+  /// The exact bytes live, after every thread cache went back to the pool.
+  uint64_t getLiveBytesFlushed() {
     std::lock_guard<std::mutex> lock(mutex);
+    flushThreadCachesLocked();
     return stats.liveBytes;
   }
 
   Statistics getStatistics() {
     std::lock_guard<std::mutex> lock(mutex);
-    return stats;
+    Statistics result = stats;
+    for (ThreadCache *cache : caches) {
+      std::lock_guard<std::mutex> cacheLock(cache->mutex);
+      result.allocations += cache->allocations;
+      result.bytesAllocated += cache->bytesAllocated;
+      result.poolHits += cache->hits;
+      result.liveBytes -= cache->cachedBytes;
+      result.cachedBytes += cache->cachedBytes;
+    }
+    std::lock_guard<std::mutex> rankLock(rankMutex);
+    std::copy(largest, largest + Statistics::kLargest, result.largest);
+    return result;
   }
 
   void resetStatistics() {
     std::lock_guard<std::mutex> lock(mutex);
-    uint64_t live = stats.liveBytes, cached = stats.cachedBytes;
+    flushThreadCachesLocked();
+    for (ThreadCache *cache : caches) {
+      std::lock_guard<std::mutex> cacheLock(cache->mutex);
+      cache->allocations = cache->bytesAllocated = cache->hits = 0;
+    }
+    uint64_t liveNow = stats.liveBytes, cached = stats.cachedBytes;
     stats = Statistics();
-    stats.liveBytes = stats.peakLiveBytes = live;
+    stats.liveBytes = stats.peakLiveBytes = liveNow;
     stats.cachedBytes = cached;
+    std::lock_guard<std::mutex> rankLock(rankMutex);
+    std::fill(largest, largest + Statistics::kLargest, Statistics::Buffer());
+    rankFloor = 0;
   }
 
-  void setLimit(uint64_t bytes) {
-    std::lock_guard<std::mutex> lock(mutex);
-    limit = bytes;
+  void setLimit(uint64_t bytes) { limit = bytes; }
+  uint64_t getLimit() {
+    uint64_t bytes = limit;
+    return bytes ? bytes : defaultLimit();
   }
 
   void setPooling(bool enabled) {
     std::lock_guard<std::mutex> lock(mutex);
     pooling = enabled;
-    if (!pooling)
+    if (!pooling) {
+      flushThreadCachesLocked();
       trimLocked();
-  }
-
-  uint64_t getLimit() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return limit ? limit : defaultLimit();
+    }
   }
 
   void announce(const Statistics::Buffer &buffer) { announced = buffer; }
 
+  void addCache(ThreadCache *cache) {
+    std::lock_guard<std::mutex> lock(mutex);
+    caches.push_back(cache);
+  }
+
+  /// A thread ends: its blocks go to the shared lists, its counters to the
+  /// pool's.
+  void removeCache(ThreadCache *cache) {
+    std::lock_guard<std::mutex> lock(mutex);
+    flushLocked(*cache);
+    stats.allocations += cache->allocations;
+    stats.bytesAllocated += cache->bytesAllocated;
+    stats.poolHits += cache->hits;
+    caches.erase(std::find(caches.begin(), caches.end(), cache));
+  }
+
 private:
+  void *allocateShared(uint64_t bytes, uint64_t alignment, uint64_t classBytes,
+                       bool counted) {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!counted) {
+      ++stats.allocations;
+      stats.bytesAllocated += bytes;
+    }
+    uint64_t budget = budgetLocked();
+    // Blocks held by thread caches count as live until flushed.
+    if (stats.liveBytes + classBytes > budget)
+      flushThreadCachesLocked();
+    if (stats.liveBytes + classBytes > budget)
+      refuseLocked(lock, bytes, nullptr);
+    if (alignment == kAlignment && pooling) {
+      auto it = freeLists.find(classBytes);
+      if (it != freeLists.end() && !it->second.empty()) {
+        void *buffer = it->second.back();
+        it->second.pop_back();
+        stats.cachedBytes -= classBytes;
+        ++stats.poolHits;
+        take(classBytes);
+        lock.unlock();
+        exposeOnly(buffer, bytes, classBytes);
+        return buffer;
+      }
+    }
+    // Live, cached and new bytes together past the budget: the cache goes
+    // back to the system first.
+    if (stats.liveBytes + stats.cachedBytes + classBytes > budget) {
+      flushThreadCachesLocked();
+      trimLocked();
+    }
+    take(classBytes);
+    lock.unlock();
+    uint64_t total = classBytes + alignment; // header slot and alignment
+    void *base = std::aligned_alloc(kAlignment, (total + 63) / 64 * 64);
+    if (!base) {
+      lock.lock();
+      setLive(stats.liveBytes - classBytes);
+      refuseLocked(lock, bytes, "the system refused it");
+    }
+    uintptr_t payload =
+        (reinterpret_cast<uintptr_t>(base) + kAlignment + alignment - 1) &
+        ~(alignment - 1);
+    auto *header = reinterpret_cast<Header *>(payload - kAlignment);
+    header->magic = kMagic;
+    header->classBytes = classBytes;
+    header->base = base;
+    exposeOnly(reinterpret_cast<void *>(payload), bytes, classBytes);
+    return reinterpret_cast<void *>(payload);
+  }
+
   /// Keeps `buffer` among the largest if it is, once per location (a loop
   /// allocates the same buffer every iteration).
   void rank(const Statistics::Buffer &buffer) {
-    Statistics::Buffer *largest = stats.largest;
+    std::lock_guard<std::mutex> lock(rankMutex);
     for (int i = 0; i < Statistics::kLargest; ++i)
       if (largest[i].what == buffer.what) {
         if (largest[i].bytes >= buffer.bytes)
@@ -236,6 +373,7 @@ private:
     for (int i = Statistics::kLargest - 1; i > at; --i)
       largest[i] = largest[i - 1];
     largest[at] = buffer;
+    rankFloor = largest[Statistics::kLargest - 1].bytes;
   }
 
   /// Makes the `bytes` asked for addressable and the rest of the size
@@ -245,10 +383,38 @@ private:
     AMLS_POISON(static_cast<char *>(buffer) + bytes, classBytes - bytes);
   }
 
+  uint64_t budgetLocked() {
+    uint64_t bytes = limit;
+    return bytes ? bytes : defaultLimit();
+  }
+
+  void setLive(uint64_t bytes) {
+    stats.liveBytes = bytes;
+    live.store(bytes, std::memory_order_relaxed);
+  }
+
   void take(uint64_t classBytes) {
-    stats.liveBytes += classBytes;
+    setLive(stats.liveBytes + classBytes);
     if (stats.liveBytes > stats.peakLiveBytes)
       stats.peakLiveBytes = stats.liveBytes;
+  }
+
+  /// Moves a thread cache's blocks to the shared free lists.
+  void flushLocked(ThreadCache &cache) {
+    std::lock_guard<std::mutex> cacheLock(cache.mutex);
+    for (int i = 0; i < cache.count; ++i) {
+      uint64_t classBytes = cache.slots[i].classBytes;
+      freeLists[classBytes].push_back(cache.slots[i].buffer);
+      setLive(stats.liveBytes - classBytes);
+      stats.cachedBytes += classBytes;
+    }
+    cache.count = 0;
+    cache.cachedBytes = 0;
+  }
+
+  void flushThreadCachesLocked() {
+    for (ThreadCache *cache : caches)
+      flushLocked(*cache);
   }
 
   void trimLocked() {
@@ -265,11 +431,18 @@ private:
     }
   }
 
-  /// Stops the program: `bytes` do not fit the budget (`why` null) or the
-  /// system refused them.
   [[noreturn]] void refuse(uint64_t bytes, const char *why) {
+    std::unique_lock<std::mutex> lock(mutex);
+    refuseLocked(lock, bytes, why);
+  }
+
+  /// Stops the program: `bytes` do not fit the budget (`why` null) or the
+  /// system refused them. The lock is given up first: exiting destroys this
+  /// thread's cache, which takes it.
+  [[noreturn]] void refuseLocked(std::unique_lock<std::mutex> &lock,
+                                 uint64_t bytes, const char *why) {
     char text[512];
-    uint64_t budget = limit ? limit : defaultLimit();
+    uint64_t budget = budgetLocked();
     if (why)
       std::snprintf(text, sizeof(text),
                     "out of memory: a buffer of %" PRIu64
@@ -283,20 +456,41 @@ private:
                     " bytes (%s; amls-run --memory-limit)",
                     bytes, humanBytes(bytes).c_str(), stats.liveBytes, budget,
                     humanBytes(budget).c_str());
+    lock.unlock();
     fail(text);
   }
 
   std::mutex mutex;
   std::unordered_map<uint64_t, std::vector<void *>> freeLists;
+  /// liveBytes counts the blocks in thread caches (getStatistics() takes
+  /// them out); largest is kept apart, under rankMutex.
   Statistics stats;
-  uint64_t limit = 0;
-  bool pooling = true;
+  std::vector<ThreadCache *> caches;
+  /// stats.liveBytes, for reading without the lock.
+  std::atomic<uint64_t> live{0};
+  std::atomic<uint64_t> limit{0};
+  std::atomic<bool> pooling{true};
+
+  std::mutex rankMutex;
+  Statistics::Buffer largest[Statistics::kLargest];
+  /// The bytes a buffer must exceed to be ranked (0 until kLargest are).
+  std::atomic<uint64_t> rankFloor{0};
 };
 
 Pool &pool() {
   // Never destroyed: buffers may be released during static destruction.
   static Pool *instance = new Pool();
   return *instance;
+}
+
+ThreadCache::ThreadCache() {
+  threadCacheState = 1;
+  pool().addCache(this);
+}
+
+ThreadCache::~ThreadCache() {
+  pool().removeCache(this);
+  threadCacheState = 2;
 }
 
 } // namespace
@@ -388,8 +582,10 @@ extern "C" void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
                   static_cast<long long>(elementBytes));
     fail(text);
   }
-  uint64_t live = pool().getLiveBytes();
+  uint64_t live = pool().getLiveBytesBound();
   uint64_t limit = pool().getLimit();
+  if (live + classOf(bytes) > limit)
+    live = pool().getLiveBytesFlushed();
   Statistics::Buffer buffer;
   buffer.bytes = bytes;
   buffer.sizes[0] = d0;
