@@ -110,7 +110,11 @@ void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
   // destination's buffer where nothing reads the old value afterwards: a
   // left indexing X[i, ] = ... in a loop updates X in place instead of
   // copying it every iteration.
-  addPipeline(pm, "func.func(linalg-fuse-elementwise-ops),"
+  // Element-wise results are offered an operand's buffer after fusion
+  // (whose RemoveOutsDependency pattern would put the tensor.empty back):
+  // `X = X + i` in a loop then updates X in place too.
+  addPipeline(pm, "func.func(linalg-fuse-elementwise-ops,"
+                  "amls-elementwise-in-place),"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map},"

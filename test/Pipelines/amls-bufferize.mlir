@@ -54,3 +54,89 @@ func.func @old_value_read_after_the_write(%X: !amls.matrix<1000x3xf64>, %Y: !aml
   }
   return %r#0, %r#1 : !amls.matrix<1000x3xf64>, f64
 }
+
+// -----
+
+// X = X * 0.5 + Y in a for loop: the fused element-wise op writes into the
+// carried X (amls-elementwise-in-place offers it, the analysis finds it
+// dead), so the loop allocates nothing and copies nothing (X is a function
+// argument, writable here as in @cumulative_sum). The loop then carries no
+// buffer at all.
+// CHECK-LABEL: func @for_update_in_place
+// CHECK-SAME: (%[[X:.*]]: memref<1000x3xf64>, %[[Y:.*]]: memref<1000x3xf64>)
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[Y]] : {{.*}}) outs(%[[X]] : memref<1000x3xf64>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @for_update_in_place(%X: !amls.matrix<1000x3xf64>, %Y: !amls.matrix<1000x3xf64>) -> !amls.matrix<1000x3xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %half = arith.constant 0.5 : f64
+  %r = scf.for %i = %c0 to %c100 step %c1 iter_args(%acc = %X) -> (!amls.matrix<1000x3xf64>) {
+    %h = amls.mul %acc, %half : !amls.matrix<1000x3xf64>, f64 -> !amls.matrix<1000x3xf64>
+    %n = amls.add %h, %Y : !amls.matrix<1000x3xf64>, !amls.matrix<1000x3xf64> -> !amls.matrix<1000x3xf64>
+    scf.yield %n : !amls.matrix<1000x3xf64>
+  }
+  return %r : !amls.matrix<1000x3xf64>
+}
+
+// -----
+
+// The same in a while loop: the update is equivalent to the iteration's
+// argument, so scf.while's bufferization does not copy the carried matrix
+// before each iteration (it did while the update had a buffer of its own).
+// The dead old value of Z, updated from X (which is read again), takes the
+// new Z.
+// CHECK-LABEL: func @while_update_in_place
+// CHECK-SAME: (%[[X:.*]]: memref<1000x3xf64>, %[[Z:.*]]: memref<1000x3xf64>)
+// CHECK-NOT: memref.alloc
+// CHECK: scf.while
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : {{.*}}) outs(%[[Z]] : memref<1000x3xf64>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : {{.*}}) outs(%[[X]] : memref<1000x3xf64>)
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @while_update_in_place(%X: !amls.matrix<1000x3xf64>, %Z0: !amls.matrix<1000x3xf64>) -> (!amls.matrix<1000x3xf64>, !amls.matrix<1000x3xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %one = arith.constant 1.0 : f64
+  %hundred = arith.constant 100.0 : f64
+  %r:3 = scf.while (%acc = %X, %z = %Z0, %i = %zero) : (!amls.matrix<1000x3xf64>, !amls.matrix<1000x3xf64>, f64) -> (!amls.matrix<1000x3xf64>, !amls.matrix<1000x3xf64>, f64) {
+    %go = arith.cmpf olt, %i, %hundred : f64
+    scf.condition(%go) %acc, %z, %i : !amls.matrix<1000x3xf64>, !amls.matrix<1000x3xf64>, f64
+  } do {
+  ^bb0(%acc: !amls.matrix<1000x3xf64>, %z: !amls.matrix<1000x3xf64>, %i: f64):
+    %next = arith.addf %i, %one : f64
+    %nz = amls.add %acc, %next : !amls.matrix<1000x3xf64>, f64 -> !amls.matrix<1000x3xf64>
+    %n = amls.mul %acc, %next : !amls.matrix<1000x3xf64>, f64 -> !amls.matrix<1000x3xf64>
+    scf.yield %n, %nz, %next : !amls.matrix<1000x3xf64>, !amls.matrix<1000x3xf64>, f64
+  }
+  return %r#0, %r#1 : !amls.matrix<1000x3xf64>, !amls.matrix<1000x3xf64>
+}
+
+// -----
+
+// Y = X + 1 with X summed afterwards: Y gets a new buffer, without a copy
+// of X (the op never reads its init), and X is not written.
+// CHECK-LABEL: func @operand_read_later
+// CHECK-SAME: (%[[X:.*]]: memref<1000x3xf64>)
+// CHECK-NOT: memref.copy
+// CHECK: %[[Y:.*]] = memref.alloc() {{.*}} : memref<1000x3xf64>
+// CHECK-NOT: memref.copy
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : {{.*}}) outs(%[[Y]] : memref<1000x3xf64>)
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @operand_read_later(%X: !amls.matrix<1000x3xf64>) -> (!amls.matrix<1000x3xf64>, f64) {
+  %one = arith.constant 1.0 : f64
+  %y = amls.add %X, %one : !amls.matrix<1000x3xf64>, f64 -> !amls.matrix<1000x3xf64>
+  %s = amls.agg sum all %X : !amls.matrix<1000x3xf64> -> f64
+  return %y, %s : !amls.matrix<1000x3xf64>, f64
+}

@@ -224,6 +224,55 @@ TEST(SessionTest, ResultAliasingAnInputIsACopy) {
             (std::vector<double>{2, 3, 4, 5}));
 }
 
+TEST(SessionTest, InPlaceUpdatesLeaveBorrowedInputsAlone) {
+  // X = X * 0.5 + 1 three times in a for loop and Y = Y + 1 three times in a
+  // while loop, starting from the borrowed inputs: the updates write into
+  // the carried buffers (--amls-elementwise-in-place), which must be copies
+  // of the caller's, never the caller's own memory.
+  LoadedProgram loaded(R"mlir(
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"},
+                %Y: !amls.matrix<?x?xf64> {amls.name = "Y"})
+    -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %half = arith.constant 0.5 : f64
+  %one = arith.constant 1.0 : f64
+  %three = arith.constant 3.0 : f64
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%A = %X) -> (!amls.matrix<?x?xf64>) {
+    %h = amls.mul %A, %half : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+    %n = amls.add %h, %one : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+    scf.yield %n : !amls.matrix<?x?xf64>
+  }
+  %w:2 = scf.while (%B = %Y, %k = %zero) : (!amls.matrix<?x?xf64>, f64) -> (!amls.matrix<?x?xf64>, f64) {
+    %go = arith.cmpf olt, %k, %three : f64
+    scf.condition(%go) %B, %k : !amls.matrix<?x?xf64>, f64
+  } do {
+  ^bb0(%B: !amls.matrix<?x?xf64>, %k: f64):
+    %n = amls.add %B, %one : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+    %next = arith.addf %k, %one : f64
+    scf.yield %n, %next : !amls.matrix<?x?xf64>, f64
+  }
+  return %r, %w#0 : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+}
+)mlir");
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 2, 2.0), y = iota(2, 2);
+  for (int run = 0; run < 2; ++run) {
+    FailureOr<RunResult> result =
+        loaded.program->run({borrowed(x), borrowed(y)});
+    ASSERT_TRUE(succeeded(result)) << loaded.errors;
+    // x -> x / 8 + 1.75 after three halvings; y + 3.
+    EXPECT_EQ(result->values[0].getMatrix().toVector(),
+              (std::vector<double>{2, 2.125, 2.25, 2.375}));
+    EXPECT_EQ(result->values[1].getMatrix().toVector(),
+              (std::vector<double>{4, 5, 6, 7}));
+    EXPECT_EQ(x.data, (std::vector<double>{2, 3, 4, 5}));
+    EXPECT_EQ(y.data, (std::vector<double>{1, 2, 3, 4}));
+  }
+}
+
 TEST(SessionTest, OneBufferReturnedTwiceIsFreedOnce) {
   LoadedProgram loaded(kAliasProgram);
   ASSERT_NE(loaded.program, nullptr) << loaded.errors;

@@ -1,7 +1,8 @@
 //===- Passes.td - AMLS code generation passes -------------*- tablegen -*-===//
 //
-// Target-specific passes that run on the lowered program (linalg, memref,
-// scf): the CPU's BLAS calls and loop schedules.
+// Passes that run on the lowered program (linalg, memref, scf): element-wise
+// results in place before bufferization, the CPU's BLAS calls and loop
+// schedules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,32 @@
 #define AMLS_CODEGEN_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+def AMLSElementwiseInPlace : Pass<"amls-elementwise-in-place"> {
+  let summary = "Offer element-wise ops a buffer they may write their result to";
+  let description = [{
+    Before one-shot bufferization (on tensors, after element-wise fusion),
+    gives every element-wise `linalg.generic` (parallel iterators only)
+    whose result is initialised by a `tensor.empty` it never reads another
+    init of the result's 2-D type: first an input read through the
+    identity map by this op only (the loop-carried `X` of
+    `X = X * 0.5 + Y`, not the loop-invariant `Y`), then the dead old value
+    of the loop-carried variable the result updates (`Z = X + i` in a loop
+    that reads the old `Z` nowhere), then any such input.
+    Destination-passing style leaves the decision to the bufferization
+    analysis: it writes the result into that buffer where nothing reads the
+    old value afterwards (the op itself reads each cell before writing it,
+    which the analysis knows of element-wise ops), and otherwise allocates
+    a new buffer without a copy, since the op does not read its init,
+    exactly as for the `tensor.empty`. In a loop the update then is
+    equivalent to the iteration's argument, so `scf.for` and `scf.while`
+    carry one buffer (an `scf.while` otherwise copies a carried matrix every
+    iteration). Inputs that are function arguments are not offered: writing
+    one in place would make the caller copy it before the call. CSR value
+    arrays (1-D) are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
 
 def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
   let summary = "Run large dense products through BLAS";
