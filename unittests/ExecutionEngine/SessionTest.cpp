@@ -268,8 +268,8 @@ func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"},
               (std::vector<double>{2, 2.125, 2.25, 2.375}));
     EXPECT_EQ(result->values[1].getMatrix().toVector(),
               (std::vector<double>{4, 5, 6, 7}));
-    EXPECT_EQ(x.data, (std::vector<double>{2, 3, 4, 5}));
-    EXPECT_EQ(y.data, (std::vector<double>{1, 2, 3, 4}));
+    EXPECT_EQ(x.data, (runtime::memory::Vector<double>{2, 3, 4, 5}));
+    EXPECT_EQ(y.data, (runtime::memory::Vector<double>{1, 2, 3, 4}));
   }
 }
 
