@@ -3,7 +3,7 @@
 // CSV and Matrix Market text is formatted by the runtime's threads (libomp,
 // the compiled programs' pool), one chunk of rows (or of cells, or of
 // non-zeros) into one buffer each, and the buffers are written in file
-// order, a round of chunks at a time. Numbers are std::to_chars' shortest
+// order, a round of chunks at a time, while the next round is formatted. Numbers are std::to_chars' shortest
 // text that reads back to the same double, as the sequential writer wrote
 // them: the bytes depend on neither the threads nor the chunks. A failed
 // open, write or close is an error naming the file and the system's reason.
@@ -100,21 +100,36 @@ private:
 };
 
 /// Formats chunks [0, chunks) with format(k, buffer) on the runtime's
-/// threads and writes them to `out` in order.
+/// threads and writes them to `out` in order. The buffers come in two
+/// sets: one thread writes the previous round while the others format the
+/// next one (the write was a fifth of the work).
 template <typename Format>
 void writeChunks(OutputFile &out, int64_t chunks, Format &&format) {
-  int64_t threads =
-      std::clamp<int64_t>(amls_rt_get_num_threads(), 1, std::max<int64_t>(chunks, 1));
+  int64_t threads = std::clamp<int64_t>(amls_rt_get_num_threads(), 1,
+                                        std::max<int64_t>(chunks, 1));
   int64_t round = std::min(chunks, threads * kChunksPerThread);
-  std::vector<Buffer> buffers(round);
+  std::vector<Buffer> sets[2] = {std::vector<Buffer>(round),
+                                 std::vector<Buffer>(round)};
+  auto writeSet = [&](const std::vector<Buffer> &set, int64_t count) {
+    for (int64_t i = 0; i < count; ++i)
+      out.write(set[i].begin(), set[i].used());
+  };
+  int64_t written = 0, side = 0;
   for (int64_t first = 0; first < chunks && out.ok(); first += round) {
     int64_t count = std::min(round, chunks - first);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1)
-    for (int64_t i = 0; i < count; ++i)
-      format(first + i, buffers[i]);
-    for (int64_t i = 0; i < count; ++i)
-      out.write(buffers[i].begin(), buffers[i].used());
+    std::vector<Buffer> &current = sets[side], &previous = sets[1 - side];
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+#pragma omp single nowait
+      writeSet(previous, written);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t i = 0; i < count; ++i)
+        format(first + i, current[i]);
+    }
+    written = count;
+    side = 1 - side;
   }
+  writeSet(sets[1 - side], written);
 }
 
 /// Row ranges of about kChunkCells cells.
