@@ -101,8 +101,7 @@ LogicalResult SizeQueryConstantPropagation::visitOperation(
   Value result = op->getResult(0);
   auto size = IntegerAttr::get(result.getType(),
                                rows ? type.getRows() : type.getCols());
-  propagateIfChanged(
-      results[0],
-      results[0]->join(dataflow::ConstantValue(size, op->getDialect())));
+  propagateIfChanged(results[0], results[0]->join(dataflow::ConstantValue(
+                                     size, op->getDialect())));
   return success();
 }

@@ -132,8 +132,7 @@ CsrMatrix toCsr(const Matrix &m, bool explicitZeros = false) {
 /// Runs the body with the runtime's thread count set, restoring it after.
 class ThreadCount {
 public:
-  explicit ThreadCount(int32_t threads)
-      : previous(amls_rt_get_num_threads()) {
+  explicit ThreadCount(int32_t threads) : previous(amls_rt_get_num_threads()) {
     amls_rt_set_num_threads(threads);
   }
   ~ThreadCount() { amls_rt_set_num_threads(previous); }
@@ -149,8 +148,8 @@ const double kDenormal = std::numeric_limits<double>::denorm_min();
 /// Values whose text is easy to get wrong.
 Matrix trickyValues() {
   return make(3, 5,
-              {kNaN, kInf, -kInf, -0.0, kDenormal,                     //
-               1e308, 0.1, 3, 1e-5, 123456789012345678.0,              //
+              {kNaN, kInf, -kInf, -0.0, kDenormal,        //
+               1e308, 0.1, 3, 1e-5, 123456789012345678.0, //
                -2.2250738585072014e-308, 1.0 / 3.0, 0, 1e22, -1e-300});
 }
 
@@ -170,8 +169,8 @@ std::vector<std::pair<std::string, Matrix>> cases() {
     std::uniform_real_distribution<double> unit(0, 1);
     for (double &value : m.data)
       if (unit(random) < density)
-        value = unit(random) < 0.1 ? std::round(uniform(random))
-                                   : uniform(random);
+        value =
+            unit(random) < 0.1 ? std::round(uniform(random)) : uniform(random);
     return m;
   };
   result.push_back({"1-row", randomMatrix(1, 70000, 0.5)});
@@ -211,9 +210,9 @@ TEST(MatrixWriter, WritesTheSequentialWritersBytes) {
                      " threads=" + std::to_string(threads));
         std::string want = legacyWrite(form.format, m, form.layout);
         std::string dense = dir.file(name + "-dense" + form.extension);
-        ASSERT_EQ(writeMatrix(dense, form.format, MatrixView::of(m),
-                              form.layout),
-                  "");
+        ASSERT_EQ(
+            writeMatrix(dense, form.format, MatrixView::of(m), form.layout),
+            "");
         EXPECT_TRUE(contentsOf(dense) == want);
         std::string sparse = dir.file(name + "-csr" + form.extension);
         ASSERT_EQ(writeMatrix(sparse, form.format, CsrMatrixView::of(csr),
@@ -251,13 +250,12 @@ TEST(MatrixWriter, ReadsBackBitForBit) {
           continue;
         bool coordinate = form.format == AMLS_FILE_MATRIX_MARKET &&
                           form.layout == MatrixMarketLayout::Coordinate;
-        SCOPED_TRACE(name + form.extension + " coordinate=" +
-                     std::to_string(coordinate) +
+        SCOPED_TRACE(name + form.extension +
+                     " coordinate=" + std::to_string(coordinate) +
                      " threads=" + std::to_string(threads));
         std::string path = dir.file(name + "-back" + form.extension);
-        ASSERT_EQ(writeMatrix(path, form.format, MatrixView::of(m),
-                              form.layout),
-                  "");
+        ASSERT_EQ(
+            writeMatrix(path, form.format, MatrixView::of(m), form.layout), "");
         Matrix back;
         ASSERT_EQ(readMatrix(path, form.format, back), "");
         EXPECT_EQ(back.rows, m.rows);
@@ -298,9 +296,9 @@ TEST(MatrixWriter, ReportsAFullDisk) {
   for (int32_t threads : {1, 2}) {
     ThreadCount scope(threads);
     for (const Form &form : kForms)
-      EXPECT_EQ(writeMatrix("/dev/full", form.format, MatrixView::of(m),
-                            form.layout),
-                "/dev/full: cannot write the file: No space left on device");
+      EXPECT_EQ(
+          writeMatrix("/dev/full", form.format, MatrixView::of(m), form.layout),
+          "/dev/full: cannot write the file: No space left on device");
     // A file small enough for stdio's buffer fails when it is flushed.
     Matrix small = make(1, 1, {1});
     EXPECT_EQ(writeMatrix("/dev/full", AMLS_FILE_CSV, MatrixView::of(small)),

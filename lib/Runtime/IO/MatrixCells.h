@@ -1,11 +1,11 @@
 //===- MatrixCells.h - How parsers and writers meet matrices ----*- C++ -*-===//
 //
 // The file formats are parsed (MatrixIO.cpp, CsvReader.cpp) and written
-// (MatrixWriter.cpp) once, for dense and CSR matrices alike: a parser hands what it reads to a CellSink, which
-// builds a dense Matrix or a CsrMatrix (SparseIO.cpp); the writer asks a
-// CellSource for rows or their non-zeros. Both readers thus see a file the
-// same way, cell for cell and error for error, and both writers emit the
-// same bytes.
+// (MatrixWriter.cpp) once, for dense and CSR matrices alike: a parser hands
+// what it reads to a CellSink, which builds a dense Matrix or a CsrMatrix
+// (SparseIO.cpp); the writer asks a CellSource for rows or their non-zeros.
+// Both readers thus see a file the same way, cell for cell and error for
+// error, and both writers emit the same bytes.
 //
 //===----------------------------------------------------------------------===//
 

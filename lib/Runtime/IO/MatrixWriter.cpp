@@ -3,10 +3,11 @@
 // CSV and Matrix Market text is formatted by the runtime's threads (libomp,
 // the compiled programs' pool), one chunk of rows (or of cells, or of
 // non-zeros) into one buffer each, and the buffers are written in file
-// order, a round of chunks at a time, while the next round is formatted. Numbers are std::to_chars' shortest
-// text that reads back to the same double, as the sequential writer wrote
-// them: the bytes depend on neither the threads nor the chunks. A failed
-// open, write or close is an error naming the file and the system's reason.
+// order, a round of chunks at a time, while the next round is formatted.
+// Numbers are std::to_chars' shortest text that reads back to the same double,
+// as the sequential writer wrote them: the bytes depend on neither the threads
+// nor the chunks. A failed open, write or close is an error naming the file and
+// the system's reason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,8 +71,8 @@ public:
   explicit OutputFile(const std::string &path) : path(path) {
     file = std::fopen(path.c_str(), "wb");
     if (!file)
-      error = path + ": cannot open the file for writing: " +
-              std::strerror(errno);
+      error =
+          path + ": cannot open the file for writing: " + std::strerror(errno);
   }
   ~OutputFile() {
     if (file)
@@ -135,8 +136,8 @@ void writeChunks(OutputFile &out, int64_t chunks, Format &&format) {
 /// Row ranges of about kChunkCells cells.
 struct RowChunks {
   RowChunks(int64_t rows, int64_t cols)
-      : rows(rows),
-        perChunk(std::max<int64_t>(1, kChunkCells / std::max<int64_t>(cols, 1))),
+      : rows(rows), perChunk(std::max<int64_t>(
+                        1, kChunkCells / std::max<int64_t>(cols, 1))),
         count((rows + perChunk - 1) / perChunk) {}
   int64_t begin(int64_t k) const { return k * perChunk; }
   int64_t end(int64_t k) const { return std::min(rows, (k + 1) * perChunk); }
@@ -163,7 +164,8 @@ void writeCsv(OutputFile &out, const CellSource &m) {
   writeChunks(out, chunks.count, [&](int64_t k, Buffer &buffer) {
     int64_t begin = chunks.begin(k), end = chunks.end(k);
     std::vector<double> cells(m.cols);
-    char *text = buffer.reset((end - begin) * (m.cols * (kDoubleChars + 1) + 1));
+    char *text =
+        buffer.reset((end - begin) * (m.cols * (kDoubleChars + 1) + 1));
     for (int64_t r = begin; r < end; ++r) {
       m.row(r, cells.data());
       for (int64_t c = 0; c < m.cols; ++c) {
@@ -234,8 +236,7 @@ void writeCoordinate(OutputFile &out, const CellSource &m) {
                 std::vector<double> values(m.cols);
                 char *text = buffer.reset(entries[k] * kEntryChars);
                 for (int64_t r = starts[k]; r < starts[k + 1]; ++r) {
-                  int64_t count =
-                      m.nonZeros(r, columns.data(), values.data());
+                  int64_t count = m.nonZeros(r, columns.data(), values.data());
                   for (int64_t e = 0; e < count; ++e) {
                     text = putInteger(text, r + 1);
                     *text++ = ' ';
