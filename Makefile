@@ -113,6 +113,7 @@ bench: build
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	/usr/bin/python3 bench/run.py --amls-run $(AMLS_RUN)
 	/usr/bin/python3 bench/sparse/run.py --amls-run $(AMLS_RUN) --quick
+	/usr/bin/python3 bench/write_csv.py --amls-run $(AMLS_RUN)
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.

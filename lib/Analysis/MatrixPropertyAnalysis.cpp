@@ -80,3 +80,28 @@ bool MatrixPropertyAnalysis::getOperandFacts(
   }
   return true;
 }
+LogicalResult SizeQueryConstantPropagation::visitOperation(
+    Operation *op, ArrayRef<const ConstantLattice *> operands,
+    ArrayRef<ConstantLattice *> results) {
+  if (!isa<NRowOp, NColOp>(op))
+    return SparseConstantPropagation::visitOperation(op, operands, results);
+  // Revisited whenever the matrix's lattice changes; a size that becomes
+  // unknown later joins the constant to overdefined (the lattice stays
+  // monotone).
+  const auto *matrix = getOrCreateFor<MatrixTypeLattice>(
+      getProgramPointAfter(op), op->getOperand(0));
+  if (matrix->getValue().isUninitialized())
+    return success();
+  auto type = dyn_cast<MatrixType>(matrix->getValue().getType());
+  bool rows = isa<NRowOp>(op);
+  if (!type || !(rows ? type.hasStaticRows() : type.hasStaticCols())) {
+    setAllToEntryStates(results);
+    return success();
+  }
+  Value result = op->getResult(0);
+  auto size = IntegerAttr::get(result.getType(),
+                               rows ? type.getRows() : type.getCols());
+  propagateIfChanged(results[0], results[0]->join(dataflow::ConstantValue(
+                                     size, op->getDialect())));
+  return success();
+}

@@ -286,7 +286,7 @@ LogicalResult PropertyInference::refineTypes() {
   // sites into callees (inter-procedural analysis is a separate step).
   DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
   solver.load<dataflow::DeadCodeAnalysis>();
-  solver.load<dataflow::SparseConstantPropagation>();
+  solver.load<SizeQueryConstantPropagation>();
   solver.load<MatrixPropertyAnalysis>(sparsityEstimator, options.fileMetadata,
                                       options.callResultTypes);
   if (failed(solver.initializeAndRun(root)) ||

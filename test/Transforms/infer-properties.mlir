@@ -180,6 +180,65 @@ func.func @while_loop(%X: !amls.matrix<5x5xf64>) -> f64 {
 
 // -----
 
+// nrow/ncol of a loop-carried value are constants once its size is known:
+// the row q[m, ] (columns 0 to ncol(q)) of linreg-cg.dml keeps the loop's
+// 4x1 vectors 4x1 (a 1x? row made them 4x?, and hid the mmchain).
+// CHECK-LABEL: func @while_size_query
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (!amls.matrix<4x1xf64>) -> !amls.matrix<4x1xf64>
+// CHECK: amls.slice {{.*}} -> !amls.matrix<1x1xf64>
+// CHECK: amls.matmul {{.*}} -> !amls.matrix<4x1xf64>
+func.func @while_size_query(%X: !amls.matrix<4x1xf64>, %s: !amls.matrix<4x1xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %eps = arith.constant 1.0e-3 : f64
+  %init = amls.cast %X : !amls.matrix<4x1xf64> -> !amls.matrix<?x?xf64>
+  %r = scf.while (%q = %init) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
+    %t = amls.agg sum all %q : !amls.matrix<?x?xf64> -> f64
+    %go = arith.cmpf ogt, %t, %eps : f64
+    scf.condition(%go) %q : !amls.matrix<?x?xf64>
+  } do {
+  ^bb0(%q: !amls.matrix<?x?xf64>):
+    %n = amls.ncol %q : !amls.matrix<?x?xf64>
+    %row = amls.slice %q[%c3 : %c4, %c0 : %n] : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    %next = amls.matmul %s, %row : !amls.matrix<4x1xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %next : !amls.matrix<?x?xf64>
+  }
+  %total = amls.agg sum all %r : !amls.matrix<?x?xf64> -> f64
+  return %total : f64
+}
+
+// -----
+
+// A size that changes from one iteration to the next is no constant: the
+// loop's matrix gains a column per iteration, and ncol stays unknown.
+// CHECK-LABEL: func @while_growing_size_query
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (!amls.matrix<4x?xf64>) -> !amls.matrix<4x?xf64>
+// CHECK: amls.slice {{.*}} -> !amls.matrix<1x?xf64>
+func.func @while_growing_size_query(%X: !amls.matrix<4x1xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %eps = arith.constant 1.0e-3 : f64
+  %init = amls.cast %X : !amls.matrix<4x1xf64> -> !amls.matrix<?x?xf64>
+  %r = scf.while (%q = %init) : (!amls.matrix<?x?xf64>) -> !amls.matrix<?x?xf64> {
+    %t = amls.agg sum all %q : !amls.matrix<?x?xf64> -> f64
+    %go = arith.cmpf ogt, %t, %eps : f64
+    scf.condition(%go) %q : !amls.matrix<?x?xf64>
+  } do {
+  ^bb0(%q: !amls.matrix<?x?xf64>):
+    %n = amls.ncol %q : !amls.matrix<?x?xf64>
+    %row = amls.slice %q[%c3 : %c4, %c0 : %n] : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    %t = amls.agg sum all %row : !amls.matrix<?x?xf64> -> f64
+    %next = amls.cbind %q, %X : !amls.matrix<?x?xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %next : !amls.matrix<?x?xf64>
+  }
+  %total = amls.agg sum all %r : !amls.matrix<?x?xf64> -> f64
+  return %total : f64
+}
+
+// -----
+
 // Calls see the declared parameter types; the callee is analysed with its
 // own declared argument types.
 // CHECK-LABEL: func.func private @callee

@@ -46,6 +46,30 @@ func.func @negation_out_of_sum(%X: !amls.matrix<?x?xf64>) -> f64 {
 
 // -----
 
+// (-X) %*% Y, X %*% (-Y) -> -(X %*% Y), the product reading t(X) in place;
+// not when the negation has another use.
+// CHECK-LABEL: func @negation_out_of_product
+// CHECK: %[[T:.*]] = amls.transpose %arg0
+// CHECK: %[[P:.*]] = amls.matmul %[[T]], %arg1
+// CHECK: %[[R:.*]] = amls.neg %[[P]]
+// CHECK: %[[Q:.*]] = amls.matmul %arg0, %arg1
+// CHECK: %[[S:.*]] = amls.neg %[[Q]]
+// CHECK: %[[N:.*]] = amls.neg %arg0
+// CHECK: %[[U:.*]] = amls.matmul %[[N]], %arg1
+// CHECK: return %[[R]], %[[S]], %[[U]], %[[N]]
+func.func @negation_out_of_product(%X: !amls.matrix<?x?xf64>, %y: !amls.matrix<?x?xf64>) -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  %t = amls.transpose %X : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %nt = amls.neg %t : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %0 = amls.matmul %nt, %y : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %ny = amls.neg %y : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %1 = amls.matmul %X, %ny : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %nx = amls.neg %X : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %2 = amls.matmul %nx, %y : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  return %0, %1, %2, %nx : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+}
+
+// -----
+
 // trace(X %*% Y) -> sum(X * t(Y)).
 // CHECK-LABEL: func @trace_of_product
 // CHECK-SAME: (%[[X:.*]]: !amls.matrix<4x6xf64>, %[[Y:.*]]: !amls.matrix<6x4xf64>)

@@ -108,6 +108,21 @@ private:
                        SmallVectorImpl<Attribute> &constants);
 };
 
+/// MLIR's sparse constant propagation, which also knows `nrow` and `ncol`
+/// of a matrix whose inferred size is known: a size query on a value
+/// declared `?` (a loop-carried matrix) is a constant once the matrix
+/// analysis has found its size. Without it, `q[m, ]` (columns 0 to
+/// ncol(q)) of a loop's 101x1 vector is 1x? and makes the whole loop `?`.
+class SizeQueryConstantPropagation
+    : public dataflow::SparseConstantPropagation {
+public:
+  using SparseConstantPropagation::SparseConstantPropagation;
+
+  LogicalResult visitOperation(Operation *op,
+                               ArrayRef<const ConstantLattice *> operands,
+                               ArrayRef<ConstantLattice *> results) override;
+};
+
 } // namespace mlir::amls
 
 #endif // AMLS_ANALYSIS_MATRIXPROPERTYANALYSIS_H

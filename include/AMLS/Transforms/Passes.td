@@ -139,6 +139,7 @@ def AMLSSimplify : Pass<"amls-simplify"> {
     | `min(X, X)`, `max(X, X)` -> `X`; `ifelse(C, X, X)` -> `X` | `X` a matrix |
     | `ifelse(c, A, B)` -> `A` or `B` | `c` a constant scalar, the chosen value a matrix |
     | `1 / (1 + exp(-X))`, `1 / (exp(-X) + 1)` -> `sigmoid(X)` | |
+    | `(-X) %*% Y`, `X %*% (-Y)` -> `-(X %*% Y)` | the negation has no other use |
     | `(X %*% Y)[i, j]` -> `X[i, ] %*% Y[, j]` | the product has no other use |
     | `t(cbind(t(A), t(B), ...))` -> `rbind(A, B, ...)` and the `rbind` twin | every input a transpose |
     | `!(A == B)` -> `A != B`, `!(A != B)` -> `A == B` | |

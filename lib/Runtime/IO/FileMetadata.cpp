@@ -117,18 +117,24 @@ std::optional<MatrixFileMetadata> scanCsvShape(const std::string &path) {
   if (metadata.rows == 0)
     return metadata;
   // Every further non-blank line is a row; the reader checks their fields.
-  char buffer[1 << 16];
+  // Lines are found with memchr and a line's content is usually its first
+  // character: a byte-wise loop took 0.6 s of a 255 MB file's compile time.
+  std::vector<char> buffer(1 << 20);
   bool content = false;
-  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
-    std::streamsize count = in.gcount();
-    for (std::streamsize i = 0; i < count; ++i) {
-      char c = buffer[i];
-      if (c == '\n') {
-        metadata.rows += content;
-        content = false;
-      } else if (!std::isspace(static_cast<unsigned char>(c))) {
-        content = true;
-      }
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) ||
+         in.gcount() > 0) {
+    const char *p = buffer.data(), *end = p + in.gcount();
+    while (p < end) {
+      const char *newline =
+          static_cast<const char *>(std::memchr(p, '\n', end - p));
+      const char *lineEnd = newline ? newline : end;
+      for (const char *c = p; !content && c < lineEnd; ++c)
+        content = !std::isspace(static_cast<unsigned char>(*c));
+      if (!newline)
+        break;
+      metadata.rows += content;
+      content = false;
+      p = newline + 1;
     }
   }
   metadata.rows += content;

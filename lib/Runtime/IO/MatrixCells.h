@@ -1,11 +1,11 @@
 //===- MatrixCells.h - How parsers and writers meet matrices ----*- C++ -*-===//
 //
-// The file formats are parsed and written once (MatrixIO.cpp), for dense
-// and CSR matrices alike: a parser hands what it reads to a CellSink, which
-// builds a dense Matrix or a CsrMatrix (SparseIO.cpp); the writer asks a
-// CellSource for rows or their non-zeros. Both readers thus see a file the
-// same way, cell for cell and error for error, and both writers emit the
-// same bytes.
+// The file formats are parsed (MatrixIO.cpp, CsvReader.cpp) and written
+// (MatrixWriter.cpp) once, for dense and CSR matrices alike: a parser hands
+// what it reads to a CellSink, which builds a dense Matrix or a CsrMatrix
+// (SparseIO.cpp); the writer asks a CellSource for rows or their non-zeros.
+// Both readers thus see a file the same way, cell for cell and error for
+// error, and both writers emit the same bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +47,8 @@ std::string parseMatrixFile(const std::string &path, FileFormat format,
 /// (CsvReader.cpp).
 std::string parseCSVFile(const std::string &path, CellSink &sink);
 
-/// The cells of a matrix to be written.
+/// The cells of a matrix to be written. The writer calls its methods from
+/// several threads at once.
 class CellSource {
 public:
   CellSource(int64_t rows, int64_t cols) : rows(rows), cols(cols) {}

@@ -234,13 +234,6 @@ private:
   MatrixView m;
 };
 
-/// Writes `value` with full (round-trip) precision, as short as possible.
-void writeFull(std::ostream &out, double value) {
-  char buffer[32];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  out.write(buffer, error == std::errc() ? end - buffer : 0);
-}
-
 } // namespace
 
 std::string parseMatrixMarketHeader(std::istream &in, const std::string &path,
@@ -337,61 +330,6 @@ std::string readMatrix(const std::string &path, FileFormat format,
   if (!error.empty())
     result = Matrix();
   return error;
-}
-
-std::string writeCells(const std::string &path, FileFormat format,
-                       const CellSource &m, MatrixMarketLayout layout) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out)
-    return path + ": cannot open the file for writing";
-  std::vector<double> cells(m.cols);
-  if (format == AMLS_FILE_BINARY) {
-    int64_t sizes[2] = {m.rows, m.cols};
-    out.write(kBinaryMatrixMagic, sizeof(kBinaryMatrixMagic));
-    out.write(reinterpret_cast<const char *>(sizes), sizeof(sizes));
-    for (int64_t r = 0; r < m.rows; ++r) {
-      m.row(r, cells.data());
-      out.write(reinterpret_cast<const char *>(cells.data()),
-                static_cast<std::streamsize>(m.cols * sizeof(double)));
-    }
-  } else if (format == AMLS_FILE_CSV) {
-    for (int64_t r = 0; r < m.rows; ++r) {
-      m.row(r, cells.data());
-      for (int64_t c = 0; c < m.cols; ++c) {
-        if (c)
-          out << ',';
-        writeFull(out, cells[c]);
-      }
-      out << '\n';
-    }
-  } else if (layout == MatrixMarketLayout::Array) {
-    out << "%%MatrixMarket matrix array real general\n"
-        << m.rows << ' ' << m.cols << '\n';
-    for (int64_t c = 0; c < m.cols; ++c)
-      for (int64_t r = 0; r < m.rows; ++r) {
-        writeFull(out, m.at(r, c));
-        out << '\n';
-      }
-  } else {
-    std::vector<int64_t> columns(m.cols);
-    int64_t nonZeros = 0;
-    for (int64_t r = 0; r < m.rows; ++r)
-      nonZeros += m.nonZeros(r, columns.data(), cells.data());
-    out << "%%MatrixMarket matrix coordinate real general\n"
-        << m.rows << ' ' << m.cols << ' ' << nonZeros << '\n';
-    for (int64_t r = 0; r < m.rows; ++r) {
-      int64_t count = m.nonZeros(r, columns.data(), cells.data());
-      for (int64_t k = 0; k < count; ++k) {
-        out << r + 1 << ' ' << columns[k] + 1 << ' ';
-        writeFull(out, cells[k]);
-        out << '\n';
-      }
-    }
-  }
-  out.flush();
-  if (!out)
-    return path + ": write error";
-  return "";
 }
 
 std::string writeMatrix(const std::string &path, FileFormat format,

@@ -272,6 +272,29 @@ struct Sigmoid : public OpRewritePattern<DivOp> {
   }
 };
 
+/// (-X) %*% Y, X %*% (-Y) -> -(X %*% Y): the product's result is usually
+/// smaller than the negated operand (linreg-cg.dml's -t(X) %*% y negated a
+/// 101x100000 copy of t(X), which the product alone reads in place). Exact:
+/// negation commutes with every rounding.
+struct NegationOutOfProduct : public OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    NegOp negation = lhs.getDefiningOp<NegOp>();
+    if (negation && negation->hasOneUse())
+      lhs = negation.getInput();
+    else if ((negation = rhs.getDefiningOp<NegOp>()) && negation->hasOneUse())
+      rhs = negation.getInput();
+    else
+      return failure();
+    Type element = elementTypeOf(op.getResult());
+    Value product = build<MatmulOp>(rewriter, op.getLoc(), element, lhs, rhs);
+    return replaceWithValue(
+        rewriter, op, build<NegOp>(rewriter, op.getLoc(), element, product));
+  }
+};
+
 /// (X %*% Y)[i, j] -> X[i, ] %*% Y[, j]: only the needed rows and columns
 /// of the factors are multiplied.
 struct SliceOfProduct : public OpRewritePattern<SliceOp> {
@@ -582,7 +605,7 @@ void mlir::amls::populateSimplifyPatterns(RewritePatternSet &patterns) {
                ColumnAggregateOfRev, AggregateOfPartialAggregate, SumOfSquares,
                SelfOperation<AddOp, false>, SelfOperation<MulOp, true>,
                SameOperands<MinOp>, SameOperands<MaxOp>, SameOperands<IfElseOp>,
-               ConstantIfElse, Sigmoid, SliceOfProduct,
+               ConstantIfElse, Sigmoid, NegationOutOfProduct, SliceOfProduct,
                TransposedConcatOfTransposes<CBindOp, RBindOp>,
                TransposedConcatOfTransposes<RBindOp, CBindOp>, NotOfComparison,
                FactorOutOfDifference, ScalarToTheRight<AddOp>,
