@@ -106,7 +106,7 @@ Matrix make(int64_t rows, int64_t cols, std::vector<double> data) {
   Matrix m;
   m.rows = rows;
   m.cols = cols;
-  m.data = std::move(data);
+  m.data.assign(data.begin(), data.end());
   return m;
 }
 
@@ -261,7 +261,7 @@ TEST(MatrixWriter, ReadsBackBitForBit) {
         EXPECT_EQ(back.rows, m.rows);
         EXPECT_EQ(back.cols, m.cols);
         // The coordinate layout lists non-zeros only: -0.0 reads as 0.
-        std::vector<double> want = m.data;
+        std::vector<double> want(m.data.begin(), m.data.end());
         if (coordinate)
           for (double &value : want)
             value = value == 0.0 ? 0.0 : value;
