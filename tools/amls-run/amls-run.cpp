@@ -32,8 +32,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <limits>
-#include <malloc.h>
 #include <new>
 #include <thread>
 
@@ -140,14 +138,6 @@ static void printValue(const RuntimeValue &value) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  // Compiled code's buffers are reused by the runtime's pool (Memory.h);
-  // the runtime's own scratch arrays and the pool's misses come from glibc,
-  // which by default maps each block above 128 KiB to fresh pages and
-  // unmaps it on free, so every iteration pays a page fault per 4 KiB
-  // written (t_10pct's X * X: 148 ms an iteration before the pool, 24 ms
-  // with this); keep freed blocks in the heap for reuse instead.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   // Memory the system refuses to C++ code outside the pool (the compiler's,
   // small runtime arrays) ends the run with a message, not an abort.
   std::set_new_handler([] {
