@@ -11,6 +11,10 @@
 // RUN: diff %t.opt-o0.ll %t.translate-o0.ll
 // RUN: amls-opt %s --amls-compile="wrap-entry=sum_of_squares threads=1" | FileCheck %s --check-prefix=WRAP
 // RUN: not amls-opt %s --amls-compile="fusion=everything" 2>&1 | FileCheck %s --check-prefix=BAD-FUSION
+// The memory limit reaches --amls-check-memory: unfused, X^2 is a 32768-byte
+// matrix of its own; fused, nothing is allocated and the limit is met.
+// RUN: not amls-opt %s --amls-compile="fusion=none rewrites=none memory-limit=1000" 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: amls-opt %s --amls-compile="memory-limit=1000" | FileCheck %s
 // RUN: not amls-opt %s --amls-compile="rewrites=simplify,folding" 2>&1 | FileCheck %s --check-prefix=BAD-REWRITES
 // RUN: not amls-translate --amls-to-llvmir --amls-fuse=everything %s 2>&1 | FileCheck %s --check-prefix=BAD-TRANSLATE
 
@@ -30,6 +34,7 @@
 // WRAP: %[[SUM:.*]] = llvm.call @sum_of_squares(
 // WRAP: llvm.return %[[SUM]] : f64
 // WRAP: llvm.func @_mlir_ciface_amls_main(
+// LIMIT: amls-compile.mlir:[[@LINE+6]]:8: error: the 64x64 dense result of amls.pow needs 32768 bytes, more than the memory limit of 1000 bytes
 // BAD-FUSION: amls-compile: expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or 'none', found 'everything'
 // BAD-REWRITES: amls-compile: expected rewrite families from simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found 'simplify,folding'
 // BAD-TRANSLATE: error: --amls-to-llvmir: expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or 'none', found 'everything'
