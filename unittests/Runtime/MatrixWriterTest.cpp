@@ -266,9 +266,10 @@ TEST(MatrixWriter, ReadsBackBitForBit) {
           for (double &value : want)
             value = value == 0.0 ? 0.0 : value;
         ASSERT_EQ(back.data.size(), want.size());
-        EXPECT_EQ(std::memcmp(back.data.data(), want.data(),
-                              want.size() * sizeof(double)),
-                  0);
+        // memcmp must not see the null data of an empty matrix (UBSan).
+        EXPECT_TRUE(want.empty() ||
+                    std::memcmp(back.data.data(), want.data(),
+                                want.size() * sizeof(double)) == 0);
       }
     }
   }
