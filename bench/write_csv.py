@@ -24,19 +24,10 @@ import tempfile
 import time
 
 
-def core_type():
-    flags = open("/proc/cpuinfo").read()
-    if " avx512f" in flags:
-        return "SkylakeX"
-    if " avx2" in flags:
-        return "Haswell"
-    return None
-
+import openblas_core  # noqa: E402
 
 # OpenBLAS reads its core type when it is loaded: set it before NumPy.
-if "OPENBLAS_CORETYPE" not in os.environ and core_type():
-    os.environ["OPENBLAS_CORETYPE"] = core_type()
-    os.execv(sys.executable, [sys.executable] + sys.argv)
+openblas_core.select()
 
 import numpy as np  # noqa: E402
 

@@ -9,6 +9,7 @@
 
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Runtime.h"
+#include "SparseTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -129,18 +130,6 @@ CsrMatrix toCsr(const Matrix &m, bool explicitZeros = false) {
   return csr;
 }
 
-/// Runs the body with the runtime's thread count set, restoring it after.
-class ThreadCount {
-public:
-  explicit ThreadCount(int32_t threads) : previous(amls_rt_get_num_threads()) {
-    amls_rt_set_num_threads(threads);
-  }
-  ~ThreadCount() { amls_rt_set_num_threads(previous); }
-
-private:
-  int32_t previous;
-};
-
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 const double kDenormal = std::numeric_limits<double>::denorm_min();
@@ -201,7 +190,7 @@ const Form kForms[] = {
 TEST(MatrixWriter, WritesTheSequentialWritersBytes) {
   TempDir dir;
   for (int32_t threads : {1, 2}) {
-    ThreadCount scope(threads);
+    amls::sparsetest::ThreadScope scope(threads);
     for (const auto &[name, m] : cases()) {
       CsrMatrix csr = toCsr(m, /*explicitZeros=*/true);
       for (const Form &form : kForms) {
@@ -239,7 +228,7 @@ TEST(MatrixWriter, WritesShortestRoundTripText) {
 TEST(MatrixWriter, ReadsBackBitForBit) {
   TempDir dir;
   for (int32_t threads : {1, 2}) {
-    ThreadCount scope(threads);
+    amls::sparsetest::ThreadScope scope(threads);
     for (const auto &[name, m] : cases()) {
       for (const Form &form : kForms) {
         // Matrix Market's readers take no NaN or infinity.
@@ -295,7 +284,7 @@ TEST(MatrixWriter, ReportsAFullDisk) {
     GTEST_SKIP() << "no writable /dev/full";
   Matrix m = make(1000, 100, std::vector<double>(100000, 0.25));
   for (int32_t threads : {1, 2}) {
-    ThreadCount scope(threads);
+    amls::sparsetest::ThreadScope scope(threads);
     for (const Form &form : kForms)
       EXPECT_EQ(
           writeMatrix("/dev/full", form.format, MatrixView::of(m), form.layout),
