@@ -348,20 +348,9 @@ LogicalResult ReadOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                             SmallVectorImpl<Type> &inferred) {
   MatrixType declared = getType();
   std::optional<::amls::runtime::MatrixFileMetadata> metadata;
-  if (ctx.allowsFileMetadata()) {
-    std::string path = getPath().str();
-    switch (getFormat()) {
-    case FileFormat::CSV:
-      metadata = ::amls::runtime::readCsvShape(path);
-      break;
-    case FileFormat::MatrixMarket:
-      metadata = ::amls::runtime::readMatrixMarketMetadata(path);
-      break;
-    case FileFormat::Binary:
-      metadata = ::amls::runtime::readBinaryShape(path);
-      break;
-    }
-  }
+  if (ctx.allowsFileMetadata())
+    metadata = ::amls::runtime::readMatrixFileMetadata(
+        getPath().str(), static_cast<AmlsFileFormat>(getFormat()));
   if (!metadata) {
     inferred.push_back(declared);
     return success();

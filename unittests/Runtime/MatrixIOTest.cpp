@@ -224,3 +224,54 @@ TEST(MatrixIO, FormatsLikeDml) {
   EXPECT_EQ(formatScalar(0.0), "0.0");
   EXPECT_EQ(formatScalar(INFINITY), "Infinity");
 }
+
+// A compiled program's read: the sizes from the file's metadata, the cells
+// parsed straight into its buffer (contiguous or strided), the same cells
+// as readMatrix; a file that no longer has those sizes is an error, and
+// nothing is written past the buffer.
+TEST(MatrixIO, ReadsIntoBuffersOfTheMetadataSizes) {
+  TempFile csv("x.csv", "1,2,3\n\n4,5,6\n");
+  std::vector<double> cells(6, -1.0);
+  ASSERT_EQ(readMatrixInto(csv.path, AMLS_FILE_CSV,
+                           MatrixSpan{cells.data(), 2, 3, 3, 1}),
+            "");
+  EXPECT_EQ(cells, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+
+  // Column-major (a transposed view), with one guard cell after it.
+  std::vector<double> strided(7, -1.0);
+  ASSERT_EQ(readMatrixInto(csv.path, AMLS_FILE_CSV,
+                           MatrixSpan{strided.data(), 2, 3, 1, 2}),
+            "");
+  EXPECT_EQ(strided, (std::vector<double>{1, 4, 2, 5, 3, 6, -1}));
+
+  // Matrix Market lists only some cells: the others become 0.
+  TempFile coordinate("c.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                               "2 3 2\n1 2 7\n2 3 -1\n");
+  std::fill(cells.begin(), cells.end(), -1.0);
+  ASSERT_EQ(readMatrixInto(coordinate.path, AMLS_FILE_MATRIX_MARKET,
+                           MatrixSpan{cells.data(), 2, 3, 3, 1}),
+            "");
+  EXPECT_EQ(cells, (std::vector<double>{0, 7, 0, 0, 0, -1}));
+
+  // The file has another row than the buffer: reported, the guard intact.
+  std::vector<double> small(4, -1.0);
+  EXPECT_EQ(readMatrixInto(csv.path, AMLS_FILE_CSV,
+                           MatrixSpan{small.data(), 1, 3, 3, 1}),
+            csv.path + ": the file changed while it was read: it has more "
+                       "than 1 rows of 3 cells, expected 1x3");
+  EXPECT_EQ(small[3], -1.0);
+  std::vector<double> large(9, -1.0);
+  EXPECT_EQ(readMatrixInto(csv.path, AMLS_FILE_CSV,
+                           MatrixSpan{large.data(), 3, 3, 3, 1}),
+            csv.path + ": the file changed while it was read: it has 2x3 "
+                       "cells, expected 3x3");
+  EXPECT_EQ(readMatrixInto(coordinate.path, AMLS_FILE_MATRIX_MARKET,
+                           MatrixSpan{large.data(), 3, 3, 3, 1}),
+            coordinate.path + ": the file changed while it was read: it has "
+                              "2x3 cells, expected 3x3");
+  // Errors in the file keep their line.
+  TempFile bad("bad.csv", "1,2\n3,x\n");
+  EXPECT_EQ(readMatrixInto(bad.path, AMLS_FILE_CSV,
+                           MatrixSpan{cells.data(), 2, 2, 2, 1}),
+            bad.path + ":2: column 2: expected a number, found 'x'");
+}

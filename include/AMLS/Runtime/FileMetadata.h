@@ -11,6 +11,8 @@
 #ifndef AMLS_RUNTIME_FILEMETADATA_H
 #define AMLS_RUNTIME_FILEMETADATA_H
 
+#include "AMLS/Runtime/ABI.h"
+
 #include <cstdint>
 #include <istream>
 #include <optional>
@@ -44,6 +46,11 @@ std::optional<MatrixFileMetadata> readCsvShape(const std::string &path);
 
 /// The rows and columns in the header of the binary matrix file at `path`.
 std::optional<MatrixFileMetadata> readBinaryShape(const std::string &path);
+
+/// The metadata of the file at `path` in `format` (an AmlsFileFormat), as
+/// one of the three functions above finds it.
+std::optional<MatrixFileMetadata>
+readMatrixFileMetadata(const std::string &path, AmlsFileFormat format);
 
 } // namespace amls::runtime
 

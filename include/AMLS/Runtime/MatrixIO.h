@@ -93,6 +93,21 @@ struct CsrMatrixView {
 std::string readMatrix(const std::string &path, FileFormat format,
                        Matrix &result);
 
+/// Writable strided matrix cells (a compiled program's buffer).
+struct MatrixSpan {
+  double *data;
+  int64_t rows, cols;
+  int64_t rowStride, colStride;
+};
+
+/// Reads a file as readMatrix does, straight into `dest`, whose sizes the
+/// caller took from the file's metadata (FileMetadata.h): no second copy
+/// of the cells is made. A file whose sizes differ from `dest`'s (it
+/// changed since) is an error, reported before anything past `dest` is
+/// written.
+std::string readMatrixInto(const std::string &path, FileFormat format,
+                           const MatrixSpan &dest);
+
 /// Reads a file as readMatrix does, straight into CSR: the same cells (the
 /// zeros not stored), the same messages. A matrix of more than 2^31 - 1
 /// columns is an error.

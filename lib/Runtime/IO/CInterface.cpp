@@ -1,6 +1,7 @@
 //===- CInterface.cpp - I/O entry points of compiled programs -------------===//
 
 #include "../Core/Failure.h"
+#include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -16,11 +18,18 @@ using namespace amls::runtime;
 namespace {
 
 /// `amls.read` asks for the sizes first, then for the contents into a
-/// buffer of those sizes: the file is parsed once and kept in between.
+/// buffer of those sizes. The sizes come from the file's metadata (a
+/// header, or a count of the lines of a CSV file, which compilation has
+/// usually made already), and the cells are then parsed straight into the
+/// buffer. Only a file without usable metadata (a CSV file with a header of
+/// names) is parsed for its sizes, and kept here until it is copied.
 struct ReadCache {
   std::mutex mutex;
   std::string path;
   FileFormat format = AMLS_FILE_CSV;
+  int64_t rows = 0, cols = 0;
+  /// Whether `matrix` holds the parsed file.
+  bool parsed = false;
   Matrix matrix;
 };
 
@@ -36,45 +45,66 @@ MatrixView viewOf(const AmlsMatrixF64 *m) {
 
 } // namespace
 
-/// Parses `path` into the cache unless it is already there.
-static const Matrix &cachedFile(ReadCache &cache, const char *path,
-                                int32_t format) {
-  if (cache.path != path ||
-      cache.format != static_cast<AmlsFileFormat>(format)) {
-    cache.path = path;
-    cache.format = static_cast<AmlsFileFormat>(format);
-    std::string error = readMatrix(cache.path, cache.format, cache.matrix);
-    if (!error.empty())
-      fail(error);
+/// The sizes of `path` into the cache unless they are already there.
+static ReadCache &cachedShape(const char *path, int32_t format) {
+  ReadCache &cache = readCache();
+  auto fileFormat = static_cast<AmlsFileFormat>(format);
+  if (cache.path == path && cache.format == fileFormat)
+    return cache;
+  cache.path = path;
+  cache.format = fileFormat;
+  cache.matrix = Matrix();
+  cache.parsed = false;
+  if (std::optional<MatrixFileMetadata> metadata =
+          readMatrixFileMetadata(cache.path, fileFormat)) {
+    cache.rows = metadata->rows;
+    cache.cols = metadata->cols;
+    return cache;
   }
-  return cache.matrix;
+  std::string error = readMatrix(cache.path, fileFormat, cache.matrix);
+  if (!error.empty()) {
+    cache.path.clear();
+    fail(error);
+  }
+  cache.rows = cache.matrix.rows;
+  cache.cols = cache.matrix.cols;
+  cache.parsed = true;
+  return cache;
 }
 
 extern "C" int64_t amls_rt_file_rows(const char *path, int32_t format) {
-  ReadCache &cache = readCache();
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  return cachedFile(cache, path, format).rows;
+  std::lock_guard<std::mutex> lock(readCache().mutex);
+  return cachedShape(path, format).rows;
 }
 
 extern "C" int64_t amls_rt_file_cols(const char *path, int32_t format) {
-  ReadCache &cache = readCache();
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  return cachedFile(cache, path, format).cols;
+  std::lock_guard<std::mutex> lock(readCache().mutex);
+  return cachedShape(path, format).cols;
 }
 
 extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
                                           int32_t format) {
-  ReadCache &cache = readCache();
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  const Matrix &m = cachedFile(cache, path, format);
-  if (m.rows != dest->sizes[0] || m.cols != dest->sizes[1])
-    fail(std::string(path) + ": the file changed while it was read");
-  for (int64_t r = 0; r < m.rows; ++r)
-    for (int64_t c = 0; c < m.cols; ++c)
-      dest->aligned[dest->offset + r * dest->strides[0] +
-                    c * dest->strides[1]] = m.at(r, c);
+  std::lock_guard<std::mutex> lock(readCache().mutex);
+  ReadCache &cache = cachedShape(path, format);
+  MatrixSpan span{dest->aligned + dest->offset, dest->sizes[0], dest->sizes[1],
+                  dest->strides[0], dest->strides[1]};
+  std::string error;
+  if (!cache.parsed) {
+    error = readMatrixInto(cache.path, cache.format, span);
+  } else if (cache.rows != span.rows || cache.cols != span.cols) {
+    error = std::string(path) + ": the file changed while it was read";
+  } else {
+    for (int64_t r = 0; r < span.rows; ++r)
+      for (int64_t c = 0; c < span.cols; ++c)
+        span.data[r * span.rowStride + c * span.colStride] =
+            cache.matrix.at(r, c);
+  }
+  // The next read of the file (in a loop, say) looks at it again.
   cache.path.clear();
   cache.matrix = Matrix();
+  cache.parsed = false;
+  if (!error.empty())
+    fail(error);
 }
 
 extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,

@@ -158,4 +158,17 @@ std::optional<MatrixFileMetadata> readBinaryShape(const std::string &path) {
   return metadata;
 }
 
+std::optional<MatrixFileMetadata>
+readMatrixFileMetadata(const std::string &path, AmlsFileFormat format) {
+  switch (format) {
+  case AMLS_FILE_CSV:
+    return readCsvShape(path);
+  case AMLS_FILE_MATRIX_MARKET:
+    return readMatrixMarketMetadata(path);
+  case AMLS_FILE_BINARY:
+    return readBinaryShape(path);
+  }
+  return std::nullopt;
+}
+
 } // namespace amls::runtime

@@ -207,6 +207,82 @@ private:
   int64_t appended = 0;
 };
 
+/// Writes into a buffer whose sizes were taken from the file's metadata.
+/// Row-major formats are parsed straight into it when its rows are
+/// contiguous, through a block of staged rows otherwise.
+class SpanSink : public CellSink {
+public:
+  explicit SpanSink(const MatrixSpan &dest) : dest(dest) {}
+
+  std::string setShape(int64_t rows, int64_t cols, bool reassigns) override {
+    if (std::string problem = checkShape(rows, cols); !problem.empty())
+      return problem;
+    // Listed formats leave out zeros: every cell starts as one.
+    if (reassigns)
+      for (int64_t r = 0; r < dest.rows; ++r)
+        for (int64_t c = 0; c < dest.cols; ++c)
+          cell(r, c) = 0.0;
+    return "";
+  }
+  double *appendRows(int64_t count, int64_t cols) override {
+    flushStaged();
+    if (cols != dest.cols || appended + count > dest.rows) {
+      // More rows than the metadata said: parsed into scratch, reported by
+      // finish().
+      overflow = true;
+      staged.assign(static_cast<size_t>(count * cols), 0.0);
+      stagedCount = 0;
+      return staged.data();
+    }
+    int64_t first = appended;
+    appended += count;
+    if (dest.colStride == 1 && (dest.rowStride == dest.cols || count == 1))
+      return &cell(first, 0);
+    staged.assign(static_cast<size_t>(count * cols), 0.0);
+    stagedFirst = first;
+    stagedCount = count;
+    return staged.data();
+  }
+  void assign(int64_t r, int64_t c, double value) override {
+    cell(r, c) = value;
+  }
+  std::string finish(int64_t rows, int64_t cols) override {
+    flushStaged();
+    return overflow ? overflowProblem(cols) : checkShape(rows, cols);
+  }
+
+private:
+  double &cell(int64_t r, int64_t c) {
+    return dest.data[r * dest.rowStride + c * dest.colStride];
+  }
+  void flushStaged() {
+    for (int64_t i = 0; i < stagedCount; ++i)
+      for (int64_t c = 0; c < dest.cols; ++c)
+        cell(stagedFirst + i, c) = staged[i * dest.cols + c];
+    stagedCount = 0;
+  }
+  std::string checkShape(int64_t rows, int64_t cols) const {
+    if (rows == dest.rows && cols == dest.cols)
+      return "";
+    return "the file changed while it was read: it has " +
+           std::to_string(rows) + "x" + std::to_string(cols) +
+           " cells, expected " + std::to_string(dest.rows) + "x" +
+           std::to_string(dest.cols);
+  }
+  std::string overflowProblem(int64_t cols) const {
+    return "the file changed while it was read: it has more than " +
+           std::to_string(dest.rows) + " rows of " + std::to_string(cols) +
+           " cells, expected " + std::to_string(dest.rows) + "x" +
+           std::to_string(dest.cols);
+  }
+
+  MatrixSpan dest;
+  int64_t appended = 0;
+  std::vector<double> staged;
+  int64_t stagedFirst = 0, stagedCount = 0;
+  bool overflow = false;
+};
+
 /// The cells of a strided dense view.
 class DenseSource : public CellSource {
 public:
@@ -330,6 +406,12 @@ std::string readMatrix(const std::string &path, FileFormat format,
   if (!error.empty())
     result = Matrix();
   return error;
+}
+
+std::string readMatrixInto(const std::string &path, FileFormat format,
+                           const MatrixSpan &dest) {
+  SpanSink sink(dest);
+  return parseMatrixFile(path, format, sink);
 }
 
 std::string writeMatrix(const std::string &path, FileFormat format,
