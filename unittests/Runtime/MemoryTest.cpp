@@ -80,6 +80,27 @@ TEST_F(MemoryTest, CountsLiveAndPeakBytes) {
   EXPECT_EQ(memory::getStatistics().cachedBytes, 0u);
 }
 
+// A vector's buffer handed over to compiled code: the vector lets go of it
+// without releasing it, it stays live, and the new owner's release returns
+// it to the pool (and only that one).
+TEST_F(MemoryTest, HandsVectorBuffersOver) {
+  memory::Vector<double> cells(1 << 17, 2.5);
+  double *buffer = memory::handOver(cells);
+  EXPECT_TRUE(cells.empty());
+  ASSERT_NE(buffer, nullptr);
+  EXPECT_EQ(buffer[(1 << 17) - 1], 2.5);
+  EXPECT_EQ(memory::getStatistics().liveBytes, 1u << 20);
+  memory::release(buffer);
+  EXPECT_EQ(memory::getStatistics().liveBytes, 0u);
+  // The block is reused as any other, and released normally next time.
+  void *again = memory::allocate(1 << 20);
+  EXPECT_EQ(again, buffer);
+  memory::release(again);
+  EXPECT_EQ(memory::getStatistics().liveBytes, 0u);
+  memory::Vector<int> none;
+  EXPECT_EQ(memory::handOver(none), nullptr);
+}
+
 TEST_F(MemoryTest, CachesAtMostAQuarterOfTheBudget) {
   memory::setLimit(16 << 20);
   void *a = memory::allocate(3 << 20);

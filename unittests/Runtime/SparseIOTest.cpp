@@ -274,15 +274,34 @@ TEST(SparseIO, CompiledProgramsReadThroughAHandle) {
   void *handle = amls_rt_csr_read(path.c_str(), AMLS_FILE_MATRIX_MARKET);
   ASSERT_EQ(amls_rt_csr_handle_rows(handle), 3);
   ASSERT_EQ(amls_rt_csr_handle_cols(handle), 4);
-  ASSERT_EQ(amls_rt_csr_handle_nnz(handle), 3);
-  I64 rowptr(4);
-  I32 colidx(3);
-  F64 values(3);
-  _mlir_ciface_amls_rt_csr_take(handle, rowptr.desc(), colidx.desc(),
-                                values.desc());
-  EXPECT_EQ(rowptr.values(), (std::vector<int64_t>{0, 1, 1, 3}));
-  EXPECT_EQ(colidx.values(), (std::vector<int32_t>{1, 0, 3}));
-  EXPECT_EQ(values.values(), (std::vector<double>{-1, 5, 2}));
+  // The arrays are handed over, not copied: they stay live in the pool
+  // after the handle is freed, until the caller releases them.
+  AmlsVectorI64 rowptr;
+  AmlsVectorI32 colidx;
+  AmlsVectorF64 values;
+  _mlir_ciface_amls_rt_csr_take_rowptr(&rowptr, handle);
+  _mlir_ciface_amls_rt_csr_take_colidx(&colidx, handle);
+  _mlir_ciface_amls_rt_csr_take_values(&values, handle);
+  uint64_t liveBefore = memory::getStatistics().liveBytes;
+  amls_rt_csr_free_handle(handle);
+  EXPECT_EQ(memory::getStatistics().liveBytes, liveBefore);
+  ASSERT_EQ(rowptr.sizes[0], 4);
+  ASSERT_EQ(colidx.sizes[0], 3);
+  ASSERT_EQ(values.sizes[0], 3);
+  EXPECT_EQ(rowptr.allocated, rowptr.aligned);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(values.aligned) % memory::kAlignment,
+            0u);
+  EXPECT_EQ(std::vector<int64_t>(rowptr.aligned, rowptr.aligned + 4),
+            (std::vector<int64_t>{0, 1, 1, 3}));
+  EXPECT_EQ(std::vector<int32_t>(colidx.aligned, colidx.aligned + 3),
+            (std::vector<int32_t>{1, 0, 3}));
+  EXPECT_EQ(std::vector<double>(values.aligned, values.aligned + 3),
+            (std::vector<double>{-1, 5, 2}));
+  for (void *buffer : {static_cast<void *>(rowptr.allocated),
+                       static_cast<void *>(colidx.allocated),
+                       static_cast<void *>(values.allocated)})
+    memory::release(buffer);
+  EXPECT_LT(memory::getStatistics().liveBytes, liveBefore);
 }
 
 TEST(SparseIODeathTest, ReadErrorsExitWithAMessage) {

@@ -98,6 +98,22 @@ template <typename T> struct Allocator {
 /// An array of the runtime's whose memory comes from the pool.
 template <typename T> using Vector = std::vector<T, Allocator<T>>;
 
+/// Makes the next release() of `buffer` (from allocate()) do nothing: its
+/// owner is about to release it while a new owner keeps it.
+void keepOnNextRelease(void *buffer);
+
+/// Hands the buffer of `vector` over to a new owner, who frees it with
+/// release() (compiled code: a memref the runtime returns is the caller's
+/// to deallocate). The vector is left empty, nothing is copied, and the
+/// buffer stays live in the statistics. Null for a vector without one.
+template <typename T> T *handOver(Vector<T> &vector) {
+  T *buffer = vector.data();
+  if (buffer)
+    keepOnNextRelease(buffer);
+  Vector<T>().swap(vector);
+  return buffer;
+}
+
 /// Parses a size such as 2G, 512M, 64k or 1000000 (bytes); false if it is
 /// not one.
 bool parseSize(const char *text, uint64_t &bytes);

@@ -204,15 +204,17 @@ void _mlir_ciface_amls_rt_csr_rbind(
 
 /// Parses the file `path` (`format`: an AmlsFileFormat) straight into a CSR
 /// matrix the runtime owns, cell for cell what amls_rt_read reads, and
-/// returns a handle to it. Its sizes are asked for, then csr_take copies
-/// it into the caller's buffers (rows + 1 / nnz / nnz) and frees it.
+/// returns a handle to it. Its sizes are asked for, then each csr_take
+/// hands one of its arrays (rows + 1 / nnz / nnz entries) over to the
+/// caller, who releases it to the pool (memory::release, or a memref
+/// dealloc in compiled code); csr_free_handle frees what is left.
 void *amls_rt_csr_read(const char *path, int32_t format);
 int64_t amls_rt_csr_handle_rows(void *handle);
 int64_t amls_rt_csr_handle_cols(void *handle);
-int64_t amls_rt_csr_handle_nnz(void *handle);
-void _mlir_ciface_amls_rt_csr_take(void *handle, AmlsVectorI64 *rowptr,
-                                   AmlsVectorI32 *colidx,
-                                   AmlsVectorF64 *values);
+void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result, void *handle);
+void _mlir_ciface_amls_rt_csr_take_colidx(AmlsVectorI32 *result, void *handle);
+void _mlir_ciface_amls_rt_csr_take_values(AmlsVectorF64 *result, void *handle);
+void amls_rt_csr_free_handle(void *handle);
 /// Prints a (or appends it to a message of `stream`, as
 /// amls_rt_emit_matrix): the same text as for the dense matrix.
 void _mlir_ciface_amls_rt_csr_print_matrix(AmlsVectorI64 *a_rowptr,

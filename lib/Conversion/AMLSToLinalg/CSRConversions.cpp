@@ -86,9 +86,6 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
     Value cols = toIndex(rewriter, loc,
                          callRuntime(rewriter, loc, op,
                                      RuntimeFunction::CSRHandleCols, {handle}));
-    Value nnz = toIndex(rewriter, loc,
-                        callRuntime(rewriter, loc, op,
-                                    RuntimeFunction::CSRHandleNnz, {handle}));
     Value sizes[2] = {rows, cols};
     int64_t declared[2] = {type.getRows(), type.getCols()};
     for (int d = 0; d < 2; ++d)
@@ -98,8 +95,16 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
                    Twine("the file '") + op.getPath() + "' has a different " +
                        (d ? "column" : "row") +
                        " count than the declared type");
-    CSRMatrix csr = csrFromKernel(rewriter, loc, op, type, rows, nnz, cols,
-                                  {handle}, RuntimeFunction::CSRTake);
+    // The arrays the reader filled become the program's: no copy.
+    auto take = [&](RuntimeFunction function) {
+      return callRuntime(rewriter, loc, op, function, {handle});
+    };
+    Value rowptr = take(RuntimeFunction::CSRTakeRowPointers);
+    Value colidx = take(RuntimeFunction::CSRTakeColumnIndices);
+    Value values = take(RuntimeFunction::CSRTakeValues);
+    callRuntime(rewriter, loc, op, RuntimeFunction::CSRFreeHandle, {handle});
+    CSRMatrix csr =
+        csrFromBuffers(rewriter, loc, type, rowptr, colidx, values, cols);
     replaceWithCSR(rewriter, op, csr);
     return success();
   }

@@ -42,6 +42,11 @@ enum class ABIType {
   VectorI64,
   VectorI32,
   VectorF64,
+  /// Results: a buffer the runtime allocated from the pool and hands over
+  /// (memref<?xT>, the caller deallocates it).
+  BufferI64,
+  BufferI32,
+  BufferF64,
   CSR
 };
 
@@ -175,16 +180,18 @@ RuntimeSignature getSignature(RuntimeFunction function) {
             {}};
   case F::CSRRead:
     return {"amls_rt_csr_read", {T::Ptr, T::I32}, T::Ptr};
-  case F::CSRHandleNnz:
-    return {"amls_rt_csr_handle_nnz", {T::Ptr}, T::I64};
   case F::CSRHandleRows:
     return {"amls_rt_csr_handle_rows", {T::Ptr}, T::I64};
   case F::CSRHandleCols:
     return {"amls_rt_csr_handle_cols", {T::Ptr}, T::I64};
-  case F::CSRTake:
-    return {"amls_rt_csr_take",
-            {T::Ptr, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
+  case F::CSRTakeRowPointers:
+    return {"amls_rt_csr_take_rowptr", {T::Ptr}, T::BufferI64};
+  case F::CSRTakeColumnIndices:
+    return {"amls_rt_csr_take_colidx", {T::Ptr}, T::BufferI32};
+  case F::CSRTakeValues:
+    return {"amls_rt_csr_take_values", {T::Ptr}, T::BufferF64};
+  case F::CSRFreeHandle:
+    return {"amls_rt_csr_free_handle", {T::Ptr}, {}};
   case F::CSRWrite:
     return {"amls_rt_csr_write", {T::CSR, T::Ptr, T::I32}, {}};
   case F::ValuesReduce:
@@ -279,6 +286,14 @@ Type toMLIRType(MLIRContext *context, ABIType type) {
     return getRuntimeVectorType(IntegerType::get(context, 32));
   case ABIType::VectorF64:
     return getRuntimeVectorType(Float64Type::get(context));
+  case ABIType::BufferI64:
+    return MemRefType::get({ShapedType::kDynamic},
+                           IntegerType::get(context, 64));
+  case ABIType::BufferI32:
+    return MemRefType::get({ShapedType::kDynamic},
+                           IntegerType::get(context, 32));
+  case ABIType::BufferF64:
+    return MemRefType::get({ShapedType::kDynamic}, Float64Type::get(context));
   case ABIType::CSR:
     break;
   }
@@ -343,7 +358,8 @@ mlir::amls::lookupOrCreateRuntimeFunction(OpBuilder &builder, Operation *from,
   auto declaration = func::FuncOp::create(builder, from->getLoc(), name, type);
   declaration.setPrivate();
   // Matrices are passed as descriptors: use the `_mlir_ciface_` ABI.
-  if (llvm::any_of(type.getInputs(), llvm::IsaPred<MemRefType>))
+  if (llvm::any_of(type.getInputs(), llvm::IsaPred<MemRefType>) ||
+      llvm::any_of(type.getResults(), llvm::IsaPred<MemRefType>))
     declaration->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                          builder.getUnitAttr());
   return declaration;

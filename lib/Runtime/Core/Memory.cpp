@@ -70,6 +70,8 @@ struct Header {
   /// What the system allocator returned (the header may sit further in,
   /// for alignments beyond kAlignment).
   void *base;
+  /// Set by keepOnNextRelease(): the next release() is the old owner's.
+  uint64_t keep;
 };
 static_assert(sizeof(Header) <= kAlignment, "the header fits its slot");
 
@@ -182,6 +184,10 @@ public:
         reinterpret_cast<Header *>(static_cast<char *>(buffer) - kAlignment);
     if (header->magic != kMagic)
       fail("a buffer released to the pool was not allocated by it");
+    if (header->keep) {
+      header->keep = 0;
+      return;
+    }
     uint64_t classBytes = header->classBytes;
     bool aligned = header->base == static_cast<char *>(buffer) - kAlignment;
     ThreadCache *cachePointer = aligned && classBytes <= kThreadBlockBytes &&
@@ -347,6 +353,7 @@ private:
     header->magic = kMagic;
     header->classBytes = classBytes;
     header->base = base;
+    header->keep = 0;
     exposeOnly(reinterpret_cast<void *>(payload), bytes, classBytes);
     return reinterpret_cast<void *>(payload);
   }
@@ -607,6 +614,14 @@ extern "C" void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
 
 // MLIR's generic allocation functions (finalize-memref-to-llvm with
 // use-generic-functions): every memref.alloc and dealloc of compiled code.
+void amls::runtime::memory::keepOnNextRelease(void *buffer) {
+  auto *header =
+      reinterpret_cast<Header *>(static_cast<char *>(buffer) - kAlignment);
+  if (header->magic != kMagic)
+    fail("a buffer handed over was not allocated by the pool");
+  header->keep = 1;
+}
+
 extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t bytes) {
   return pool().allocate(bytes, kAlignment);
 }

@@ -11,9 +11,9 @@
 // A coordinate file is parsed by all threads from a mapping of the file
 // when nothing in it needs the sequential parser's messages.
 //
-// Compiled programs read in two steps, since they allocate the buffers:
-// amls_rt_csr_read parses into a runtime-owned matrix whose sizes they ask
-// for, and csr_take copies it into their buffers and frees it.
+// Compiled programs read through a handle: amls_rt_csr_read parses into a
+// matrix whose arrays come from the pool, and the program takes the arrays
+// over as its own buffers (nothing is copied) before freeing the handle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -494,26 +494,46 @@ extern "C" int64_t amls_rt_csr_handle_cols(void *handle) {
   return handleMatrix(handle).cols;
 }
 
-extern "C" int64_t amls_rt_csr_handle_nnz(void *handle) {
-  return handleMatrix(handle).nonZeros();
+namespace {
+
+/// Fills `result` with the buffer of `array`, handed over: the caller owns
+/// it from now on. A buffer much larger than its contents (grown while
+/// parsing) is shrunk first, so that the program does not keep the slack.
+template <typename T, typename Descriptor>
+void handOverArray(memory::Vector<T> &array, Descriptor *result) {
+  if (array.capacity() - array.size() > array.size() / 8)
+    array.shrink_to_fit();
+  auto size = static_cast<int64_t>(array.size());
+  T *buffer = memory::handOver(array);
+  result->allocated = buffer;
+  result->aligned = buffer;
+  result->offset = 0;
+  result->sizes[0] = size;
+  result->strides[0] = 1;
 }
 
-extern "C" void _mlir_ciface_amls_rt_csr_take(void *handle,
-                                              AmlsVectorI64 *rowptr,
-                                              AmlsVectorI32 *colidx,
-                                              AmlsVectorF64 *values) {
-  const CsrMatrix &m = handleMatrix(handle);
-  int64_t nnz = m.nonZeros();
-  if (rowptr->sizes[0] != m.rows + 1 || colidx->sizes[0] != nnz ||
-      values->sizes[0] != nnz)
-    fail("CSR read: buffers of " + std::to_string(rowptr->sizes[0]) + ", " +
-         std::to_string(colidx->sizes[0]) + " and " +
-         std::to_string(values->sizes[0]) + " entries for a matrix of " +
-         std::to_string(m.rows) + " rows and " + std::to_string(nnz) +
-         " non-zeros");
-  std::copy(m.rowptr.begin(), m.rowptr.end(), rowptr->aligned + rowptr->offset);
-  std::copy(m.colidx.begin(), m.colidx.end(), colidx->aligned + colidx->offset);
-  std::copy(m.values.begin(), m.values.end(), values->aligned + values->offset);
+CsrMatrix &handleMatrixForTaking(void *handle) {
+  return const_cast<CsrMatrix &>(handleMatrix(handle));
+}
+
+} // namespace
+
+extern "C" void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result,
+                                                     void *handle) {
+  handOverArray(handleMatrixForTaking(handle).rowptr, result);
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_take_colidx(AmlsVectorI32 *result,
+                                                     void *handle) {
+  handOverArray(handleMatrixForTaking(handle).colidx, result);
+}
+
+extern "C" void _mlir_ciface_amls_rt_csr_take_values(AmlsVectorF64 *result,
+                                                     void *handle) {
+  handOverArray(handleMatrixForTaking(handle).values, result);
+}
+
+extern "C" void amls_rt_csr_free_handle(void *handle) {
   delete static_cast<CsrMatrix *>(handle);
 }
 

@@ -28,14 +28,18 @@ func.func @convert(%X: !amls.matrix<100x50xf64>) -> !amls.matrix<100x50xf64> {
 
 // -----
 
-// A file read straight into CSR, its sizes checked against the type.
+// A file read straight into CSR, its sizes checked against the type; the
+// reader's arrays become the program's buffers (handed over, not copied).
 // CHECK-LABEL: func @read_write
 // CHECK: %[[H:.*]] = call @amls_rt_csr_read
 // CHECK: call @amls_rt_csr_handle_rows(%[[H]])
 // CHECK: call @amls_rt_csr_handle_cols(%[[H]])
-// CHECK: call @amls_rt_csr_handle_nnz(%[[H]])
 // CHECK: call @amls_rt_check
-// CHECK: call @amls_rt_csr_take(%[[H]]
+// CHECK-NOT: memref.alloc
+// CHECK: %[[PTR:.*]] = call @amls_rt_csr_take_rowptr(%[[H]]) : (!llvm.ptr) -> memref<?xi64>
+// CHECK: %[[IDX:.*]] = call @amls_rt_csr_take_colidx(%[[H]]) : (!llvm.ptr) -> memref<?xi32>
+// CHECK: %[[VAL:.*]] = call @amls_rt_csr_take_values(%[[H]]) : (!llvm.ptr) -> memref<?xf64>
+// CHECK: call @amls_rt_csr_free_handle(%[[H]])
 // CHECK: call @amls_rt_csr_write
 func.func @read_write() {
   %A = amls.read "in.mtx" mm : !amls.matrix<100x50xf64, format = csr>
