@@ -279,9 +279,9 @@ TEST(SparseIO, CompiledProgramsReadThroughAHandle) {
   AmlsVectorI64 rowptr;
   AmlsVectorI32 colidx;
   AmlsVectorF64 values;
-  _mlir_ciface_amls_rt_csr_take_rowptr(&rowptr, handle);
-  _mlir_ciface_amls_rt_csr_take_colidx(&colidx, handle);
-  _mlir_ciface_amls_rt_csr_take_values(&values, handle);
+  _mlir_ciface_amls_rt_csr_take_rowptr(&rowptr, handle, "rowptr");
+  _mlir_ciface_amls_rt_csr_take_colidx(&colidx, handle, "colidx");
+  _mlir_ciface_amls_rt_csr_take_values(&values, handle, "values");
   uint64_t liveBefore = memory::getStatistics().liveBytes;
   amls_rt_csr_free_handle(handle);
   EXPECT_EQ(memory::getStatistics().liveBytes, liveBefore);

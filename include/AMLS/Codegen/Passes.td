@@ -73,8 +73,12 @@ def AMLSCheckBufferSizes : Pass<"amls-check-buffer-sizes", "ModuleOp"> {
     multiplies them without a check, and a wrapped size would allocate a
     small buffer that the code then writes past), or when the buffer would
     exceed the memory budget (Memory.h), and `amls-run --stats` names the
-    largest buffers by their location. Buffers of rank above 3 are not
-    announced.
+    largest buffers by it. The description names the AMLS op whose
+    lowering allocated the buffer and the format and shape of its result
+    (`--convert-amls-to-linalg` puts them in the locations of what it
+    lowers), a CSR array's role, and the source position: "a buffer of
+    'amls.matmul' (dense 1000x1000 result) at f.dml:3:5". Buffers of rank
+    above 3 are not announced.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

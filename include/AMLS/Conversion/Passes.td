@@ -22,6 +22,11 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     `amls_rt_blas_serial(0)` so that BLAS calls in the chunks run on their
     own thread (docs/fusion.md).
 
+    Each AMLS op's location gets a name before it is lowered: the op and
+    the format and shape of its result (`'amls.matmul' (dense 1000x1000
+    result)`), which everything it lowers to inherits, so that run-time
+    messages and statistics about buffers name the op (docs/memory.md).
+
     Sizes that are `?` are read at run time with `tensor.dim`. Where two
     unknown sizes must agree (element-wise operands, products, slices within
     bounds), a run-time check (`amls_rt_check`) reports a violation with the

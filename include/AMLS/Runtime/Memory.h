@@ -67,6 +67,9 @@ void *allocate(uint64_t bytes, uint64_t alignment = kAlignment);
 void release(void *buffer);
 
 Statistics getStatistics();
+/// Counts `buffer` among the largest as if compiled code had announced it
+/// before allocating it: the runtime's arrays handed over to compiled code.
+void rankBuffer(const Statistics::Buffer &buffer);
 void resetStatistics();
 /// Returns every cached block to the system.
 void trim();

@@ -207,13 +207,17 @@ void _mlir_ciface_amls_rt_csr_rbind(
 /// returns a handle to it. Its sizes are asked for, then each csr_take
 /// hands one of its arrays (rows + 1 / nnz / nnz entries) over to the
 /// caller, who releases it to the pool (memory::release, or a memref
-/// dealloc in compiled code); csr_free_handle frees what is left.
+/// dealloc in compiled code), `what` naming it in the statistics;
+/// csr_free_handle frees what is left.
 void *amls_rt_csr_read(const char *path, int32_t format);
 int64_t amls_rt_csr_handle_rows(void *handle);
 int64_t amls_rt_csr_handle_cols(void *handle);
-void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result, void *handle);
-void _mlir_ciface_amls_rt_csr_take_colidx(AmlsVectorI32 *result, void *handle);
-void _mlir_ciface_amls_rt_csr_take_values(AmlsVectorF64 *result, void *handle);
+void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result, void *handle,
+                                          const char *what);
+void _mlir_ciface_amls_rt_csr_take_colidx(AmlsVectorI32 *result, void *handle,
+                                          const char *what);
+void _mlir_ciface_amls_rt_csr_take_values(AmlsVectorF64 *result, void *handle,
+                                          const char *what);
 void amls_rt_csr_free_handle(void *handle);
 /// Prints a (or appends it to a message of `stream`, as
 /// amls_rt_emit_matrix): the same text as for the dense matrix.

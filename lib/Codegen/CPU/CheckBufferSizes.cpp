@@ -25,16 +25,6 @@ using namespace mlir::amls;
 
 namespace {
 
-/// "a buffer for FILE:LINE:COL" (the computation the buffer holds).
-std::string describeBuffer(Location loc) {
-  std::string text = "a buffer";
-  llvm::raw_string_ostream os(text);
-  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-    os << " for " << fileLoc.getFilename().getValue() << ":"
-       << fileLoc.getLine() << ":" << fileLoc.getColumn();
-  return text;
-}
-
 struct CheckBufferSizesPass
     : public amls::impl::AMLSCheckBufferSizesBase<CheckBufferSizesPass> {
   void runOnOperation() override {

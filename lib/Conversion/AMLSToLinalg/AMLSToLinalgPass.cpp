@@ -40,6 +40,40 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
 
 namespace {
 
+/// Names each AMLS op and the format and shape of its matrix result in its
+/// location ("'amls.matmul' (dense 1000x1000 result)"). The ops it lowers to
+/// inherit the location, and so do the buffers bufferization allocates for
+/// them: --amls-check-buffer-sizes describes a buffer by it, in amls-run
+/// --stats and in out-of-memory messages.
+void nameOpsInLocations(Operation *root) {
+  MLIRContext *context = root->getContext();
+  root->walk([&](Operation *op) {
+    if (!isa<AMLSDialect>(op->getDialect()))
+      return;
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << "'" << op->getName() << "'";
+    auto matrices = llvm::make_filter_range(op->getResultTypes(),
+                                            llvm::IsaPred<MatrixType>);
+    if (!matrices.empty()) {
+      auto type = cast<MatrixType>(*matrices.begin());
+      auto size = [&](int64_t extent) {
+        if (ShapedType::isDynamic(extent))
+          os << "?";
+        else
+          os << extent;
+      };
+      os << " (" << (type.getFormat() == MatrixFormat::CSR ? "csr" : "dense")
+         << " ";
+      size(type.getRows());
+      os << "x";
+      size(type.getCols());
+      os << " result)";
+    }
+    op->setLoc(NameLoc::get(StringAttr::get(context, name), op->getLoc()));
+  });
+}
+
 struct ConvertAMLSToLinalgPass
     : public amls::impl::ConvertAMLSToLinalgBase<ConvertAMLSToLinalgPass> {
   using ConvertAMLSToLinalgBase::ConvertAMLSToLinalgBase;
@@ -60,6 +94,7 @@ struct ConvertAMLSToLinalgPass
     }
     if (failed(checkMatrixFormats(getOperation())))
       return signalPassFailure();
+    nameOpsInLocations(getOperation());
 
     MatrixTypeConverter converter;
     ConversionTarget target(*context);

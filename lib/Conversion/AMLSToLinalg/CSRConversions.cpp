@@ -96,12 +96,16 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
                        (d ? "column" : "row") +
                        " count than the declared type");
     // The arrays the reader filled become the program's: no copy.
-    auto take = [&](RuntimeFunction function) {
-      return callRuntime(rewriter, loc, op, function, {handle});
+    auto take = [&](RuntimeFunction function, StringRef array) {
+      Value what = createStringPointer(rewriter, loc, op,
+                                       describeBuffer(op.getLoc(), array));
+      return callRuntime(rewriter, loc, op, function, {handle, what});
     };
-    Value rowptr = take(RuntimeFunction::CSRTakeRowPointers);
-    Value colidx = take(RuntimeFunction::CSRTakeColumnIndices);
-    Value values = take(RuntimeFunction::CSRTakeValues);
+    Value rowptr =
+        take(RuntimeFunction::CSRTakeRowPointers, "the row pointers");
+    Value colidx =
+        take(RuntimeFunction::CSRTakeColumnIndices, "the column indices");
+    Value values = take(RuntimeFunction::CSRTakeValues, "the values");
     callRuntime(rewriter, loc, op, RuntimeFunction::CSRFreeHandle, {handle});
     CSRMatrix csr =
         csrFromBuffers(rewriter, loc, type, rowptr, colidx, values, cols);

@@ -146,7 +146,8 @@ Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
   Value rowptr = runtimeVectorOf(b, loc, csr.rowptr);
   Value colidx = runtimeVectorOf(b, loc, csr.colidx);
   Value values = runtimeVectorOf(b, loc, csr.values);
-  Value out = allocVector(b, loc, b.getF64Type(), csr.nnz(b, loc));
+  Value out =
+      allocVector(b, loc, b.getF64Type(), csr.nnz(b, loc), "the values");
   scf::ParallelOp::create(
       b, loc, ValueRange{zero}, ValueRange{rows}, ValueRange{one},
       [&](OpBuilder &nb, Location l, ValueRange ivs) {

@@ -59,9 +59,13 @@ void CSRMatrix::appendRuntimeArgs(OpBuilder &b, Location loc,
 }
 
 Value mlir::amls::lowering::allocVector(OpBuilder &b, Location loc,
-                                        Type elementType, Value size) {
+                                        Type elementType, Value size,
+                                        StringRef role) {
+  // The role goes into the location, where describeBuffer finds it.
+  Location allocLoc =
+      role.empty() ? loc : NameLoc::get(b.getStringAttr(role), loc);
   return memref::AllocOp::create(
-      b, loc, MemRefType::get({kDynamic}, elementType), ValueRange{size});
+      b, allocLoc, MemRefType::get({kDynamic}, elementType), ValueRange{size});
 }
 
 Value mlir::amls::lowering::runtimeVector(OpBuilder &b, Location loc,
@@ -111,9 +115,10 @@ CSRMatrix mlir::amls::lowering::csrFromKernel(OpBuilder &b, Location loc,
                                               RuntimeFunction fill) {
   Value pointers =
       arith::AddIOp::create(b, loc, rows, indexConstant(b, loc, 1));
-  Value rowptr = allocVector(b, loc, b.getI64Type(), pointers);
-  Value colidx = allocVector(b, loc, b.getI32Type(), nnz);
-  Value values = allocVector(b, loc, b.getF64Type(), nnz);
+  Value rowptr =
+      allocVector(b, loc, b.getI64Type(), pointers, "the row pointers");
+  Value colidx = allocVector(b, loc, b.getI32Type(), nnz, "the column indices");
+  Value values = allocVector(b, loc, b.getF64Type(), nnz, "the values");
   callRuntime(b, loc, op, fill,
               withViews(b, loc, args, {rowptr, colidx, values}));
   return csrFromBuffers(b, loc, type, rowptr, colidx, values, cols);
@@ -127,12 +132,13 @@ CSRMatrix mlir::amls::lowering::csrFromKernels(OpBuilder &b, Location loc,
                                                RuntimeFunction fill) {
   Value pointers =
       arith::AddIOp::create(b, loc, rows, indexConstant(b, loc, 1));
-  Value rowptr = allocVector(b, loc, b.getI64Type(), pointers);
+  Value rowptr =
+      allocVector(b, loc, b.getI64Type(), pointers, "the row pointers");
   Value nnz64 =
       callRuntime(b, loc, op, count, withViews(b, loc, args, {rowptr}));
   Value nnz = arith::IndexCastOp::create(b, loc, b.getIndexType(), nnz64);
-  Value colidx = allocVector(b, loc, b.getI32Type(), nnz);
-  Value values = allocVector(b, loc, b.getF64Type(), nnz);
+  Value colidx = allocVector(b, loc, b.getI32Type(), nnz, "the column indices");
+  Value values = allocVector(b, loc, b.getF64Type(), nnz, "the values");
   callRuntime(b, loc, op, fill,
               withViews(b, loc, args, {rowptr, colidx, values}));
   return csrFromBuffers(b, loc, type, rowptr, colidx, values, cols);

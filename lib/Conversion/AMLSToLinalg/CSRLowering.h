@@ -36,8 +36,10 @@ struct CSRMatrix {
 /// The types a CSR matrix type converts to (MatrixTypeConverter).
 void getCSRTypes(MatrixType type, SmallVectorImpl<Type> &types);
 
-/// An uninitialized 1-D buffer of `size` elements.
-Value allocVector(OpBuilder &b, Location loc, Type elementType, Value size);
+/// An uninitialized 1-D buffer of `size` elements; `role` ("the values")
+/// names it in the runtime's statistics (describeBuffer).
+Value allocVector(OpBuilder &b, Location loc, Type elementType, Value size,
+                  StringRef role = "");
 /// A buffer as the runtime takes it (getRuntimeVectorType).
 Value runtimeVector(OpBuilder &b, Location loc, Value buffer);
 /// A filled buffer handed back as a tensor.

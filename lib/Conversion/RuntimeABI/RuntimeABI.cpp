@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::amls;
@@ -185,11 +186,11 @@ RuntimeSignature getSignature(RuntimeFunction function) {
   case F::CSRHandleCols:
     return {"amls_rt_csr_handle_cols", {T::Ptr}, T::I64};
   case F::CSRTakeRowPointers:
-    return {"amls_rt_csr_take_rowptr", {T::Ptr}, T::BufferI64};
+    return {"amls_rt_csr_take_rowptr", {T::Ptr, T::Ptr}, T::BufferI64};
   case F::CSRTakeColumnIndices:
-    return {"amls_rt_csr_take_colidx", {T::Ptr}, T::BufferI32};
+    return {"amls_rt_csr_take_colidx", {T::Ptr, T::Ptr}, T::BufferI32};
   case F::CSRTakeValues:
-    return {"amls_rt_csr_take_values", {T::Ptr}, T::BufferF64};
+    return {"amls_rt_csr_take_values", {T::Ptr, T::Ptr}, T::BufferF64};
   case F::CSRFreeHandle:
     return {"amls_rt_csr_free_handle", {T::Ptr}, {}};
   case F::CSRWrite:
@@ -398,4 +399,28 @@ Value mlir::amls::createStringPointer(OpBuilder &builder, Location loc,
                                     builder.getStringAttr(text.str() + '\0'));
   }
   return LLVM::AddressOfOp::create(builder, loc, global);
+}
+
+std::string mlir::amls::describeBuffer(Location loc, StringRef what) {
+  // Names in the location: the op's ("'amls.matmul' (...)") and the role of
+  // the buffer in its result ("the values"), when the lowering gave one.
+  StringRef opName, role = what;
+  loc->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner)) {
+      StringRef name = named.getName().getValue();
+      if (name.starts_with("'amls.") && opName.empty())
+        opName = name;
+      else if (name.starts_with("the ") && role == what)
+        role = name;
+    }
+    return WalkResult::advance();
+  });
+  std::string text = role.str();
+  llvm::raw_string_ostream os(text);
+  if (!opName.empty())
+    os << " of " << opName;
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    os << " at " << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+       << ":" << fileLoc.getColumn();
+  return text;
 }

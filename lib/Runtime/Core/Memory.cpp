@@ -287,6 +287,7 @@ public:
   }
 
   void announce(const Statistics::Buffer &buffer) { announced = buffer; }
+  void rankNow(const Statistics::Buffer &buffer) { rank(buffer); }
 
   void addCache(ThreadCache *cache) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -524,6 +525,9 @@ Statistics amls::runtime::memory::getStatistics() {
   return pool().getStatistics();
 }
 
+void amls::runtime::memory::rankBuffer(const Statistics::Buffer &buffer) {
+  pool().rankNow(buffer);
+}
 void amls::runtime::memory::resetStatistics() { pool().resetStatistics(); }
 void amls::runtime::memory::trim() { pool().trim(); }
 void amls::runtime::memory::setPooling(bool enabled) {

@@ -499,11 +499,21 @@ namespace {
 /// Fills `result` with the buffer of `array`, handed over: the caller owns
 /// it from now on. A buffer much larger than its contents (grown while
 /// parsing) is shrunk first, so that the program does not keep the slack.
+/// `what` describes it in amls-run --stats, as compiled code describes the
+/// buffers it allocates.
 template <typename T, typename Descriptor>
-void handOverArray(memory::Vector<T> &array, Descriptor *result) {
+void handOverArray(memory::Vector<T> &array, Descriptor *result,
+                   const char *what) {
   if (array.capacity() - array.size() > array.size() / 8)
     array.shrink_to_fit();
   auto size = static_cast<int64_t>(array.size());
+  memory::Statistics::Buffer described;
+  described.bytes = static_cast<uint64_t>(size) * sizeof(T);
+  described.sizes[0] = size;
+  described.sizes[1] = described.sizes[2] = 1;
+  described.elementBytes = sizeof(T);
+  described.what = what;
+  memory::rankBuffer(described);
   T *buffer = memory::handOver(array);
   result->allocated = buffer;
   result->aligned = buffer;
@@ -519,18 +529,21 @@ CsrMatrix &handleMatrixForTaking(void *handle) {
 } // namespace
 
 extern "C" void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result,
-                                                     void *handle) {
-  handOverArray(handleMatrixForTaking(handle).rowptr, result);
+                                                     void *handle,
+                                                     const char *what) {
+  handOverArray(handleMatrixForTaking(handle).rowptr, result, what);
 }
 
 extern "C" void _mlir_ciface_amls_rt_csr_take_colidx(AmlsVectorI32 *result,
-                                                     void *handle) {
-  handOverArray(handleMatrixForTaking(handle).colidx, result);
+                                                     void *handle,
+                                                     const char *what) {
+  handOverArray(handleMatrixForTaking(handle).colidx, result, what);
 }
 
 extern "C" void _mlir_ciface_amls_rt_csr_take_values(AmlsVectorF64 *result,
-                                                     void *handle) {
-  handOverArray(handleMatrixForTaking(handle).values, result);
+                                                     void *handle,
+                                                     const char *what) {
+  handOverArray(handleMatrixForTaking(handle).values, result, what);
 }
 
 extern "C" void amls_rt_csr_free_handle(void *handle) {

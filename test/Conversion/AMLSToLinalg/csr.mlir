@@ -36,9 +36,9 @@ func.func @convert(%X: !amls.matrix<100x50xf64>) -> !amls.matrix<100x50xf64> {
 // CHECK: call @amls_rt_csr_handle_cols(%[[H]])
 // CHECK: call @amls_rt_check
 // CHECK-NOT: memref.alloc
-// CHECK: %[[PTR:.*]] = call @amls_rt_csr_take_rowptr(%[[H]]) : (!llvm.ptr) -> memref<?xi64>
-// CHECK: %[[IDX:.*]] = call @amls_rt_csr_take_colidx(%[[H]]) : (!llvm.ptr) -> memref<?xi32>
-// CHECK: %[[VAL:.*]] = call @amls_rt_csr_take_values(%[[H]]) : (!llvm.ptr) -> memref<?xf64>
+// CHECK: %[[PTR:.*]] = call @amls_rt_csr_take_rowptr(%[[H]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> memref<?xi64>
+// CHECK: %[[IDX:.*]] = call @amls_rt_csr_take_colidx(%[[H]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> memref<?xi32>
+// CHECK: %[[VAL:.*]] = call @amls_rt_csr_take_values(%[[H]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> memref<?xf64>
 // CHECK: call @amls_rt_csr_free_handle(%[[H]])
 // CHECK: call @amls_rt_csr_write
 func.func @read_write() {

@@ -132,6 +132,14 @@ Value createRuntimeCall(OpBuilder &builder, Location loc, Operation *from,
 Value createStringPointer(OpBuilder &builder, Location loc, Operation *from,
                           StringRef text);
 
+/// What a buffer allocated at `loc` holds, for the runtime's statistics and
+/// out-of-memory messages: "`what` of 'amls.matmul' (dense 1000x1000
+/// result) at FILE:LINE:COL", from the op name --convert-amls-to-linalg
+/// puts in the locations of what it lowers, and the source position. A
+/// name "the ..." in the location (a CSR array's role: "the values") takes
+/// the place of `what`.
+std::string describeBuffer(Location loc, StringRef what = "a buffer");
+
 } // namespace mlir::amls
 
 #endif // AMLS_CONVERSION_RUNTIMEABI_RUNTIMEABI_H
