@@ -69,6 +69,16 @@ bool mayWrite(Operation *op, Value value) {
   });
 }
 
+/// The view `user` makes of `v` (a view-like op or a cast), or null.
+Value viewOf(Operation *user, Value v) {
+  if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+    if (view.getViewSource() == v)
+      return view->getResult(0);
+  if (isa<memref::CastOp>(user))
+    return user->getResult(0);
+  return nullptr;
+}
+
 /// Whether every use of `value` only reads it: through view-like ops and
 /// the results of scf.if, and into `allowedYield` (the after region's
 /// terminator, whose operands become the before region's arguments, which
@@ -84,14 +94,8 @@ bool onlyRead(Value value, Operation *allowedYield, Operation *ignored) {
       Operation *user = use.getOwner();
       if (user == ignored || user == allowedYield)
         continue;
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-        if (view.getViewSource() == v) {
-          work.push_back(view->getResult(0));
-          continue;
-        }
-      }
-      if (isa<memref::CastOp>(user)) {
-        work.push_back(user->getResult(0));
+      if (Value derived = viewOf(user, v)) {
+        work.push_back(derived);
         continue;
       }
       if (auto yield = dyn_cast<scf::YieldOp>(user)) {
@@ -167,14 +171,8 @@ bool untouchedFrom(Value root, scf::WhileOp loop) {
         return false;
       if (inBlock != loop && inBlock->isBeforeInBlock(loop))
         continue;
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-        if (view.getViewSource() == v) {
-          work.push_back(view->getResult(0));
-          continue;
-        }
-      }
-      if (isa<memref::CastOp>(user)) {
-        work.push_back(user->getResult(0));
+      if (Value derived = viewOf(user, v)) {
+        work.push_back(derived);
         continue;
       }
       // Flowing into the loop or an scf.if: the loop's own check covers

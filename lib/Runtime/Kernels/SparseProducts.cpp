@@ -31,6 +31,25 @@ constexpr int64_t kMaxPartialBytes = int64_t(256) << 20;
 // A %*% B
 //===----------------------------------------------------------------------===//
 
+/// Entries [k, rowEnd) of a row of A times x, in four partial sums that
+/// hide the latency of the gathered x (a long row).
+__attribute__((always_inline)) inline double
+longRowDot(const CsrView &a, const double *__restrict x, int64_t k,
+           int64_t rowEnd) {
+  const int32_t *colidx = a.colidx;
+  const double *values = a.values;
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  for (; k + 4 <= rowEnd; k += 4) {
+    s0 += values[k] * x[colidx[k]];
+    s1 += values[k + 1] * x[colidx[k + 1]];
+    s2 += values[k + 2] * x[colidx[k + 2]];
+    s3 += values[k + 3] * x[colidx[k + 3]];
+  }
+  for (; k < rowEnd; ++k)
+    s0 += values[k] * x[colidx[k]];
+  return (s0 + s1) + (s2 + s3);
+}
+
 /// y[i * yStride] = row i of A . x for rows [begin, end). A short row (the
 /// common case: 10 entries on average in the bench matrices) is one plain
 /// loop, whose only unpredictable branch is the row's end; a long row uses
@@ -55,16 +74,8 @@ spmvRows(const CsrView &a, const double *__restrict x, double *__restrict y,
       y[i * yStride] = s;
       continue;
     }
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (; k + 4 <= rowEnd; k += 4) {
-      s0 += values[k] * x[colidx[k]];
-      s1 += values[k + 1] * x[colidx[k + 1]];
-      s2 += values[k + 2] * x[colidx[k + 2]];
-      s3 += values[k + 3] * x[colidx[k + 3]];
-    }
-    for (; k < rowEnd; ++k)
-      s0 += values[k] * x[colidx[k]];
-    y[i * yStride] = (s0 + s1) + (s2 + s3);
+    y[i * yStride] = longRowDot(a, x, k, rowEnd);
+    k = rowEnd;
   }
 }
 
@@ -136,16 +147,8 @@ spmvRowsNarrow(const CsrView &a, const double *__restrict x,
       s = _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
       k = rowEnd;
     } else {
-      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-      for (; k + 4 <= rowEnd; k += 4) {
-        s0 += values[k] * x[colidx[k]];
-        s1 += values[k + 1] * x[colidx[k + 1]];
-        s2 += values[k + 2] * x[colidx[k + 2]];
-        s3 += values[k + 3] * x[colidx[k + 3]];
-      }
-      for (; k < rowEnd; ++k)
-        s0 += values[k] * x[colidx[k]];
-      s = (s0 + s1) + (s2 + s3);
+      s = longRowDot(a, x, k, rowEnd);
+      k = rowEnd;
     }
     y[i * yStride] = s;
   }
