@@ -113,11 +113,14 @@ void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
   // Element-wise results are offered an operand's buffer after fusion
   // (whose RemoveOutsDependency pattern would put the tensor.empty back):
   // `X = X + i` in a loop then updates X in place too.
+  // A while loop whose update is a new buffer (`y = A %*% x`) forwards the
+  // carried buffer uncopied where nothing writes it (ElideWhileCopies.cpp).
   addPipeline(pm, "func.func(linalg-fuse-elementwise-ops,"
                   "amls-elementwise-in-place),"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map},"
+                  "func.func(amls-elide-while-copies),"
                   "buffer-deallocation-pipeline");
 }
 

@@ -37,6 +37,24 @@ def AMLSElementwiseInPlace : Pass<"amls-elementwise-in-place"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def AMLSElideWhileCopies : Pass<"amls-elide-while-copies"> {
+  let summary = "Forward an scf.while's carried buffers without a copy where safe";
+  let description = [{
+    After one-shot bufferization (before deallocation), removes the copy
+    that bufferization puts in an `scf.while`'s "before" region for a
+    loop-carried buffer whose update is not equivalent to the iteration's
+    argument (`y = A %*% x` yields the product's new buffer), and forwards
+    the argument itself, where no write can tell the difference: the
+    forwarded buffer, the "after" region's argument and the loop's result
+    are only read (through views and `scf.if` results), and every buffer
+    that can arrive as the argument is the "after" argument again, a buffer
+    allocated in the "after" region, or one allocated before the loop that
+    nothing writes inside the loop or after it. Other loops keep their
+    copies.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
   let summary = "Run large dense products through BLAS";
   let description = [{
