@@ -350,8 +350,8 @@ bool yieldsZeroWhereMainIsZero(FusedOp op) {
 /// stored values only:
 /// - outer: sum(X * f(U %*% t(V))) or the element-wise X * f(U %*% t(V));
 /// - cell and magg: element-wise results keep the main input's pattern
-///   (CSR results); aggregates (sum, sumsq, min, max over all cells or
-///   rows) give dense results.
+///   (CSR results); aggregates (sum, sumsq, min, max over all cells, rows
+///   or columns) give dense results.
 struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
   bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
                     ArrayRef<bool> csrResults) const {
@@ -373,8 +373,6 @@ struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
             type && !type.getElementType().isF64())
           return false;
       if (aggregated) {
-        if (fused.getAxis().value_or(AggAxis::All) == AggAxis::Col)
-          return false;
         ArrayAttr kinds = *fused.getAggregate();
         for (Attribute kind : kinds)
           if (!llvm::is_contained(
