@@ -158,6 +158,9 @@ void populateCSRDataDependentPatterns(const TypeConverter &converter,
 void populateCSRFusedPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const LoweringSchedule &schedule);
+void populateCSRFusedRowPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 const LoweringSchedule &schedule);
 void populateCSRReorganisationPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        const LoweringSchedule &schedule);
