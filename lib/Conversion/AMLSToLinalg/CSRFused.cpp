@@ -137,11 +137,7 @@ SmallVector<Value> emitStoredValueColumnLoops(
   Value colidx = runtimeVectorOf(rewriter, loc, x.colidx);
   Value zeroIndex = indexConstant(rewriter, loc, 0);
   Value one = indexConstant(rewriter, loc, 1);
-  Value threads = arith::IndexCastOp::create(
-      rewriter, loc, index,
-      callRuntime(rewriter, loc, op, RuntimeFunction::NumThreads, {}));
-  Value chunks = arith::MaxUIOp::create(
-      rewriter, loc, one, arith::MinUIOp::create(rewriter, loc, threads, rows));
+  Value chunks = threadRowRanges(rewriter, loc, op, rows);
   Value slots = arith::MulIOp::create(rewriter, loc, chunks, cols);
   SmallVector<Reduction> reductions;
   SmallVector<Value> partials;
@@ -153,16 +149,9 @@ SmallVector<Value> emitStoredValueColumnLoops(
   }
   Value counts = counted ? allocVector(rewriter, loc, i64, slots) : Value();
 
-  scf::ParallelOp::create(
-      rewriter, loc, ValueRange{zeroIndex}, ValueRange{chunks}, ValueRange{one},
-      [&](OpBuilder &b, Location l, ValueRange ivs) {
-        Value chunk = ivs[0];
-        auto rowOf = [&](Value c) -> Value {
-          return arith::DivUIOp::create(
-              b, l, arith::MulIOp::create(b, l, c, rows), chunks);
-        };
-        Value lo = rowOf(chunk);
-        Value hi = rowOf(arith::AddIOp::create(b, l, chunk, one));
+  forEachRowRange(
+      rewriter, loc, rows, chunks,
+      [&](OpBuilder &b, Location l, Value chunk, Value lo, Value hi) {
         Value base = arith::MulIOp::create(b, l, chunk, cols);
         Value zeroCount = arith::ConstantIntOp::create(b, l, i64, 0);
         scf::ForOp::create(

@@ -267,7 +267,7 @@ struct LowerCSRRow : public CSRPattern<FusedOp> {
     if (!kinds)
       return op.emitOpError("has no CSR row kernel: ") << reason;
     Location loc = op.getLoc();
-    Type f64 = rewriter.getF64Type(), index = rewriter.getIndexType();
+    Type f64 = rewriter.getF64Type();
     CSRMatrix x = CSRMatrix::fromRange(operands[0]);
     Value rows = x.rows(rewriter, loc);
     Block &body = op.getBody().front();
@@ -292,12 +292,7 @@ struct LowerCSRRow : public CSRPattern<FusedOp> {
     int64_t width = cast<MatrixType>(op.getResult(0).getType()).getCols();
     Value zeroIndex = indexConstant(rewriter, loc, 0);
     Value one = indexConstant(rewriter, loc, 1);
-    Value threads = arith::IndexCastOp::create(
-        rewriter, loc, index,
-        callRuntime(rewriter, loc, op, RuntimeFunction::NumThreads, {}));
-    Value chunks = arith::MaxUIOp::create(
-        rewriter, loc, one,
-        arith::MinUIOp::create(rewriter, loc, threads, rows));
+    Value chunks = threadRowRanges(rewriter, loc, op, rows);
     Value cells = arith::MulIOp::create(rewriter, loc, x.cols,
                                         indexConstant(rewriter, loc, width));
     Value partials =
@@ -306,16 +301,9 @@ struct LowerCSRRow : public CSRPattern<FusedOp> {
     Value zero = floatConstant(rewriter, loc, f64, 0.0);
 
     // One range of rows per thread, each adding into its own partial.
-    scf::ParallelOp::create(
-        rewriter, loc, ValueRange{zeroIndex}, ValueRange{chunks},
-        ValueRange{one}, [&](OpBuilder &b, Location l, ValueRange ivs) {
-          Value chunk = ivs[0];
-          auto rowOf = [&](Value c) -> Value {
-            return arith::DivUIOp::create(
-                b, l, arith::MulIOp::create(b, l, c, rows), chunks);
-          };
-          Value lo = rowOf(chunk);
-          Value hi = rowOf(arith::AddIOp::create(b, l, chunk, one));
+    forEachRowRange(
+        rewriter, loc, rows, chunks,
+        [&](OpBuilder &b, Location l, Value chunk, Value lo, Value hi) {
           Value base = arith::MulIOp::create(b, l, chunk, cells);
           scf::ForOp::create(
               b, l, zeroIndex, cells, one, ValueRange{},
