@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Dialect/AMLSCSRRowBody.h"
 #include "AMLS/Dialect/AMLSOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -350,8 +351,9 @@ bool yieldsZeroWhereMainIsZero(FusedOp op) {
 /// stored values only:
 /// - outer: sum(X * f(U %*% t(V))) or the element-wise X * f(U %*% t(V));
 /// - cell and magg: element-wise results keep the main input's pattern
-///   (CSR results); aggregates (sum, sumsq, min, max over all cells or
-///   rows) give dense results.
+///   (CSR results); aggregates (sum, sumsq, min, max over all cells, rows
+///   or columns) give dense results;
+/// - row: t(X) %*% R with R computed from X's rows (AMLSCSRRowBody.cpp).
 struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
   bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
                     ArrayRef<bool> csrResults) const {
@@ -363,6 +365,10 @@ struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
     bool resultsMatch =
         llvm::all_of(csrResults, [&](bool csr) { return csr != aggregated; });
     switch (fused.getKind()) {
+    case FusedTemplate::Row:
+      // t(X) %*% R over X's rows (AMLSCSRRowBody.cpp), a dense result.
+      return !llvm::is_contained(csrResults, true) &&
+             analyzeCSRRowBody(fused).has_value();
     case FusedTemplate::Outer:
       break;
     case FusedTemplate::Cell:
@@ -373,8 +379,6 @@ struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
             type && !type.getElementType().isF64())
           return false;
       if (aggregated) {
-        if (fused.getAxis().value_or(AggAxis::All) == AggAxis::Col)
-          return false;
         ArrayAttr kinds = *fused.getAggregate();
         for (Attribute kind : kinds)
           if (!llvm::is_contained(

@@ -407,3 +407,137 @@ func.func @sparse_cells(%X: !amls.matrix<1000x1000xf64, sparsity = 0.01, format 
   %ex = amls.exp %x : !amls.matrix<1000x1000xf64, sparsity = 0.01> -> !amls.matrix<1000x1000xf64>
   return %s, %t, %r, %e, %gm, %ex : f64, f64, !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>
 }
+
+// -----
+
+// Row template over a CSR X: L2SVM's gradient t(X) %*% ((1 - y * (X %*% w)) * y),
+// which --amls-select-formats wrote as t(t(R) %*% X), is one row operator
+// whose body reads X's block, y (a row input), w and the constant 1.
+// CHECK-LABEL: func @csr_row_l2svm
+// CHECK: %[[G:.*]] = amls.fused row aggregate [sum] row_inputs 2 ins(%arg0, %arg1, %{{.*}}, %arg2) : (!amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<20000x1xf64>, f64, !amls.matrix<100x1xf64>) -> !amls.matrix<100x1xf64>
+// CHECK: ^bb0(%[[X:.*]]: !amls.matrix<?x100xf64, sparsity = 0.01, format = csr>, %[[Y:.*]]: !amls.matrix<?x1xf64>, %[[ONE:.*]]: f64, %[[W:.*]]: !amls.matrix<100x1xf64>):
+// CHECK: %[[XT:.*]] = amls.transpose %[[X]]
+// CHECK: %[[XW:.*]] = amls.matmul %[[X]], %[[W]]
+// CHECK: %[[YXW:.*]] = amls.mul %[[Y]], %[[XW]]
+// CHECK: %[[OUT:.*]] = amls.sub %[[ONE]], %[[YXW]]
+// CHECK: %[[R:.*]] = amls.mul %[[OUT]], %[[Y]]
+// CHECK: %[[P:.*]] = amls.matmul %[[XT]], %[[R]] : !amls.matrix<100x?xf64, sparsity = 0.01, format = csr>, !amls.matrix<?x1xf64> -> !amls.matrix<100x1xf64>
+// CHECK: amls.yield %[[P]]
+// CHECK-NOT: amls.transpose
+// CHECK-NOT: amls.matmul
+// CHECK: return %[[G]]
+// EXPLAIN: row template closing at amls.transpose {{.*}}: main input !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, 1 row inputs, 2 side inputs, 5 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @csr_row_l2svm(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %y: !amls.matrix<20000x1xf64>, %w: !amls.matrix<100x1xf64>) -> !amls.matrix<100x1xf64> {
+  %one = arith.constant 1.0 : f64
+  %xw = amls.matmul %X, %w : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x1xf64> -> !amls.matrix<20000x1xf64>
+  %yx = amls.mul %y, %xw : !amls.matrix<20000x1xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x1xf64>
+  %o = amls.sub %one, %yx : f64, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x1xf64>
+  %oy = amls.mul %o, %y : !amls.matrix<20000x1xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x1xf64>
+  %t = amls.transpose %oy : !amls.matrix<20000x1xf64> -> !amls.matrix<1x20000xf64>
+  %g = amls.matmul %t, %X : !amls.matrix<1x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1x100xf64>
+  %gt = amls.transpose %g : !amls.matrix<1x100xf64> -> !amls.matrix<100x1xf64>
+  return %gt : !amls.matrix<100x1xf64>
+}
+
+// -----
+
+// A narrow product X %*% S, row inputs and rowSums(X * Y) (a chain keeping
+// X's pattern, computed at X's stored entries) in one row operator; the
+// CSR X * Y stays inside.
+// CHECK-LABEL: func @csr_row_aggregates
+// CHECK: %[[G:.*]] = amls.fused row aggregate [sum] row_inputs 3 ins(%arg0, %arg3, %arg1, %arg2)
+// CHECK: amls.mul %{{.*}}, %{{.*}} : !amls.matrix<?x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<?x100xf64> -> !amls.matrix<?x100xf64, sparsity = 0.01, format = csr>
+// CHECK: amls.agg sum row
+// CHECK: amls.matmul %{{.*}}, %{{.*}} : !amls.matrix<?x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x4xf64> -> !amls.matrix<?x4xf64>
+// CHECK: amls.yield
+// CHECK-NOT: amls.mul
+// CHECK: return %[[G]]
+// EXPLAIN: row template closing at amls.transpose {{.*}}: main input !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, 2 row inputs, 1 side inputs, 6 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @csr_row_aggregates(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %Y: !amls.matrix<20000x100xf64>, %S: !amls.matrix<100x4xf64>, %P: !amls.matrix<20000x4xf64>) -> !amls.matrix<100x4xf64> {
+  %p = amls.mul %X, %Y : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<20000x100xf64> -> !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>
+  %rs = amls.agg sum row %p : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<20000x1xf64>
+  %xs = amls.matmul %X, %S : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x4xf64> -> !amls.matrix<20000x4xf64>
+  %q = amls.mul %xs, %P : !amls.matrix<20000x4xf64>, !amls.matrix<20000x4xf64> -> !amls.matrix<20000x4xf64>
+  %r = amls.mul %q, %rs : !amls.matrix<20000x4xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x4xf64>
+  %t = amls.transpose %r : !amls.matrix<20000x4xf64> -> !amls.matrix<4x20000xf64>
+  %g = amls.matmul %t, %X : !amls.matrix<4x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<4x100xf64>
+  %gt = amls.transpose %g : !amls.matrix<4x100xf64> -> !amls.matrix<100x4xf64>
+  return %gt : !amls.matrix<100x4xf64>
+}
+
+// -----
+
+// Over a CSR X, rows wider than the CSR row kernel's 16 columns (X %*% S
+// with 40 columns) have no kernel: the candidate is not chosen and the ops
+// stay as they are; so does a CSR row input other than X.
+// CHECK-LABEL: func @csr_row_not_covered
+// CHECK-NOT: amls.fused row
+// CHECK: return
+// EXPLAIN: row template closing at amls.transpose {{.*}}, 0 row inputs, 2 side inputs, 3 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused (no CSR kernel for the body)
+// EXPLAIN: row template closing at amls.transpose {{.*}}, 1 row inputs, 2 side inputs, 3 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused (no CSR kernel for the body)
+func.func @csr_row_not_covered(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %S: !amls.matrix<100x40xf64>, %Z: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %v: !amls.matrix<100x1xf64>) -> (!amls.matrix<100x40xf64>, !amls.matrix<100x1xf64>) {
+  %two = arith.constant 2.0 : f64
+  %xs = amls.matmul %X, %S : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x40xf64> -> !amls.matrix<20000x40xf64>
+  %q = amls.mul %xs, %two : !amls.matrix<20000x40xf64>, f64 -> !amls.matrix<20000x40xf64>
+  %t = amls.transpose %q : !amls.matrix<20000x40xf64> -> !amls.matrix<40x20000xf64>
+  %g = amls.matmul %t, %X : !amls.matrix<40x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<40x100xf64>
+  %gt = amls.transpose %g : !amls.matrix<40x100xf64> -> !amls.matrix<100x40xf64>
+  %zv = amls.matmul %Z, %v : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x1xf64> -> !amls.matrix<20000x1xf64>
+  %zv2 = amls.mul %zv, %two : !amls.matrix<20000x1xf64>, f64 -> !amls.matrix<20000x1xf64>
+  %t2 = amls.transpose %zv2 : !amls.matrix<20000x1xf64> -> !amls.matrix<1x20000xf64>
+  %h = amls.matmul %t2, %X : !amls.matrix<1x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1x100xf64>
+  %ht = amls.transpose %h : !amls.matrix<1x100xf64> -> !amls.matrix<100x1xf64>
+  return %gt, %ht : !amls.matrix<100x40xf64>, !amls.matrix<100x1xf64>
+}
+
+// -----
+
+// t(X) hoisted out of a loop (a CSR t(X) built once): the close t(X) %*% R
+// in the loop fuses with X's rows.
+// CHECK-LABEL: func @csr_row_hoisted_transpose
+// CHECK: scf.for
+// CHECK: amls.fused row aggregate [sum] row_inputs 1 ins(%arg0, %{{.*}}, %{{.*}})
+// CHECK: amls.yield
+// CHECK-NOT: amls.matmul
+// CHECK: scf.yield
+// EXPLAIN: row template closing at amls.matmul {{.*}}: main input !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, 0 row inputs, 2 side inputs, 3 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @csr_row_hoisted_transpose(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %w0: !amls.matrix<100x1xf64>, %n: index) -> !amls.matrix<100x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %half = arith.constant 0.5 : f64
+  %Xt = amls.transpose %X : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<100x20000xf64, sparsity = 0.01, format = csr>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%w = %w0) -> (!amls.matrix<100x1xf64>) {
+    %xw = amls.matmul %X, %w : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x1xf64> -> !amls.matrix<20000x1xf64>
+    %e = amls.mul %xw, %half : !amls.matrix<20000x1xf64>, f64 -> !amls.matrix<20000x1xf64>
+    %g = amls.matmul %Xt, %e : !amls.matrix<100x20000xf64, sparsity = 0.01, format = csr>, !amls.matrix<20000x1xf64> -> !amls.matrix<100x1xf64>
+    scf.yield %g : !amls.matrix<100x1xf64>
+  }
+  return %r : !amls.matrix<100x1xf64>
+}
+
+// -----
+
+// Column aggregates close sparse cell chains too: colSums(X * Y) and
+// colMaxs(abs(X)) are cell operators over X's stored values.
+// CHECK-LABEL: func @csr_col_aggregates
+// CHECK: %[[S:.*]] = amls.fused cell aggregate [sum] col ins(%arg0, %arg1) : (!amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x1000xf64>) -> !amls.matrix<1x1000xf64>
+// CHECK: arith.mulf
+// CHECK: %[[M:.*]] = amls.fused cell aggregate [max] col ins(%arg0) : (!amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>) -> !amls.matrix<1x1000xf64>
+// CHECK: math.absf
+// CHECK: return %[[S]], %[[M]]
+// EXPLAIN: sparse cell template at amls.agg {{.*}}: main input !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, 2 ops in 1 chain
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+// EXPLAIN: sparse cell template at amls.agg {{.*}}: main input !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, 2 ops in 1 chain
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @csr_col_aggregates(%X: !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, %Y: !amls.matrix<1000x1000xf64>) -> (!amls.matrix<1x1000xf64>, !amls.matrix<1x1000xf64>) {
+  %p = amls.mul %X, %Y : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %s = amls.agg sum col %p : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1x1000xf64>
+  %a = amls.abs %X : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  %m = amls.agg max col %a : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1x1000xf64>
+  return %s, %m : !amls.matrix<1x1000xf64>, !amls.matrix<1x1000xf64>
+}

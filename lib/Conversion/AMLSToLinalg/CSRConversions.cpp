@@ -223,4 +223,5 @@ void mlir::amls::populateAMLSCSRLoweringPatterns(
   populateCSRReorganisationPatterns(converter, patterns, schedule);
   populateCSRDataDependentPatterns(converter, patterns, schedule);
   populateCSRFusedPatterns(converter, patterns, schedule);
+  populateCSRFusedRowPatterns(converter, patterns, schedule);
 }

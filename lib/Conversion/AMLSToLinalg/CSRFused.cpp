@@ -6,7 +6,8 @@
 // - cell and magg: the body at each stored cell, reading the other inputs'
 //   cells (broadcasting vectors); element-wise results keep the pattern,
 //   aggregates collect one partial per row (min and max start from 0 in
-//   rows with implicit zeros);
+//   rows with implicit zeros), column aggregates one partial row per
+//   thread (min and max count the stored entries of each column);
 // - outer: sum(X * f(U %*% t(V))) and X * f(U %*% t(V)), the dot product of
 //   row i of U and row j of V for each stored (i, j) only, so the product
 //   U %*% t(V) is never built and the work is nnz(X) x rank instead of
@@ -117,6 +118,139 @@ emitStoredValueLoops(OpBuilder &rewriter, Location loc, const CSRMatrix &x,
   return outputs;
 }
 
+/// The same loops for column aggregates (every result aggregated): the rows
+/// split into one range per thread, each accumulating into its own
+/// cols-long partial results (no two threads write the same cell), merged
+/// column by column afterwards. Min and max also count each column's stored
+/// entries per thread: a column with fewer entries than rows has implicit
+/// zeros, where the body is 0.
+SmallVector<Value> emitStoredValueColumnLoops(
+    OpBuilder &rewriter, Location loc, Operation *op, const CSRMatrix &x,
+    ArrayRef<std::optional<AggKind>> kinds,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value i, Value k,
+                                    Value j)>
+        cells) {
+  Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
+  Type index = rewriter.getIndexType();
+  Value rows = x.rows(rewriter, loc), cols = x.cols;
+  Value rowptr = runtimeVectorOf(rewriter, loc, x.rowptr);
+  Value colidx = runtimeVectorOf(rewriter, loc, x.colidx);
+  Value zeroIndex = indexConstant(rewriter, loc, 0);
+  Value one = indexConstant(rewriter, loc, 1);
+  Value chunks = threadRowRanges(rewriter, loc, op, rows);
+  Value slots = arith::MulIOp::create(rewriter, loc, chunks, cols);
+  SmallVector<Reduction> reductions;
+  SmallVector<Value> partials;
+  bool counted = false;
+  for (std::optional<AggKind> kind : kinds) {
+    reductions.push_back(reductionFor(*kind));
+    partials.push_back(allocVector(rewriter, loc, f64, slots));
+    counted |= *kind == AggKind::Min || *kind == AggKind::Max;
+  }
+  Value counts = counted ? allocVector(rewriter, loc, i64, slots) : Value();
+
+  forEachRowRange(
+      rewriter, loc, rows, chunks,
+      [&](OpBuilder &b, Location l, Value chunk, Value lo, Value hi) {
+        Value base = arith::MulIOp::create(b, l, chunk, cols);
+        Value zeroCount = arith::ConstantIntOp::create(b, l, i64, 0);
+        scf::ForOp::create(
+            b, l, zeroIndex, cols, one, ValueRange{},
+            [&](OpBuilder &fb, Location fl, Value c, ValueRange) {
+              Value at = arith::AddIOp::create(fb, fl, base, c);
+              for (auto [partial, reduction] : llvm::zip(partials, reductions))
+                memref::StoreOp::create(
+                    fb, fl, floatConstant(fb, fl, f64, reduction.init), partial,
+                    at);
+              if (counts)
+                memref::StoreOp::create(fb, fl, zeroCount, counts, at);
+              scf::YieldOp::create(fb, fl);
+            });
+        scf::ForOp::create(
+            b, l, lo, hi, one, ValueRange{},
+            [&](OpBuilder &rb, Location rl, Value i, ValueRange) {
+              auto toIndex = [&](Value v) -> Value {
+                return arith::IndexCastOp::create(rb, rl, index, v);
+              };
+              Value begin = memref::LoadOp::create(rb, rl, rowptr, i);
+              Value end = memref::LoadOp::create(
+                  rb, rl, rowptr,
+                  arith::AddIOp::create(rb, rl, i, one).getResult());
+              scf::ForOp::create(
+                  rb, rl, toIndex(begin), toIndex(end), one, ValueRange{},
+                  [&](OpBuilder &fb, Location fl, Value k, ValueRange) {
+                    Value j = arith::IndexCastOp::create(
+                        fb, fl, index,
+                        memref::LoadOp::create(fb, fl, colidx, k).getResult());
+                    Value at = arith::AddIOp::create(fb, fl, base, j);
+                    SmallVector<Value> values = cells(fb, fl, i, k, j);
+                    for (auto [r, partial] : llvm::enumerate(partials)) {
+                      Value acc = memref::LoadOp::create(fb, fl, partial, at);
+                      memref::StoreOp::create(
+                          fb, fl, reductions[r].combine(fb, fl, values[r], acc),
+                          partial, at);
+                    }
+                    if (counts) {
+                      Value count = memref::LoadOp::create(fb, fl, counts, at);
+                      memref::StoreOp::create(
+                          fb, fl,
+                          arith::AddIOp::create(
+                              fb, fl, count,
+                              arith::ConstantIntOp::create(fb, fl, i64, 1)),
+                          counts, at);
+                    }
+                    scf::YieldOp::create(fb, fl);
+                  });
+              scf::YieldOp::create(rb, rl);
+            });
+      });
+
+  SmallVector<Value> outputs;
+  for (size_t r = 0; r < kinds.size(); ++r)
+    outputs.push_back(allocVector(rewriter, loc, f64, cols));
+  Value rows64 = arith::IndexCastOp::create(rewriter, loc, i64, rows);
+  scf::ParallelOp::create(
+      rewriter, loc, ValueRange{zeroIndex}, ValueRange{cols}, ValueRange{one},
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        Value c = ivs[0];
+        SmallVector<Value> inits;
+        for (const Reduction &reduction : reductions)
+          inits.push_back(floatConstant(b, l, f64, reduction.init));
+        if (counts)
+          inits.push_back(arith::ConstantIntOp::create(b, l, i64, 0));
+        auto merged = scf::ForOp::create(
+            b, l, zeroIndex, chunks, one, inits,
+            [&](OpBuilder &fb, Location fl, Value chunk, ValueRange acc) {
+              Value at = arith::AddIOp::create(
+                  fb, fl, arith::MulIOp::create(fb, fl, chunk, cols), c);
+              SmallVector<Value> next;
+              for (auto [r, partial] : llvm::enumerate(partials))
+                next.push_back(reductions[r].merge(
+                    fb, fl, memref::LoadOp::create(fb, fl, partial, at), acc[r],
+                    *kinds[r] == AggKind::SumSq));
+              if (counts)
+                next.push_back(arith::AddIOp::create(
+                    fb, fl, acc.back(),
+                    memref::LoadOp::create(fb, fl, counts, at)));
+              scf::YieldOp::create(fb, fl, next);
+            });
+        Value full =
+            counts ? arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                           merged.getResults().back(), rows64)
+                         .getResult()
+                   : Value();
+        Value zero = floatConstant(b, l, f64, 0.0);
+        for (auto [r, output] : llvm::enumerate(outputs)) {
+          Value value = merged.getResult(r);
+          if (*kinds[r] == AggKind::Min || *kinds[r] == AggKind::Max)
+            value = arith::SelectOp::create(
+                b, l, full, value, reductions[r].combine(b, l, zero, value));
+          memref::StoreOp::create(b, l, value, output, c);
+        }
+      });
+  return outputs;
+}
+
 /// The whole-matrix aggregate of per-row partial results.
 Value reduceRowPartials(OpBuilder &b, Location loc, Operation *op,
                         Value partials, AggKind kind) {
@@ -171,6 +305,18 @@ void replaceResults(ConversionPatternRewriter &rewriter, FusedOp op,
     } else if (axis == AggAxis::All) {
       replacements.push_back(
           {reduceRowPartials(rewriter, loc, op, output, *kind)});
+    } else if (axis == AggAxis::Col) {
+      auto type =
+          cast<RankedTensorType>(converter.convertType(result.getType()));
+      // The per-column values as a 1 x cols matrix.
+      Value tensor = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({1, ShapedType::kDynamic},
+                                rewriter.getF64Type()),
+          vectorTensor(rewriter, loc, output),
+          ArrayRef<ReassociationIndices>{{0, 1}},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), x.cols});
+      replacements.push_back({castTo(rewriter, loc, tensor, type)});
     } else {
       Value rows = x.rows(rewriter, loc);
       auto type =
@@ -229,25 +375,27 @@ struct LowerCSRCell : public CSRPattern<FusedOp> {
     }
     Value values = runtimeVectorOf(rewriter, loc, x.values);
     Block &body = op.getBody().front();
-    SmallVector<Value> outputs = emitStoredValueLoops(
-        rewriter, loc, x, aggregateKinds(op),
-        [&](OpBuilder &b, Location l, Value i, Value k, Value j) {
-          Value zero = indexConstant(b, l, 0);
-          SmallVector<Value> arguments = {
-              memref::LoadOp::create(b, l, values, k)};
-          for (unsigned n = 1; n < operands.size(); ++n) {
-            if (scalars[n]) {
-              arguments.push_back(scalars[n]);
-              continue;
-            }
-            const Input &input = inputs[n];
-            arguments.push_back(memref::LoadOp::create(
-                b, l, input.buffer,
-                ValueRange{input.broadcastRows ? zero : i,
-                           input.broadcastCols ? zero : j}));
-          }
-          return cloneBody(b, body, arguments);
-        });
+    auto cells = [&](OpBuilder &b, Location l, Value i, Value k, Value j) {
+      Value zero = indexConstant(b, l, 0);
+      SmallVector<Value> arguments = {memref::LoadOp::create(b, l, values, k)};
+      for (unsigned n = 1; n < operands.size(); ++n) {
+        if (scalars[n]) {
+          arguments.push_back(scalars[n]);
+          continue;
+        }
+        const Input &input = inputs[n];
+        arguments.push_back(
+            memref::LoadOp::create(b, l, input.buffer,
+                                   ValueRange{input.broadcastRows ? zero : i,
+                                              input.broadcastCols ? zero : j}));
+      }
+      return cloneBody(b, body, arguments);
+    };
+    SmallVector<Value> outputs =
+        op.getAxis() == AggAxis::Col
+            ? emitStoredValueColumnLoops(rewriter, loc, op, x,
+                                         aggregateKinds(op), cells)
+            : emitStoredValueLoops(rewriter, loc, x, aggregateKinds(op), cells);
     replaceResults(rewriter, op, x, outputs, *getTypeConverter());
     return success();
   }

@@ -165,6 +165,33 @@ Value mlir::amls::lowering::denseFromKernel(
   });
 }
 
+Value mlir::amls::lowering::threadRowRanges(OpBuilder &b, Location loc,
+                                            Operation *op, Value rows) {
+  Value threads = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      callRuntime(b, loc, op, RuntimeFunction::NumThreads, {}));
+  return arith::MaxUIOp::create(b, loc, indexConstant(b, loc, 1),
+                                arith::MinUIOp::create(b, loc, threads, rows));
+}
+
+void mlir::amls::lowering::forEachRowRange(
+    OpBuilder &b, Location loc, Value rows, Value ranges,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body) {
+  Value one = indexConstant(b, loc, 1);
+  scf::ParallelOp::create(
+      b, loc, ValueRange{indexConstant(b, loc, 0)}, ValueRange{ranges},
+      ValueRange{one}, [&](OpBuilder &pb, Location l, ValueRange ivs) {
+        Value range = ivs[0];
+        auto rowOf = [&](Value r) -> Value {
+          return arith::DivUIOp::create(
+              pb, l, arith::MulIOp::create(pb, l, r, rows), ranges);
+        };
+        Value lo = rowOf(range);
+        Value hi = rowOf(arith::AddIOp::create(pb, l, range, one));
+        body(pb, l, range, lo, hi);
+      });
+}
+
 bool mlir::amls::lowering::isRowMaxTimesReadThrough(Operation *op) {
   auto mul = dyn_cast<MulOp>(op);
   if (!mul || !mul->hasOneUse() || !isCSRMatrix(mul.getLhs().getType()))

@@ -87,6 +87,16 @@ CSRMatrix csrFromDense(OpBuilder &b, Location loc, Operation *op,
 /// The same pattern (row pointers and column indices) with new values.
 CSRMatrix withValues(const CSRMatrix &pattern, Value values);
 
+/// The number of ranges the rows of a CSR matrix are split into for
+/// per-thread partial results: amls_rt_get_num_threads(), at most one per
+/// row and at least one.
+Value threadRowRanges(OpBuilder &b, Location loc, Operation *op, Value rows);
+/// A parallel loop over `ranges` equal ranges of `rows` rows; `body` gets
+/// the range's number and its rows [lo, hi).
+void forEachRowRange(
+    OpBuilder &b, Location loc, Value rows, Value ranges,
+    function_ref<void(OpBuilder &, Location, Value range, Value lo, Value hi)>
+        body);
 /// Whether `op` is G * r (G CSR, r a dense row vector) whose only user is
 /// rowMaxs: connected components' rowMaxs(G * t(c)), one max-times
 /// product (amls_rt_csr_row_max_times) without the temporary CSR matrix.
@@ -160,6 +170,9 @@ void populateCSRDataDependentPatterns(const TypeConverter &converter,
 void populateCSRFusedPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const LoweringSchedule &schedule);
+void populateCSRFusedRowPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 const LoweringSchedule &schedule);
 void populateCSRReorganisationPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        const LoweringSchedule &schedule);

@@ -40,20 +40,24 @@ MatrixTypeConverter::MatrixTypeConverter() {
 
 LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
   bool failed = false;
-  root->walk([&](Operation *op) {
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // A fused operator's kernel covers its body (a row operator over a CSR
+    // main input evaluates its body's ops itself, row by row).
+    WalkResult next =
+        isa<FusedOp>(op) ? WalkResult::skip() : WalkResult::advance();
     if (!touchesCSRMatrix(op))
-      return;
+      return next;
     // Structural ops pass the four values of a CSR matrix along.
     if (isa<func::FuncOp, func::CallOp, func::ReturnOp, scf::ForOp,
             scf::WhileOp, scf::IfOp, scf::YieldOp, scf::ConditionOp>(op))
-      return;
+      return next;
     SmallVector<bool> csrOperands = llvm::map_to_vector(
         op->getOperandTypes(), [](Type type) { return isCSRMatrix(type); });
     SmallVector<bool> csrResults = llvm::map_to_vector(
         op->getResultTypes(), [](Type type) { return isCSRMatrix(type); });
     if (isa<AMLSDialect>(op->getDialect()) &&
         hasCSRKernel(op, csrOperands, csrResults))
-      return;
+      return next;
     InFlightDiagnostic diag = op->emitError()
                               << "'" << op->getName()
                               << "' has no kernel for these storage formats (";
@@ -63,6 +67,7 @@ LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
     diag << "); --amls-select-formats inserts amls.convert where a CSR "
             "matrix needs to be dense";
     failed = true;
+    return next;
   });
   return success(!failed);
 }

@@ -125,6 +125,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
             {}};
   case F::BlasSerial:
     return {"amls_rt_blas_serial", {T::I32}, {}};
+  case F::NumThreads:
+    return {"amls_rt_get_num_threads", {}, T::I32};
   case F::CSRCountDense:
     return {"amls_rt_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
   case F::CSRFromDense:

@@ -14,10 +14,18 @@
 // the cache (the template's constraint; a candidate violating it costs
 // infinity).
 //
+// With a CSR main input (--amls-select-formats) the close is t(t(R) %*% X),
+// as the format selection rewrote t(X) %*% R, or t(X) %*% R with t(X)
+// hoisted out of a loop. Such a candidate becomes an operator only where
+// its body has a CSR kernel (lib/Dialect/AMLSCSRRowBody.cpp: a loop over
+// the rows of X that visits the stored values only); the cost model then
+// counts non-zeros.
+//
 //===----------------------------------------------------------------------===//
 
 #include "FusionTemplates.h"
 
+#include "AMLS/Dialect/AMLSCSRRowBody.h"
 #include "AMLS/Dialect/AMLSInterfaces.h"
 #include "AMLS/Dialect/AMLSOps.h"
 
@@ -41,13 +49,31 @@ int64_t staticRows(Value value) {
   return type && type.hasStaticRows() ? type.getRows() : ShapedType::kDynamic;
 }
 
+/// Bytes of a matrix: its cells, or for CSR its estimated non-zeros (value
+/// and column index) and row pointers.
 double bytesOf(Value value, const CostModel &model) {
-  return costModelCells(value) * model.elementBytes;
+  auto type = dyn_cast<MatrixType>(value.getType());
+  if (!type || !isCSRMatrix(type))
+    return costModelCells(value) * model.elementBytes;
+  double nnz = costModelCells(value) * type.getSparsity().value_or(1.0);
+  return nnz * (model.elementBytes + 4) + costModelSize(type.getRows()) * 8;
+}
+
+/// Estimated stored cells of a matrix (all of them when dense).
+double storedCells(Value value) {
+  auto type = dyn_cast<MatrixType>(value.getType());
+  if (!type || !isCSRMatrix(type))
+    return costModelCells(value);
+  return costModelCells(value) * type.getSparsity().value_or(1.0);
 }
 
 struct RowCandidate {
-  /// The closing product t(X) %*% R and the main input X.
-  MatmulOp close;
+  /// The op whose result is t(X) %*% R (the product, or with a CSR X the
+  /// transpose of t(R) %*% X), the ops computing it from R, R itself, and
+  /// the main input X.
+  Operation *close = nullptr;
+  SmallVector<Operation *> closeOps;
+  Value rhs;
   Value main;
   int64_t rows = 0;
   /// The fused ops (the close included; the transpose is not: the body
@@ -67,7 +93,7 @@ public:
   unsigned run(bool costBased, llvm::raw_ostream *explain);
 
 private:
-  std::optional<RowCandidate> candidateAt(MatmulOp close);
+  std::optional<RowCandidate> candidateAt(Operation *close);
   /// Whether `op` joins a candidate over a main input of `rows` rows: its
   /// result has one row per row of X and it is row-local (the op's
   /// RowLocalityInterface) with its operands of `rows` rows as blocks of
@@ -83,7 +109,7 @@ private:
   double opCost(double read, double written, double flops) const {
     return operatorCost(model, read, written, flops, model.peakFlops);
   }
-  void emit(const RowCandidate &candidate);
+  bool emit(const RowCandidate &candidate);
 
   Block &block;
   const CostModel &model;
@@ -130,29 +156,72 @@ bool RowTemplateFusion::joins(Operation *op, int64_t rows) const {
          locality.getResultKind() == RowValueKind::Rows;
 }
 
-std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
-  auto transpose = close.getLhs().getDefiningOp<TransposeOp>();
-  if (!transpose || touchesCSRMatrix(close) || touchesCSRMatrix(transpose))
-    return std::nullopt;
+/// The close of a candidate at `op`: t(X) %*% R (X dense, or CSR with t(X)
+/// built outside this block), or t(t(R) %*% X) with a CSR X, as
+/// --amls-select-formats rewrites t(X) %*% R in a block.
+std::optional<RowCandidate> closeAt(Operation *op) {
   RowCandidate candidate;
-  candidate.close = close;
-  candidate.main = transpose.getInput();
+  candidate.close = op;
+  if (auto product = dyn_cast<MatmulOp>(op)) {
+    auto transpose = product.getLhs().getDefiningOp<TransposeOp>();
+    if (!transpose || isCSRMatrix(product.getRhs().getType()) ||
+        isCSRMatrix(product.getType()))
+      return std::nullopt;
+    // A CSR t(X) in this block was left alone by the format selection: it
+    // is used otherwise too.
+    if (isCSRMatrix(transpose.getType()) &&
+        transpose->getBlock() == product->getBlock())
+      return std::nullopt;
+    candidate.main = transpose.getInput();
+    candidate.rhs = product.getRhs();
+    candidate.closeOps = {product};
+    return candidate;
+  }
+  auto outer = dyn_cast<TransposeOp>(op);
+  if (!outer)
+    return std::nullopt;
+  auto product = outer.getInput().getDefiningOp<MatmulOp>();
+  if (!product || !product->hasOneUse() ||
+      !isCSRMatrix(product.getRhs().getType()) ||
+      isCSRMatrix(product.getType()))
+    return std::nullopt;
+  auto inner = product.getLhs().getDefiningOp<TransposeOp>();
+  if (!inner || !inner->hasOneUse() || isCSRMatrix(inner.getType()) ||
+      inner->getBlock() != op->getBlock())
+    return std::nullopt;
+  candidate.main = product.getRhs();
+  candidate.rhs = inner.getInput();
+  candidate.closeOps = {inner, product, outer};
+  return candidate;
+}
+
+std::optional<RowCandidate> RowTemplateFusion::candidateAt(Operation *close) {
+  std::optional<RowCandidate> found = closeAt(close);
+  if (!found)
+    return std::nullopt;
+  RowCandidate candidate = std::move(*found);
+  bool sparse = isCSRMatrix(candidate.main.getType());
+  if (!sparse && touchesCSRMatrix(close))
+    return std::nullopt;
   candidate.rows = staticRows(candidate.main);
-  auto resultType = cast<MatrixType>(close.getType());
+  auto resultType = cast<MatrixType>(close->getResult(0).getType());
   if (candidate.rows == ShapedType::kDynamic || candidate.rows < 2 ||
-      !isRowAligned(close.getRhs(), candidate.rows) ||
+      !isRowAligned(candidate.rhs, candidate.rows) ||
       !isa<FloatType>(resultType.getElementType()))
     return std::nullopt;
-  // The transpose (possibly hoisted out of this block) stays; the body
-  // transposes its block of X.
-  candidate.ops.insert(close);
+  // The transpose of X (possibly hoisted out of this block) stays; the
+  // body transposes its block of X.
+  for (Operation *op : candidate.closeOps)
+    candidate.ops.insert(op);
 
-  // Values the candidate reads, to be computed inside or passed in.
-  DenseSet<Value> needed = {close.getRhs()};
+  // Values the candidate reads, to be computed inside or passed in. Ops
+  // touching a CSR matrix join only over a CSR X (the body's CSR kernel
+  // decides which).
+  DenseSet<Value> needed = {candidate.rhs};
   for (Operation &op :
        llvm::reverse(llvm::make_range(block.begin(), Block::iterator(close)))) {
     if (op.getNumResults() != 1 || !needed.contains(op.getResult(0)) ||
-        claimed.contains(&op) || touchesCSRMatrix(&op) ||
+        claimed.contains(&op) || (!sparse && touchesCSRMatrix(&op)) ||
         !joins(&op, candidate.rows))
       continue;
     bool onlyInside =
@@ -168,6 +237,8 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
   // Inputs: what the fused ops read from outside (slice bounds are
   // constants, cloned into the body).
   for (Operation *op : candidate.ops) {
+    if (llvm::is_contained(candidate.closeOps, op))
+      continue;
     if (isa<SliceOp>(op)) {
       Value input = cast<SliceOp>(op).getInput();
       if (!candidate.ops.contains(input.getDefiningOp()) &&
@@ -177,7 +248,6 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
     }
     for (Value operand : op->getOperands()) {
       if (operand == candidate.main ||
-          (op == close.getOperation() && operand == close.getLhs()) ||
           candidate.ops.contains(operand.getDefiningOp()))
         continue;
       if (isRowAligned(operand, candidate.rows)) {
@@ -189,19 +259,31 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(MatmulOp close) {
       }
     }
   }
+  if (!candidate.ops.contains(candidate.rhs.getDefiningOp()))
+    candidate.rowInputs.insert(candidate.rhs);
   return candidate;
 }
 
 double RowTemplateFusion::opFlops(Operation *op) const {
   if (auto product = dyn_cast<MatmulOp>(op)) {
+    // A CSR operand multiplies its stored cells only.
+    for (Value operand : {product.getLhs(), product.getRhs()})
+      if (isCSRMatrix(operand.getType())) {
+        auto other = cast<MatrixType>(
+            (operand == product.getLhs() ? product.getRhs() : product.getLhs())
+                .getType());
+        return 2 * storedCells(operand) *
+               costModelSize(operand == product.getLhs() ? other.getCols()
+                                                         : other.getRows());
+      }
     auto lhs = cast<MatrixType>(product.getLhs().getType());
     return 2 * costModelCells(product.getResult()) *
            costModelSize(lhs.getCols());
   }
   if (auto elementwise = dyn_cast<ElementwiseOpInterface>(op))
-    return costModelCells(op->getResult(0)) * cellFlops(elementwise);
+    return storedCells(op->getResult(0)) * cellFlops(elementwise);
   if (auto aggregate = dyn_cast<AggOp>(op))
-    return costModelCells(aggregate.getInput());
+    return storedCells(aggregate.getInput());
   return 0;
 }
 
@@ -215,7 +297,11 @@ double RowTemplateFusion::fusedCost(const RowCandidate &candidate) const {
     read += bytesOf(input, model);
   for (Operation *op : candidate.ops)
     flops += opFlops(op);
-  return opCost(read, bytesOf(candidate.close->getResult(0), model), flops);
+  double written = bytesOf(candidate.close->getResult(0), model);
+  // Over a CSR X the operator's loops are scalar code.
+  if (isCSRMatrix(candidate.main.getType()))
+    return operatorCost(model, read, written, flops, model.scalarFlops);
+  return opCost(read, written, flops);
 }
 
 double RowTemplateFusion::unfusedCost(const RowCandidate &candidate) const {
@@ -225,15 +311,18 @@ double RowTemplateFusion::unfusedCost(const RowCandidate &candidate) const {
     double read = 0;
     for (Value operand : op->getOperands())
       read += bytesOf(operand, model);
-    total += opCost(read, bytesOf(op->getResult(0), model), opFlops(op));
+    total += operatorCost(
+        model, read, bytesOf(op->getResult(0), model), opFlops(op),
+        touchesCSRMatrix(op) ? model.scalarFlops : model.peakFlops);
   }
   return total;
 }
 
-void RowTemplateFusion::emit(const RowCandidate &candidate) {
-  MatmulOp close = candidate.close;
-  MLIRContext *context = close.getContext();
-  Location loc = close.getLoc();
+bool RowTemplateFusion::emit(const RowCandidate &candidate) {
+  Operation *close = candidate.close;
+  Value closeResult = close->getResult(0);
+  MLIRContext *context = close->getContext();
+  Location loc = close->getLoc();
   SmallVector<Value> inputs = {candidate.main};
   llvm::append_range(inputs, candidate.rowInputs);
   unsigned numRowInputs = inputs.size();
@@ -241,7 +330,7 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
 
   OpBuilder builder(close);
   auto fused = FusedOp::create(
-      builder, loc, TypeRange{close.getType()}, FusedTemplate::Row,
+      builder, loc, TypeRange{closeResult.getType()}, FusedTemplate::Row,
       builder.getArrayAttr({AggKindAttr::get(context, AggKind::Sum)}),
       AggAxisAttr(), builder.getI64IntegerAttr(numRowInputs), inputs);
   Block *body = new Block();
@@ -271,16 +360,18 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
   // The close reads the transposed block; other ops that read t(X) read it
   // whole, as a side input.
   Value transposedBlock = TransposeOp::create(
-      bodyBuilder, close.getLhs().getLoc(),
+      bodyBuilder, candidate.main.getLoc(),
       mainType.withShape(mainType.getCols(), ShapedType::kDynamic), mainBlock);
   for (Operation *op : ops) {
-    if (op == close.getOperation()) {
+    if (op == close) {
       auto partial =
-          MatmulOp::create(bodyBuilder, close.getLoc(), close.getType(),
-                           transposedBlock, mapping.lookup(close.getRhs()));
-      mapping.map(close.getResult(), partial.getResult());
+          MatmulOp::create(bodyBuilder, loc, closeResult.getType(),
+                           transposedBlock, mapping.lookup(candidate.rhs));
+      mapping.map(closeResult, partial.getResult());
       continue;
     }
+    if (llvm::is_contained(candidate.closeOps, op))
+      continue;
     if (auto slice = dyn_cast<SliceOp>(op)) {
       // All rows of the block.
       Value input = mapping.lookup(slice.getInput());
@@ -297,49 +388,73 @@ void RowTemplateFusion::emit(const RowCandidate &candidate) {
     Operation *clone = bodyBuilder.clone(*op, mapping);
     clone->getResult(0).setType(blockOf(clone->getResult(0).getType()));
   }
-  YieldOp::create(bodyBuilder, loc, mapping.lookup(close.getResult()));
+  YieldOp::create(bodyBuilder, loc, mapping.lookup(closeResult));
 
-  Operation *transpose = close.getLhs().getDefiningOp();
-  close.getResult().replaceAllUsesWith(fused.getResult(0));
+  // Over a CSR X, only bodies with a CSR kernel (AMLSCSRRowBody.cpp).
+  if (isCSRMatrix(candidate.main.getType())) {
+    SmallVector<bool> csrOperands = llvm::map_to_vector(
+        inputs, [](Value v) { return isCSRMatrix(v.getType()); });
+    if (!hasCSRKernel(fused, csrOperands, {false})) {
+      fused->erase();
+      return false;
+    }
+  }
+  // The transpose of X read by a t(X) %*% R close (perhaps hoisted).
+  Operation *transpose = nullptr;
+  if (auto product = dyn_cast<MatmulOp>(close))
+    transpose = product.getLhs().getDefiningOp();
+  closeResult.replaceAllUsesWith(fused.getResult(0));
   for (Operation *op : llvm::reverse(ops))
     op->erase();
-  if (transpose->use_empty())
+  if (transpose && transpose->use_empty())
     transpose->erase();
+  return true;
 }
 
 unsigned RowTemplateFusion::run(bool costBased, llvm::raw_ostream *explain) {
-  SmallVector<MatmulOp> closes;
+  SmallVector<Operation *> closes;
   for (Operation &op : block)
-    if (auto product = dyn_cast<MatmulOp>(op))
-      closes.push_back(product);
+    if (isa<MatmulOp, TransposeOp>(op))
+      closes.push_back(&op);
   unsigned created = 0;
-  for (MatmulOp close : closes) {
+  for (Operation *close : closes) {
     if (claimed.contains(close))
       continue;
     std::optional<RowCandidate> candidate = candidateAt(close);
-    // A product alone is better left to BLAS.
-    if (!candidate || candidate->ops.size() < 3)
+    if (!candidate)
+      continue;
+    // A product alone is better left to BLAS; over a CSR X one op besides
+    // the close already saves a pass over X.
+    bool sparse = isCSRMatrix(candidate->main.getType());
+    size_t fusedOps = candidate->ops.size() - candidate->closeOps.size();
+    if (fusedOps < (sparse ? 1u : 2u))
       continue;
     double fused = fusedCost(*candidate), unfused = unfusedCost(*candidate);
     bool chosen = costBased ? fused < unfused : std::isfinite(fused);
     if (explain) {
       *explain << "row template closing at " << close->getName() << " "
-               << close.getLoc() << ": main input " << candidate->main.getType()
-               << ", " << candidate->rowInputs.size() << " row inputs, "
+               << close->getLoc() << ": main input "
+               << candidate->main.getType() << ", "
+               << candidate->rowInputs.size() << " row inputs, "
                << candidate->sideInputs.size() << " side inputs, "
-               << candidate->ops.size() << " ops\n  cost fused ";
+               << fusedOps + 1 << " ops\n  cost fused ";
       if (std::isfinite(fused))
         *explain << llvm::format("%.3f", fused * 1e6) << " us";
       else
         *explain << "infinite (side inputs exceed the cache)";
       *explain << ", unfused " << llvm::format("%.3f", unfused * 1e6)
-               << " us: " << (chosen ? "fused" : "not fused") << "\n";
+               << " us: ";
     }
-    if (!chosen)
+    bool emitted = chosen && emit(*candidate);
+    if (explain)
+      *explain << (emitted  ? "fused"
+                   : chosen ? "not fused (no CSR kernel for the body)"
+                            : "not fused")
+               << "\n";
+    if (!emitted)
       continue;
     for (Operation *op : candidate->ops)
       claimed.insert(op);
-    emit(*candidate);
     ++created;
   }
   return created;

@@ -4,7 +4,7 @@
 // result's shape and a CSR result, as --amls-select-formats made them:
 // sparse-safe functions, scalar ops with f(0, c) = 0, X * Y with a dense Y
 // or a broadcast vector) form chains from a CSR main input, closed
-// optionally by a sum, sumsq, min or max over all cells or over rows. Each
+// optionally by a sum, sumsq, min or max over all cells, rows or columns. Each
 // chain becomes one `amls.fused cell` operator that visits the main input's
 // stored values once, instead of one pass and one values array per op (the
 // planner of the dense templates skips CSR values). Full aggregates of
@@ -91,8 +91,7 @@ bool isFusedAggregate(AggOp aggregate) {
   case AggKind::SumSq:
   case AggKind::Min:
   case AggKind::Max:
-    return aggregate.getAxis() != AggAxis::Col &&
-           cellTypeOf(aggregate.getResult()).isF64();
+    return cellTypeOf(aggregate.getResult()).isF64();
   default:
     return false;
   }

@@ -327,3 +327,108 @@ func.func @print(%A: !amls.matrix<100x50xf64, format = csr>, %s: f64) {
   amls.printf "A = {} and {}" (%A, %s : !amls.matrix<100x50xf64, format = csr>, f64)
   return
 }
+
+// -----
+
+// A row operator over a CSR X: one range of rows per thread, each with its
+// own zeroed partial t(X) %*% R (cols x 2); per row, X %*% S and the row
+// maximum loop over the stored values only (the maximum starts from 0 in
+// rows with implicit zeros), the dense row R is two scalars, and the close
+// adds x_ij * R into row j of the thread's partial; the partials are summed
+// afterwards, cell by cell.
+// CHECK-LABEL: func @fused_rows
+// CHECK-SAME: (%[[PTR:.*]]: tensor<1001xi64>, %[[IDX:.*]]: tensor<?xi32>, %[[VAL:.*]]: tensor<?xf64>, %[[COLS:.*]]: index, %[[Y:.*]]: tensor<1000x1xf64>, %[[S:.*]]: tensor<800x2xf64>, %[[K:.*]]: f64)
+// CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFFF0000000000000 : f64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK: %[[THREADS:.*]] = call @amls_rt_get_num_threads()
+// CHECK: %[[T:.*]] = arith.index_cast %[[THREADS]]
+// CHECK: %[[T1:.*]] = arith.minui %[[T]], %c1000
+// CHECK: %[[CHUNKS:.*]] = arith.maxui %[[T1]], %c1
+// CHECK: %[[CELLS:.*]] = arith.muli %[[COLS]], %c2
+// CHECK: %[[ALL:.*]] = arith.muli %[[CHUNKS]], %[[CELLS]]
+// CHECK: %[[PARTIALS:.*]] = memref.alloc(%[[ALL]]) : memref<?xf64>
+// CHECK: scf.parallel (%[[CHUNK:.*]]) = (%c0) to (%[[CHUNKS]])
+// CHECK: %[[BASE:.*]] = arith.muli %[[CHUNK]], %[[CELLS]]
+// CHECK: memref.store %[[ZERO]], %[[PARTIALS]]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c1 {
+// CHECK: %[[FULL:.*]] = arith.cmpi eq, %{{.*}}, %[[COLS]]
+// CHECK: %[[XS:.*]]:2 = scf.for %[[E:.*]] = %[[BEGIN:.*]] to %[[END:.*]] step %c1 iter_args
+// CHECK: tensor.extract %[[S]][%{{.*}}, %c0]
+// CHECK: tensor.extract %[[S]][%{{.*}}, %c1]
+// CHECK: %[[INIT:.*]] = arith.select %[[FULL]], %[[NEGINF]], %[[ZERO]]
+// CHECK: %[[MAX:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c1 iter_args(%{{.*}} = %[[INIT]])
+// CHECK: arith.mulf %{{.*}}, %[[K]]
+// CHECK: arith.maximumf
+// CHECK: %[[R0:.*]] = arith.mulf %[[XS]]#0, %[[MAX]]
+// CHECK: %[[R1:.*]] = arith.mulf %[[XS]]#1, %[[MAX]]
+// CHECK: tensor.extract %[[Y]][%[[I]], %c0]
+// CHECK: scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c1 {
+// CHECK: %[[J:.*]] = arith.index_cast
+// CHECK: %[[ROW:.*]] = arith.muli %[[J]], %c2
+// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %[[ROW]]
+// CHECK: memref.load %[[PARTIALS]][%[[AT]]]
+// CHECK: memref.store %{{.*}}, %[[PARTIALS]][%[[AT]]]
+// CHECK: %[[AT1:.*]] = arith.addi %[[AT]], %c1
+// CHECK: memref.store %{{.*}}, %[[PARTIALS]][%[[AT1]]]
+// CHECK: %[[OUT:.*]] = memref.alloc(%[[CELLS]]) : memref<?xf64>
+// CHECK: scf.parallel (%[[CELL:.*]]) = (%c0) to (%[[CELLS]])
+// CHECK: scf.for %{{.*}} = %c0 to %[[CHUNKS]] step %c1 iter_args
+// CHECK: memref.store %{{.*}}, %[[OUT]][%[[CELL]]]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [%[[COLS]], 2]
+func.func @fused_rows(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, %y: !amls.matrix<1000x1xf64>, %S: !amls.matrix<800x2xf64>, %c: f64) -> !amls.matrix<800x2xf64> {
+  %g = amls.fused row aggregate [sum] row_inputs 2 ins(%X, %y, %S, %c) : (!amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x1xf64>, !amls.matrix<800x2xf64>, f64) -> !amls.matrix<800x2xf64> {
+  ^bb0(%x: !amls.matrix<?x800xf64, sparsity = 0.01, format = csr>, %yb: !amls.matrix<?x1xf64>, %s: !amls.matrix<800x2xf64>, %k: f64):
+    %t = amls.transpose %x : !amls.matrix<?x800xf64, sparsity = 0.01, format = csr> -> !amls.matrix<800x?xf64, sparsity = 0.01, format = csr>
+    %xs = amls.matmul %x, %s : !amls.matrix<?x800xf64, sparsity = 0.01, format = csr>, !amls.matrix<800x2xf64> -> !amls.matrix<?x2xf64>
+    %xk = amls.mul %x, %k : !amls.matrix<?x800xf64, sparsity = 0.01, format = csr>, f64 -> !amls.matrix<?x800xf64, sparsity = 0.01, format = csr>
+    %m = amls.agg max row %xk : !amls.matrix<?x800xf64, sparsity = 0.01, format = csr> -> !amls.matrix<?x1xf64>
+    %r = amls.mul %xs, %m : !amls.matrix<?x2xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x2xf64>
+    %r2 = amls.mul %r, %yb : !amls.matrix<?x2xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x2xf64>
+    %p = amls.matmul %t, %r2 : !amls.matrix<800x?xf64, sparsity = 0.01, format = csr>, !amls.matrix<?x2xf64> -> !amls.matrix<800x2xf64>
+    amls.yield %p : !amls.matrix<800x2xf64>
+  }
+  return %g : !amls.matrix<800x2xf64>
+}
+
+// -----
+
+// A column aggregate over a CSR X: each thread's range of rows combines
+// into its own row of partial minimums and counts each column's entries;
+// the merge takes 0 into a column with fewer entries than rows.
+// CHECK-LABEL: func @fused_columns
+// CHECK-SAME: (%[[PTR:.*]]: tensor<1001xi64>, %[[IDX:.*]]: tensor<?xi32>, %[[VAL:.*]]: tensor<?xf64>, %[[COLS:.*]]: index, %[[V:.*]]: tensor<1x800xf64>)
+// CHECK-DAG: %[[ROWS:.*]] = arith.constant 1000 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: %[[INF:.*]] = arith.constant 0x7FF0000000000000 : f64
+// CHECK: call @amls_rt_get_num_threads()
+// CHECK: %[[CHUNKS:.*]] = arith.maxui
+// CHECK: %[[SLOTS:.*]] = arith.muli %[[CHUNKS]], %[[COLS]]
+// CHECK: %[[MINS:.*]] = memref.alloc(%[[SLOTS]]) : memref<?xf64>
+// CHECK: %[[COUNTS:.*]] = memref.alloc(%[[SLOTS]]) : memref<?xi64>
+// CHECK: scf.parallel (%[[CHUNK:.*]]) = (%c0) to (%[[CHUNKS]])
+// CHECK: %[[BASE:.*]] = arith.muli %[[CHUNK]], %[[COLS]]
+// CHECK: memref.store %[[INF]], %[[MINS]]
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[J:.*]] = arith.index_cast
+// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %[[J]]
+// CHECK: tensor.extract %[[V]][%c0, %[[J]]]
+// CHECK: %[[M:.*]] = arith.minimumf
+// CHECK: memref.store %[[M]], %[[MINS]][%[[AT]]]
+// CHECK: memref.store %{{.*}}, %[[COUNTS]][%[[AT]]]
+// CHECK: %[[OUT:.*]] = memref.alloc(%[[COLS]]) : memref<?xf64>
+// CHECK: scf.parallel (%[[C:.*]]) = (%c0) to (%[[COLS]])
+// CHECK: %[[MERGED:.*]]:2 = scf.for %{{.*}} = %c0 to %[[CHUNKS]]
+// CHECK: %[[FULL:.*]] = arith.cmpi eq, %[[MERGED]]#1, %[[ROWS]]
+// CHECK: %[[WITHZERO:.*]] = arith.minimumf %[[MERGED]]#0, %[[ZERO]]
+// CHECK: %[[RES:.*]] = arith.select %[[FULL]], %[[MERGED]]#0, %[[WITHZERO]]
+// CHECK: memref.store %[[RES]], %[[OUT]][%[[C]]]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [1, %[[COLS]]]
+func.func @fused_columns(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, %v: !amls.matrix<1x800xf64>) -> !amls.matrix<1x800xf64> {
+  %r = amls.fused cell aggregate [min] col ins(%X, %v) : (!amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, !amls.matrix<1x800xf64>) -> !amls.matrix<1x800xf64> {
+  ^bb0(%x: f64, %y: f64):
+    %p = arith.mulf %x, %y : f64
+    amls.yield %p : f64
+  }
+  return %r : !amls.matrix<1x800xf64>
+}

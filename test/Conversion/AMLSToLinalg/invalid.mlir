@@ -37,14 +37,17 @@ func.func @csr_fused_not_sparse_safe(%X: !amls.matrix<4x4xf64, sparsity = 0.1, f
 
 // -----
 
-// Column aggregates have no fused CSR kernel.
-func.func @csr_fused_column_aggregate(%X: !amls.matrix<4x4xf64, sparsity = 0.1, format = csr>) -> !amls.matrix<1x4xf64> {
-  %two = arith.constant 2.0 : f64
+// A row operator over a CSR X whose body the CSR kernel does not cover
+// (exp(X) is not zero where X is) has no kernel.
+func.func @csr_fused_row_not_covered(%X: !amls.matrix<4x4xf64, sparsity = 0.1, format = csr>, %y: !amls.matrix<4x1xf64>) -> !amls.matrix<4x1xf64> {
   // expected-error @+1 {{'amls.fused' has no kernel for these storage formats}}
-  %s = amls.fused cell aggregate [sum] col ins(%X, %two) : (!amls.matrix<4x4xf64, sparsity = 0.1, format = csr>, f64) -> !amls.matrix<1x4xf64> {
-  ^bb0(%x: f64, %c: f64):
-    %p = arith.mulf %x, %c : f64
-    amls.yield %p : f64
+  %g = amls.fused row aggregate [sum] row_inputs 2 ins(%X, %y) : (!amls.matrix<4x4xf64, sparsity = 0.1, format = csr>, !amls.matrix<4x1xf64>) -> !amls.matrix<4x1xf64> {
+  ^bb0(%x: !amls.matrix<?x4xf64, sparsity = 0.1, format = csr>, %yb: !amls.matrix<?x1xf64>):
+    %t = amls.transpose %x : !amls.matrix<?x4xf64, sparsity = 0.1, format = csr> -> !amls.matrix<4x?xf64, sparsity = 0.1, format = csr>
+    %e = amls.exp %x : !amls.matrix<?x4xf64, sparsity = 0.1, format = csr> -> !amls.matrix<?x4xf64>
+    %r = amls.agg sum row %e : !amls.matrix<?x4xf64> -> !amls.matrix<?x1xf64>
+    %p = amls.matmul %t, %r : !amls.matrix<4x?xf64, sparsity = 0.1, format = csr>, !amls.matrix<?x1xf64> -> !amls.matrix<4x1xf64>
+    amls.yield %p : !amls.matrix<4x1xf64>
   }
-  return %s : !amls.matrix<1x4xf64>
+  return %g : !amls.matrix<4x1xf64>
 }

@@ -46,6 +46,7 @@ enum class RuntimeFunction {
   Table,
   Order,
   BlasSerial,
+  NumThreads,
   // CSR kernels (include/AMLS/Runtime/SparseKernels.h). A CSR matrix is
   // passed as its row pointers, column indices, values and column count.
   CSRCountDense,
