@@ -79,17 +79,27 @@ Value viewOf(Operation *user, Value v) {
   return nullptr;
 }
 
+/// Visits `start` and each value `visit` adds to the worklist, once each;
+/// false as soon as `visit` returns false. The walks below follow a buffer
+/// through its views, scf.if results and uses.
+bool visitEach(Value start,
+               function_ref<bool(Value, SmallVectorImpl<Value> &)> visit) {
+  SmallVector<Value> work{start};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (seen.insert(v).second && !visit(v, work))
+      return false;
+  }
+  return true;
+}
+
 /// Whether every use of `value` only reads it: through view-like ops and
 /// the results of scf.if, and into `allowedYield` (the after region's
 /// terminator, whose operands become the before region's arguments, which
 /// are checked on their own). `ignored` is one use to skip (the copy).
 bool onlyRead(Value value, Operation *allowedYield, Operation *ignored) {
-  SmallVector<Value> work{value};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
+  return visitEach(value, [&](Value v, SmallVectorImpl<Value> &work) {
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       if (user == ignored || user == allowedYield)
@@ -109,35 +119,30 @@ bool onlyRead(Value value, Operation *allowedYield, Operation *ignored) {
       if (user->hasTrait<OpTrait::IsTerminator>() || mayWrite(user, v))
         return false;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 /// The buffers `value` may be (through views and scf.if results), or
 /// nothing when one of them is not an allocation or a block argument.
 bool collectRoots(Value value, SmallVectorImpl<Value> &roots) {
-  SmallVector<Value> work{value};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
+  return visitEach(value, [&](Value v, SmallVectorImpl<Value> &work) {
     if (isa<BlockArgument>(v)) {
       roots.push_back(v);
-      continue;
+      return true;
     }
     Operation *def = v.getDefiningOp();
     if (isa<memref::AllocOp, memref::AllocaOp>(def)) {
       roots.push_back(v);
-      continue;
+      return true;
     }
     if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
       work.push_back(view.getViewSource());
-      continue;
+      return true;
     }
     if (auto cast = dyn_cast<memref::CastOp>(def)) {
       work.push_back(cast.getSource());
-      continue;
+      return true;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
       unsigned index = cast<OpResult>(v).getResultNumber();
@@ -145,23 +150,17 @@ bool collectRoots(Value value, SmallVectorImpl<Value> &roots) {
         if (!region->empty())
           work.push_back(cast<scf::YieldOp>(region->front().getTerminator())
                              .getOperand(index));
-      continue;
+      return true;
     }
     return false;
-  }
-  return true;
+  });
 }
 
 /// Whether nothing writes `root` (an allocation outside `loop` or a
 /// function argument), under any name, inside `loop` or after it.
 bool untouchedFrom(Value root, scf::WhileOp loop) {
-  SmallVector<Value> work{root};
-  DenseSet<Value> seen;
   Block *loopBlock = loop->getBlock();
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
+  return visitEach(root, [&](Value v, SmallVectorImpl<Value> &work) {
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       Operation *inBlock = loopBlock->findAncestorOpInBlock(*user);
@@ -183,8 +182,8 @@ bool untouchedFrom(Value root, scf::WhileOp loop) {
           isa<RegionBranchTerminatorOpInterface>(user))
         return false;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 /// Drops the copy of before-argument `index` forwarded as condition operand

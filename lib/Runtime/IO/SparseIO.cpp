@@ -445,10 +445,10 @@ private:
   CsrMatrixView m;
 };
 
-const CsrMatrix &handleMatrix(void *handle) {
+CsrMatrix &handleMatrix(void *handle) {
   if (!handle)
     fail("CSR read: no matrix behind the handle");
-  return *static_cast<const CsrMatrix *>(handle);
+  return *static_cast<CsrMatrix *>(handle);
 }
 
 } // namespace
@@ -522,28 +522,24 @@ void handOverArray(memory::Vector<T> &array, Descriptor *result,
   result->strides[0] = 1;
 }
 
-CsrMatrix &handleMatrixForTaking(void *handle) {
-  return const_cast<CsrMatrix &>(handleMatrix(handle));
-}
-
 } // namespace
 
 extern "C" void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result,
                                                      void *handle,
                                                      const char *what) {
-  handOverArray(handleMatrixForTaking(handle).rowptr, result, what);
+  handOverArray(handleMatrix(handle).rowptr, result, what);
 }
 
 extern "C" void _mlir_ciface_amls_rt_csr_take_colidx(AmlsVectorI32 *result,
                                                      void *handle,
                                                      const char *what) {
-  handOverArray(handleMatrixForTaking(handle).colidx, result, what);
+  handOverArray(handleMatrix(handle).colidx, result, what);
 }
 
 extern "C" void _mlir_ciface_amls_rt_csr_take_values(AmlsVectorF64 *result,
                                                      void *handle,
                                                      const char *what) {
-  handOverArray(handleMatrixForTaking(handle).values, result, what);
+  handOverArray(handleMatrix(handle).values, result, what);
 }
 
 extern "C" void amls_rt_csr_free_handle(void *handle) {
