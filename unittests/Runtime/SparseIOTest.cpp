@@ -151,6 +151,74 @@ TEST(SparseIO, LargeMatrixMarketFilesReadInPartsAsTheDenseReader) {
   }
 }
 
+/// A decimal of up to 18 digits with the point anywhere, an exponent
+/// sometimes, a sign sometimes: both the reader's exact short path and its
+/// from_chars path.
+std::string randomDecimal(std::mt19937_64 &rng) {
+  std::string digits = std::to_string(rng() % 1000000000000000000ULL);
+  digits = digits.substr(0, 1 + rng() % digits.size());
+  size_t point = rng() % (digits.size() + 1);
+  std::string text = digits.substr(0, point) + "." + digits.substr(point);
+  if (rng() % 2)
+    text = text.substr(0, text.size() - (text.back() == '.'));
+  if (rng() % 8 == 0)
+    text += "e" + std::to_string(static_cast<int>(rng() % 21) - 10);
+  const char *signs[] = {"", "", "-", "+"};
+  return signs[rng() % 4] + text;
+}
+
+TEST(SparseIO, RowOrderedMatrixMarketFilesReadInPartsAsTheDenseReader) {
+  // Listed by row, as most writers do: read straight into CSR by two
+  // threads, each part into its own range. Comments and blank lines leave
+  // slots that later parts close up; empty rows at the start, between and
+  // at the end; a long row across the parts' boundary; duplicates, zeros
+  // and unsorted columns within a row; CRLF; no final newline.
+  TempDir dir;
+  ThreadScope threads(2);
+  std::mt19937_64 rng(7);
+  int64_t rows = 5000, cols = 2000;
+  std::string body;
+  int64_t entries = 0;
+  for (int64_t r = 3; r < rows - 3; ++r) {
+    if (r % 97 == 0)
+      continue;
+    int64_t length = r == rows / 2 ? 30000 : static_cast<int64_t>(rng() % 12);
+    for (int64_t k = 0; k < length; ++k) {
+      if (rng() % 4000 == 0)
+        body += "% a comment\n\n  \n";
+      int64_t c = rng() % cols + 1;
+      std::string value = rng() % 50 == 0 ? "0" : randomDecimal(rng);
+      body += std::to_string(r + 1) + " " + std::to_string(c) + " " + value +
+              (rng() % 9 == 0 ? "\r\n" : "\n");
+      ++entries;
+    }
+  }
+  body += std::to_string(rows - 3) + " 1 2.5";
+  ++entries;
+  std::string header = "%%MatrixMarket matrix coordinate real general\n" +
+                       std::to_string(rows) + " " + std::to_string(cols) + " " +
+                       std::to_string(entries) + "\n";
+  expectSameAsDense(dir.file("ordered.mtx", header + body),
+                    AMLS_FILE_MATRIX_MARKET);
+  // One row out of order at the very end: the parts go back to sorting.
+  std::string late = header + body + "\n2 7 3\n";
+  late.replace(late.find(" " + std::to_string(entries) + "\n"),
+               std::to_string(entries).size() + 2,
+               " " + std::to_string(entries + 1) + "\n");
+  expectSameAsDense(dir.file("late.mtx", late), AMLS_FILE_MATRIX_MARKET);
+  // A wrong count in an ordered file: the sequential reader's message.
+  CsrMatrix csr;
+  std::string wrong = header + body + "\n";
+  wrong.replace(wrong.find(" " + std::to_string(entries) + "\n"),
+                std::to_string(entries).size() + 2,
+                " " + std::to_string(entries + 1) + "\n");
+  EXPECT_NE(
+      readCsrMatrix(dir.file("wrong.mtx", wrong), AMLS_FILE_MATRIX_MARKET, csr)
+          .find("expected " + std::to_string(entries + 1) + " entries, found " +
+                std::to_string(entries)),
+      std::string::npos);
+}
+
 TEST(SparseIO, CsvAndBinaryReadAsTheDenseReader) {
   TempDir dir;
   expectSameAsDense(dir.file("h.csv", "a,b,c\r\n1,,0\r\n\r\n0,0,0\r\n"
