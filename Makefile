@@ -155,7 +155,8 @@ fuzz-readers:
 	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 -pthread -fopenmp \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Iinclude fuzz/reader-fuzzer.cpp lib/Runtime/IO/MatrixIO.cpp \
-	  lib/Runtime/IO/SparseIO.cpp lib/Runtime/IO/CsvReader.cpp \
+	  lib/Runtime/IO/SparseIO.cpp lib/Runtime/IO/CoordinateReader.cpp \
+	  lib/Runtime/IO/CsvReader.cpp lib/Runtime/IO/MatrixWriter.cpp \
 	  lib/Runtime/IO/FileMetadata.cpp lib/Runtime/Core/Memory.cpp \
 	  lib/Runtime/Core/Failure.cpp \
 	  -Wl,-rpath,$(LLVM_PREFIX)/lib -o $(READER_FUZZER)
