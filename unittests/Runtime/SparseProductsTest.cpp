@@ -332,6 +332,48 @@ TEST_P(SparseProducts, MMChainMatchesDenseLoops) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, SparseProducts, allCases(), caseLabel);
 
+// SpMM with a B beyond the caches (above 2 MiB) prefetches the rows of B
+// that the entries a few ahead will read, up to the last entry of A: the
+// results are those of the loops, at 1 and 2 threads.
+TEST(SparseProductsLargeB, SpmmPrefetchingRowsOfB) {
+  const int64_t rows = 120, cols = 33000;
+  std::vector<double> cells = randomCells(rows * cols, 91, -2, 2);
+  Csr a = csrOf(rows, cols, cells, [](int64_t r, int64_t c) {
+    return (c * 13 + r * 7) % 811 == 0;
+  });
+  std::vector<char> pattern = a.pattern();
+  for (int64_t k : {8, 16, 32, 5}) {
+    std::vector<double> bCells = randomCells(cols * k, 92 + k, -1, 1);
+    Dense b(cols, k, bCells);
+    std::vector<double> first;
+    for (int32_t threadCount : {1, 2}) {
+      SCOPED_TRACE("k = " + std::to_string(k) + ", " +
+                   std::to_string(threadCount) + " threads");
+      ThreadScope scope(threadCount);
+      Dense c(rows, k);
+      _mlir_ciface_amls_rt_csr_spmm(a.rowptr.desc(), a.colidx.desc(),
+                                    a.values.desc(), cols, b.desc(), c.desc());
+      std::vector<double> got = c.cells();
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t q = 0; q < k; ++q) {
+          double want = 0, magnitude = 0;
+          for (int64_t l = 0; l < cols; ++l)
+            if (pattern[i * cols + l]) {
+              double term = cells[i * cols + l] * bCells[l * k + q];
+              want += term;
+              magnitude += std::fabs(term);
+            }
+          ASSERT_TRUE(close(got[i * k + q], want, magnitude))
+              << "cell (" << i << ", " << q << ")";
+        }
+      if (first.empty())
+        first = got;
+      for (size_t e = 0; e < got.size(); ++e)
+        ASSERT_TRUE(same(first[e], got[e])) << "cell " << e;
+    }
+  }
+}
+
 // SpMV on a matrix with few columns takes the fixed 16-lane row step (on
 // CPUs with AVX2): rows of every length from 0 to 24 (the longer ones take
 // the loop), the last rows within 16 entries of the end (the loop too),

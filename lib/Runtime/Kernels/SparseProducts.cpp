@@ -154,15 +154,26 @@ spmvRowsNarrow(const CsrView &a, const double *__restrict x,
   }
 }
 
+/// Entries ahead whose row of B SpMM prefetches, where B is beyond the
+/// caches: the rows an entry reads are random (a graph's columns), which
+/// no hardware prefetcher predicts, and each is a few cache lines.
+constexpr int64_t kSpmmPrefetchDistance = 12;
+
 /// Rows [begin, end) of C = A %*% B for a compile-time k: the row of C is
 /// accumulated in registers.
-template <int K>
+template <int K, bool Prefetch>
 __attribute__((always_inline)) inline void
 spmmFixed(const CsrView &a, const double *__restrict b, int64_t ldb,
           double *__restrict c, int64_t ldc, int64_t begin, int64_t end) {
+  int64_t ahead = a.nnz() - kSpmmPrefetchDistance;
   for (int64_t i = begin; i < end; ++i) {
     double acc[K] = {};
     for (int64_t k = a.begin(i); k < a.end(i); ++k) {
+      if (Prefetch && k < ahead) {
+        const double *next = b + a.colidx[k + kSpmmPrefetchDistance] * ldb;
+        for (int q = 0; q < K; q += 8)
+          __builtin_prefetch(next + q);
+      }
       double v = a.values[k];
       const double *brow = b + a.colidx[k] * ldb;
       for (int q = 0; q < K; ++q)
@@ -191,25 +202,37 @@ spmmGeneric(const CsrView &a, const double *__restrict b, int64_t ldb,
 }
 
 /// Rows [begin, end) of C = A %*% B, B and C with unit column stride.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void
-spmmRows(const CsrView &a, const double *b, int64_t ldb, int64_t width,
-         double *c, int64_t ldc, int64_t begin, int64_t end) {
+template <bool Prefetch>
+__attribute__((always_inline)) inline void
+spmmRowsOf(const CsrView &a, const double *b, int64_t ldb, int64_t width,
+           double *c, int64_t ldc, int64_t begin, int64_t end) {
   switch (width) {
   case 2:
-    return spmmFixed<2>(a, b, ldb, c, ldc, begin, end);
+    return spmmFixed<2, Prefetch>(a, b, ldb, c, ldc, begin, end);
   case 3:
-    return spmmFixed<3>(a, b, ldb, c, ldc, begin, end);
+    return spmmFixed<3, Prefetch>(a, b, ldb, c, ldc, begin, end);
   case 4:
-    return spmmFixed<4>(a, b, ldb, c, ldc, begin, end);
+    return spmmFixed<4, Prefetch>(a, b, ldb, c, ldc, begin, end);
   case 8:
-    return spmmFixed<8>(a, b, ldb, c, ldc, begin, end);
+    return spmmFixed<8, Prefetch>(a, b, ldb, c, ldc, begin, end);
   case 16:
-    return spmmFixed<16>(a, b, ldb, c, ldc, begin, end);
+    return spmmFixed<16, Prefetch>(a, b, ldb, c, ldc, begin, end);
   case 32:
-    return spmmFixed<32>(a, b, ldb, c, ldc, begin, end);
+    return spmmFixed<32, Prefetch>(a, b, ldb, c, ldc, begin, end);
   default:
     return spmmGeneric(a, b, ldb, width, c, ldc, begin, end);
   }
+}
+
+/// B's bytes above which SpMM prefetches its rows (about an L2).
+constexpr int64_t kSpmmPrefetchBytes = int64_t(1) << 21;
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void
+spmmRows(const CsrView &a, const double *b, int64_t ldb, int64_t width,
+         double *c, int64_t ldc, int64_t begin, int64_t end) {
+  if (a.cols * ldb * int64_t(sizeof(double)) > kSpmmPrefetchBytes)
+    return spmmRowsOf<true>(a, b, ldb, width, c, ldc, begin, end);
+  return spmmRowsOf<false>(a, b, ldb, width, c, ldc, begin, end);
 }
 
 void spmm(const CsrView &a, const DenseView &b, const DenseView &c) {
