@@ -67,6 +67,18 @@ CSRMatrix mlir::amls::lowering::csrFromDense(OpBuilder &b, Location loc,
       RuntimeFunction::CSRFromDense);
 }
 
+Value mlir::amls::lowering::broadcastCell(OpBuilder &b, Location loc,
+                                          Value matrix, Value rowVector,
+                                          Value colVector) {
+  Value zero = indexConstant(b, loc, 0);
+  auto at = [&](Value vector, int64_t dim) -> Value {
+    return arith::SelectOp::create(b, loc, vector, zero,
+                                   linalg::IndexOp::create(b, loc, dim));
+  };
+  return tensor::ExtractOp::create(
+      b, loc, matrix, ValueRange{at(rowVector, 0), at(colVector, 1)});
+}
+
 Value mlir::amls::lowering::csrSize(OpBuilder &b, Location loc, Type type,
                                     const CSRMatrix &x, int64_t dim) {
   int64_t size = dim == 0 ? cast<MatrixType>(type).getRows()
@@ -109,7 +121,6 @@ CSRMatrix mlir::amls::lowering::broadcastCSR(OpBuilder &b, Location loc,
         int64_t dyn = ShapedType::kDynamic;
         auto matrixType = RankedTensorType::get({dyn, dyn}, f64);
         Value dense = denseFromCSR(nb, l, op, x, matrixType);
-        Value zero = indexConstant(nb, l, 0);
         Value init = tensor::EmptyOp::create(nb, l, matrixType.getShape(), f64,
                                              ValueRange{rows, cols});
         MLIRContext *context = nb.getContext();
@@ -119,14 +130,9 @@ CSRMatrix mlir::amls::lowering::broadcastCSR(OpBuilder &b, Location loc,
                 AffineMap::getMultiDimIdentityMap(2, context),
                 iterators({false, false}),
                 [&](OpBuilder &gb, Location gl, ValueRange) {
-                  Value i = linalg::IndexOp::create(gb, gl, 0);
-                  Value j = linalg::IndexOp::create(gb, gl, 1);
-                  Value cell = tensor::ExtractOp::create(
-                      gb, gl, dense,
-                      ValueRange{
-                          arith::SelectOp::create(gb, gl, rowVector, zero, i),
-                          arith::SelectOp::create(gb, gl, colVector, zero, j)});
-                  linalg::YieldOp::create(gb, gl, cell);
+                  linalg::YieldOp::create(
+                      gb, gl,
+                      broadcastCell(gb, gl, dense, rowVector, colVector));
                 })
                 .getResult(0);
         yield(nb, l, csrFromDense(nb, l, op, type, expanded));

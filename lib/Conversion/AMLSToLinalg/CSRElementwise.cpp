@@ -78,7 +78,6 @@ CSRMatrix divideDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
   divisor =
       castTo(b, loc, convertElementType(b, loc, divisor, f64), matrixType);
   Value one = indexConstant(b, loc, 1);
-  Value zero = indexConstant(b, loc, 0);
   auto isOne = [&](Value size) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one)
         .getResult();
@@ -96,13 +95,7 @@ CSRMatrix divideDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
                               AffineMap::getMultiDimIdentityMap(2, context)},
           iterators({false, false}),
           [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value i = linalg::IndexOp::create(nb, l, 0);
-            Value j = linalg::IndexOp::create(nb, l, 1);
-            Value d = tensor::ExtractOp::create(
-                nb, l, divisor,
-                ValueRange{
-                    arith::SelectOp::create(nb, l, rowBroadcast, zero, i),
-                    arith::SelectOp::create(nb, l, colBroadcast, zero, j)});
+            Value d = broadcastCell(nb, l, divisor, rowBroadcast, colBroadcast);
             linalg::YieldOp::create(
                 nb, l, op.buildCellComputation(nb, l, {args[0], d}));
           })

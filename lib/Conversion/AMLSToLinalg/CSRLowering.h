@@ -85,6 +85,11 @@ Value denseFromCSR(OpBuilder &b, Location loc, Operation *op,
 CSRMatrix csrFromDense(OpBuilder &b, Location loc, Operation *op,
                        MatrixType type, Value dense);
 /// The same pattern (row pointers and column indices) with new values.
+/// In a linalg.generic over a 2-D result, the cell of `matrix` at the
+/// iteration's (i, j), row 0 where `rowVector` and column 0 where
+/// `colVector` hold (DML broadcasting a vector).
+Value broadcastCell(OpBuilder &b, Location loc, Value matrix, Value rowVector,
+                    Value colVector);
 /// Size `dim` of the CSR matrix `x` of AMLS type `type`: a constant where
 /// the type knows it.
 Value csrSize(OpBuilder &b, Location loc, Type type, const CSRMatrix &x,
