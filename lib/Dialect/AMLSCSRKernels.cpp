@@ -21,6 +21,20 @@ bool mlir::amls::isCSRMatrix(Type type) {
   return matrix && matrix.getFormat() == MatrixFormat::CSR;
 }
 
+bool mlir::amls::mayHaveResultShape(Type operand, Type result) {
+  auto type = dyn_cast<MatrixType>(operand);
+  auto resultType = dyn_cast<MatrixType>(result);
+  if (!type || !resultType)
+    return false;
+  auto agrees = [](int64_t size, int64_t resultSize) {
+    if (ShapedType::isDynamic(size))
+      return true;
+    return ShapedType::isDynamic(resultSize) ? size != 1 : size == resultSize;
+  };
+  return agrees(type.getRows(), resultType.getRows()) &&
+         agrees(type.getCols(), resultType.getCols());
+}
+
 bool mlir::amls::touchesCSRMatrix(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), isCSRMatrix) ||
          llvm::any_of(op->getResultTypes(), isCSRMatrix);
@@ -48,15 +62,11 @@ namespace {
 
 bool isMatrix(Value value) { return isa<MatrixType>(value.getType()); }
 
-/// Whether `value` is a matrix of `result`'s shape, both known: a CSR
-/// operand of an element-wise op must not be broadcast (its pattern is the
-/// result's).
+/// Whether `value`, a CSR operand of an element-wise op, can have the
+/// result's shape (its pattern is the result's; a CSR vector broadcast by
+/// its static type is not).
 bool hasResultShape(Value value, Value result) {
-  auto type = dyn_cast<MatrixType>(value.getType());
-  auto resultType = cast<MatrixType>(result.getType());
-  return type && type.hasStaticShape() && resultType.hasStaticShape() &&
-         type.getRows() == resultType.getRows() &&
-         type.getCols() == resultType.getCols();
+  return mayHaveResultShape(value.getType(), result.getType());
 }
 
 bool isVector(Value value) {
@@ -218,6 +228,9 @@ struct UnaryKernels
 /// divisor is 0 or NaN (otherwise the lowering computes the quotient dense
 /// and stores it CSR).
 ///
+/// Any other of these ops with one CSR operand has a dense result: f(0, y)
+/// at every cell and f(x, y) at the stored ones.
+///
 /// Two CSR operands of +, -, *, min and max merge their rows into a CSR
 /// result (the union of the patterns; the intersection for *).
 template <typename OpTy>
@@ -230,11 +243,16 @@ struct BinaryKernels
       return csrResults[0] && isa<AddOp, SubOp, MulOp, MinOp, MaxOp>(op) &&
              hasResultShape(op->getOperand(0), result) &&
              hasResultShape(op->getOperand(1), result);
-    if (!csrResults[0])
-      return false;
     unsigned sparse = csrOperands[0] ? 0 : 1;
     if (!hasResultShape(op->getOperand(sparse), result))
       return false;
+    // A result that keeps the pattern is CSR (rowMaxs(G * t(c)) reads G
+    // through it); any other is dense: f(0, y) everywhere, f(x, y) at the
+    // stored cells.
+    return csrResults[0] == keepsPattern(op, sparse);
+  }
+
+  static bool keepsPattern(Operation *op, unsigned sparse) {
     Value other = op->getOperand(1 - sparse);
     if (isa<MulOp>(op))
       return true;

@@ -105,9 +105,25 @@ private:
   /// A bound on the non-zeros of a matrix whose sparsity is unknown: table()
   /// adds one cell per pair of categories, so it has at most as many
   /// non-zeros as its category vectors have rows (mlogreg's labels).
+  /// An element-wise op with a kernel that keeps its one CSR operand's
+  /// pattern has that operand's bound (mlogreg's Y * LT).
   static std::optional<int64_t> nnzBound(Value result) {
+    if (cast<MatrixType>(result.getType()).getSparsity())
+      return std::nullopt;
+    Operation *producer = result.getDefiningOp();
+    if (producer && isa<ElementwiseOpInterface>(producer) &&
+        producer->getNumResults() == 1) {
+      SmallVector<bool> csrOperands =
+          llvm::map_to_vector(producer->getOperands(),
+                              [](Value v) { return isCSRMatrix(v.getType()); });
+      if (llvm::count(csrOperands, true) != 1 ||
+          !hasCSRKernel(producer, csrOperands, {true}))
+        return std::nullopt;
+      return nnzBound(producer->getOperand(llvm::find(csrOperands, true) -
+                                           csrOperands.begin()));
+    }
     auto table = result.getDefiningOp<TableOp>();
-    if (!table || cast<MatrixType>(result.getType()).getSparsity())
+    if (!table)
       return std::nullopt;
     int64_t pairs = cast<MatrixType>(table.getLhs().getType()).getRows();
     if (pairs < 0) // unknown

@@ -410,6 +410,22 @@ func.func @sparse_cells(%X: !amls.matrix<1000x1000xf64, sparsity = 0.01, format 
 
 // -----
 
+// MLogreg's sum(Y * LT) with the label matrix Y CSR and its column count
+// known only at run time: the chain keeps Y's pattern (the lowering checks
+// the sizes), so it is one cell operator over Y's stored values.
+// CHECK-LABEL: func @sparse_cells_dynamic
+// CHECK: amls.fused cell aggregate [sum] all ins(%arg0, %arg1) : (!amls.matrix<20000x?xf64, format = csr>, !amls.matrix<20000x?xf64>) -> f64
+// CHECK-NOT: amls.mul
+// EXPLAIN: sparse cell template at amls.agg {{.*}}: main input !amls.matrix<20000x?xf64, format = csr>, 2 ops in 1 chain
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @sparse_cells_dynamic(%Y: !amls.matrix<20000x?xf64, format = csr>, %LT: !amls.matrix<20000x?xf64>) -> f64 {
+  %p = amls.mul %Y, %LT : !amls.matrix<20000x?xf64, format = csr>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64, format = csr>
+  %s = amls.agg sum all %p : !amls.matrix<20000x?xf64, format = csr> -> f64
+  return %s : f64
+}
+
+// -----
+
 // Row template over a CSR X: L2SVM's gradient t(X) %*% ((1 - y * (X %*% w)) * y),
 // which --amls-select-formats wrote as t(t(R) %*% X), is one row operator
 // whose body reads X's block, y (a row input), w and the constant 1.

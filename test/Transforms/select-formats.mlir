@@ -301,3 +301,32 @@ func.func @dense_copy_of_one_operand() -> f64 {
   %r = amls.agg sum all %R : !amls.matrix<?x1000xf64> -> f64
   return %r : f64
 }
+
+// -----
+
+// MLogreg's label matrix: table(seq(1, N), y, N, max(y)) has N rows and a
+// column count read from the data. It is CSR (at most N non-zeros), and so
+// is Y * LT (Y's pattern, the same bound) whatever LT's size: the sizes
+// are checked, and a CSR vector broadcast, at run time. P - Y is dense,
+// computed from Y's stored values without a dense copy.
+// CHECK-LABEL: func @dynamic_labels
+// CHECK: %[[Y:.*]] = amls.table {{.*}} -> !amls.matrix<20000x?xf64, format = csr>
+// CHECK: %[[YL:.*]] = amls.mul %[[Y]], %{{.*}} : !amls.matrix<20000x?xf64, format = csr>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64, format = csr>
+// CHECK: amls.agg sum all %[[YL]] : !amls.matrix<20000x?xf64, format = csr>
+// CHECK: amls.sub %{{.*}}, %[[Y]] : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64, format = csr> -> !amls.matrix<20000x?xf64>
+// CHECK-NOT: amls.convert
+// DENSE-LABEL: func @dynamic_labels
+// DENSE-NOT: format = csr
+// EXPLAIN: result #0 of amls.table is CSR: !amls.matrix<20000x?xf64, format = csr>
+// EXPLAIN-NEXT: result #0 of amls.mul is CSR: !amls.matrix<20000x?xf64, format = csr>
+func.func @dynamic_labels(%seq: !amls.matrix<20000x1xf64>, %y: !amls.matrix<20000x1xf64>, %LT: !amls.matrix<20000x?xf64>, %P: !amls.matrix<20000x?xf64>) -> (f64, !amls.matrix<20000x?xf64>) {
+  %n = arith.constant 20000 : index
+  %max = amls.agg max all %y : !amls.matrix<20000x1xf64> -> f64
+  %k64 = arith.fptosi %max : f64 to i64
+  %k = arith.index_cast %k64 : i64 to index
+  %Y = amls.table %seq, %y size %n, %k : !amls.matrix<20000x1xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x?xf64>
+  %YL = amls.mul %Y, %LT : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
+  %s = amls.agg sum all %YL : !amls.matrix<20000x?xf64> -> f64
+  %G = amls.sub %P, %Y : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
+  return %s, %G : f64, !amls.matrix<20000x?xf64>
+}

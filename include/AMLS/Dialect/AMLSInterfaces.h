@@ -181,6 +181,13 @@ bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
 /// Whether `type` is a matrix stored as CSR.
 bool isCSRMatrix(Type type);
 
+/// Whether a CSR operand of `operand`'s type can keep its pattern as the
+/// element-wise result of type `result`: the sizes agree where both are
+/// known; one known only at run time may turn out to be a vector that DML
+/// broadcasts, which the lowering repeats to the result's size. A vector
+/// broadcast by its static type is not.
+bool mayHaveResultShape(Type operand, Type result);
+
 /// Whether an operand or result of `op` is a CSR matrix. Fusion leaves such
 /// ops alone: its templates generate dense loops.
 bool touchesCSRMatrix(Operation *op);

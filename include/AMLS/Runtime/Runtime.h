@@ -44,6 +44,9 @@ void amls_rt_print_i64(int64_t value);
 /// A failed run-time check of a compiled program (a size that contradicts
 /// the program, an index out of bounds): reports and exits with status 1.
 void amls_rt_check(int32_t ok, const char *message);
+/// amls_rt_check for two operands' sizes: the message names both shapes.
+void amls_rt_check_shapes(int32_t ok, int64_t rows0, int64_t cols0,
+                          int64_t rows1, int64_t cols1, const char *message);
 
 /// Cell `cell` (row-major index) of rand(..., seed): a counter-based
 /// generator, so every cell is a function of (seed, cell) only and the

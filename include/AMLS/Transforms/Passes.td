@@ -306,7 +306,10 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     than one column and at least `min-cells` cells, and its producer has a
     kernel that produces CSR from its operands' formats (the ops'
     `CSRKernelInterface`, e.g. `read`, `transpose`, `X * Y`, `X / v`,
-    sparse-safe functions, CSR %*% CSR). An op without a kernel for a CSR
+    sparse-safe functions, CSR %*% CSR; element-wise ops also where sizes
+    are known only at run time, and binary ops with a dense result such as
+    `P - Y`, which read the CSR operand's stored values). An op without a
+    kernel for a CSR
     operand gets an `amls.convert` to dense in front of it (of that operand
     only where a kernel takes its other CSR operands, as removeEmpty takes
     its matrix but not a CSR select vector); so do values leaving public

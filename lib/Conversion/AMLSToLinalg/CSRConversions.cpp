@@ -67,6 +67,79 @@ CSRMatrix mlir::amls::lowering::csrFromDense(OpBuilder &b, Location loc,
       RuntimeFunction::CSRFromDense);
 }
 
+Value mlir::amls::lowering::broadcastCell(OpBuilder &b, Location loc,
+                                          Value matrix, Value rowVector,
+                                          Value colVector) {
+  Value zero = indexConstant(b, loc, 0);
+  auto at = [&](Value vector, int64_t dim) -> Value {
+    return arith::SelectOp::create(b, loc, vector, zero,
+                                   linalg::IndexOp::create(b, loc, dim));
+  };
+  return tensor::ExtractOp::create(
+      b, loc, matrix, ValueRange{at(rowVector, 0), at(colVector, 1)});
+}
+
+Value mlir::amls::lowering::csrSize(OpBuilder &b, Location loc, Type type,
+                                    const CSRMatrix &x, int64_t dim) {
+  int64_t size = dim == 0 ? cast<MatrixType>(type).getRows()
+                          : cast<MatrixType>(type).getCols();
+  if (!ShapedType::isDynamic(size))
+    return indexConstant(b, loc, size);
+  return dim == 0 ? x.rows(b, loc) : x.cols;
+}
+
+CSRMatrix mlir::amls::lowering::broadcastCSR(OpBuilder &b, Location loc,
+                                             Operation *op, MatrixType type,
+                                             Type xType, const CSRMatrix &x,
+                                             Value rows, Value cols) {
+  Value xRows = csrSize(b, loc, xType, x, 0);
+  Value xCols = csrSize(b, loc, xType, x, 1);
+  if (getConstantIntValue(xRows) == getConstantIntValue(rows) &&
+      getConstantIntValue(xCols) == getConstantIntValue(cols) &&
+      getConstantIntValue(xRows) && getConstantIntValue(xCols))
+    return x; // Static sizes: the kernel interface admitted no broadcast.
+  Value one = indexConstant(b, loc, 1);
+  auto eq = [&](Value lhs, Value rhs) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  };
+  SmallVector<Type> types;
+  getCSRTypes(type, types);
+  auto yield = [&](OpBuilder &nb, Location l, const CSRMatrix &m) {
+    scf::YieldOp::create(nb, l,
+                         ValueRange{castTo(nb, l, m.rowptr, types[0]),
+                                    castTo(nb, l, m.colidx, types[1]),
+                                    castTo(nb, l, m.values, types[2]), m.cols});
+  };
+  Value rowVector = eq(xRows, one), colVector = eq(xCols, one);
+  auto branch = scf::IfOp::create(
+      b, loc, arith::AndIOp::create(b, loc, eq(xRows, rows), eq(xCols, cols)),
+      [&](OpBuilder &nb, Location l) { yield(nb, l, x); },
+      [&](OpBuilder &nb, Location l) {
+        // A CSR vector repeated: rare (the formats keep vectors dense), so
+        // through a dense copy of the result rather than a kernel.
+        Type f64 = nb.getF64Type();
+        int64_t dyn = ShapedType::kDynamic;
+        auto matrixType = RankedTensorType::get({dyn, dyn}, f64);
+        Value dense = denseFromCSR(nb, l, op, x, matrixType);
+        Value init = tensor::EmptyOp::create(nb, l, matrixType.getShape(), f64,
+                                             ValueRange{rows, cols});
+        MLIRContext *context = nb.getContext();
+        Value expanded =
+            linalg::GenericOp::create(
+                nb, l, matrixType, ValueRange{}, init,
+                AffineMap::getMultiDimIdentityMap(2, context),
+                iterators({false, false}),
+                [&](OpBuilder &gb, Location gl, ValueRange) {
+                  linalg::YieldOp::create(
+                      gb, gl,
+                      broadcastCell(gb, gl, dense, rowVector, colVector));
+                })
+                .getResult(0);
+        yield(nb, l, csrFromDense(nb, l, op, type, expanded));
+      });
+  return CSRMatrix::fromRange(branch.getResults());
+}
+
 namespace {
 
 struct LowerCSRRead : public CSRPattern<ReadOp> {

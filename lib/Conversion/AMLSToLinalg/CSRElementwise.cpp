@@ -78,7 +78,6 @@ CSRMatrix divideDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
   divisor =
       castTo(b, loc, convertElementType(b, loc, divisor, f64), matrixType);
   Value one = indexConstant(b, loc, 1);
-  Value zero = indexConstant(b, loc, 0);
   auto isOne = [&](Value size) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one)
         .getResult();
@@ -96,13 +95,7 @@ CSRMatrix divideDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
                               AffineMap::getMultiDimIdentityMap(2, context)},
           iterators({false, false}),
           [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value i = linalg::IndexOp::create(nb, l, 0);
-            Value j = linalg::IndexOp::create(nb, l, 1);
-            Value d = tensor::ExtractOp::create(
-                nb, l, divisor,
-                ValueRange{
-                    arith::SelectOp::create(nb, l, rowBroadcast, zero, i),
-                    arith::SelectOp::create(nb, l, colBroadcast, zero, j)});
+            Value d = broadcastCell(nb, l, divisor, rowBroadcast, colBroadcast);
             linalg::YieldOp::create(
                 nb, l, op.buildCellComputation(nb, l, {args[0], d}));
           })
@@ -111,7 +104,8 @@ CSRMatrix divideDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
 }
 
 /// out[k] = f(values[k], D[i or 0, colidx[k] or 0]) for the stored values
-/// of every row i (D broadcast where it has one row or column).
+/// of every row i (D broadcast where it has one row or column, its sizes
+/// checked against the CSR operand's).
 Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
                          const CSRMatrix &csr, Value dense, bool csrFirst) {
   Value rows = csr.rows(b, loc);
@@ -119,18 +113,7 @@ Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
   Value denseCols = dimOf(b, loc, dense, 1);
   Value one = indexConstant(b, loc, 1);
   Value zero = indexConstant(b, loc, 0);
-  auto fits = [&](Value size, Value full) {
-    Value same =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, full);
-    Value single =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
-    return arith::OrIOp::create(b, loc, same, single).getResult();
-  };
-  check(b, loc,
-        arith::AndIOp::create(b, loc, fits(denseRows, rows),
-                              fits(denseCols, csr.cols)),
-        op.getOperation(),
-        "the operands' sizes differ and neither is a broadcast vector");
+  // The sizes were checked against the CSR operand's (broadcastShapes).
   Value rowBroadcast =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, denseRows, one);
   Value colBroadcast =
@@ -179,8 +162,96 @@ Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
   return vectorTensor(b, loc, out);
 }
 
+/// f(X, Y) with one CSR operand X and a dense result: every cell gets
+/// f(0, y) (f(y, 0) for a CSR right operand), then the stored cells
+/// f(x, y), row by row in parallel, with no dense copy of X. `other` is a
+/// scalar or a dense matrix (broadcast where it has one row or column).
+Value denseWithCSR(OpBuilder &b, Location loc, ElementwiseOpInterface op,
+                   RankedTensorType type, const CSRMatrix &csr, Value rows,
+                   Value cols, Value other, bool csrFirst) {
+  Type f64 = b.getF64Type();
+  Value one = indexConstant(b, loc, 1);
+  Value zeroIndex = indexConstant(b, loc, 0);
+  Value zero = floatConstant(b, loc, f64, 0.0);
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  };
+  // The result must fit in memory (a clear error, never a failed malloc).
+  callRuntime(
+      b, loc, op, RuntimeFunction::CheckDenseSize,
+      {toI64(rows), toI64(cols),
+       createStringPointer(
+           b, loc, op, describe(op) + ": the dense result of a CSR operand")});
+  bool matrix = isa<RankedTensorType>(other.getType());
+  Value denseBuffer, rowBroadcast, colBroadcast;
+  if (matrix) {
+    denseBuffer = asRuntimeMatrix(b, loc, other);
+    auto isOne = [&](int64_t d) -> Value {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   dimOf(b, loc, other, d), one);
+    };
+    rowBroadcast = isOne(0);
+    colBroadcast = isOne(1);
+  } else {
+    other = convertScalar(b, loc, other, f64);
+  }
+  Value rowptr = runtimeVectorOf(b, loc, csr.rowptr);
+  Value colidx = runtimeVectorOf(b, loc, csr.colidx);
+  Value values = runtimeVectorOf(b, loc, csr.values);
+  return tensorFromRuntime(b, loc, type, rows, cols, [&](Value out) {
+    scf::ParallelOp::create(
+        b, loc, ValueRange{zeroIndex}, ValueRange{rows}, ValueRange{one},
+        [&](OpBuilder &nb, Location l, ValueRange ivs) {
+          Value i = ivs[0];
+          Value otherRow = matrix ? arith::SelectOp::create(nb, l, rowBroadcast,
+                                                            zeroIndex, i)
+                                        .getResult()
+                                  : Value();
+          // f at (i, j) of the CSR operand's cell x.
+          auto store = [&](OpBuilder &fb, Location fl, Value j, Value x) {
+            Value y = other;
+            if (matrix)
+              y = memref::LoadOp::create(
+                  fb, fl, denseBuffer,
+                  ValueRange{otherRow, arith::SelectOp::create(
+                                           fb, fl, colBroadcast, zeroIndex, j)
+                                           .getResult()});
+            Value result = op.buildCellComputation(
+                fb, fl,
+                csrFirst ? SmallVector<Value>{x, y} : SmallVector<Value>{y, x});
+            memref::StoreOp::create(fb, fl, result, out, ValueRange{i, j});
+          };
+          scf::ForOp::create(
+              nb, l, zeroIndex, cols, one, ValueRange{},
+              [&](OpBuilder &fb, Location fl, Value j, ValueRange) {
+                store(fb, fl, j, zero);
+                scf::YieldOp::create(fb, fl);
+              });
+          auto loadIndex = [&](Value buffer, Value at) -> Value {
+            Value v = memref::LoadOp::create(nb, l, buffer, at);
+            return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
+          };
+          Value begin = loadIndex(rowptr, i);
+          Value end = loadIndex(
+              rowptr, arith::AddIOp::create(nb, l, i, one).getResult());
+          scf::ForOp::create(
+              nb, l, begin, end, one, ValueRange{},
+              [&](OpBuilder &fb, Location fl, Value k, ValueRange) {
+                Value j = arith::IndexCastOp::create(
+                    fb, fl, fb.getIndexType(),
+                    memref::LoadOp::create(fb, fl, colidx, k).getResult());
+                store(fb, fl, j, memref::LoadOp::create(fb, fl, values, k));
+                scf::YieldOp::create(fb, fl);
+              });
+        });
+  });
+}
+
 template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
   using CSRPattern<OpTy>::CSRPattern;
+  static MatrixType resultType(OpTy op) {
+    return cast<MatrixType>(op->getResult(0).getType());
+  }
   LogicalResult lower(OpTy op, ArrayRef<ValueRange> operands,
                       ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -197,6 +268,9 @@ template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
                         CSRMatrix::fromRange(operands[1]), rewriter);
     unsigned sparse = isCSRMatrix(op->getOperand(0).getType()) ? 0 : 1;
     CSRMatrix csr = CSRMatrix::fromRange(operands[sparse]);
+    if (!isCSRMatrix(op->getResult(0).getType()))
+      return lowerToDense(op, csr, sparse, operands[1 - sparse].front(),
+                          rewriter);
     Value values;
     if (op->getNumOperands() == 1) {
       values = mapValues(rewriter, loc, elementwise, csr.values,
@@ -210,16 +284,56 @@ template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
               return sparse == 0 ? SmallVector<Value>{v, other}
                                  : SmallVector<Value>{other, v};
             });
-      } else if (isa<DivOp>(op.getOperation())) {
-        this->replaceWithCSR(rewriter, op,
-                             divideByVector(rewriter, op, csr, other));
-        return success();
       } else {
+        // Sizes known only at run time: the dense operand may broadcast, and
+        // so may a CSR vector (repeated to the result's shape).
+        Type csrType = op->getOperand(sparse).getType();
+        auto [rows, cols] = broadcastShapes(
+            rewriter, loc, op, csrSize(rewriter, loc, csrType, csr, 0),
+            csrSize(rewriter, loc, csrType, csr, 1),
+            dimOf(rewriter, loc, other, 0), dimOf(rewriter, loc, other, 1));
+        csr = broadcastCSR(rewriter, loc, op, resultType(op), csrType, csr,
+                           rows, cols);
+        if (isa<DivOp>(op.getOperation())) {
+          this->replaceWithCSR(rewriter, op,
+                               divideByVector(rewriter, op, csr, other));
+          return success();
+        }
         values = mapValuesWithDense(rewriter, loc, elementwise, csr, other,
                                     /*csrFirst=*/sparse == 0);
       }
     }
     this->replaceWithCSR(rewriter, op, withValues(csr, values));
+    return success();
+  }
+
+  /// A dense result of one CSR operand and a scalar or a dense matrix
+  /// (the CSR operand repeated where it is a vector that DML broadcasts).
+  LogicalResult lowerToDense(OpTy op, CSRMatrix csr, unsigned sparse,
+                             Value other,
+                             ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Type csrType = op->getOperand(sparse).getType();
+    Value rows = csrSize(rewriter, loc, csrType, csr, 0);
+    Value cols = csrSize(rewriter, loc, csrType, csr, 1);
+    if (isa<MatrixType>(op->getOperand(1 - sparse).getType())) {
+      std::tie(rows, cols) = broadcastShapes(rewriter, loc, op, rows, cols,
+                                             dimOf(rewriter, loc, other, 0),
+                                             dimOf(rewriter, loc, other, 1));
+      csr = broadcastCSR(rewriter, loc, op,
+                         MatrixType::get(ShapedType::kDynamic,
+                                         ShapedType::kDynamic,
+                                         rewriter.getF64Type(), std::nullopt,
+                                         MatrixFormat::CSR),
+                         csrType, csr, rows, cols);
+    }
+    auto type = cast<RankedTensorType>(
+        this->getTypeConverter()->convertType(op->getResult(0).getType()));
+    this->replaceWithDense(
+        rewriter, op,
+        denseWithCSR(rewriter, loc,
+                     cast<ElementwiseOpInterface>(op.getOperation()), type, csr,
+                     rows, cols, other, /*csrFirst=*/sparse == 0));
     return success();
   }
 
@@ -265,19 +379,23 @@ template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
                        .Default([](Operation *) { return -1; });
     if (code < 0)
       return rewriter.notifyMatchFailure(op, "no merge kernel");
-    Value rows = lhs.rows(rewriter, loc);
-    checkEqual(rewriter, loc, rows, rhs.rows(rewriter, loc), op,
-               "the operands' row counts differ");
-    checkEqual(rewriter, loc, lhs.cols, rhs.cols, op,
-               "the operands' column counts differ");
+    Type lhsType = op->getOperand(0).getType();
+    Type rhsType = op->getOperand(1).getType();
+    auto [rows, cols] = broadcastShapes(
+        rewriter, loc, op, csrSize(rewriter, loc, lhsType, lhs, 0),
+        csrSize(rewriter, loc, lhsType, lhs, 1),
+        csrSize(rewriter, loc, rhsType, rhs, 0),
+        csrSize(rewriter, loc, rhsType, rhs, 1));
+    MatrixType type = resultType(op);
     SmallVector<Value> args;
-    lhs.appendRuntimeArgs(rewriter, loc, args);
-    rhs.appendRuntimeArgs(rewriter, loc, args);
+    broadcastCSR(rewriter, loc, op, type, lhsType, lhs, rows, cols)
+        .appendRuntimeArgs(rewriter, loc, args);
+    broadcastCSR(rewriter, loc, op, type, rhsType, rhs, rows, cols)
+        .appendRuntimeArgs(rewriter, loc, args);
     args.push_back(i32Constant(rewriter, loc, code));
-    CSRMatrix result = csrFromKernels(
-        rewriter, loc, op, cast<MatrixType>(op->getResult(0).getType()), rows,
-        lhs.cols, args, RuntimeFunction::CSRMergeCount,
-        RuntimeFunction::CSRMergeFill);
+    CSRMatrix result = csrFromKernels(rewriter, loc, op, type, rows, cols, args,
+                                      RuntimeFunction::CSRMergeCount,
+                                      RuntimeFunction::CSRMergeFill);
     this->replaceWithCSR(rewriter, op, result);
     return success();
   }

@@ -344,16 +344,33 @@ struct LowerCSRCell : public CSRPattern<FusedOp> {
       return failure();
     Location loc = op.getLoc();
     CSRMatrix x = CSRMatrix::fromRange(operands[0]);
-    Value rows = x.rows(rewriter, loc);
+    // The cells visited: the main input's, where sizes known only at run
+    // time may make it (or another input) a vector that DML broadcasts.
+    Type mainType = op.getInputs()[0].getType();
+    Value rows = csrSize(rewriter, loc, mainType, x, 0);
+    Value cols = csrSize(rewriter, loc, mainType, x, 1);
+    for (unsigned n = 1; n < operands.size(); ++n)
+      if (isa<MatrixType>(op.getInputs()[n].getType()))
+        std::tie(rows, cols) =
+            broadcastShapes(rewriter, loc, op, rows, cols,
+                            dimOf(rewriter, loc, operands[n].front(), 0),
+                            dimOf(rewriter, loc, operands[n].front(), 1));
+    x = broadcastCSR(rewriter, loc, op,
+                     MatrixType::get(ShapedType::kDynamic, ShapedType::kDynamic,
+                                     rewriter.getF64Type(), std::nullopt,
+                                     MatrixFormat::CSR),
+                     mainType, x, rows, cols);
     // Other inputs: dense matrices (read at the cell, or broadcast along a
-    // dimension of size 1) and scalars.
+    // dimension of size 1, known statically or at run time) and scalars.
     struct Input {
       Value buffer;
-      bool broadcastRows = false, broadcastCols = false;
+      /// Whether the row (column) index is 0: a Value where known only at
+      /// run time, or a bool.
+      Value broadcastRows, broadcastCols;
+      bool staticRows = false, staticCols = false;
     };
     SmallVector<Input> inputs(operands.size());
     SmallVector<Value> scalars(operands.size());
-    auto mainType = cast<MatrixType>(op.getInputs()[0].getType());
     for (unsigned n = 1; n < operands.size(); ++n) {
       Value operand = operands[n].front();
       auto type = dyn_cast<MatrixType>(op.getInputs()[n].getType());
@@ -362,15 +379,16 @@ struct LowerCSRCell : public CSRPattern<FusedOp> {
         continue;
       }
       Input &input = inputs[n];
-      input.broadcastRows = type.getRows() == 1 && mainType.getRows() != 1;
-      input.broadcastCols = type.getCols() == 1 && mainType.getCols() != 1;
-      std::string what = "input #" + std::to_string(n);
-      if (!input.broadcastRows)
-        checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, 0), rows, op,
-                   what + " differs in rows from the main input");
-      if (!input.broadcastCols)
-        checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, 1), x.cols, op,
-                   what + " differs in columns from the main input");
+      auto broadcasts = [&](int64_t size, int64_t d, bool &known) -> Value {
+        known = size == 1;
+        if (!ShapedType::isDynamic(size))
+          return Value();
+        return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                     dimOf(rewriter, loc, operand, d),
+                                     indexConstant(rewriter, loc, 1));
+      };
+      input.broadcastRows = broadcasts(type.getRows(), 0, input.staticRows);
+      input.broadcastCols = broadcasts(type.getCols(), 1, input.staticCols);
       input.buffer = asRuntimeMatrix(rewriter, loc, operand);
     }
     Value values = runtimeVectorOf(rewriter, loc, x.values);
@@ -384,10 +402,15 @@ struct LowerCSRCell : public CSRPattern<FusedOp> {
           continue;
         }
         const Input &input = inputs[n];
-        arguments.push_back(
-            memref::LoadOp::create(b, l, input.buffer,
-                                   ValueRange{input.broadcastRows ? zero : i,
-                                              input.broadcastCols ? zero : j}));
+        auto at = [&](Value broadcast, bool known, Value index) -> Value {
+          if (broadcast)
+            return arith::SelectOp::create(b, l, broadcast, zero, index);
+          return known ? zero : index;
+        };
+        arguments.push_back(memref::LoadOp::create(
+            b, l, input.buffer,
+            ValueRange{at(input.broadcastRows, input.staticRows, i),
+                       at(input.broadcastCols, input.staticCols, j)}));
       }
       return cloneBody(b, body, arguments);
     };

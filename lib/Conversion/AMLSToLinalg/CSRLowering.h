@@ -85,6 +85,21 @@ Value denseFromCSR(OpBuilder &b, Location loc, Operation *op,
 CSRMatrix csrFromDense(OpBuilder &b, Location loc, Operation *op,
                        MatrixType type, Value dense);
 /// The same pattern (row pointers and column indices) with new values.
+/// In a linalg.generic over a 2-D result, the cell of `matrix` at the
+/// iteration's (i, j), row 0 where `rowVector` and column 0 where
+/// `colVector` hold (DML broadcasting a vector).
+Value broadcastCell(OpBuilder &b, Location loc, Value matrix, Value rowVector,
+                    Value colVector);
+/// Size `dim` of the CSR matrix `x` of AMLS type `type`: a constant where
+/// the type knows it.
+Value csrSize(OpBuilder &b, Location loc, Type type, const CSRMatrix &x,
+              int64_t dim);
+/// `x` (of AMLS type `xType`) as a rows x cols matrix of `type`: `x` where
+/// it has that shape, otherwise (a CSR vector that DML broadcasts, its size
+/// known only at run time) its row or column repeated.
+CSRMatrix broadcastCSR(OpBuilder &b, Location loc, Operation *op,
+                       MatrixType type, Type xType, const CSRMatrix &x,
+                       Value rows, Value cols);
 CSRMatrix withValues(const CSRMatrix &pattern, Value values);
 
 /// The number of ranges the rows of a CSR matrix are split into for

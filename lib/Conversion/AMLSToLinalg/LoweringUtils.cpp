@@ -73,6 +73,49 @@ void checkEqual(OpBuilder &b, Location loc, Value lhs, Value rhs, Operation *op,
   check(b, loc, equal, op, message);
 }
 
+std::pair<Value, Value> broadcastShapes(OpBuilder &b, Location loc,
+                                        Operation *op, Value rows0, Value cols0,
+                                        Value rows1, Value cols1) {
+  Value one = indexConstant(b, loc, 1);
+  auto eq = [&](Value lhs, Value rhs) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhs, rhs);
+  };
+  auto fits = [&](Value lhs, Value rhs) -> Value {
+    return arith::OrIOp::create(
+        b, loc, eq(lhs, rhs),
+        arith::OrIOp::create(b, loc, eq(lhs, one), eq(rhs, one)));
+  };
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  };
+  Value ok =
+      arith::AndIOp::create(b, loc, fits(rows0, rows1), fits(cols0, cols1));
+  // Static sizes were verified already.
+  if (!llvm::all_of(ValueRange{rows0, cols0, rows1, cols1}, [](Value size) {
+        return getConstantIntValue(size).has_value();
+      }))
+    callRuntime(b, loc, op, RuntimeFunction::CheckShapes,
+                {arith::ExtUIOp::create(b, loc, b.getI32Type(), ok),
+                 toI64(rows0), toI64(cols0), toI64(rows1), toI64(cols1),
+                 createStringPointer(
+                     b, loc, op,
+                     describe(op) + ": the operands' sizes differ and neither "
+                                    "is a vector to broadcast")});
+  auto size = [&](Value lhs, Value rhs) -> Value {
+    // A known size other than 1 is the result's (or the check fails).
+    std::optional<int64_t> known = getConstantIntValue(lhs);
+    if (known && *known != 1)
+      return lhs;
+    std::optional<int64_t> other = getConstantIntValue(rhs);
+    if (known || (other && *other != 1))
+      return rhs;
+    if (other)
+      return lhs;
+    return arith::SelectOp::create(b, loc, eq(lhs, one), rhs, lhs);
+  };
+  return {size(rows0, rows1), size(cols0, cols1)};
+}
+
 SmallVector<utils::IteratorType> iterators(ArrayRef<bool> reduced) {
   SmallVector<utils::IteratorType> result;
   for (bool r : reduced)

@@ -55,6 +55,14 @@ void check(OpBuilder &b, Location loc, Value condition, Operation *op,
 void checkEqual(OpBuilder &b, Location loc, Value lhs, Value rhs, Operation *op,
                 const Twine &message);
 
+/// The sizes of an element-wise result of two operands of rows0 x cols0
+/// and rows1 x cols1, which DML broadcasts along a dimension where one of
+/// them is 1; a run-time check (naming the op and both shapes) that they
+/// are equal otherwise.
+std::pair<Value, Value> broadcastShapes(OpBuilder &b, Location loc,
+                                        Operation *op, Value rows0, Value cols0,
+                                        Value rows1, Value cols1);
+
 /// Iterator types of a loop nest: reduction where `reduced`.
 SmallVector<utils::IteratorType> iterators(ArrayRef<bool> reduced);
 

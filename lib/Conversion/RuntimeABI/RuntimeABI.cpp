@@ -65,6 +65,10 @@ RuntimeSignature getSignature(RuntimeFunction function) {
   switch (function) {
   case F::Check:
     return {"amls_rt_check", {T::I32, T::Ptr}, {}};
+  case F::CheckShapes:
+    return {"amls_rt_check_shapes",
+            {T::I32, T::I64, T::I64, T::I64, T::I64, T::Ptr},
+            {}};
   case F::FreshSeed:
     return {"amls_rt_fresh_seed", {}, T::I64};
   case F::Rand:

@@ -146,6 +146,18 @@ extern "C" void amls_rt_check(int32_t ok, const char *message) {
     fail(message);
 }
 
+extern "C" void amls_rt_check_shapes(int32_t ok, int64_t rows0, int64_t cols0,
+                                     int64_t rows1, int64_t cols1,
+                                     const char *message) {
+  if (ok)
+    return;
+  char text[1024];
+  std::snprintf(text, sizeof(text), "%s (%lldx%lld and %lldx%lld)", message,
+                static_cast<long long>(rows0), static_cast<long long>(cols0),
+                static_cast<long long>(rows1), static_cast<long long>(cols1));
+  fail(text);
+}
+
 extern "C" void amls_rt_check_dense_size(int64_t rows, int64_t cols,
                                          const char *what) {
   // Beyond the budget the allocation would stop the program anyway: say so

@@ -67,11 +67,7 @@ Value keptPatternOperand(Operation *op) {
       return Value(); // CSR op CSR merges two patterns.
     csr = operand;
   }
-  if (!csr || !resultType.hasStaticShape())
-    return Value();
-  auto csrType = cast<MatrixType>(csr.getType());
-  if (csrType.getRows() != resultType.getRows() ||
-      csrType.getCols() != resultType.getCols())
+  if (!csr || !mayHaveResultShape(csr.getType(), resultType))
     return Value();
   // X / v checks its divisor at run time in its own kernel.
   if (isa<DivOp>(op) && isa<MatrixType>(op->getOperand(1).getType()))

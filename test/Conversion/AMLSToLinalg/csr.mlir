@@ -432,3 +432,58 @@ func.func @fused_columns(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format 
   }
   return %r : !amls.matrix<1x800xf64>
 }
+
+// -----
+
+// Sizes known only at run time: the operands' shapes are checked (the
+// message names both), and a CSR operand that turns out to be a vector
+// DML broadcasts is repeated to the result's shape (scf.if, through a
+// dense copy); otherwise Y * D maps Y's stored values. D - Y is dense:
+// every cell gets D's, then Y's stored cells D - y, no dense copy of Y.
+// CHECK-LABEL: func @dynamic_elementwise
+// CHECK-SAME: (%[[PTR:.*]]: tensor<?xi64>, %[[IDX:.*]]: tensor<?xi32>, %[[VAL:.*]]: tensor<?xf64>, %[[COLS:.*]]: index, %[[D:.*]]: tensor<?x?xf64>)
+// CHECK: call @amls_rt_check_shapes
+// CHECK: %[[X:.*]]:3 = scf.if
+// CHECK-NEXT: scf.yield %[[PTR]], %[[IDX]], %[[VAL]]
+// CHECK: call @amls_rt_csr_to_dense
+// CHECK: call @amls_rt_csr_from_dense
+// CHECK: scf.parallel
+// CHECK: scf.for %[[K:.*]] =
+// CHECK: tensor.extract %[[D]]
+// CHECK: %[[Y:.*]] = tensor.extract %[[X]]#2[%[[K]]]
+// CHECK: arith.mulf %[[Y]]
+// CHECK: call @amls_rt_check_shapes
+// CHECK: %[[Z:.*]]:3 = scf.if
+// CHECK: call @amls_rt_csr_from_dense
+// CHECK: call @amls_rt_check_dense_size
+// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf64>
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: scf.for %[[J:.*]] = %c0
+// CHECK: %[[DIJ:.*]] = tensor.extract %[[D]]
+// CHECK: memref.store %[[DIJ]], %[[OUT]][%[[I]], %[[J]]]
+// CHECK: scf.for %[[K2:.*]] =
+// CHECK: %[[Y2:.*]] = tensor.extract %[[Z]]#2[%[[K2]]]
+// CHECK: %[[DIFF:.*]] = arith.subf %{{.*}}, %[[Y2]]
+// CHECK: memref.store %[[DIFF]], %[[OUT]][%[[I]], %{{.*}}]
+// CHECK-NOT: amls_rt_csr_to_dense
+// CHECK: return
+func.func @dynamic_elementwise(%Y: !amls.matrix<?x?xf64, format = csr>, %D: !amls.matrix<?x?xf64>) -> (!amls.matrix<?x?xf64, format = csr>, !amls.matrix<?x?xf64>) {
+  %0 = amls.mul %Y, %D : !amls.matrix<?x?xf64, format = csr>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64, format = csr>
+  %1 = amls.sub %D, %Y : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64, format = csr> -> !amls.matrix<?x?xf64>
+  return %0, %1 : !amls.matrix<?x?xf64, format = csr>, !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// Two CSR operands of unknown sizes: checked, broadcast where one is a
+// vector, then merged by the runtime.
+// CHECK-LABEL: func @dynamic_merge
+// CHECK: call @amls_rt_check_shapes
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK: call @amls_rt_csr_merge_count
+// CHECK: call @amls_rt_csr_merge_fill
+func.func @dynamic_merge(%X: !amls.matrix<?x?xf64, format = csr>, %Y: !amls.matrix<?x?xf64, format = csr>) -> !amls.matrix<?x?xf64, format = csr> {
+  %0 = amls.add %X, %Y : !amls.matrix<?x?xf64, format = csr>, !amls.matrix<?x?xf64, format = csr> -> !amls.matrix<?x?xf64, format = csr>
+  return %0 : !amls.matrix<?x?xf64, format = csr>
+}

@@ -20,6 +20,7 @@ namespace mlir::amls {
 enum class RuntimeFunction {
   // Run-time checks and random numbers.
   Check,
+  CheckShapes,
   FreshSeed,
   Rand,
   // Files and printing.
