@@ -22,7 +22,10 @@ build/bench/sparse/):
     --amls-target seconds at SciPy's speed; K2 grows until its extra
     kernels take at least as long as the whole K1 run;
 - the achieved bandwidth of SpMV, with the nominal CSR traffic
-  nnz*(8+4) + (rows+1)*8 + rows*8 + cols*8 bytes over the best time;
+  nnz*(8+4) + (rows+1)*8 + rows*8 + cols*8 bytes over the best time, also
+  for the runtime's SpMV alone (amls_spmv.c, built here against amls-run's
+  libamls_runtime: the call compiled programs make, timed in one process
+  as the anchors are, best of 100);
 - end to end on a graph (graph_1m; g_unif with --quick): PageRank
   (examples/pagerank.dml) and components (examples/components.dml on the
   undirected graph) as separate processes that read the Matrix Market file,
@@ -197,15 +200,17 @@ def failure_reason(done, timeout, mem_gib):
 # Tools: the bandwidth and GraphBLAS programs, built with cc
 # ---------------------------------------------------------------------------
 
-def build_tool(options, name, libraries):
+def build_tool(options, name, libraries, flags=("-O3", "-march=native",
+                                                 "-fopenmp"), newer_than=()):
     source = os.path.join(HERE, name + ".c")
     binary = os.path.join(options.out, "bin", name)
-    if (os.path.exists(binary)
-            and os.path.getmtime(binary) >= os.path.getmtime(source)):
+    if (os.path.exists(binary) and all(
+            os.path.getmtime(binary) >= os.path.getmtime(dependency)
+            for dependency in (source,) + tuple(newer_than))):
         return binary
     os.makedirs(os.path.dirname(binary), exist_ok=True)
-    command = [options.cc, "-O3", "-march=native", "-fopenmp", "-Wall",
-               source, "-o", binary] + libraries
+    command = [options.cc] + list(flags) + ["-Wall", source, "-o",
+                                            binary] + libraries
     log("build: " + " ".join(command))
     built = subprocess.run(command, capture_output=True, text=True)
     if built.returncode != 0:
@@ -416,6 +421,26 @@ def run_amls(options, matrix, path, name, scipy, nnz, bandwidth):
     return Timing(seconds, None, detail=detail)
 
 
+def run_amls_spmv(options, tools, matrix, path, scipy):
+    """The best time of the runtime's SpMV alone (amls_spmv.c), as the
+    anchors are timed, or None where it fails or disagrees with SciPy."""
+    log_path = os.path.join(options.logs, f"{matrix}-amls-spmv-kernel.log")
+    done = run_process([tools["amls_spmv"], path, str(options.threads),
+                        "100"], log_path,
+                       options.amls_timeout)
+    rows = parse_lines(done.stdout, "kernel") if done.rc == 0 else []
+    if not rows:
+        wrong(f"{matrix} spmv: amls_spmv failed ({log_path})")
+        return None
+    if not close(float(rows[0]["checksum"]), scipy["spmv"]["checksum"]):
+        wrong(f"{matrix} spmv: amls_spmv's checksum {rows[0]['checksum']} "
+              f"is not SciPy's {scipy['spmv']['checksum']!r}")
+        return None
+    log(f"  amls spmv kernel alone: best {float(rows[0]['best_s']) * 1e3:.3g}"
+        f" ms, median {float(rows[0]['median_s']) * 1e3:.3g} ms")
+    return float(rows[0]["best_s"])
+
+
 def ratio(a, b):
     if a is None or b is None or a.median is None or b.median is None:
         return "—"
@@ -441,6 +466,8 @@ def bench_matrix(options, matrix, path, kernels, tools, bandwidth):
                                kernels, threads, options, scipy)
     amls = {name: run_amls(options, matrix, path, name, scipy, nnz, bandwidth)
             for name in kernels}
+    amls_kernel = (run_amls_spmv(options, tools, matrix, path, scipy)
+                   if "spmv" in kernels and "amls_spmv" in tools else None)
 
     notes = Notes()
     lines = [f"### {matrix}: {m} x {n}, {nnz} non-zeros", "",
@@ -470,6 +497,8 @@ def bench_matrix(options, matrix, path, kernels, tools, bandwidth):
                    ("GraphBLAS", 1, graphblas1["spmv"].best),
                    ("GraphBLAS", threads, graphblasT["spmv"].best),
                    ("AMLS", threads, amls["spmv"].median)]
+        if amls_kernel is not None:
+            systems.append(("AMLS kernel alone", threads, amls_kernel))
         rates = []
         for system, t, seconds in systems:
             if seconds is None:
@@ -670,6 +699,17 @@ def main():
     tools = {"bandwidth": build_tool(options, "bandwidth", []),
              "graphblas_bench": build_tool(options, "graphblas_bench",
                                            ["-lgraphblas", "-lm"])}
+    if options.amls_run:
+        # amls-run's build: BUILD/bin/amls-run, BUILD/lib, BUILD/include.
+        build_dir = os.path.dirname(os.path.dirname(options.amls_run))
+        runtime = os.path.join(build_dir, "lib", "libamls_runtime.so")
+        tools["amls_spmv"] = build_tool(
+            options, "amls_spmv",
+            [f"-L{os.path.dirname(runtime)}", "-lamls_runtime",
+             f"-Wl,-rpath,{os.path.dirname(runtime)}"],
+            flags=("-O2", f"-I{os.path.join(ROOT, 'include')}",
+                   f"-I{os.path.join(build_dir, 'include')}"),
+            newer_than=(runtime,))
     bandwidth = measure_bandwidth(tools["bandwidth"], options.threads)
     graphblas_version = subprocess.run(
         [tools["graphblas_bench"], "version"], capture_output=True,
