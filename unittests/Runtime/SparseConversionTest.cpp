@@ -2,6 +2,8 @@
 
 #include "SparseTestSupport.h"
 
+#include <random>
+
 using namespace amls::sparsetest;
 
 namespace {
@@ -64,6 +66,65 @@ TEST_P(SparseConversion, TransposeIsSortedAndExact) {
                                      a.values.desc(), a.cols, rowptr.desc(),
                                      colidx.desc(), values.desc());
   expectSameCsr(want, rowptr.values(), colidx.values(), values.values());
+}
+
+// A transpose with many columns and entries stages the entries by blocks
+// of columns first: the same arrays as a counting sort, rows in order within
+// each column, at 1 and 2 threads; a last partial block, empty columns,
+// and the row pointers' offsets in the descriptors.
+TEST(SparseConversionLarge, TransposeInBlocksIsExact) {
+  const int64_t rows = 21000, cols = 200000 + 123;
+  std::mt19937_64 rng(17);
+  std::vector<int64_t> rowptr{0};
+  std::vector<int32_t> colidx;
+  std::vector<double> values;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<int32_t> row;
+    for (int e = 0; e < 50 + static_cast<int>(r % 21); ++e)
+      // Even columns only (the odd ones stay empty), the last one often.
+      row.push_back(e == 0 ? static_cast<int32_t>(cols - 1)
+                           : static_cast<int32_t>(2 * (rng() % (cols / 2))));
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (int32_t c : row) {
+      colidx.push_back(c);
+      values.push_back(static_cast<double>(rng() % 1000) - 500.5);
+    }
+    rowptr.push_back(static_cast<int64_t>(colidx.size()));
+  }
+  auto nnz = static_cast<int64_t>(colidx.size());
+  ASSERT_GE(nnz, int64_t(1) << 20);
+  // The reference: a counting sort over the columns, rows in order.
+  std::vector<int64_t> wantRowptr(cols + 1, 0);
+  for (int32_t c : colidx)
+    ++wantRowptr[c + 1];
+  for (int64_t c = 0; c < cols; ++c)
+    wantRowptr[c + 1] += wantRowptr[c];
+  std::vector<int32_t> wantColidx(nnz);
+  std::vector<double> wantValues(nnz);
+  std::vector<int64_t> place(wantRowptr.begin(), wantRowptr.end() - 1);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = rowptr[r]; k < rowptr[r + 1]; ++k) {
+      int64_t p = place[colidx[k]]++;
+      wantColidx[p] = static_cast<int32_t>(r);
+      wantValues[p] = values[k];
+    }
+  I64 aRowptr(rowptr);
+  I32 aColidx(colidx);
+  F64 aValues(values);
+  for (int32_t threadCount : {1, 2}) {
+    SCOPED_TRACE(std::to_string(threadCount) + " threads");
+    ThreadScope scope(threadCount);
+    I64 outRowptr(cols + 1, -1);
+    I32 outColidx(nnz, -1);
+    F64 outValues(nnz, -1.0);
+    _mlir_ciface_amls_rt_csr_transpose(aRowptr.desc(), aColidx.desc(),
+                                       aValues.desc(), cols, outRowptr.desc(),
+                                       outColidx.desc(), outValues.desc());
+    ASSERT_TRUE(outRowptr.values() == wantRowptr);
+    ASSERT_TRUE(outColidx.values() == wantColidx);
+    ASSERT_TRUE(outValues.values() == wantValues);
+  }
 }
 
 TEST_P(SparseConversion, SlicesKeepTheirEntries) {
