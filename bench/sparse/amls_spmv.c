@@ -24,19 +24,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-// The CSR reader's entry points (SparseIO.cpp), which the lowering
-// declares for compiled programs and no public header does.
-void *amls_rt_csr_read(const char *path, int32_t format);
-int64_t amls_rt_csr_handle_rows(void *handle);
-int64_t amls_rt_csr_handle_cols(void *handle);
-void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result, void *handle,
-                                          const char *what);
-void _mlir_ciface_amls_rt_csr_take_colidx(AmlsVectorI32 *result, void *handle,
-                                          const char *what);
-void _mlir_ciface_amls_rt_csr_take_values(AmlsVectorF64 *result, void *handle,
-                                          const char *what);
-void amls_rt_csr_free_handle(void *handle);
-
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

@@ -322,6 +322,27 @@ struct Layout {
   bool pattern;
 };
 
+/// Calls entry(r, c, v), 0-based, for each entry line of `part` until it
+/// returns false. False where a line is not for the fast parser or lies
+/// outside the matrix.
+template <typename Entry>
+bool forEachEntry(const Part &part, const Layout &layout, Entry &&entry) {
+  const char *p = part.begin;
+  int64_t r, c;
+  double v;
+  while (p < part.end) {
+    Line line = parseLine(p, part.end, layout.pattern, r, c, v);
+    if (line == Line::Skipped)
+      continue;
+    if (line == Line::Unsupported || r < 1 || r > layout.rows || c < 1 ||
+        c > layout.cols)
+      return false;
+    if (!entry(r - 1, c - 1, v))
+      return true;
+  }
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // Files listed by row
 //===----------------------------------------------------------------------===//
@@ -359,33 +380,25 @@ Outcome readRowOrdered(const std::vector<Part> &parts, const Layout &layout,
   double *values = m.values.data();
   sparse::runThreads(count, [&](int64_t t) {
     RowOrderedPart &part = parsed[t];
-    const char *p = parts[t].begin, *end = parts[t].end;
     int64_t slot = part.first, last = -1;
-    int64_t r, c;
-    double v;
-    while (p < end) {
-      Line line = parseLine(p, end, layout.pattern, r, c, v);
-      if (line == Line::Skipped)
-        continue;
-      if (line == Line::Unsupported || r < 1 || r > layout.rows || c < 1 ||
-          c > layout.cols) {
-        part.outcome = Outcome::Refused;
-        return;
-      }
-      if (r - 1 < last) {
-        part.outcome = Outcome::OutOfOrder;
-        return;
-      }
-      --r;
-      if (last < 0)
-        part.firstRow = r;
-      // This part starts the rows after the last one it listed, up to r.
-      for (int64_t row = last + 1; last >= 0 && row <= r; ++row)
-        rowptr[row] = slot;
-      last = r;
-      colidx[slot] = static_cast<int32_t>(c - 1);
-      values[slot++] = v;
-    }
+    bool taken =
+        forEachEntry(parts[t], layout, [&](int64_t r, int64_t c, double v) {
+          if (r < last) {
+            part.outcome = Outcome::OutOfOrder;
+            return false;
+          }
+          if (last < 0)
+            part.firstRow = r;
+          // This part starts the rows after the last one it listed, up to r.
+          for (int64_t row = last + 1; last >= 0 && row <= r; ++row)
+            rowptr[row] = slot;
+          last = r;
+          colidx[slot] = static_cast<int32_t>(c);
+          values[slot++] = v;
+          return true;
+        });
+    if (!taken)
+      part.outcome = Outcome::Refused;
     part.lastRow = last;
     part.written = slot - part.first;
   });
@@ -479,28 +492,20 @@ bool readAnyOrder(const std::vector<Part> &parts, const Layout &layout,
     int64_t *rows = part.rows.data;
     int32_t *cols = part.cols.data;
     double *values = part.values.data;
-    const char *p = parts[t].begin, *end = parts[t].end;
-    int64_t size = 0, r, c;
-    double v;
-    while (p < end) {
-      Line line = parseLine(p, end, layout.pattern, r, c, v);
-      if (line == Line::Skipped)
-        continue;
-      if (line == Line::Unsupported || r < 1 || r > layout.rows || c < 1 ||
-          c > layout.cols) {
-        part.ok = false;
-        return;
-      }
-      ++part.lines;
-      rows[size] = r - 1;
-      cols[size] = static_cast<int32_t>(c - 1);
-      values[size++] = v;
-      if (symmetric && r != c) {
-        rows[size] = c - 1;
-        cols[size] = static_cast<int32_t>(r - 1);
-        values[size++] = mirrorSign * v;
-      }
-    }
+    int64_t size = 0;
+    part.ok =
+        forEachEntry(parts[t], layout, [&](int64_t r, int64_t c, double v) {
+          ++part.lines;
+          rows[size] = r;
+          cols[size] = static_cast<int32_t>(c);
+          values[size++] = v;
+          if (symmetric && r != c) {
+            rows[size] = c;
+            cols[size] = static_cast<int32_t>(r);
+            values[size++] = mirrorSign * v;
+          }
+          return true;
+        });
     part.size = size;
   });
   int64_t lines = 0, total = 0;
