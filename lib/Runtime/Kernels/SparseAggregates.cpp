@@ -92,12 +92,6 @@ void rowSums(const CsrView &a, double *out, int64_t stride, int64_t begin,
   }
 }
 
-/// Whether rowSumsShort can run, checked once.
-bool haveAvx2() {
-  static const bool have = __builtin_cpu_supports("avx2");
-  return have;
-}
-
 /// The four values at `p` (squared), those of lanes >= count as +0.
 template <bool Square>
 __attribute__((target("avx2"), always_inline)) inline __m256d

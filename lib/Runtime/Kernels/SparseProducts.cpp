@@ -79,13 +79,6 @@ spmvRows(const CsrView &a, const double *__restrict x, double *__restrict y,
   }
 }
 
-/// Whether spmvRowsNarrow can run: AVX2 and FMA, checked once.
-bool haveAvx2() {
-  static const bool have =
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return have;
-}
-
 /// Most columns for which SpMV takes spmvRowsNarrow: x stays in L1.
 constexpr int64_t kNarrowCols = 2048;
 

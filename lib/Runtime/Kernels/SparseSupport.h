@@ -159,6 +159,14 @@ inline void adviseHugePages(const void *data, int64_t bytes) {
     madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
 }
 
+/// Whether the CPU runs the kernels' AVX2 steps (target "avx2,fma": the
+/// 16-lane rows of SpMV and rowSums), checked once.
+inline bool haveAvx2() {
+  static const bool have =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return have;
+}
+
 /// amls_rt_get_num_threads(), reduced so that each thread gets at least
 /// `minPerThread` of the `work`.
 inline int64_t threadsFor(int64_t work, int64_t minPerThread) {
