@@ -26,7 +26,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Codegen/Passes.h"
+#include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -49,6 +51,12 @@ bool mayWrite(Operation *op, Value value) {
     return false;
   if (auto copy = dyn_cast<memref::CopyOp>(op))
     return copy.getTarget() == value;
+  // A runtime kernel reads the arrays of its CSR arguments.
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return llvm::any_of(call->getOpOperands(), [&](OpOperand &operand) {
+      return operand.get() == value &&
+             !amls::runtimeCallOnlyReads(call, operand.getOperandNumber());
+    });
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
     return true;
@@ -69,13 +77,18 @@ bool mayWrite(Operation *op, Value value) {
   });
 }
 
-/// The view `user` makes of `v` (a view-like op or a cast), or null.
+/// The view `user` makes of `v` (a view-like op or a cast), or the
+/// buffer an arith.select may pass `v` on as (the canonicalizer turns an
+/// scf.if that yields one of two buffers into a select), or null.
 Value viewOf(Operation *user, Value v) {
   if (auto view = dyn_cast<ViewLikeOpInterface>(user))
     if (view.getViewSource() == v)
       return view->getResult(0);
   if (isa<memref::CastOp>(user))
     return user->getResult(0);
+  if (auto select = dyn_cast<arith::SelectOp>(user))
+    if (select.getCondition() != v)
+      return select.getResult();
   return nullptr;
 }
 
@@ -132,8 +145,15 @@ bool collectRoots(Value value, SmallVectorImpl<Value> &roots) {
       return true;
     }
     Operation *def = v.getDefiningOp();
-    if (isa<memref::AllocOp, memref::AllocaOp>(def)) {
+    auto call = dyn_cast<func::CallOp>(def);
+    if (isa<memref::AllocOp, memref::AllocaOp>(def) ||
+        (call && amls::runtimeCallReturnsNewBuffer(call))) {
       roots.push_back(v);
+      return true;
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      work.push_back(select.getTrueValue());
+      work.push_back(select.getFalseValue());
       return true;
     }
     if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
@@ -160,23 +180,31 @@ bool collectRoots(Value value, SmallVectorImpl<Value> &roots) {
 /// function argument), under any name, inside `loop` or after it.
 bool untouchedFrom(Value root, scf::WhileOp loop) {
   Block *loopBlock = loop->getBlock();
+  Operation *afterYield = loop.getAfter().front().getTerminator();
   return visitEach(root, [&](Value v, SmallVectorImpl<Value> &work) {
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       Operation *inBlock = loopBlock->findAncestorOpInBlock(*user);
-      // Writes before the loop, in its block, are fine. Uses in other
-      // blocks (around the loop) are not looked at: refuse.
+      // Uses in other blocks (around the loop) are not looked at: refuse.
       if (!inBlock)
         return false;
-      if (inBlock != loop && inBlock->isBeforeInBlock(loop))
-        continue;
+      // Other names for the buffer, wherever they are made.
       if (Value derived = viewOf(user, v)) {
         work.push_back(derived);
         continue;
       }
-      // Flowing into the loop or an scf.if: the loop's own check covers
-      // the loop argument; anything else may be written by another name.
-      if (user == loop)
+      if (auto yield = dyn_cast<scf::YieldOp>(user))
+        if (auto ifOp = dyn_cast<scf::IfOp>(yield->getParentOp())) {
+          work.push_back(ifOp.getResult(use.getOperandNumber()));
+          continue;
+        }
+      // Writes before the loop, in its block, are fine.
+      if (inBlock != loop && inBlock->isBeforeInBlock(loop) &&
+          !user->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      // Flowing into the loop, or carried to the next iteration: the
+      // loop's own check covers its arguments.
+      if (user == loop || user == afterYield)
         continue;
       if (mayWrite(user, v) || isa<RegionBranchOpInterface>(user) ||
           isa<RegionBranchTerminatorOpInterface>(user))

@@ -129,8 +129,31 @@ Value mapValuesWithDense(OpBuilder &b, Location loc, ElementwiseOpInterface op,
   Value rowptr = runtimeVectorOf(b, loc, csr.rowptr);
   Value colidx = runtimeVectorOf(b, loc, csr.colidx);
   Value values = runtimeVectorOf(b, loc, csr.values);
-  Value out =
-      allocVector(b, loc, b.getF64Type(), csr.nnz(b, loc), "the values");
+  Value nnz = csr.nnz(b, loc);
+  Value out = allocVector(b, loc, b.getF64Type(), nnz, "the values");
+  // A row vector (`A * r`) is read by column alone: one flat loop over the
+  // stored values, with no row pointers, which the vectorizer turns into
+  // gathers of r.
+  if (cast<ShapedType>(dense.getType()).getDimSize(0) == 1) {
+    scf::ParallelOp::create(
+        b, loc, ValueRange{zero}, ValueRange{nnz}, ValueRange{one},
+        [&](OpBuilder &nb, Location l, ValueRange ivs) {
+          Value k = ivs[0];
+          Value j = arith::IndexCastOp::create(
+              nb, l, nb.getIndexType(),
+              memref::LoadOp::create(nb, l, colidx, k).getResult());
+          Value denseCol =
+              arith::SelectOp::create(nb, l, colBroadcast, zero, j);
+          Value d = memref::LoadOp::create(nb, l, denseBuffer,
+                                           ValueRange{zero, denseCol});
+          Value v = memref::LoadOp::create(nb, l, values, k);
+          SmallVector<Value> cells =
+              csrFirst ? SmallVector<Value>{v, d} : SmallVector<Value>{d, v};
+          memref::StoreOp::create(nb, l, op.buildCellComputation(nb, l, cells),
+                                  out, k);
+        });
+    return vectorTensor(b, loc, out);
+  }
   scf::ParallelOp::create(
       b, loc, ValueRange{zero}, ValueRange{rows}, ValueRange{one},
       [&](OpBuilder &nb, Location l, ValueRange ivs) {

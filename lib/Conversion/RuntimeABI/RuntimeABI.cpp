@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -386,6 +387,45 @@ Value mlir::amls::createRuntimeCall(OpBuilder &builder, Location loc,
                              "' with arguments that differ from its signature");
   auto call = func::CallOp::create(builder, loc, declaration, args);
   return call.getNumResults() ? call.getResult(0) : Value();
+}
+
+std::optional<RuntimeFunction>
+mlir::amls::getCalledRuntimeFunction(func::CallOp call) {
+  static const llvm::StringMap<RuntimeFunction> byName = [] {
+    llvm::StringMap<RuntimeFunction> names;
+    for (unsigned f = 0; f <= unsigned(RuntimeFunction::LastFunction); ++f)
+      names[getRuntimeFunctionName(RuntimeFunction(f))] = RuntimeFunction(f);
+    return names;
+  }();
+  auto it = byName.find(call.getCallee());
+  if (it == byName.end())
+    return std::nullopt;
+  return it->second;
+}
+
+bool mlir::amls::runtimeCallOnlyReads(func::CallOp call, unsigned operand) {
+  std::optional<RuntimeFunction> function = getCalledRuntimeFunction(call);
+  if (!function)
+    return false;
+  unsigned position = 0;
+  for (ABIType type : getSignature(*function).inputs) {
+    // A CSR argument is four operands: its three arrays and its columns.
+    unsigned width = type == ABIType::CSR ? 4 : 1;
+    if (operand < position + width)
+      return type == ABIType::CSR || type == ABIType::I32 ||
+             type == ABIType::I64 || type == ABIType::F64;
+    position += width;
+  }
+  return false;
+}
+
+bool mlir::amls::runtimeCallReturnsNewBuffer(func::CallOp call) {
+  std::optional<RuntimeFunction> function = getCalledRuntimeFunction(call);
+  if (!function)
+    return false;
+  std::optional<ABIType> result = getSignature(*function).result;
+  return result == ABIType::BufferI64 || result == ABIType::BufferI32 ||
+         result == ABIType::BufferF64;
 }
 
 Value mlir::amls::createStringPointer(OpBuilder &builder, Location loc,

@@ -124,6 +124,28 @@ func.func @elementwise(%A: !amls.matrix<100x50xf64, format = csr>, %d: !amls.mat
 
 // -----
 
+// A * r for a row vector r reads r by column alone: one flat parallel loop
+// over the stored values (no row pointers), the pattern kept.
+// CHECK-LABEL: func @times_row_vector
+// CHECK-SAME: (%[[P:.*]]: tensor<101xi64>, %[[C:.*]]: tensor<?xi32>, %[[V:.*]]: tensor<?xf64>, %{{.*}}: index, %[[R:.*]]: tensor<1x50xf64>)
+// CHECK: %[[NNZ:.*]] = tensor.dim %[[V]]
+// CHECK: %[[OUT:.*]] = memref.alloc(%[[NNZ]])
+// CHECK: scf.parallel (%[[K:.*]]) = (%c0) to (%[[NNZ]]) step (%c1)
+// CHECK-NOT: scf.for
+// CHECK: %[[J:.*]] = tensor.extract %[[C]][%[[K]]]
+// CHECK: %[[JI:.*]] = arith.index_cast %[[J]]
+// CHECK: %[[RJ:.*]] = tensor.extract %[[R]][%c0, %[[JI]]]
+// CHECK: %[[VK:.*]] = tensor.extract %[[V]][%[[K]]]
+// CHECK: %[[X:.*]] = arith.mulf %[[VK]], %[[RJ]]
+// CHECK: memref.store %[[X]], %[[OUT]][%[[K]]]
+// CHECK: return %[[P]], %[[C]], %{{.*}}, %c50 :
+func.func @times_row_vector(%A: !amls.matrix<100x50xf64, format = csr>, %r: !amls.matrix<1x50xf64>) -> !amls.matrix<100x50xf64, format = csr> {
+  %0 = amls.mul %A, %r : !amls.matrix<100x50xf64, format = csr>, !amls.matrix<1x50xf64> -> !amls.matrix<100x50xf64, format = csr>
+  return %0 : !amls.matrix<100x50xf64, format = csr>
+}
+
+// -----
+
 // rowMaxs(G * t(c)): one max-times product, no temporary CSR matrix.
 // CHECK-LABEL: func @components
 // CHECK-NOT: scf.parallel

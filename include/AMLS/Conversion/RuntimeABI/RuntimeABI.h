@@ -95,6 +95,7 @@ enum class RuntimeFunction {
   CSRCumAgg,
   CSRPrintMatrix,
   CSREmitMatrix,
+  LastFunction = CSREmitMatrix,
 };
 
 /// The function the execution session (lib/ExecutionEngine) calls; the
@@ -128,6 +129,18 @@ func::FuncOp lookupOrCreateRuntimeFunction(OpBuilder &builder, Operation *from,
 /// result, or a null value for functions without one.
 Value createRuntimeCall(OpBuilder &builder, Location loc, Operation *from,
                         RuntimeFunction function, ValueRange args);
+
+/// The runtime function `call` calls, if it calls one of the table's.
+std::optional<RuntimeFunction> getCalledRuntimeFunction(func::CallOp call);
+
+/// Whether `call` (a call of a runtime function) only reads its operand
+/// #`operand`: the arrays of a CSR argument are the function's input, and
+/// scalars are values. Any other buffer may be written.
+bool runtimeCallOnlyReads(func::CallOp call, unsigned operand);
+
+/// Whether the result of `call` is a buffer the runtime allocated for the
+/// caller (a `take` of a CSR array read from a file): new, aliasing nothing.
+bool runtimeCallReturnsNewBuffer(func::CallOp call);
 
 /// A pointer to a NUL-terminated copy of `text` in a module constant (file
 /// paths and messages passed to the runtime).
