@@ -46,11 +46,13 @@ def AMLSElideWhileCopies : Pass<"amls-elide-while-copies"> {
     argument (`y = A %*% x` yields the product's new buffer), and forwards
     the argument itself, where no write can tell the difference: the
     forwarded buffer, the "after" region's argument and the loop's result
-    are only read (through views and `scf.if` results), and every buffer
-    that can arrive as the argument is the "after" argument again, a buffer
-    allocated in the "after" region, or one allocated before the loop that
-    nothing writes inside the loop or after it. Other loops keep their
-    copies.
+    are only read (through views, `scf.if` results and `arith.select`s;
+    a runtime kernel reads the arrays of its CSR arguments), and every
+    buffer that can arrive as the argument is the "after" argument again, a
+    buffer allocated in the "after" region, or one allocated before the
+    loop (or handed over by the runtime, such as a CSR array read from a
+    file) that nothing writes inside the loop or after it. Other loops keep
+    their copies.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
