@@ -101,6 +101,23 @@ template <typename T> struct Allocator {
 /// An array of the runtime's whose memory comes from the pool.
 template <typename T> using Vector = std::vector<T, Allocator<T>>;
 
+/// An uninitialized array from the pool, released when it goes out of
+/// scope: a kernel's scratch that it fills itself (no zeroing pass, and
+/// from the second call on no page faults either, unlike new[]).
+template <typename T> class Scratch {
+public:
+  explicit Scratch(int64_t count)
+      : buffer(static_cast<T *>(
+            allocate(uint64_t(count > 1 ? count : 1) * sizeof(T)))) {}
+  ~Scratch() { release(buffer); }
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  T *data() const { return buffer; }
+
+private:
+  T *buffer;
+};
+
 /// Makes the next release() of `buffer` (from allocate()) do nothing: its
 /// owner is about to release it while a new owner keeps it.
 void keepOnNextRelease(void *buffer);

@@ -457,16 +457,7 @@ Outcome readRowOrdered(const std::vector<Part> &parts, const Layout &layout,
 // Files in any order
 //===----------------------------------------------------------------------===//
 
-/// A pool buffer of `n` T, not initialized.
-template <typename T> struct Scratch {
-  explicit Scratch(int64_t n)
-      : data(static_cast<T *>(
-            memory::allocate(std::max<int64_t>(n, 1) * sizeof(T)))) {}
-  ~Scratch() { memory::release(data); }
-  Scratch(const Scratch &) = delete;
-  Scratch &operator=(const Scratch &) = delete;
-  T *data;
-};
+using memory::Scratch;
 
 /// The entries one part listed, in file order.
 struct ListedPart {
@@ -493,9 +484,9 @@ bool readAnyOrder(const std::vector<Part> &parts, const Layout &layout,
         std::make_unique<ListedPart>(parts[t].lines * (symmetric ? 2 : 1));
   sparse::runThreads(count, [&](int64_t t) {
     ListedPart &part = *parsed[t];
-    int64_t *rows = part.rows.data;
-    int32_t *cols = part.cols.data;
-    double *values = part.values.data;
+    int64_t *rows = part.rows.data();
+    int32_t *cols = part.cols.data();
+    double *values = part.values.data();
     int64_t size = 0;
     part.ok =
         forEachEntry(parts[t], layout, [&](int64_t r, int64_t c, double v) {
@@ -528,7 +519,7 @@ bool readAnyOrder(const std::vector<Part> &parts, const Layout &layout,
   std::vector<memory::Vector<int64_t>> next(count);
   sparse::runThreads(count, [&](int64_t t) {
     next[t].assign(rows, 0);
-    const int64_t *entryRows = parsed[t]->rows.data;
+    const int64_t *entryRows = parsed[t]->rows.data();
     for (int64_t e = 0; e < parsed[t]->size; ++e)
       ++next[t][entryRows[e]];
   });
@@ -553,9 +544,9 @@ bool readAnyOrder(const std::vector<Part> &parts, const Layout &layout,
     ListedPart &part = *parsed[t];
     int64_t *slots = next[t].data();
     for (int64_t e = 0; e < part.size; ++e) {
-      int64_t k = slots[part.rows.data[e]]++;
-      colidx[k] = part.cols.data[e];
-      values[k] = part.values.data[e];
+      int64_t k = slots[part.rows.data()[e]]++;
+      colidx[k] = part.cols.data()[e];
+      values[k] = part.values.data()[e];
     }
     // The part's memory goes before the next phase allocates.
     parsed[t].reset();

@@ -396,9 +396,9 @@ void amls::runtime::sparse::spmmTransposed(const CsrView &a, const DenseView &b,
   std::vector<int64_t> bounds = splitRows(a, threads);
   // Thread 0 accumulates into `out`, thread t > 0 into copy t - 1, which
   // it zeroes itself (in parallel, and in its own cache).
-  std::unique_ptr<double[]> copies(new double[(threads - 1) * cells]);
+  memory::Scratch<double> copies((threads - 1) * cells);
   runThreads(threads, [&](int64_t t) {
-    double *target = t == 0 ? out : copies.get() + (t - 1) * cells;
+    double *target = t == 0 ? out : copies.data() + (t - 1) * cells;
     int64_t ld = t == 0 ? ldc : width;
     if (t == 0)
       zero(0, a.cols);
@@ -414,7 +414,7 @@ void amls::runtime::sparse::spmmTransposed(const CsrView &a, const DenseView &b,
             rowEnd = a.cols * (t + 1) / threads;
     if (flat) {
       for (int64_t u = 0; u + 1 < threads; ++u) {
-        const double *copy = copies.get() + u * cells;
+        const double *copy = copies.data() + u * cells;
         for (int64_t x = rowBegin * width; x < rowEnd * width; ++x)
           out[x] += copy[x];
       }
@@ -422,7 +422,7 @@ void amls::runtime::sparse::spmmTransposed(const CsrView &a, const DenseView &b,
     }
     for (int64_t j = rowBegin; j < rowEnd; ++j)
       for (int64_t u = 0; u + 1 < threads; ++u) {
-        const double *copy = copies.get() + u * cells + j * width;
+        const double *copy = copies.data() + u * cells + j * width;
         double *row = out + j * ldc;
         for (int64_t q = 0; q < width; ++q)
           row[q] += copy[q];
