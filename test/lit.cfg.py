@@ -10,7 +10,8 @@ from lit.llvm.subst import ToolSubst
 config.name = "AMLS"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".dml"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# Inputs/ directories hold files that tests read (scripts they source).
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amls_obj_root, "test")

@@ -126,6 +126,9 @@ TEST(DMLParser, ParsesIndexing) {
   EXPECT_EQ(expression("X[(1:2)[1, 1], ]"),
             "(index X (index (: 1 2) 1 1) all)");
   EXPECT_EQ(expression("t(X)[1, ]"), "(index (call t X) 1 all)");
+  // Without a column index, whole rows (SystemDS).
+  EXPECT_EQ(expression("X[i]"), "(index X i all)");
+  EXPECT_EQ(expression("X[2:n]"), "(index X 2:n all)");
 
   Parsed parsed = parse("X[1:2, 3] = Y");
   ASSERT_TRUE(parsed.script);
@@ -136,6 +139,30 @@ TEST(DMLParser, ParsesIndexing) {
   EXPECT_TRUE(assign->targets[0].isIndexed());
   EXPECT_EQ(show(assign->targets[0].rows->begin.get()), "1");
   EXPECT_EQ(show(assign->targets[0].rows->end.get()), "2");
+}
+
+TEST(DMLParser, ParsesSourceAndQualifiedCalls) {
+  Parsed parsed = parse("source(\"lib/u.dml\") as u\nx = u::f(1, n=2)\n"
+                        "source = 3\n");
+  ASSERT_TRUE(parsed.script) << parsed.errors.front();
+  ASSERT_EQ(parsed.script->statements.size(), 3u);
+  auto *source =
+      llvm::dyn_cast<SourceStmt>(parsed.script->statements[0].get());
+  ASSERT_TRUE(source);
+  EXPECT_EQ(source->path, "lib/u.dml");
+  EXPECT_EQ(source->name, "u");
+  auto *assign = llvm::cast<AssignStmt>(parsed.script->statements[1].get());
+  EXPECT_EQ(show(assign->value.get()), "(call u::f 1 n=2)");
+  // `source` is an ordinary name where no '(' and a string follow it.
+  EXPECT_TRUE(llvm::isa<AssignStmt>(parsed.script->statements[2].get()));
+
+  EXPECT_EQ(expression("u::g + 1"),
+            "error: 9: expected '(' after 'u::g': only functions are "
+            "qualified by a namespace, found '+'");
+  Parsed noAs = parse("source(\"a.dml\") u\n");
+  ASSERT_FALSE(noAs.script);
+  EXPECT_EQ(noAs.errors.front(), "16: expected 'as' and a namespace after "
+                                 "'source(...)', found 'u'");
 }
 
 TEST(DMLParser, ParsesStatements) {

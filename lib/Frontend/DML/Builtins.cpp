@@ -123,6 +123,11 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("rand",
             {"rows", "cols", "min", "max", "sparsity", "seed", "pdf", "lambda"},
             2, &B::buildRand),
+      // SystemDS still accepts its old spelling (many of its test scripts
+      // use it).
+      named("Rand",
+            {"rows", "cols", "min", "max", "sparsity", "seed", "pdf", "lambda"},
+            2, &B::buildRand),
       named("seq", {"from", "to", "incr"}, 2, &B::buildSeq),
       named("read",
             {"file", "format", "header", "sep", "rows", "cols", "data_type",

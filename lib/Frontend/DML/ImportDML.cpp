@@ -19,6 +19,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 
 #include <functional>
 
@@ -49,9 +50,12 @@ void collectAssigned(const StmtList &block, std::set<std::string> &names) {
   }
 }
 
+} // namespace
+
+namespace mlir::amls::dml::importer {
+
 /// Calls of user functions in an expression or block (for the recursion
-/// check).
-void collectCalls(const Expr *expr, std::vector<const CallExpr *> &calls);
+/// check and the names of sourced functions).
 void collectCalls(const StmtList &block, std::vector<const CallExpr *> &calls) {
   for (const StmtPtr &stmt : block) {
     if (auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get())) {
@@ -80,6 +84,7 @@ void collectCalls(const StmtList &block, std::vector<const CallExpr *> &calls) {
     }
   }
 }
+
 void collectCalls(const Expr *expr, std::vector<const CallExpr *> &calls) {
   if (!expr)
     return;
@@ -100,7 +105,8 @@ void collectCalls(const Expr *expr, std::vector<const CallExpr *> &calls) {
     }
   }
 }
-} // namespace
+
+} // namespace mlir::amls::dml::importer
 
 Importer::Importer(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                    const ImportOptions &options)
@@ -114,8 +120,14 @@ Importer::Importer(llvm::SourceMgr &sourceMgr, MLIRContext *context,
 Location Importer::loc(SMLoc where) {
   if (!where.isValid())
     return FileLineColLoc::get(context, bufferName, 0, 0);
-  auto [line, col] = sourceMgr.getLineAndColumn(where);
-  return FileLineColLoc::get(context, bufferName, line, col);
+  unsigned buffer = sourceMgr.FindBufferContainingLoc(where);
+  // A sourced script's positions are in its own file.
+  StringRef name =
+      buffer && buffer != sourceMgr.getMainFileID()
+          ? sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier()
+          : StringRef(bufferName);
+  auto [line, col] = sourceMgr.getLineAndColumn(where, buffer);
+  return FileLineColLoc::get(context, name, line, col);
 }
 
 InFlightDiagnostic Importer::error(SMLoc where) {
@@ -256,6 +268,9 @@ void Importer::genStatement(const Stmt *stmt) {
   case Stmt::Kind::Expression: {
     const auto *call =
         llvm::cast<CallExpr>(llvm::cast<ExprStmt>(stmt)->expr.get());
+    // setwd() only moves where source() looks (Sources.cpp).
+    if (call->callee == "setwd" && topLevel.count(stmt))
+      return;
     if (genEffect(call))
       return;
     if (auto it = functions.find(call->callee); it != functions.end()) {
@@ -274,6 +289,12 @@ void Importer::genStatement(const Stmt *stmt) {
   case Stmt::Kind::Function:
     error(stmt->getLoc()) << "functions must be defined at the top level of "
                              "the script";
+    return;
+  case Stmt::Kind::Source:
+    // Top-level sources were read before the script (Sources.cpp).
+    if (!topLevel.count(stmt))
+      error(stmt->getLoc()) << "source() must be at the top level of the "
+                               "script";
     return;
   }
 }
@@ -710,11 +731,23 @@ void Importer::genFunctionBody(const FunctionStmt *function,
 //===----------------------------------------------------------------------===//
 
 OwningOpRef<ModuleOp> Importer::run(Script &script) {
+  for (const StmtPtr &stmt : script.statements)
+    topLevel.insert(stmt.get());
+  SourceScope mainScope;
+  mainScope.directory = llvm::sys::path::parent_path(bufferName).str();
+  if (mainScope.directory.empty())
+    mainScope.directory = ".";
+  if (!resolveSources(script, mainScope, /*depth=*/0))
+    return nullptr;
+  // The main script's functions, then those of the scripts it sources.
+  std::vector<const FunctionStmt *> definitions;
+  for (const Script *s : scriptsInOrder(script))
+    for (const StmtPtr &stmt : s->statements)
+      if (auto *function = llvm::dyn_cast<FunctionStmt>(stmt.get()))
+        definitions.push_back(function);
+
   // Functions are visible everywhere in the script.
-  for (const StmtPtr &stmt : script.statements) {
-    auto *function = llvm::dyn_cast<FunctionStmt>(stmt.get());
-    if (!function)
-      continue;
+  for (const FunctionStmt *function : definitions) {
     if (!functions.try_emplace(function->name, function).second) {
       error(function->getLoc())
           << "function '" << function->name << "' is defined twice";
@@ -784,10 +817,9 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
 
   // Declare every function first (calls may precede definitions).
   std::vector<const FunctionStmt *> ordered;
-  for (const StmtPtr &stmt : script.statements)
-    if (auto *function = llvm::dyn_cast<FunctionStmt>(stmt.get()))
-      if (functions.lookup(function->name) == function)
-        ordered.push_back(function);
+  for (const FunctionStmt *function : definitions)
+    if (functions.lookup(function->name) == function)
+      ordered.push_back(function);
   for (const FunctionStmt *function : ordered) {
     llvm::SmallVector<Type> inputs, results;
     for (const Parameter &p : function->parameters)

@@ -20,7 +20,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <map>
@@ -82,6 +84,10 @@ struct BoundArgs {
   const Expr *operator[](size_t i) const { return values[i]; }
   bool has(size_t i) const { return values[i] != nullptr; }
 };
+
+/// Calls in a block (not entering function definitions) or an expression.
+void collectCalls(const StmtList &block, std::vector<const CallExpr *> &calls);
+void collectCalls(const Expr *expr, std::vector<const CallExpr *> &calls);
 
 class Importer {
 public:
@@ -209,6 +215,31 @@ private:
                               const DValue &like, const std::string &name,
                               llvm::SMLoc where);
 
+  //===--------------------------------------------------------------------===//
+  // Sourced scripts (Sources.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// A script sourced by another: its functions are `prefix::name`.
+  struct SourcedScript {
+    std::string path, prefix;
+    std::unique_ptr<Script> script;
+    llvm::StringSet<> functions; // unqualified names
+  };
+  /// Where a script's names live: its functions' prefix (empty for the
+  /// main script) and its directory.
+  struct SourceScope {
+    std::string prefix, directory;
+  };
+  /// Reads the scripts `script` sources (recursively), qualifies the names
+  /// of its functions (by `scope.prefix`) and the callees of its calls.
+  /// False after an error.
+  bool resolveSources(Script &script, const SourceScope &scope, unsigned depth);
+  /// `main` and then the scripts it sources, in the order they were read.
+  std::vector<const Script *> scriptsInOrder(const Script &main) const;
+  /// The script at `realPath`, read and resolved on first use.
+  SourcedScript *loadSourced(const SourceStmt &source, llvm::StringRef realPath,
+                             unsigned depth);
+
   Type typeOf(const TypeSpec &spec);
   DValue::Kind kindOf(const TypeSpec &spec);
 
@@ -223,6 +254,11 @@ private:
   Environment env;
   llvm::StringMap<const FunctionStmt *> functions;
   llvm::StringMap<func::FuncOp> funcOps;
+  std::vector<std::unique_ptr<SourcedScript>> sourcedScripts;
+  llvm::StringMap<SourcedScript *> sourcedByPath, sourcedByPrefix;
+  /// The main script's top-level statements (source and setwd are only
+  /// allowed there).
+  llvm::DenseSet<const Stmt *> topLevel;
 };
 
 } // namespace mlir::amls::dml::importer

@@ -62,6 +62,8 @@ llvm::StringRef mlir::amls::dml::describe(Token::Kind kind) {
     return "';'";
   case Kind::Colon:
     return "':'";
+  case Kind::ColonColon:
+    return "'::'";
   case Kind::Assign:
     return "'='";
   case Kind::LeftArrow:
@@ -295,6 +297,8 @@ Token Lexer::next() {
   case ';':
     return make(Kind::Semicolon, begin, begin + 1);
   case ':':
+    if (peek(1) == ':')
+      return make(Kind::ColonColon, begin, begin + 2);
     return make(Kind::Colon, begin, begin + 1);
   case '+':
     if (peek(1) == '=')

@@ -253,6 +253,13 @@ private:
       break;
     }
 
+    if (current.is(Kind::Identifier) && current.text == "source") {
+      bool isSource = false;
+      StmtPtr source = parseSourceIfAny(isSource);
+      if (isSource)
+        return source;
+    }
+
     // `X[i, j] += e` reads its target a second time; remember where it starts.
     Lexer targetLexer = lexer;
     Token targetToken = current;
@@ -699,10 +706,16 @@ private:
       SMLoc loc = current.loc;
       advance();
       IndexRange rows, cols;
-      if (!parseIndexRange(rows) || !expect(Kind::Comma, "between the row and "
-                                                         "column index"))
+      if (!parseIndexRange(rows))
         return nullptr;
-      if (!parseIndexRange(cols) || !expect(Kind::RBracket, "after the index"))
+      // `X[i]` (no column index) selects whole rows, as in SystemDS.
+      if (!current.is(Kind::RBracket) &&
+          !expect(Kind::Comma, "or ']' after the row index"))
+        return nullptr;
+      cols.loc = current.loc;
+      if (!current.is(Kind::RBracket) && !parseIndexRange(cols))
+        return nullptr;
+      if (!expect(Kind::RBracket, "after the index"))
         return nullptr;
       expr = std::make_unique<IndexExpr>(loc, std::move(expr), std::move(rows),
                                          std::move(cols));
@@ -724,6 +737,44 @@ private:
     }
     allowRange = saved;
     return ok;
+  }
+
+  /// `source("path") as ns`, with `current` at `source`. `isSource` stays
+  /// false, and nothing is consumed, when `source` is not followed by '('
+  /// and a string, so that a variable or function of that name still
+  /// parses.
+  StmtPtr parseSourceIfAny(bool &isSource) {
+    SMLoc loc = current.loc;
+    Lexer savedLexer = lexer;
+    Token savedToken = current;
+    std::optional<Token> savedPending = pending;
+    advance();
+    bool opens = consumeIf(Kind::LParen) && current.is(Kind::String);
+    if (!opens) {
+      lexer = savedLexer;
+      current = savedToken;
+      pending = savedPending;
+      return nullptr;
+    }
+    isSource = true;
+    std::string path = current.text;
+    advance();
+    if (!expect(Kind::RParen, "after the path of 'source'"))
+      return nullptr;
+    if (!current.is(Kind::Identifier) || current.text != "as") {
+      expected("'as' and a namespace after 'source(...)'");
+      return nullptr;
+    }
+    advance();
+    if (!current.is(Kind::Identifier)) {
+      expected("a namespace name after 'as'");
+      return nullptr;
+    }
+    std::string name = current.text;
+    SMLoc nameLoc = current.loc;
+    advance();
+    return std::make_unique<SourceStmt>(loc, std::move(path), std::move(name),
+                                        nameLoc);
   }
 
   ExprPtr parsePrimary() {
@@ -765,6 +816,21 @@ private:
     case Kind::Identifier: {
       std::string name = current.text;
       advance();
+      // `ns::f(...)`: a function of a sourced script.
+      if (consumeIf(Kind::ColonColon)) {
+        if (!current.is(Kind::Identifier)) {
+          expected("a function name after '" + name + "::'");
+          return nullptr;
+        }
+        name += "::" + current.text;
+        advance();
+        if (!current.is(Kind::LParen)) {
+          expected("'(' after '" + name +
+                   "': only functions are qualified "
+                   "by a namespace");
+          return nullptr;
+        }
+      }
       if (!current.is(Kind::LParen))
         return std::make_unique<IdentifierExpr>(loc, std::move(name));
       advance();

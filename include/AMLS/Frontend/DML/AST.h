@@ -179,7 +179,7 @@ public:
 
 class Stmt {
 public:
-  enum class Kind { Assign, Expression, If, While, For, Function };
+  enum class Kind { Assign, Expression, If, While, For, Function, Source };
   Stmt(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Stmt() = default;
   Kind getKind() const { return kind; }
@@ -285,6 +285,19 @@ public:
   std::vector<Parameter> parameters, results;
   StmtList body;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Function; }
+};
+
+/// `source("path") as ns`: the functions of another script, called as
+/// `ns::f(...)`.
+class SourceStmt : public Stmt {
+public:
+  SourceStmt(llvm::SMLoc loc, std::string path, std::string name,
+             llvm::SMLoc nameLoc)
+      : Stmt(Kind::Source, loc), path(std::move(path)), name(std::move(name)),
+        nameLoc(nameLoc) {}
+  std::string path, name;
+  llvm::SMLoc nameLoc;
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Source; }
 };
 
 /// A parsed script: its top-level statements, function definitions included.

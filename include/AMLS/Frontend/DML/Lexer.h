@@ -39,6 +39,7 @@ struct Token {
     Comma,
     Semicolon,
     Colon,
+    ColonColon, // :: (a namespace-qualified function name)
     Assign,     // =
     LeftArrow,  // <-
     PlusAssign, // += (SystemDS's accumulator assignment)
