@@ -56,6 +56,11 @@ static cl::list<std::string>
 static cl::list<std::string>
     scalarArgs("arg", cl::desc("Bind a scalar to a parameter: NAME=value"),
                cl::value_desc("NAME=value"), cl::cat(category));
+static cl::list<std::string> builtinDirs(
+    "builtins",
+    cl::desc("A directory of DML library functions (NAME.dml defining "
+             "m_NAME) searched before AMLS's own; may be repeated"),
+    cl::value_desc("DIR"), cl::cat(category));
 static cl::list<std::string>
     outputs("output",
             cl::desc("Write result N (0-based) to a file instead of printing "
@@ -214,6 +219,8 @@ int main(int argc, char **argv) {
   if (isDML) {
     dml::ImportOptions importOptions;
     importOptions.entryName = entryName;
+    importOptions.builtinDirs.insert(importOptions.builtinDirs.begin(),
+                                     builtinDirs.begin(), builtinDirs.end());
     for (StringRef binding :
          llvm::concat<const std::string>(scalarArgs, inputs)) {
       StringRef name, value;

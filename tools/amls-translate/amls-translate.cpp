@@ -52,9 +52,17 @@ static llvm::cl::list<std::string>
                                 "argument $NAME: NAME=value"),
                  llvm::cl::value_desc("NAME=value"));
 
+static llvm::cl::list<std::string> builtinDirs(
+    "builtins",
+    llvm::cl::desc("--import-dml: a directory of DML library functions "
+                   "(NAME.dml defining m_NAME) searched before AMLS's own"),
+    llvm::cl::value_desc("DIR"));
+
 static OwningOpRef<Operation *> importDML(llvm::SourceMgr &sourceMgr,
                                           MLIRContext *context) {
   mlir::amls::dml::ImportOptions options;
+  options.builtinDirs.insert(options.builtinDirs.begin(), builtinDirs.begin(),
+                             builtinDirs.end());
   for (const std::string &binding : dmlArguments) {
     auto [name, value] = llvm::StringRef(binding).split('=');
     if (name.empty() || !llvm::StringRef(binding).contains('=')) {

@@ -292,6 +292,10 @@ bool Importer::genEffect(const CallExpr *call) {
   return true;
 }
 
+bool Importer::isBuiltin(llvm::StringRef name) {
+  return lookupBuiltin(name) != nullptr;
+}
+
 bool Importer::isStatementBuiltin(llvm::StringRef name) {
   const Builtin *builtin = lookupBuiltin(name);
   return builtin && builtin->form == Form::Statement;

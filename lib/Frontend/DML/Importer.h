@@ -165,6 +165,8 @@ public:
   /// print, write and stop: statements, not values. False if `call` is not
   /// one of them.
   bool genEffect(const CallExpr *call);
+  /// Whether `name` is one of the builtins AMLS imports itself.
+  static bool isBuiltin(llvm::StringRef name);
   /// Whether `name` is a builtin that has no value (print, write, stop).
   static bool isStatementBuiltin(llvm::StringRef name);
   std::vector<DValue> genUserCall(const CallExpr *call,
@@ -236,9 +238,16 @@ private:
   bool resolveSources(Script &script, const SourceScope &scope, unsigned depth);
   /// `main` and then the scripts it sources, in the order they were read.
   std::vector<const Script *> scriptsInOrder(const Script &main) const;
-  /// The script at `realPath`, read and resolved on first use.
-  SourcedScript *loadSourced(const SourceStmt &source, llvm::StringRef realPath,
-                             unsigned depth);
+  /// The script at `realPath` (`shownPath` in messages), read and resolved
+  /// on first use; its functions are named after `namespaceName`.
+  SourcedScript *loadSourced(llvm::SMLoc where, llvm::StringRef shownPath,
+                             llvm::StringRef namespaceName,
+                             llvm::StringRef realPath, unsigned depth);
+  /// The qualified name of the library function `name` (`m_name` in
+  /// `name.dml` of the first builtin directory that has one), loaded on
+  /// first use; empty if no directory has it.
+  std::string loadLibraryFunction(llvm::StringRef name, llvm::SMLoc where,
+                                  unsigned depth);
 
   Type typeOf(const TypeSpec &spec);
   DValue::Kind kindOf(const TypeSpec &spec);
@@ -256,6 +265,8 @@ private:
   llvm::StringMap<func::FuncOp> funcOps;
   std::vector<std::unique_ptr<SourcedScript>> sourcedScripts;
   llvm::StringMap<SourcedScript *> sourcedByPath, sourcedByPrefix;
+  /// Library functions looked up so far: qualified name, or empty.
+  llvm::StringMap<std::string> libraryFunctions;
   /// The main script's top-level statements (source and setwd are only
   /// allowed there).
   llvm::DenseSet<const Stmt *> topLevel;

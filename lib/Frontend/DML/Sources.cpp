@@ -107,7 +107,8 @@ bool Importer::resolveSources(Script &script, const SourceScope &scope,
       }
       continue;
     }
-    SourcedScript *sourced = loadSourced(*source, real, depth);
+    SourcedScript *sourced = loadSourced(source->getLoc(), source->path,
+                                         source->name, real, depth);
     if (!sourced) {
       failed.insert(source->name);
       ok = false;
@@ -143,8 +144,16 @@ bool Importer::resolveSources(Script &script, const SourceScope &scope,
     llvm::StringRef callee = call->callee;
     auto [ns, name] = callee.split("::");
     if (name.empty()) {
-      if (!scope.prefix.empty() && own.contains(callee))
-        call->callee = scope.prefix + "::" + call->callee;
+      if (own.contains(callee)) {
+        if (!scope.prefix.empty())
+          call->callee = scope.prefix + "::" + call->callee;
+      } else if (!isBuiltin(callee)) {
+        // A function of the DML library (SystemDS's DML-bodied builtins).
+        std::string qualified =
+            loadLibraryFunction(callee, call->getLoc(), depth);
+        if (!qualified.empty())
+          call->callee = qualified;
+      }
       continue;
     }
     auto target = namespaces.find(ns);
@@ -169,24 +178,24 @@ bool Importer::resolveSources(Script &script, const SourceScope &scope,
   return ok;
 }
 
-Importer::SourcedScript *Importer::loadSourced(const SourceStmt &source,
-                                               llvm::StringRef realPath,
-                                               unsigned depth) {
+Importer::SourcedScript *
+Importer::loadSourced(SMLoc where, llvm::StringRef shownPath,
+                      llvm::StringRef namespaceName, llvm::StringRef realPath,
+                      unsigned depth) {
   if (auto it = sourcedByPath.find(realPath); it != sourcedByPath.end())
     return it->second;
   if (depth >= kMaxSourceDepth) {
-    error(source.getLoc()) << "sourced scripts nest more than "
-                           << kMaxSourceDepth << " deep";
+    error(where) << "sourced scripts nest more than " << kMaxSourceDepth
+                 << " deep";
     return nullptr;
   }
   auto buffer = llvm::MemoryBuffer::getFile(realPath);
   if (!buffer) {
-    error(source.getLoc()) << "cannot read the sourced script '" << source.path
-                           << "': " << buffer.getError().message();
+    error(where) << "cannot read the sourced script '" << shownPath
+                 << "': " << buffer.getError().message();
     return nullptr;
   }
-  unsigned id =
-      sourceMgr.AddNewSourceBuffer(std::move(*buffer), source.getLoc());
+  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*buffer), where);
   bool parsed = true;
   std::optional<Script> script =
       parseScript(sourceMgr.getMemoryBuffer(id)->getBuffer(),
@@ -199,12 +208,12 @@ Importer::SourcedScript *Importer::loadSourced(const SourceStmt &source,
 
   auto owned = std::make_unique<SourcedScript>();
   SourcedScript *sourced = owned.get();
-  sourced->path = source.path;
+  sourced->path = shownPath.str();
   sourced->script = std::make_unique<Script>(std::move(*script));
   // The first namespace it is sourced under names its functions.
-  std::string prefix = source.name;
+  std::string prefix = namespaceName.str();
   for (unsigned n = 2; sourcedByPrefix.count(prefix); ++n)
-    prefix = source.name + "#" + std::to_string(n);
+    prefix = namespaceName.str() + "#" + std::to_string(n);
   sourced->prefix = prefix;
   for (const StmtPtr &stmt : sourced->script->statements)
     if (auto *function = llvm::dyn_cast<FunctionStmt>(stmt.get()))
@@ -226,4 +235,50 @@ std::vector<const Script *> Importer::scriptsInOrder(const Script &main) const {
   for (const std::unique_ptr<SourcedScript> &sourced : sourcedScripts)
     scripts.push_back(sourced->script.get());
   return scripts;
+}
+
+std::string Importer::loadLibraryFunction(llvm::StringRef name, SMLoc where,
+                                          unsigned depth) {
+  if (auto it = libraryFunctions.find(name); it != libraryFunctions.end())
+    return it->second;
+  libraryFunctions[name] = ""; // a library script calling itself
+  for (const std::string &directory : options.builtinDirs) {
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(path, name + ".dml");
+    if (!llvm::sys::fs::is_regular_file(path))
+      continue;
+    llvm::SmallString<256> real;
+    if (llvm::sys::fs::real_path(path, real))
+      real = path;
+    SourcedScript *library =
+        loadSourced(where, path, name, real, depth + 1);
+    if (!library)
+      return "";
+    std::string function = "m_" + name.str();
+    if (!library->functions.contains(function)) {
+      error(where) << "the library script '" << path
+                   << "' defines no function '" << function << "'";
+      return "";
+    }
+    std::string qualified = library->prefix + "::" + function;
+    libraryFunctions[name] = qualified;
+    return qualified;
+  }
+  return "";
+}
+
+std::vector<std::string> mlir::amls::dml::getDefaultBuiltinDirs() {
+  // The tools live in bin/; the library in share/amls/builtins, in the
+  // build tree and where `make install` puts them alike.
+  static int anchor;
+  std::string executable =
+      llvm::sys::fs::getMainExecutable("amls", static_cast<void *>(&anchor));
+  if (executable.empty())
+    return {};
+  llvm::SmallString<256> directory(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
+  llvm::sys::path::append(directory, "share", "amls", "builtins");
+  if (!llvm::sys::fs::is_directory(directory))
+    return {};
+  return {std::string(directory)};
 }

@@ -7,11 +7,18 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <string>
+#include <vector>
+
 namespace llvm {
 class SourceMgr;
 } // namespace llvm
 
 namespace mlir::amls::dml {
+
+/// The DML library AMLS ships (share/amls/builtins beside the running
+/// executable's bin/), if it is there.
+std::vector<std::string> getDefaultBuiltinDirs();
 
 struct ImportOptions {
   /// Values of the script's command-line arguments (`$name`, `$1`), as
@@ -20,6 +27,11 @@ struct ImportOptions {
   llvm::StringMap<std::string> arguments;
   /// Name of the function holding the script's top-level statements.
   std::string entryName = "main";
+  /// Directories of the DML function library, searched in order: a call
+  /// of a function `f` that the script does not define and AMLS has no
+  /// builtin for loads `f.dml` from the first that has it, which must
+  /// define `m_f` (SystemDS's convention for its DML-bodied builtins).
+  std::vector<std::string> builtinDirs = getDefaultBuiltinDirs();
 };
 
 /// Parses the script in the main buffer of `sourceMgr` and builds a module:
