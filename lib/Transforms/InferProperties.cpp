@@ -15,6 +15,7 @@
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -56,6 +57,9 @@ private:
   /// dead regions were not refined with the others).
   void unifySuccessorInputs(RegionBranchOpInterface op);
   void setRefinedType(Value value, Type type);
+  /// Replaces each scf.if whose condition the analysis found constant by
+  /// the branch it takes.
+  void inlineDecidedBranches(ArrayRef<std::pair<scf::IfOp, bool>> decided);
   /// Replaces nrow/ncol of known sizes by constants; true if any changed.
   bool foldSizeQueries();
 };
@@ -80,12 +84,27 @@ void PropertyInference::setRefinedType(Value value, Type type) {
   value.setType(type);
 }
 
+/// Whether `op` may run: a branch that cannot be taken (`if (nrow(S) > 0)`
+/// for a 0x0 S in a function specialized to it) may hold ops whose operand
+/// sizes do not fit, as in SystemDS, where only executed code is checked.
+static bool isReachable(DataFlowSolver &solver, Operation *op) {
+  Block *block = op->getBlock();
+  Operation *parent = block ? block->getParentOp() : nullptr;
+  // Function bodies and the root are entered; blocks of control flow only
+  // where the dead-code analysis reached them.
+  if (!parent || !isa<RegionBranchOpInterface>(parent))
+    return true;
+  const auto *executable = solver.lookupState<dataflow::Executable>(
+      solver.getProgramPointBefore(block));
+  return executable && executable->isLive();
+}
+
 LogicalResult
 PropertyInference::checkFixpoint(DataFlowSolver &solver,
                                  const SparsityEstimator &estimator) {
   WalkResult result = root->walk([&](Operation *op) {
     auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
-    if (!inferable)
+    if (!inferable || !isReachable(solver, op))
       return WalkResult::advance();
     SmallVector<Type> operandTypes;
     SmallVector<Attribute> constants;
@@ -293,6 +312,19 @@ LogicalResult PropertyInference::refineTypes() {
       failed(checkFixpoint(solver, sparsityEstimator)))
     return failure();
 
+  // Branches decided by constants (in reachable code).
+  SmallVector<std::pair<scf::IfOp, bool>> decided;
+  root->walk([&](scf::IfOp ifOp) {
+    const auto *constant =
+        solver.lookupState<ConstantLattice>(ifOp.getCondition());
+    if (!constant || constant->getValue().isUninitialized() ||
+        !isReachable(solver, ifOp))
+      return;
+    if (auto value = dyn_cast_if_present<IntegerAttr>(
+            constant->getValue().getConstantValue()))
+      decided.push_back({ifOp, !value.getValue().isZero()});
+  });
+
   // Refine results of inferable ops and the values merged by region control
   // flow. Function arguments keep their declared types, and so do call
   // results unless the inter-procedural analysis gave them.
@@ -340,8 +372,37 @@ LogicalResult PropertyInference::refineTypes() {
                             originalTypes.lookup(value), value));
   }
 
+  inlineDecidedBranches(decided);
   removeRedundantCasts(root);
   return success();
+}
+
+void PropertyInference::inlineDecidedBranches(
+    ArrayRef<std::pair<scf::IfOp, bool>> decided) {
+  // The branch not taken may hold ops whose refined operand sizes do not
+  // fit (they were not checked: it never runs); it goes now, before the
+  // verifier sees it.
+  for (auto [ifOp, taken] : decided) {
+    Region &region = taken ? ifOp.getThenRegion() : ifOp.getElseRegion();
+    SmallVector<Value> values;
+    if (!region.empty()) {
+      Block &block = region.front();
+      auto yield = cast<scf::YieldOp>(block.getTerminator());
+      values.assign(yield.getOperands().begin(), yield.getOperands().end());
+      ifOp->getBlock()->getOperations().splice(
+          ifOp->getIterator(), block.getOperations(), block.begin(),
+          yield->getIterator());
+    }
+    OpBuilder builder(ifOp);
+    for (auto [result, value] : llvm::zip(ifOp.getResults(), values)) {
+      Value replacement = value;
+      if (value.getType() != result.getType())
+        replacement =
+            CastOp::create(builder, ifOp.getLoc(), result.getType(), value);
+      result.replaceAllUsesWith(replacement);
+    }
+    ifOp.erase();
+  }
 }
 
 /// Casts whose input now has the result type are no-ops; a cast of a cast

@@ -90,11 +90,13 @@ func.func @if_join(%cond: i1, %A: !amls.matrix<4x3xf64, sparsity = 0.5>, %B: !am
 
 // -----
 
-// A constant condition makes the other branch dead: only one edge joins.
+// A constant condition makes the other branch dead: the branch taken
+// replaces the scf.if.
 // CHECK-LABEL: func @if_constant_condition
 // CHECK-SAME: (%[[A:.*]]: !amls.matrix<4x3xf64, sparsity = 0.5>,
-// CHECK: scf.if %{{.*}} -> (!amls.matrix<4x3xf64, sparsity = 0.5>)
-// CHECK-NEXT: scf.yield %[[A]] : !amls.matrix<4x3xf64, sparsity = 0.5>
+// CHECK-NOT: scf.if
+// CHECK: %[[C:.*]] = amls.cast %[[A]] : !amls.matrix<4x3xf64, sparsity = 0.5> -> !amls.matrix<?x?xf64>
+// CHECK-NEXT: return %[[C]]
 func.func @if_constant_condition(%A: !amls.matrix<4x3xf64, sparsity = 0.5>, %B: !amls.matrix<7x7xf64>) -> !amls.matrix<?x?xf64> {
   %true = arith.constant true
   %r = scf.if %true -> (!amls.matrix<?x?xf64>) {
@@ -400,15 +402,15 @@ func.func @slice_extent_from_bounds(%X: !amls.matrix<10x3xf64>, %i: index, %j: i
 
 // -----
 
-// A branch on a constant is dead to the analysis, but the value it forwards
-// (refined to 4x2) must still fit the result: the result widens to 4x?
-// rather than taking the live branch's 4x3, and both edges get casts.
+// A branch on a constant is dead to the analysis, though the value it
+// forwards (refined to 4x2) differs from the live branch's 4x3: the live
+// branch replaces the scf.if, its value cast to the declared result type.
 // CHECK-LABEL: func @dead_branch_forwards_another_size
 // CHECK: %[[X:.*]] = amls.fill {{.*}} -> !amls.matrix<4x2xf64
-// CHECK: %[[R:.*]] = scf.if %true -> (!amls.matrix<4x?xf64
-// CHECK: amls.cast %{{.*}} : !amls.matrix<4x3xf64{{.*}}> -> !amls.matrix<4x?xf64
-// CHECK: } else {
-// CHECK: amls.cast %[[X]] : !amls.matrix<4x2xf64{{.*}}> -> !amls.matrix<4x?xf64
+// CHECK-NOT: scf.if
+// CHECK: %[[W:.*]] = amls.cbind %[[X]], %{{.*}} -> !amls.matrix<4x3xf64>
+// CHECK: %[[R:.*]] = amls.cast %[[W]] : !amls.matrix<4x3xf64> -> !amls.matrix<?x?xf64>
+// CHECK: return %[[R]]
 func.func @dead_branch_forwards_another_size(%c: !amls.matrix<4x1xf64>) -> !amls.matrix<?x?xf64> {
   %true = arith.constant true
   %zero = arith.constant 0.0 : f64
@@ -463,4 +465,29 @@ func.func @cast_order(%x: f64) -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>,
   %h = amls.fill %x, %c8, %c1 : f64 -> !amls.matrix<?x?xf64>
   call @sink(%c, %h) : (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) -> ()
   return %e, %b, %h, %a, %g, %c, %f, %d : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+}
+
+// -----
+
+// The branch not taken may hold ops whose refined operand sizes do not fit
+// (`if (nrow(S) > 0) Y = Y / S` for a 0x0 S, as in SystemDS's scaleApply):
+// they never run, are not checked, and go with the branch.
+// CHECK-LABEL: func @untaken_branch_with_sizes_that_do_not_fit
+// CHECK-NOT: amls.div
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @untaken_branch_with_sizes_that_do_not_fit(%X: !amls.matrix<3x2xf64>) -> !amls.matrix<?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %S = amls.fill %zero, %c0, %c0 : f64 -> !amls.matrix<?x?xf64>
+  %n = amls.nrow %S : !amls.matrix<?x?xf64>
+  %some = arith.cmpi sgt, %n, %c0 : index
+  %Xd = amls.cast %X : !amls.matrix<3x2xf64> -> !amls.matrix<?x?xf64>
+  %r = scf.if %some -> (!amls.matrix<?x?xf64>) {
+    %q = amls.div %Xd, %S : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    scf.yield %q : !amls.matrix<?x?xf64>
+  } else {
+    scf.yield %Xd : !amls.matrix<?x?xf64>
+  }
+  return %r : !amls.matrix<?x?xf64>
 }

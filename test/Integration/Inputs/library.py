@@ -51,6 +51,54 @@ def lm(X, y, icpt, reg):
     return B.reshape(-1, 1)
 
 
+def graph():
+    """Two components {1, 2, 4} and {3, 5}, and vertex 6 alone."""
+    G = np.zeros((6, 6))
+    for a, b in [(1, 2), (2, 4), (3, 5)]:
+        G[a - 1, b - 1] = G[b - 1, a - 1] = 1
+    return G
+
+
+def labels():
+    P = np.array([1, 2, 2, 3, 1, 1, 2, 3], float).reshape(-1, 1)
+    Y = np.array([1, 2, 1, 3, 1, 2, 2, 2], float).reshape(-1, 1)
+    return P, Y
+
+
+def more(X):
+    """The other library functions' results, by output file name."""
+    out = {}
+    cmin, cmax = X.min(axis=0, keepdims=True), X.max(axis=0, keepdims=True)
+    span = np.where(cmax == cmin, 1.0, cmax - cmin)
+    out["normalize"] = (X - cmin) / span
+    out["normalize_cmin"], out["normalize_cmax"] = cmin, cmax
+    out["normalize_apply"] = (2 * X - cmin) / span
+    centered, centering, factor = scale(X, True, True)
+    out["scale_apply"] = (2 * X - centering) / factor
+    out["scale_apply_c"] = 2 * X - centering
+    keep = [0, 1, 2, 4, 5]  # without the constant column (NaN)
+    out["cor"] = np.corrcoef(X[:, keep], rowvar=False)
+    pts = X[:5, :3]
+    out["dist"] = np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(-1))
+    categories = np.array([3, 1, 2, 3, 1], float).reshape(-1, 1)
+    out["onehot"] = np.eye(4)[categories[:, 0].astype(int) - 1]
+    P, Y = labels()
+    counts = np.zeros((3, 3))
+    for p, y in zip(P[:, 0], Y[:, 0]):
+        counts[int(p) - 1, int(y) - 1] += 1
+    out["confusion_sum"] = counts
+    out["confusion_avg"] = counts / counts.sum(axis=0, keepdims=True)
+    out["components"] = np.array([4, 4, 5, 4, 5, 6], float).reshape(-1, 1)
+    G = graph()
+    G = G / np.maximum(G.sum(axis=0, keepdims=True), 1)
+    p = np.full((6, 1), 1 / 6)
+    u = np.full((1, 6), 1 / 6)
+    for _ in range(20):
+        p = 0.85 * (G @ p) + 0.15 * (np.ones((6, 1)) @ (u @ p))
+    out["pagerank"] = p
+    return out
+
+
 def main():
     mode, directory = sys.argv[1], sys.argv[2]
     X, y = inputs()
@@ -59,6 +107,11 @@ def main():
                    fmt="%.17g")
         np.savetxt(os.path.join(directory, "y.csv"), y, delimiter=",",
                    fmt="%.17g")
+        np.savetxt(os.path.join(directory, "G.csv"), graph(), delimiter=",",
+                   fmt="%.17g")
+        P, Y = labels()
+        np.savetxt(os.path.join(directory, "P.csv"), P, delimiter=",")
+        np.savetxt(os.path.join(directory, "Y.csv"), Y, delimiter=",")
         return 0
     read = lambda name: np.atleast_2d(np.loadtxt(
         os.path.join(directory, name + ".csv"), delimiter=",", ndmin=2))
@@ -76,6 +129,7 @@ def main():
         expected[f"B{icpt}"] = B
         m = X.shape[1]
         expected[f"yhat{icpt}"] = X @ B[:m] + (B[m] if icpt > 0 else 0)
+    expected.update(more(X))
     failures = 0
     for name, value in sorted(expected.items()):
         actual = read(name)
