@@ -166,6 +166,12 @@ private:
   ValueRange
   forEachColumn(Value width, ValueRange inits,
                 function_ref<SmallVector<Value>(Value c, ValueRange)> step);
+  /// Calls `block` for the columns [0, width) in blocks of a static number
+  /// of columns n (16 while as many remain, then 4, then 1) starting at c0,
+  /// so that loops over the row's stored entries carry a block of sums in
+  /// registers.
+  void forEachColumnBlock(Value width,
+                          function_ref<void(Value c0, int64_t n)> block);
   void evaluate(Operation &op, Value partial, Value base);
   /// The ops computing wide rows, column by column.
   void evaluateWide(Operation &op);
@@ -417,21 +423,46 @@ void RowEvaluator::evaluate(Operation &op, Value partial, Value base) {
   }
 }
 
+void RowEvaluator::forEachColumnBlock(
+    Value width, function_ref<void(Value c0, int64_t n)> block) {
+  Value from = index(0);
+  for (int64_t n : {kMaxCSRRowWidth, int64_t(4), int64_t(1)}) {
+    Value to =
+        n == 1 ? width
+               : arith::MulIOp::create(
+                     b, loc, arith::DivUIOp::create(b, loc, width, index(n)),
+                     index(n))
+                     .getResult();
+    scf::ForOp::create(b, loc, from, to, index(n), ValueRange{},
+                       [&](OpBuilder &, Location, Value c0, ValueRange) {
+                         block(c0, n);
+                         scf::YieldOp::create(b, loc);
+                       });
+    from = to;
+  }
+}
+
 void RowEvaluator::closeWide(Value rhs, Value width, Value partial,
                              Value base) {
-  forEachEntry({}, [&](Value k, Value j, ValueRange) {
-    Value xij = memref::LoadOp::create(b, loc, values, k);
-    Value rowStart = arith::AddIOp::create(
-        b, loc, base, arith::MulIOp::create(b, loc, j, width));
-    forEachColumn(width, {}, [&](Value c, ValueRange) {
-      Value at = arith::AddIOp::create(b, loc, rowStart, c);
-      Value sum = arith::AddFOp::create(
-          b, loc, memref::LoadOp::create(b, loc, partial, at),
-          arith::MulFOp::create(b, loc, xij, cell(rhs, c)));
-      memref::StoreOp::create(b, loc, sum, partial, at);
+  // A block of R in registers, added into the entries' rows of the partial.
+  forEachColumnBlock(width, [&](Value c0, int64_t n) {
+    SmallVector<Value> r;
+    for (int64_t c = 0; c < n; ++c)
+      r.push_back(cell(rhs, arith::AddIOp::create(b, loc, c0, index(c))));
+    forEachEntry({}, [&](Value k, Value j, ValueRange) {
+      Value xij = memref::LoadOp::create(b, loc, values, k);
+      Value rowStart =
+          arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, base, c0),
+                                arith::MulIOp::create(b, loc, j, width));
+      for (int64_t c = 0; c < n; ++c) {
+        Value at = arith::AddIOp::create(b, loc, rowStart, index(c));
+        Value sum = arith::AddFOp::create(
+            b, loc, memref::LoadOp::create(b, loc, partial, at),
+            arith::MulFOp::create(b, loc, xij, r[c]));
+        memref::StoreOp::create(b, loc, sum, partial, at);
+      }
       return SmallVector<Value>{};
     });
-    return SmallVector<Value>{};
   });
 }
 
@@ -445,14 +476,9 @@ void RowEvaluator::evaluateWide(Operation &op) {
     return memref::LoadOp::create(b, loc, scratch, scratchAt(result, c));
   };
   if (auto product = dyn_cast<MatmulOp>(op)) {
-    // row += a_r * S[r, :] for each column r of the left operand.
     Value lhs = product.getLhs();
     Value side = inputs.lookup(product.getRhs());
     Value zero = floatConstant(b, loc, b.getF64Type(), 0.0);
-    forEachColumn(width, {}, [&](Value c, ValueRange) {
-      store(c, zero);
-      return SmallVector<Value>{};
-    });
     auto addRow = [&](Value a, Value r) {
       forEachColumn(width, {}, [&](Value c, ValueRange) {
         Value s = memref::LoadOp::create(b, loc, side, ValueRange{r, c});
@@ -462,11 +488,32 @@ void RowEvaluator::evaluateWide(Operation &op) {
       });
     };
     if (kindOf(lhs) == Kind::Sparse) {
-      forEachEntry({}, [&](Value k, Value j, ValueRange) {
-        addRow(cellAt(lhs, k, j), j);
-        return SmallVector<Value>{};
+      // A block of sums in registers over the stored entries.
+      forEachColumnBlock(width, [&](Value c0, int64_t n) {
+        ValueRange sums = forEachEntry(
+            SmallVector<Value>(n, zero), [&](Value k, Value j, ValueRange acc) {
+              Value a = cellAt(lhs, k, j);
+              SmallVector<Value> next;
+              for (int64_t c = 0; c < n; ++c) {
+                Value col = arith::AddIOp::create(b, loc, c0, index(c));
+                Value s =
+                    memref::LoadOp::create(b, loc, side, ValueRange{j, col});
+                next.push_back(arith::AddFOp::create(
+                    b, loc, acc[c], arith::MulFOp::create(b, loc, a, s)));
+              }
+              return next;
+            });
+        for (int64_t c = 0; c < n; ++c)
+          store(arith::AddIOp::create(b, loc, c0, index(c)), sums[c]);
       });
-    } else if (isNarrowCSRRow(lhs)) {
+      return;
+    }
+    // A dense row: row += a_r * S[r, :] for each column r of it.
+    forEachColumn(width, {}, [&](Value c, ValueRange) {
+      store(c, zero);
+      return SmallVector<Value>{};
+    });
+    if (isNarrowCSRRow(lhs)) {
       for (int64_t r = 0; r < colsOf(lhs); ++r)
         addRow(denseCell(lhs, r), index(r));
     } else {

@@ -409,15 +409,22 @@ func.func @fused_rows(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format = c
 // CHECK: scf.parallel (%[[CHUNK:.*]]) = (%c0) to (%[[CHUNKS]])
 // CHECK: arith.muli %[[CHUNK]], %[[STRIDE]]
 // CHECK: scf.for
-// CHECK: scf.for %{{.*}} = %c0 to %[[K]] step %c1
+// X %*% V: blocks of 16, 4 and 1 columns, the block's sums carried over
+// the row's stored entries.
+// CHECK: scf.for %[[C0:.*]] = %c0 to %{{.*}} step %c16
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64)
+// CHECK: tensor.extract %arg5[%{{.*}}, %[[C0]]]
 // CHECK: memref.store %{{.*}}, %[[SCRATCH]]
-// CHECK: scf.for
-// CHECK: scf.for %{{.*}} = %c0 to %[[K]] step %c1
-// CHECK: tensor.extract %arg5
-// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: step %c4
+// CHECK: iter_args({{.*}}) -> (f64, f64, f64, f64)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] step %c1
+// CHECK: iter_args({{.*}}) -> (f64)
+// rowSums(Q), then the close adds a block of R into each entry's row.
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: memref.load %[[SCRATCH]]
-// CHECK: scf.for %{{.*}} = %c0 to %[[PW]] step %c1
+// CHECK: step %c16
+// CHECK-COUNT-16: memref.load %[[SCRATCH]]
+// CHECK: scf.for
 // CHECK: memref.store %{{.*}}, %[[PARTIALS]]
 // CHECK-NOT: memref.alloc(
 // CHECK: memref.alloc(%arg3, %{{.*}}) : memref<?x?xf64>
