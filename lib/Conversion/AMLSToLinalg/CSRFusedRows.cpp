@@ -172,6 +172,12 @@ private:
   /// registers.
   void forEachColumnBlock(Value width,
                           function_ref<void(Value c0, int64_t n)> block);
+  /// acc[c] + a * side[r, c0 + c] for each c < acc.size() (c0 null: 0).
+  SmallVector<Value> addScaledSideRow(Value side, Value r, Value c0, Value a,
+                                      ValueRange acc);
+  /// partial[rowStart + c] += x * r[c] for each c < r.size().
+  void addIntoPartial(Value partial, Value rowStart, Value x,
+                      ArrayRef<Value> r);
   void evaluate(Operation &op, Value partial, Value base);
   /// The ops computing wide rows, column by column.
   void evaluateWide(Operation &op);
@@ -306,13 +312,7 @@ void RowEvaluator::evaluate(Operation &op, Value partial, Value base) {
       Value xij = memref::LoadOp::create(b, loc, values, k);
       Value rowStart = arith::AddIOp::create(
           b, loc, base, arith::MulIOp::create(b, loc, j, index(width)));
-      for (int64_t c = 0; c < width; ++c) {
-        Value at = arith::AddIOp::create(b, loc, rowStart, index(c));
-        Value sum = arith::AddFOp::create(
-            b, loc, memref::LoadOp::create(b, loc, partial, at),
-            arith::MulFOp::create(b, loc, xij, r[c]));
-        memref::StoreOp::create(b, loc, sum, partial, at);
-      }
+      addIntoPartial(partial, rowStart, xij, r);
       return SmallVector<Value>{};
     });
     return;
@@ -326,15 +326,7 @@ void RowEvaluator::evaluate(Operation &op, Value partial, Value base) {
       SmallVector<Value> inits(width, zero);
       ValueRange sums =
           forEachEntry(inits, [&](Value k, Value j, ValueRange acc) {
-            Value cell = cellAt(lhs, k, j);
-            SmallVector<Value> next;
-            for (int64_t c = 0; c < width; ++c) {
-              Value s =
-                  memref::LoadOp::create(b, loc, side, ValueRange{j, index(c)});
-              next.push_back(arith::AddFOp::create(
-                  b, loc, acc[c], arith::MulFOp::create(b, loc, cell, s)));
-            }
-            return next;
+            return addScaledSideRow(side, j, {}, cellAt(lhs, k, j), acc);
           });
       row.assign(sums.begin(), sums.end());
       return;
@@ -344,15 +336,7 @@ void RowEvaluator::evaluate(Operation &op, Value partial, Value base) {
       ValueRange sums = forEachColumn(
           layout.widths.lookup(lhs), SmallVector<Value>(width, zero),
           [&](Value r, ValueRange acc) {
-            Value a = cell(lhs, r);
-            SmallVector<Value> next;
-            for (int64_t c = 0; c < width; ++c) {
-              Value s =
-                  memref::LoadOp::create(b, loc, side, ValueRange{r, index(c)});
-              next.push_back(arith::AddFOp::create(
-                  b, loc, acc[c], arith::MulFOp::create(b, loc, a, s)));
-            }
-            return next;
+            return addScaledSideRow(side, r, {}, cell(lhs, r), acc);
           });
       row.assign(sums.begin(), sums.end());
       return;
@@ -423,6 +407,30 @@ void RowEvaluator::evaluate(Operation &op, Value partial, Value base) {
   }
 }
 
+SmallVector<Value> RowEvaluator::addScaledSideRow(Value side, Value r, Value c0,
+                                                  Value a, ValueRange acc) {
+  SmallVector<Value> next;
+  for (auto [c, sum] : llvm::enumerate(acc)) {
+    Value col =
+        c0 ? arith::AddIOp::create(b, loc, c0, index(c)).getResult() : index(c);
+    Value s = memref::LoadOp::create(b, loc, side, ValueRange{r, col});
+    next.push_back(arith::AddFOp::create(b, loc, sum,
+                                         arith::MulFOp::create(b, loc, a, s)));
+  }
+  return next;
+}
+
+void RowEvaluator::addIntoPartial(Value partial, Value rowStart, Value x,
+                                  ArrayRef<Value> r) {
+  for (auto [c, rc] : llvm::enumerate(r)) {
+    Value at = arith::AddIOp::create(b, loc, rowStart, index(c));
+    Value sum = arith::AddFOp::create(
+        b, loc, memref::LoadOp::create(b, loc, partial, at),
+        arith::MulFOp::create(b, loc, x, rc));
+    memref::StoreOp::create(b, loc, sum, partial, at);
+  }
+}
+
 void RowEvaluator::forEachColumnBlock(
     Value width, function_ref<void(Value c0, int64_t n)> block) {
   Value from = index(0);
@@ -454,13 +462,7 @@ void RowEvaluator::closeWide(Value rhs, Value width, Value partial,
       Value rowStart =
           arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, base, c0),
                                 arith::MulIOp::create(b, loc, j, width));
-      for (int64_t c = 0; c < n; ++c) {
-        Value at = arith::AddIOp::create(b, loc, rowStart, index(c));
-        Value sum = arith::AddFOp::create(
-            b, loc, memref::LoadOp::create(b, loc, partial, at),
-            arith::MulFOp::create(b, loc, xij, r[c]));
-        memref::StoreOp::create(b, loc, sum, partial, at);
-      }
+      addIntoPartial(partial, rowStart, xij, r);
       return SmallVector<Value>{};
     });
   });
@@ -492,16 +494,7 @@ void RowEvaluator::evaluateWide(Operation &op) {
       forEachColumnBlock(width, [&](Value c0, int64_t n) {
         ValueRange sums = forEachEntry(
             SmallVector<Value>(n, zero), [&](Value k, Value j, ValueRange acc) {
-              Value a = cellAt(lhs, k, j);
-              SmallVector<Value> next;
-              for (int64_t c = 0; c < n; ++c) {
-                Value col = arith::AddIOp::create(b, loc, c0, index(c));
-                Value s =
-                    memref::LoadOp::create(b, loc, side, ValueRange{j, col});
-                next.push_back(arith::AddFOp::create(
-                    b, loc, acc[c], arith::MulFOp::create(b, loc, a, s)));
-              }
-              return next;
+              return addScaledSideRow(side, j, c0, cellAt(lhs, k, j), acc);
             });
         for (int64_t c = 0; c < n; ++c)
           store(arith::AddIOp::create(b, loc, c0, index(c)), sums[c]);
