@@ -75,6 +75,25 @@ RowLayout layoutRows(OpBuilder &b, Location loc, FusedOp op,
       width = constant(colsOf(result));
     else if (auto product = dyn_cast<MatmulOp>(nested))
       width = layout.widths.lookup(product.getRhs());
+    if (auto product = dyn_cast<MatmulOp>(nested);
+        product && kind != Kind::Close) {
+      // The side matrix has a row per column of the row it multiplies.
+      Value lhs = product.getLhs();
+      Value inner = kinds.lookup(lhs) == Kind::Sparse
+                        ? constant(colsOf(lhs))
+                        : layout.widths.lookup(lhs);
+      auto side = cast<BlockArgument>(product.getRhs());
+      checkEqual(b, loc, inner, dimOf(b, loc, operands[side.getArgNumber()], 0),
+                 &nested, "the inner sizes of the product differ");
+    }
+    if (auto slice = dyn_cast<SliceOp>(nested);
+        slice && colsOf(slice.getInput()) == ShapedType::kDynamic)
+      check(b, loc,
+            arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ule,
+                constant(*getConstantIntValue(slice.getColEnd())),
+                layout.widths.lookup(slice.getInput())),
+            &nested, "the column range exceeds the columns of the matrix");
     if (isa<ElementwiseOpInterface>(nested) && kind == Kind::Dense) {
       // DML broadcasts rows of one column; where sizes are known only at
       // run time, the other widths must agree.
