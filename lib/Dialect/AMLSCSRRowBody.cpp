@@ -4,9 +4,11 @@
 // X, visiting its stored values only, and what each value of the body is
 // for one row (include/AMLS/Dialect/AMLSCSRRowBody.h). Values computed from
 // X's row either keep its pattern (Sparse: computed at each stored entry
-// where read) or are dense rows of a small static width (Dense: one scalar
-// per column, e.g. X %*% v or rowSums(X * Y)); the close scatters the dense
-// row R into t(X) %*% R. A body this does not cover is not given a CSR
+// where read) or are dense rows (Dense, e.g. X %*% V or rowSums(X * Y):
+// one scalar per column where narrow, a scratch row where wider than
+// kMaxCSRRowWidth or of a width known only at run time); the close
+// scatters the dense row R into t(X) %*% R. A body this does not cover
+// (with the reason `--fuse-explain` prints) is not given a CSR
 // kernel, so the planner leaves its candidate unfused.
 //
 //===----------------------------------------------------------------------===//
@@ -31,10 +33,15 @@ int64_t colsOf(Value value) {
   return type ? type.getCols() : ShapedType::kDynamic;
 }
 
-bool isSmallWidth(int64_t width) {
+} // namespace
+
+bool mlir::amls::isNarrowCSRRow(Value value) {
+  int64_t width = colsOf(value);
   return width != ShapedType::kDynamic && width >= 1 &&
          width <= kMaxCSRRowWidth;
 }
+
+namespace {
 
 class Analysis {
 public:
@@ -54,12 +61,23 @@ private:
       return std::nullopt;
     return it->second;
   }
-  /// A row usable as a dense operand: a dense row, or a row input of a
-  /// small static width.
+  /// A row usable as a dense operand: a dense row or a row input.
   bool isDenseRow(Value value) const {
     std::optional<Kind> kind = kindOf(value);
-    return kind == Kind::Dense ||
-           (kind == Kind::RowInput && isSmallWidth(colsOf(value)));
+    return kind == Kind::Dense || kind == Kind::RowInput;
+  }
+  /// Whether an op computing a wide row (isNarrowCSRRow) can read
+  /// `operand` at a column known only at run time: anything but a narrow
+  /// dense row of more than one column (held as one scalar per column).
+  bool readableByWide(Value operand) const {
+    return kindOf(operand) != Kind::Dense || colsOf(operand) == 1 ||
+           !isNarrowCSRRow(operand);
+  }
+  bool failMixed(Operation &nested) {
+    return fail("'" + nested.getName().getStringRef() +
+                "' computes a row wider than " + Twine(kMaxCSRRowWidth) +
+                " columns or of unknown width from a narrow row of more than "
+                "one column");
   }
   bool visit(Operation &nested);
   bool visitElementwise(Operation &nested);
@@ -110,16 +128,18 @@ bool Analysis::visitElementwise(Operation &nested) {
     kinds[result] = Kind::Sparse;
     return true;
   }
-  if (!isSmallWidth(width))
-    return fail("'" + nested.getName().getStringRef() +
-                "' computes a row wider than " + Twine(kMaxCSRRowWidth) +
-                " or of unknown width");
+  bool wide = !isNarrowCSRRow(result);
   for (Value operand : nested.getOperands()) {
     if (!isa<MatrixType>(operand.getType()))
       continue;
     std::optional<Kind> kind = kindOf(operand);
     int64_t cols = colsOf(operand);
-    bool broadcast = cols == 1 || cols == width;
+    // Sizes known only at run time are checked there.
+    bool broadcast = cols == 1 || cols == width ||
+                     cols == ShapedType::kDynamic ||
+                     width == ShapedType::kDynamic;
+    if (wide && !readableByWide(operand))
+      return failMixed(nested);
     if (!broadcast || !(isDenseRow(operand) || kind == Kind::Side))
       return fail("'" + nested.getName().getStringRef() +
                   "' reads an operand that is not a dense row");
@@ -133,23 +153,18 @@ bool Analysis::visitElementwise(Operation &nested) {
 }
 
 /// X's row (or one with its pattern) or a dense row times a dense side
-/// matrix of a small static width, or the close t(X) %*% R.
+/// matrix, or the close t(X) %*% R.
 bool Analysis::visitProduct(MatmulOp product) {
   Value lhs = product.getLhs(), rhs = product.getRhs();
   std::optional<Kind> lhsKind = kindOf(lhs);
   if (lhsKind == Kind::Transposed) {
     if (!isDenseRow(rhs))
-      return fail("the close t(X) %*% R reads an R that is not a dense row of "
-                  "at most " +
-                  Twine(kMaxCSRRowWidth) + " columns");
+      return fail("the close t(X) %*% R reads an R that is not a dense row");
     kinds[product.getResult()] = Kind::Close;
     return true;
   }
-  if (kindOf(rhs) != Kind::Side || isCSRMatrix(rhs.getType()) ||
-      !isSmallWidth(colsOf(product.getResult())))
-    return fail("a product in the body must multiply by a dense side matrix "
-                "of at most " +
-                Twine(kMaxCSRRowWidth) + " columns");
+  if (kindOf(rhs) != Kind::Side || isCSRMatrix(rhs.getType()))
+    return fail("a product in the body must multiply by a dense side matrix");
   if (lhsKind != Kind::Sparse && !isDenseRow(lhs))
     return fail("a product in the body must multiply a row");
   kinds[product.getResult()] = Kind::Dense;
@@ -197,8 +212,9 @@ bool Analysis::visit(Operation &nested) {
     auto rowEnd = slice.getRowEnd().getDefiningOp<NRowOp>();
     if ((kind != Kind::Dense && kind != Kind::RowInput) || !begin || !end ||
         rowBegin != 0 || !rowEnd || rowEnd.getInput() != slice.getInput() ||
-        !isSmallWidth(*end - *begin))
-      return fail("only narrow column slices of dense rows are fused");
+        *end <= *begin)
+      return fail("only column slices of dense rows with constant bounds are "
+                  "fused");
     kinds[result] = Kind::Dense;
     return true;
   }
@@ -218,11 +234,6 @@ std::optional<CSRRowBodyKinds> Analysis::run() {
   if (!aggregate || aggregate->size() != 1 ||
       cast<AggKindAttr>((*aggregate)[0]).getValue() != AggKind::Sum) {
     fail("the operator must sum its partial results");
-    return std::nullopt;
-  }
-  if (!isSmallWidth(colsOf(op.getResult(0)))) {
-    fail("t(X) %*% R has more than " + Twine(kMaxCSRRowWidth) +
-         " or an unknown number of columns");
     return std::nullopt;
   }
   Block &body = op.getBody().front();

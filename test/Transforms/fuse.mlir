@@ -485,29 +485,66 @@ func.func @csr_row_aggregates(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, f
 
 // -----
 
-// Over a CSR X, rows wider than the CSR row kernel's 16 columns (X %*% S
-// with 40 columns) have no kernel: the candidate is not chosen and the ops
-// stay as they are; so does a CSR row input other than X.
-// CHECK-LABEL: func @csr_row_not_covered
-// CHECK-NOT: amls.fused row
+// Over a CSR X, rows wider than the 16 columns held as scalars (X %*% S
+// with 40 columns) and rows of a width known only at run time (X %*% V,
+// MLogreg's k classes) are computed in scratch rows: both fuse.
+// CHECK-LABEL: func @csr_row_wide
+// CHECK: amls.fused row aggregate [sum] row_inputs 1 ins(%arg0, %{{.*}}, %arg1)
+// CHECK: amls.matmul %{{.*}}, %{{.*}} : !amls.matrix<?x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x40xf64> -> !amls.matrix<?x40xf64>
+// CHECK: amls.fused row aggregate [sum] row_inputs 2 ins(%arg0, %arg3, %arg2)
+// CHECK: amls.matmul %{{.*}}, %{{.*}} : !amls.matrix<?x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x?xf64> -> !amls.matrix<?x?xf64>
+// CHECK: amls.agg sum row
+// CHECK: amls.yield
 // CHECK: return
 // EXPLAIN: row template closing at amls.transpose {{.*}}, 0 row inputs, 2 side inputs, 3 ops
-// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused (no CSR kernel for the body)
-// EXPLAIN: row template closing at amls.transpose {{.*}}, 1 row inputs, 2 side inputs, 3 ops
-// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused (no CSR kernel for the body)
-func.func @csr_row_not_covered(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %S: !amls.matrix<100x40xf64>, %Z: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %v: !amls.matrix<100x1xf64>) -> (!amls.matrix<100x40xf64>, !amls.matrix<100x1xf64>) {
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+// EXPLAIN: row template closing at amls.transpose {{.*}}, 1 row inputs, 1 side inputs, 6 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: fused
+func.func @csr_row_wide(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %S: !amls.matrix<100x40xf64>, %V: !amls.matrix<100x?xf64>, %P: !amls.matrix<20000x?xf64>) -> (!amls.matrix<100x40xf64>, !amls.matrix<100x?xf64>) {
   %two = arith.constant 2.0 : f64
   %xs = amls.matmul %X, %S : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x40xf64> -> !amls.matrix<20000x40xf64>
   %q = amls.mul %xs, %two : !amls.matrix<20000x40xf64>, f64 -> !amls.matrix<20000x40xf64>
   %t = amls.transpose %q : !amls.matrix<20000x40xf64> -> !amls.matrix<40x20000xf64>
   %g = amls.matmul %t, %X : !amls.matrix<40x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<40x100xf64>
   %gt = amls.transpose %g : !amls.matrix<40x100xf64> -> !amls.matrix<100x40xf64>
+  // MLogreg's Hessian-vector product, t(X) %*% (Q - P * rowSums(Q)).
+  %xv = amls.matmul %X, %V : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x?xf64> -> !amls.matrix<20000x?xf64>
+  %Q = amls.mul %P, %xv : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
+  %rs = amls.agg sum row %Q : !amls.matrix<20000x?xf64> -> !amls.matrix<20000x1xf64>
+  %Prs = amls.mul %P, %rs : !amls.matrix<20000x?xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x?xf64>
+  %R = amls.sub %Q, %Prs : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
+  %Rt = amls.transpose %R : !amls.matrix<20000x?xf64> -> !amls.matrix<?x20000xf64>
+  %h = amls.matmul %Rt, %X : !amls.matrix<?x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<?x100xf64>
+  %ht = amls.transpose %h : !amls.matrix<?x100xf64> -> !amls.matrix<100x?xf64>
+  return %gt, %ht : !amls.matrix<100x40xf64>, !amls.matrix<100x?xf64>
+}
+
+// -----
+
+// What the CSR row kernel does not cover stays unfused, with the reason: a
+// CSR row input other than X, and a row of unknown width computed from a
+// narrow row of 3 columns (held as scalars, not readable at a run-time
+// column).
+// CHECK-LABEL: func @csr_row_not_covered
+// CHECK-NOT: amls.fused row
+// CHECK: return
+// EXPLAIN: row template closing at amls.transpose {{.*}}, 1 row inputs, 2 side inputs, 3 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused (no CSR kernel for the body: only X may be CSR)
+// EXPLAIN: row template closing at amls.transpose {{.*}}, 1 row inputs, 1 side inputs, 3 ops
+// EXPLAIN-NEXT: cost fused {{.*}} us, unfused {{.*}} us: not fused (no CSR kernel for the body: 'amls.mul' computes a row wider than 16 columns or of unknown width from a narrow row of more than one column)
+func.func @csr_row_not_covered(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %Z: !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, %v: !amls.matrix<100x1xf64>, %S: !amls.matrix<100x3xf64>, %P: !amls.matrix<20000x?xf64>) -> (!amls.matrix<100x1xf64>, !amls.matrix<100x?xf64>) {
+  %two = arith.constant 2.0 : f64
   %zv = amls.matmul %Z, %v : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x1xf64> -> !amls.matrix<20000x1xf64>
   %zv2 = amls.mul %zv, %two : !amls.matrix<20000x1xf64>, f64 -> !amls.matrix<20000x1xf64>
   %t2 = amls.transpose %zv2 : !amls.matrix<20000x1xf64> -> !amls.matrix<1x20000xf64>
   %h = amls.matmul %t2, %X : !amls.matrix<1x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<1x100xf64>
   %ht = amls.transpose %h : !amls.matrix<1x100xf64> -> !amls.matrix<100x1xf64>
-  return %gt, %ht : !amls.matrix<100x40xf64>, !amls.matrix<100x1xf64>
+  %xs = amls.matmul %X, %S : !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr>, !amls.matrix<100x3xf64> -> !amls.matrix<20000x3xf64>
+  %q = amls.mul %xs, %P : !amls.matrix<20000x3xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
+  %qt = amls.transpose %q : !amls.matrix<20000x?xf64> -> !amls.matrix<?x20000xf64>
+  %g = amls.matmul %qt, %X : !amls.matrix<?x20000xf64>, !amls.matrix<20000x100xf64, sparsity = 0.01, format = csr> -> !amls.matrix<?x100xf64>
+  %gt = amls.transpose %g : !amls.matrix<?x100xf64> -> !amls.matrix<100x?xf64>
+  return %ht, %gt : !amls.matrix<100x1xf64>, !amls.matrix<100x?xf64>
 }
 
 // -----

@@ -27,8 +27,9 @@ enum class CSRRowValueKind {
   /// keeps the pattern (its result type is CSR), computed at each stored
   /// entry where it is read.
   Sparse,
-  /// A dense row of a static width of at most kMaxCSRRowWidth, computed
-  /// once per row (one scalar per column).
+  /// A dense row computed once per row: one scalar per column where it is
+  /// narrow (isNarrowCSRRow), otherwise a per-thread scratch row written
+  /// by loops over its columns.
   Dense,
   /// A row of a row input, read from memory where it is used.
   RowInput,
@@ -41,9 +42,15 @@ enum class CSRRowValueKind {
   Close,
 };
 
-/// The widest dense row the body computes (one scalar per column, kept in
-/// registers across the row's stored values).
+/// The widest dense row the body computes as one scalar per column (kept
+/// in registers across the row's stored values, loops fully unrolled);
+/// wider rows and rows of a width known only at run time are held in
+/// scratch rows, computed by loops over their columns.
 constexpr int64_t kMaxCSRRowWidth = 16;
+
+/// Whether the matrix `value` has a static number of columns of at most
+/// kMaxCSRRowWidth: a dense row of it is held as one scalar per column.
+bool isNarrowCSRRow(Value value);
 
 using CSRRowBodyKinds = llvm::DenseMap<Value, CSRRowValueKind>;
 
@@ -51,7 +58,7 @@ using CSRRowBodyKinds = llvm::DenseMap<Value, CSRRowValueKind>;
 /// operator over a CSR main input that the CSR lowering supports: a sum of
 /// t(X) %*% R where R is computed row by row from X's row (a product with
 /// a dense side matrix, row aggregates, pattern-keeping element-wise ops),
-/// other row inputs, dense rows of static widths and side inputs. Otherwise
+/// other row inputs, dense rows of any width and side inputs. Otherwise
 /// std::nullopt, with the reason in `reason` when given.
 std::optional<CSRRowBodyKinds> analyzeCSRRowBody(FusedOp op,
                                                  std::string *reason = nullptr);

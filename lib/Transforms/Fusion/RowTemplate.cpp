@@ -109,7 +109,9 @@ private:
   double opCost(double read, double written, double flops) const {
     return operatorCost(model, read, written, flops, model.peakFlops);
   }
-  bool emit(const RowCandidate &candidate);
+  /// Creates the operator; false (with the reason in `whyNot`) where its
+  /// body over a CSR X has no kernel.
+  bool emit(const RowCandidate &candidate, std::string &whyNot);
 
   Block &block;
   const CostModel &model;
@@ -318,7 +320,8 @@ double RowTemplateFusion::unfusedCost(const RowCandidate &candidate) const {
   return total;
 }
 
-bool RowTemplateFusion::emit(const RowCandidate &candidate) {
+bool RowTemplateFusion::emit(const RowCandidate &candidate,
+                             std::string &whyNot) {
   Operation *close = candidate.close;
   Value closeResult = close->getResult(0);
   MLIRContext *context = close->getContext();
@@ -395,6 +398,7 @@ bool RowTemplateFusion::emit(const RowCandidate &candidate) {
     SmallVector<bool> csrOperands = llvm::map_to_vector(
         inputs, [](Value v) { return isCSRMatrix(v.getType()); });
     if (!hasCSRKernel(fused, csrOperands, {false})) {
+      (void)analyzeCSRRowBody(fused, &whyNot);
       fused->erase();
       return false;
     }
@@ -445,12 +449,18 @@ unsigned RowTemplateFusion::run(bool costBased, llvm::raw_ostream *explain) {
       *explain << ", unfused " << llvm::format("%.3f", unfused * 1e6)
                << " us: ";
     }
-    bool emitted = chosen && emit(*candidate);
-    if (explain)
-      *explain << (emitted  ? "fused"
-                   : chosen ? "not fused (no CSR kernel for the body)"
-                            : "not fused")
-               << "\n";
+    std::string whyNot;
+    bool emitted = chosen && emit(*candidate, whyNot);
+    if (explain) {
+      if (emitted)
+        *explain << "fused";
+      else if (chosen)
+        *explain << "not fused (no CSR kernel for the body"
+                 << (whyNot.empty() ? "" : ": " + whyNot) << ")";
+      else
+        *explain << "not fused";
+      *explain << "\n";
+    }
     if (!emitted)
       continue;
     for (Operation *op : candidate->ops)

@@ -414,6 +414,60 @@ func.func @fused_rows(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format = c
 
 // -----
 
+// Rows of a width known only at run time (MLogreg's k classes): the widths
+// are checked once, before the rows; each thread keeps its wide rows in
+// its part of one scratch buffer allocated before the parallel loop (a
+// cache line apart), computed by loops over their columns; the result is
+// a 2-D buffer.
+// CHECK-LABEL: func @fused_rows_wide
+// CHECK-DAG: %[[PW:.*]] = tensor.dim %arg4, %c1 : tensor<1000x?xf64>
+// CHECK-DAG: %[[K:.*]] = tensor.dim %arg5, %c1 : tensor<800x?xf64>
+// CHECK: call @amls_rt_check
+// CHECK: %[[STRIDE:.*]] = arith.addi %{{.*}}, %c8 : index
+// CHECK: %[[CHUNKS:.*]] = arith.maxui
+// CHECK: %[[PARTIALS:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[CELLS:.*]] = arith.muli %[[CHUNKS]], %[[STRIDE]]
+// CHECK: %[[SCRATCH:.*]] = memref.alloc(%[[CELLS]]) : memref<?xf64>
+// CHECK: scf.parallel (%[[CHUNK:.*]]) = (%c0) to (%[[CHUNKS]])
+// CHECK: arith.muli %[[CHUNK]], %[[STRIDE]]
+// CHECK: scf.for
+// X %*% V: blocks of 16, 4 and 1 columns, the block's sums carried over
+// the row's stored entries.
+// CHECK: scf.for %[[C0:.*]] = %c0 to %{{.*}} step %c16
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64)
+// CHECK: tensor.extract %arg5[%{{.*}}, %[[C0]]]
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: step %c4
+// CHECK: iter_args({{.*}}) -> (f64, f64, f64, f64)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[K]] step %c1
+// CHECK: iter_args({{.*}}) -> (f64)
+// rowSums(Q), then the close adds a block of R into each entry's row.
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: memref.load %[[SCRATCH]]
+// CHECK: step %c16
+// CHECK-COUNT-16: memref.load %[[SCRATCH]]
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[PARTIALS]]
+// CHECK-NOT: memref.alloc(
+// CHECK: memref.alloc(%arg3, %{{.*}}) : memref<?x?xf64>
+// CHECK: bufferization.to_tensor
+func.func @fused_rows_wide(%X: !amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, %P: !amls.matrix<1000x?xf64>, %V: !amls.matrix<800x?xf64>) -> !amls.matrix<800x?xf64> {
+  %g = amls.fused row aggregate [sum] row_inputs 2 ins(%X, %P, %V) : (!amls.matrix<1000x800xf64, sparsity = 0.01, format = csr>, !amls.matrix<1000x?xf64>, !amls.matrix<800x?xf64>) -> !amls.matrix<800x?xf64> {
+  ^bb0(%x: !amls.matrix<?x800xf64, sparsity = 0.01, format = csr>, %p: !amls.matrix<?x?xf64>, %v: !amls.matrix<800x?xf64>):
+    %t = amls.transpose %x : !amls.matrix<?x800xf64, sparsity = 0.01, format = csr> -> !amls.matrix<800x?xf64, sparsity = 0.01, format = csr>
+    %xv = amls.matmul %x, %v : !amls.matrix<?x800xf64, sparsity = 0.01, format = csr>, !amls.matrix<800x?xf64> -> !amls.matrix<?x?xf64>
+    %q = amls.mul %p, %xv : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    %rs = amls.agg sum row %q : !amls.matrix<?x?xf64> -> !amls.matrix<?x1xf64>
+    %pr = amls.mul %p, %rs : !amls.matrix<?x?xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x?xf64>
+    %r = amls.sub %q, %pr : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+    %h = amls.matmul %t, %r : !amls.matrix<800x?xf64, sparsity = 0.01, format = csr>, !amls.matrix<?x?xf64> -> !amls.matrix<800x?xf64>
+    amls.yield %h : !amls.matrix<800x?xf64>
+  }
+  return %g : !amls.matrix<800x?xf64>
+}
+
+// -----
+
 // A column aggregate over a CSR X: each thread's range of rows combines
 // into its own row of partial minimums and counts each column's entries;
 // the merge takes 0 into a column with fewer entries than rows.
