@@ -339,7 +339,8 @@ TEST(SparseIO, CompiledProgramsReadThroughAHandle) {
   std::string path =
       dir.file("m.mtx", "%%MatrixMarket matrix coordinate real general\n"
                         "3 4 4\n3 4 2\n1 2 -1\n3 1 5\n2 2 0\n");
-  void *handle = amls_rt_csr_read(path.c_str(), AMLS_FILE_MATRIX_MARKET);
+  void *handle =
+      amls_rt_csr_read(path.c_str(), AMLS_FILE_MATRIX_MARKET, -1, -1, "");
   ASSERT_EQ(amls_rt_csr_handle_rows(handle), 3);
   ASSERT_EQ(amls_rt_csr_handle_cols(handle), 4);
   // The arrays are handed over, not copied: they stay live in the pool
@@ -373,7 +374,8 @@ TEST(SparseIO, CompiledProgramsReadThroughAHandle) {
 }
 
 TEST(SparseIODeathTest, ReadErrorsExitWithAMessage) {
-  EXPECT_EXIT(amls_rt_csr_read("/nonexistent/m.mtx", AMLS_FILE_MATRIX_MARKET),
+  EXPECT_EXIT(amls_rt_csr_read("/nonexistent/m.mtx", AMLS_FILE_MATRIX_MARKET,
+                               -1, -1, ""),
               testing::ExitedWithCode(1),
               "amls: /nonexistent/m.mtx: cannot open the file for reading");
 }
