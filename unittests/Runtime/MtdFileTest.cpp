@@ -2,6 +2,7 @@
 
 #include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/Runtime.h"
+#include "TempFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -12,35 +13,19 @@
 #include <unistd.h>
 
 using namespace amls::runtime;
+using namespace amls::iotest;
 
 namespace {
 
 /// A data file path in a fresh directory; it and its .mtd file are removed
 /// afterwards.
-class TempPath {
-public:
-  TempPath() {
-    char name[] = "/tmp/amls-mtd-XXXXXX";
-    directory = mkdtemp(name);
-    path = directory + "/x";
-  }
-  ~TempPath() {
-    std::remove(path.c_str());
-    std::remove((path + ".mtd").c_str());
-    rmdir(directory.c_str());
-  }
+struct TempPath {
+  TempDir dir;
+  std::string path = dir.file("x");
   void write(const std::string &file, const std::string &text) const {
     std::ofstream(file, std::ios::binary) << text;
   }
-  std::string directory, path;
 };
-
-std::string contentsOf(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 } // namespace
 

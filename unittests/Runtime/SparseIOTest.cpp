@@ -11,6 +11,7 @@
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "SparseTestSupport.h"
+#include "TempFiles.h"
 
 #include <cstdio>
 #include <fstream>
@@ -20,39 +21,9 @@
 
 using namespace amls::runtime;
 using namespace amls::sparsetest;
+using namespace amls::iotest;
 
 namespace {
-
-/// A fresh temporary directory, removed with its files afterwards.
-class TempDir {
-public:
-  TempDir() {
-    char name[] = "/tmp/amls-sparse-io-XXXXXX";
-    path = mkdtemp(name);
-  }
-  ~TempDir() {
-    for (const std::string &file : files)
-      std::remove(file.c_str());
-    rmdir(path.c_str());
-  }
-  std::string file(const std::string &name, const std::string &contents = "") {
-    std::string full = path + "/" + name;
-    if (!contents.empty())
-      std::ofstream(full, std::ios::binary) << contents;
-    files.push_back(full);
-    return full;
-  }
-
-  std::string path;
-  std::vector<std::string> files;
-};
-
-std::string contentsOf(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// The file read both ways: the same sizes and cells, no stored zeros.
 void expectSameAsDense(const std::string &path, FileFormat format) {
