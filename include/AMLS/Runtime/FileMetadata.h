@@ -101,6 +101,10 @@ std::string readMtdFor(const std::string &path,
 /// The text of a .mtd file as SystemDS writes it (keys in its order).
 std::string formatMtd(const MtdMetadata &metadata);
 
+/// Writes `text` to the file `path`: "" or the problem, with the system's
+/// reason.
+std::string writeTextFile(const std::string &path, const std::string &text);
+
 /// Writes the .mtd file of the data file `path`: "" or the problem.
 std::string writeMtdFor(const std::string &path, const MtdMetadata &metadata);
 

@@ -286,19 +286,14 @@ extern "C" void amls_rt_emit_end(int32_t stream) {
 extern "C" void amls_rt_write_text(const char *path, int32_t valueType) {
   std::string text;
   std::swap(text, messageBuffer(AMLS_STREAM_FILE));
-  std::FILE *file = std::fopen(path, "wb");
-  if (!file)
-    fail(std::string(path) +
-         ": cannot open the file for writing: " + std::strerror(errno));
-  bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  if (std::fclose(file) != 0 || !written)
-    fail(std::string(path) +
-         ": cannot write the file: " + std::strerror(errno));
+  std::string error = writeTextFile(path, text);
+  if (!error.empty())
+    fail(error);
   MtdMetadata metadata;
   metadata.dataType = "scalar";
   metadata.valueType = valueTypeName(valueType);
   metadata.format = AMLS_FILE_TEXT;
-  std::string error = writeMtdFor(path, metadata);
+  error = writeMtdFor(path, metadata);
   if (!error.empty())
     fail(error);
 }

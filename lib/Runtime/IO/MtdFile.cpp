@@ -198,13 +198,10 @@ std::string formatMtd(const MtdMetadata &metadata) {
   return text + "\n}\n";
 }
 
-std::string writeMtdFor(const std::string &path, const MtdMetadata &metadata) {
-  std::string mtdPath = mtdPathFor(path);
-  std::string text = formatMtd(metadata);
-  std::FILE *file = std::fopen(mtdPath.c_str(), "wb");
+std::string writeTextFile(const std::string &path, const std::string &text) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
   if (!file)
-    return mtdPath +
-           ": cannot open the file for writing: " + std::strerror(errno);
+    return path + ": cannot open the file for writing: " + std::strerror(errno);
   bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
   int savedErrno = errno;
   if (std::fclose(file) != 0 && written) {
@@ -212,8 +209,12 @@ std::string writeMtdFor(const std::string &path, const MtdMetadata &metadata) {
     savedErrno = errno;
   }
   if (!written)
-    return mtdPath + ": cannot write the file: " + std::strerror(savedErrno);
+    return path + ": cannot write the file: " + std::strerror(savedErrno);
   return "";
+}
+
+std::string writeMtdFor(const std::string &path, const MtdMetadata &metadata) {
+  return writeTextFile(mtdPathFor(path), formatMtd(metadata));
 }
 
 std::string writeMatrixMtdFor(const std::string &path, AmlsFileFormat format,
