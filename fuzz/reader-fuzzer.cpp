@@ -68,13 +68,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::fwrite(data, 1, size, file);
     std::fclose(file);
   }
-  for (FileFormat format : {AMLS_FILE_CSV, AMLS_FILE_MATRIX_MARKET}) {
+  for (FileFormat format :
+       {AMLS_FILE_CSV, AMLS_FILE_MATRIX_MARKET, AMLS_FILE_TEXT}) {
+    // A text-cell file's sizes as a read states them (no .mtd file).
+    StatedShape stated{40, 40};
     Matrix dense;
-    bool denseRead = readMatrix(path, format, dense).empty();
+    bool denseRead = readMatrix(path, format, dense, stated).empty();
     CsrMatrix sparse;
-    if (readCsrMatrix(path, format, sparse).empty() && denseRead)
+    if (readCsrMatrix(path, format, sparse, stated).empty() && denseRead)
       checkSame(dense, sparse);
   }
+  MtdMetadata mtd;
+  (void)parseMtd(text, mtd);
   std::istringstream in(text);
   (void)parseMatrixMarketMetadata(in);
   (void)readCsvShape(path);

@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   amls_rt_set_num_threads(threads);
-  void *handle = amls_rt_csr_read(argv[1], AMLS_FILE_MATRIX_MARKET);
+  void *handle = amls_rt_csr_read(argv[1], AMLS_FILE_MATRIX_MARKET, -1, -1, "");
   int64_t m = amls_rt_csr_handle_rows(handle),
           n = amls_rt_csr_handle_cols(handle);
   AmlsVectorI64 rowptr;

@@ -119,6 +119,10 @@ LogicalResult StopOp::verify() {
   return verifyMessageFormat(*this, getFormat(), getValues().size());
 }
 
+LogicalResult WriteScalarOp::verify() {
+  return verifyMessageFormat(*this, getFormat(), getValues().size());
+}
+
 LogicalResult TableOp::verify() {
   if (static_cast<bool>(getRows()) != static_cast<bool>(getCols()))
     return emitOpError("expects both an output row and column count, or "

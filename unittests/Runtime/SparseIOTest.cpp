@@ -11,6 +11,7 @@
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "SparseTestSupport.h"
+#include "TempFiles.h"
 
 #include <cstdio>
 #include <fstream>
@@ -20,39 +21,9 @@
 
 using namespace amls::runtime;
 using namespace amls::sparsetest;
+using namespace amls::iotest;
 
 namespace {
-
-/// A fresh temporary directory, removed with its files afterwards.
-class TempDir {
-public:
-  TempDir() {
-    char name[] = "/tmp/amls-sparse-io-XXXXXX";
-    path = mkdtemp(name);
-  }
-  ~TempDir() {
-    for (const std::string &file : files)
-      std::remove(file.c_str());
-    rmdir(path.c_str());
-  }
-  std::string file(const std::string &name, const std::string &contents = "") {
-    std::string full = path + "/" + name;
-    if (!contents.empty())
-      std::ofstream(full, std::ios::binary) << contents;
-    files.push_back(full);
-    return full;
-  }
-
-  std::string path;
-  std::vector<std::string> files;
-};
-
-std::string contentsOf(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// The file read both ways: the same sizes and cells, no stored zeros.
 void expectSameAsDense(const std::string &path, FileFormat format) {
@@ -339,7 +310,8 @@ TEST(SparseIO, CompiledProgramsReadThroughAHandle) {
   std::string path =
       dir.file("m.mtx", "%%MatrixMarket matrix coordinate real general\n"
                         "3 4 4\n3 4 2\n1 2 -1\n3 1 5\n2 2 0\n");
-  void *handle = amls_rt_csr_read(path.c_str(), AMLS_FILE_MATRIX_MARKET);
+  void *handle =
+      amls_rt_csr_read(path.c_str(), AMLS_FILE_MATRIX_MARKET, -1, -1, "");
   ASSERT_EQ(amls_rt_csr_handle_rows(handle), 3);
   ASSERT_EQ(amls_rt_csr_handle_cols(handle), 4);
   // The arrays are handed over, not copied: they stay live in the pool
@@ -373,7 +345,8 @@ TEST(SparseIO, CompiledProgramsReadThroughAHandle) {
 }
 
 TEST(SparseIODeathTest, ReadErrorsExitWithAMessage) {
-  EXPECT_EXIT(amls_rt_csr_read("/nonexistent/m.mtx", AMLS_FILE_MATRIX_MARKET),
+  EXPECT_EXIT(amls_rt_csr_read("/nonexistent/m.mtx", AMLS_FILE_MATRIX_MARKET,
+                               -1, -1, ""),
               testing::ExitedWithCode(1),
               "amls: /nonexistent/m.mtx: cannot open the file for reading");
 }

@@ -51,7 +51,15 @@ def AMLS_RandPdf : AMLS_I32Enum<"RandPdf", "probability distribution", [
 def AMLS_FileFormat : AMLS_I32Enum<"FileFormat", "matrix file format", [
   I32EnumAttrCase<"CSV", 0, "csv">,
   I32EnumAttrCase<"MatrixMarket", 1, "mm">,
-  I32EnumAttrCase<"Binary", 2, "binary">
+  I32EnumAttrCase<"Binary", 2, "binary">,
+  I32EnumAttrCase<"Text", 3, "text">
+]>;
+
+def AMLS_ScalarType : AMLS_I32Enum<"ScalarType", "value type of a scalar in a file", [
+  I32EnumAttrCase<"Double", 0, "double">,
+  I32EnumAttrCase<"Int", 1, "int">,
+  I32EnumAttrCase<"Boolean", 2, "boolean">,
+  I32EnumAttrCase<"String", 3, "string">
 ]>;
 
 def AMLS_TsmmSide : AMLS_I32Enum<"TsmmSide", "which transpose-self product", [

@@ -102,13 +102,17 @@ def AMLS_ReadOp : AMLS_InferOp<"read", [
     MemoryEffects<[MemRead<DefaultResource>]>]> {
   let summary = "read a matrix from a file [read(path, format)]";
   let description = [{
-    Reads a matrix from `path` in CSV or Matrix Market (`mm`) format.
-    A relative path is relative to the working directory of the run.
+    Reads a matrix from `path` in CSV, Matrix Market (`mm`), AMLS binary or
+    SystemDS text-cell (`text`: "i j v" lines, 1-based) format. A relative
+    path is relative to the working directory of the run.
 
     `--amls-infer-properties` takes the sizes (and, for a general
     coordinate file, the sparsity) from the header of a Matrix Market file
-    that exists at compile time; the lowered code checks them against the
-    file it reads at run time.
+    that exists at compile time, and the sizes and non-zeros from a
+    SystemDS `.mtd` file beside it (`path.mtd`); the lowered code checks
+    them against the file it reads at run time. A text-cell file states no
+    sizes: they come from its `.mtd` file at run time, or from the result
+    type when it has none (DML's `read(..., rows=, cols=)`).
 
     ```mlir
     %X = amls.read "data/X.csv" csv : !amls.matrix<?x?xf64>
@@ -123,6 +127,9 @@ def AMLS_WriteOp : AMLS_Op<"write", [
     MemoryEffects<[MemWrite<DefaultResource>]>]> {
   let summary = "write a matrix to a file [write(X, path, format)]";
   let description = [{
+    Writes the matrix and, as SystemDS does, a `.mtd` metadata file beside
+    it (`path.mtd`: sizes, non-zeros, format).
+
     ```mlir
     amls.write %X, "out/X.mtx" mm : !amls.matrix<?x?xf64>
     ```
@@ -130,6 +137,48 @@ def AMLS_WriteOp : AMLS_Op<"write", [
   let arguments = (ins AMLS_Matrix:$input, StrAttr:$path,
                        AMLS_FileFormat:$format);
   let assemblyFormat = "$input `,` $path $format attr-dict `:` type($input)";
+}
+
+def AMLS_ReadScalarOp : AMLS_Op<"read_scalar", [
+    MemoryEffects<[MemRead<DefaultResource>]>]> {
+  let summary = "read a scalar from a text file "
+                "[read(path, data_type=\"scalar\")]";
+  let description = [{
+    Reads the number or boolean (`TRUE`/`FALSE`) in the text file `path`
+    (as SystemDS and `amls.write_scalar` write it), checked against
+    `value_type`; booleans read as 1.0 and 0.0. A `.mtd` file beside it, if
+    any, must say `data_type` scalar.
+
+    ```mlir
+    %x = amls.read_scalar "out/x" double : f64
+    ```
+  }];
+  let arguments = (ins StrAttr:$path, AMLS_ScalarType:$value_type);
+  let results = (outs F64:$result);
+  let assemblyFormat = "$path $value_type attr-dict `:` type($result)";
+}
+
+def AMLS_WriteScalarOp : AMLS_Op<"write_scalar", [
+    MemoryEffects<[MemWrite<DefaultResource>]>]> {
+  let summary = "write a scalar to a text file [write(x, path)]";
+  let description = [{
+    Writes `format` with each `{}` replaced by the next value, as
+    `amls.printf` formats it but without a newline, to `path`, and a `.mtd`
+    file beside it with `data_type` scalar and `value_type` (SystemDS's
+    scalar files: a double's shortest round-trip text, an integer without
+    ".0", TRUE/FALSE, a string as it is).
+
+    ```mlir
+    amls.write_scalar "out/x" double "{}" (%x : f64)
+    ```
+  }];
+  let arguments = (ins StrAttr:$path, AMLS_ScalarType:$value_type,
+                       StrAttr:$format, Variadic<AMLS_Scalar>:$values);
+  let assemblyFormat = [{
+    $path $value_type $format (` ` `(` $values^ `:` type($values) `)`)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 def AMLS_PrintOp : AMLS_Op<"print", [

@@ -22,12 +22,23 @@ extern "C" {
 /// Matrix file formats. Binary is the runtime's own fast format for large
 /// inputs: the 8 bytes "AMLSMAT1", the row and column counts as
 /// little-endian int64, then the cells as little-endian f64 in row-major
-/// order (what NumPy's `tofile` writes).
+/// order (what NumPy's `tofile` writes). Text is SystemDS's text-cell
+/// format: one "i j v" line (1-based) per non-zero cell, the sizes in the
+/// `.mtd` file beside it.
 typedef enum AmlsFileFormat {
   AMLS_FILE_CSV = 0,
   AMLS_FILE_MATRIX_MARKET = 1,
-  AMLS_FILE_BINARY = 2
+  AMLS_FILE_BINARY = 2,
+  AMLS_FILE_TEXT = 3
 } AmlsFileFormat;
+
+/// Value types of scalars written to and read from files.
+typedef enum AmlsValueType {
+  AMLS_VALUE_DOUBLE = 0,
+  AMLS_VALUE_INT = 1,
+  AMLS_VALUE_BOOLEAN = 2,
+  AMLS_VALUE_STRING = 3
+} AmlsValueType;
 
 /// Distributions of rand().
 typedef enum AmlsRandomPdf {
@@ -42,10 +53,12 @@ typedef enum AmlsMatrixFormat {
 } AmlsMatrixFormat;
 
 /// Where the pieces of a message go: amls.printf prints on stdout,
-/// amls.stop reports on stderr and ends the run with status 1.
+/// amls.stop reports on stderr and ends the run with status 1,
+/// amls.write_scalar writes the text to a file.
 typedef enum AmlsMessageStream {
   AMLS_STREAM_PRINT = 0,
-  AMLS_STREAM_STOP = 1
+  AMLS_STREAM_STOP = 1,
+  AMLS_STREAM_FILE = 2
 } AmlsMessageStream;
 
 /// Layout of MLIR's `StridedMemRefType<double, 2>`: how a dense f64 matrix

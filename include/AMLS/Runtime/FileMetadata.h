@@ -48,9 +48,77 @@ std::optional<MatrixFileMetadata> readCsvShape(const std::string &path);
 std::optional<MatrixFileMetadata> readBinaryShape(const std::string &path);
 
 /// The metadata of the file at `path` in `format` (an AmlsFileFormat), as
-/// one of the three functions above finds it.
+/// one of the three functions above finds it; for a text-cell file (which
+/// states no sizes), and for any file with a valid `.mtd` file beside it,
+/// the sizes and non-zeros of the `.mtd` file.
 std::optional<MatrixFileMetadata>
 readMatrixFileMetadata(const std::string &path, AmlsFileFormat format);
+
+//===----------------------------------------------------------------------===//
+// SystemDS's .mtd files
+//===----------------------------------------------------------------------===//
+
+/// What a SystemDS metadata file says: a JSON object next to the data file
+/// (`path + ".mtd"`), e.g. {"data_type": "matrix", "value_type": "double",
+/// "rows": 3, "cols": 4, "nnz": 5, "format": "text", ...}. Members AMLS does
+/// not use ("author", "created", "description") are ignored.
+struct MtdMetadata {
+  std::string dataType = "matrix";  // "matrix" or "scalar"
+  std::string valueType = "double"; // "double", "int", "boolean", "string"
+  /// Sizes and non-zeros; unknown when absent or negative (SystemDS's -1).
+  std::optional<int64_t> rows, cols, nonZeros;
+  /// The format, when the file names one AMLS reads.
+  std::optional<AmlsFileFormat> format;
+  /// CSV only: a header line, and the separator.
+  std::optional<bool> header;
+  std::optional<std::string> separator;
+
+  /// The metadata of a matrix file (sizes, non-zeros), if the sizes are
+  /// known.
+  std::optional<MatrixFileMetadata> matrixMetadata() const;
+};
+
+/// `path + ".mtd"`.
+std::string mtdPathFor(const std::string &path);
+
+/// The format named `name` in a .mtd file or a DML `format=` argument:
+/// "text", "csv" or "mm" (also "matrixmarket"); "" or why AMLS does not read
+/// it (SystemDS's "binary" is a Hadoop sequence file).
+std::string parseFormatName(const std::string &name, AmlsFileFormat &format);
+
+/// The name a .mtd file gives `format` ("text", "csv", "mm", "binary").
+const char *formatName(AmlsFileFormat format);
+
+/// Parses the text of a .mtd file: "" or the problem (without the path).
+std::string parseMtd(const std::string &text, MtdMetadata &metadata);
+
+/// Reads the .mtd file of the data file `path` into `metadata`: "" with
+/// `metadata` empty when there is none, "" with it set when it was read,
+/// else "<path>.mtd: <problem>".
+std::string readMtdFor(const std::string &path,
+                       std::optional<MtdMetadata> &metadata);
+
+/// The text of a .mtd file as SystemDS writes it (keys in its order).
+std::string formatMtd(const MtdMetadata &metadata);
+
+/// Writes `text` to the file `path`: "" or the problem, with the system's
+/// reason.
+std::string writeTextFile(const std::string &path, const std::string &text);
+
+/// Writes the .mtd file of the data file `path`: "" or the problem.
+std::string writeMtdFor(const std::string &path, const MtdMetadata &metadata);
+
+/// Writes the .mtd file of a matrix written to `path` (CSV: no header,
+/// ',' separated), as SystemDS does.
+std::string writeMatrixMtdFor(const std::string &path, AmlsFileFormat format,
+                              int64_t rows, int64_t cols, int64_t nonZeros);
+
+/// The sizes of the text-cell file `path`: those of its .mtd file, or
+/// `statedRows` x `statedCols` (read's rows= and cols=, -1 where not given)
+/// when it has none. "" or the problem: no sizes at all, sizes that differ
+/// from the .mtd file's, a malformed .mtd file.
+std::string textFileShape(const std::string &path, int64_t statedRows,
+                          int64_t statedCols, int64_t &rows, int64_t &cols);
 
 } // namespace amls::runtime
 

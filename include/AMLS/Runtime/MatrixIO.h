@@ -86,12 +86,21 @@ struct CsrMatrixView {
   }
 };
 
+/// The sizes a read states for a file that does not state them itself (a
+/// text-cell file without a .mtd file: DML's read(..., rows=, cols=)); -1
+/// where not stated.
+struct StatedShape {
+  int64_t rows = -1, cols = -1;
+};
+
 /// Reads a CSV file (comma-separated numbers, one row per line; a first
 /// line that is not all numbers is a header and skipped; an empty field is
-/// 0) or a Matrix Market file (coordinate or array; real, integer or
-/// pattern; general, symmetric or skew-symmetric).
+/// 0), a Matrix Market file (coordinate or array; real, integer or
+/// pattern; general, symmetric or skew-symmetric) or a text-cell file
+/// ("i j v" lines, 1-based, in any order; its sizes from its .mtd file or
+/// `stated`).
 std::string readMatrix(const std::string &path, FileFormat format,
-                       Matrix &result);
+                       Matrix &result, StatedShape stated = {});
 
 /// Writable strided matrix cells (a compiled program's buffer).
 struct MatrixSpan {
@@ -112,7 +121,7 @@ std::string readMatrixInto(const std::string &path, FileFormat format,
 /// zeros not stored), the same messages. A matrix of more than 2^31 - 1
 /// columns is an error.
 std::string readCsrMatrix(const std::string &path, FileFormat format,
-                          CsrMatrix &result);
+                          CsrMatrix &result, StatedShape stated = {});
 
 enum class MatrixMarketLayout { Coordinate, Array };
 

@@ -27,14 +27,27 @@ extern "C" {
 #endif
 
 /// Rows and columns of the matrix in `path` (`format`: an AmlsFileFormat).
-int64_t amls_rt_file_rows(const char *path, int32_t format);
-int64_t amls_rt_file_cols(const char *path, int32_t format);
+/// A text-cell file's come from its .mtd file, else from `rows` and `cols`
+/// (what the read states; -1 where it states nothing). Errors begin with
+/// `where`, the read in the program ("'amls.read' at f.dml:3:5").
+int64_t amls_rt_file_rows(const char *path, int32_t format, int64_t rows,
+                          int64_t cols, const char *where);
+int64_t amls_rt_file_cols(const char *path, int32_t format, int64_t rows,
+                          int64_t cols, const char *where);
 /// Reads `path` into `dest`, whose sizes come from `amls_rt_file_rows/cols`.
 void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
-                               int32_t format);
-/// Writes `source` to `path` with full precision.
+                               int32_t format, const char *where);
+/// Writes `source` to `path` with full precision, and its .mtd file.
 void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source, const char *path,
                                 int32_t format);
+/// Writes the message emitted to AMLS_STREAM_FILE (a scalar's text) to
+/// `path`, and a .mtd file of data type scalar and `valueType` (an
+/// AmlsValueType).
+void amls_rt_write_text(const char *path, int32_t valueType);
+/// The scalar in the text file `path` (written by amls_rt_write_text or
+/// SystemDS): a double, an integer or TRUE/FALSE (1 or 0) by `valueType`.
+double amls_rt_read_scalar(const char *path, int32_t valueType,
+                           const char *where);
 /// Prints a matrix as DML's print(toString(X)) does.
 void _mlir_ciface_amls_rt_print_matrix(AmlsMatrixF64 *source);
 /// Prints a scalar as DML's print(x) does.

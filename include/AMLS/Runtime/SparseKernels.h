@@ -208,8 +208,10 @@ void _mlir_ciface_amls_rt_csr_rbind(
 /// hands one of its arrays (rows + 1 / nnz / nnz entries) over to the
 /// caller, who releases it to the pool (memory::release, or a memref
 /// dealloc in compiled code), `what` naming it in the statistics;
-/// csr_free_handle frees what is left.
-void *amls_rt_csr_read(const char *path, int32_t format);
+/// csr_free_handle frees what is left. `rows`, `cols` and `where` as for
+/// amls_rt_file_rows.
+void *amls_rt_csr_read(const char *path, int32_t format, int64_t rows,
+                       int64_t cols, const char *where);
 int64_t amls_rt_csr_handle_rows(void *handle);
 int64_t amls_rt_csr_handle_cols(void *handle);
 void _mlir_ciface_amls_rt_csr_take_rowptr(AmlsVectorI64 *result, void *handle,
@@ -229,7 +231,8 @@ void _mlir_ciface_amls_rt_csr_emit_matrix(AmlsVectorI64 *a_rowptr,
                                           AmlsVectorI32 *a_colidx,
                                           AmlsVectorF64 *a_values,
                                           int64_t a_cols, int32_t stream);
-/// Writes a to `path`: the same bytes as amls_rt_write of the dense matrix.
+/// Writes a to `path`: the same bytes as amls_rt_write of the dense matrix,
+/// and the same .mtd file.
 void _mlir_ciface_amls_rt_csr_write(AmlsVectorI64 *a_rowptr,
                                     AmlsVectorI32 *a_colidx,
                                     AmlsVectorF64 *a_values, int64_t a_cols,

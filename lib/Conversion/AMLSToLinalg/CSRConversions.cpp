@@ -151,8 +151,15 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
     Value path = createStringPointer(rewriter, loc, op, op.getPath());
     Value format = arith::ConstantIntOp::create(
         rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
+    Value stated[2];
+    for (int d = 0; d < 2; ++d) {
+      int64_t size = d ? type.getCols() : type.getRows();
+      stated[d] = arith::ConstantIntOp::create(
+          rewriter, loc, isKnownSize(size) ? size : -1, 64);
+    }
+    Value where = createStringPointer(rewriter, loc, op, describeOp(op));
     Value handle = callRuntime(rewriter, loc, op, RuntimeFunction::CSRRead,
-                               {path, format});
+                               {path, format, stated[0], stated[1], where});
     Value rows = toIndex(rewriter, loc,
                          callRuntime(rewriter, loc, op,
                                      RuntimeFunction::CSRHandleRows, {handle}));

@@ -1,8 +1,9 @@
 //===- IO.cpp - Lower read, write, print, printf, stop --------------------===//
 //
 // Files and messages go through libamls_runtime: a read asks the runtime for
-// the file's sizes, then for its cells in a buffer of those sizes. Messages
-// print a CSR matrix from its arrays, in the same text as a dense one.
+// the file's sizes, then for its cells in a buffer of those sizes. A scalar
+// is written as a message (to a file, not stdout) and read by the runtime.
+// Messages print a CSR matrix from its arrays, in the same text as a dense one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +25,17 @@ struct LowerRead : public LowerToValue<ReadOp> {
     Value path = createStringPointer(rewriter, loc, op, op.getPath());
     Value format = arith::ConstantIntOp::create(
         rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
+    // The sizes of the type are what a text-cell file without a .mtd file
+    // is read with (-1: unknown).
+    Value stated[2];
+    for (int d = 0; d < 2; ++d)
+      stated[d] = arith::ConstantIntOp::create(
+          rewriter, loc, type.isDynamicDim(d) ? -1 : type.getDimSize(d), 64);
+    Value where = createStringPointer(rewriter, loc, op, describeOp(op));
     Value rows64 = callRuntime(rewriter, loc, op, RuntimeFunction::FileRows,
-                               {path, format});
+                               {path, format, stated[0], stated[1], where});
     Value cols64 = callRuntime(rewriter, loc, op, RuntimeFunction::FileCols,
-                               {path, format});
+                               {path, format, stated[0], stated[1], where});
     Value rows = arith::IndexCastOp::create(rewriter, loc,
                                             rewriter.getIndexType(), rows64);
     Value cols = arith::IndexCastOp::create(rewriter, loc,
@@ -42,7 +50,7 @@ struct LowerRead : public LowerToValue<ReadOp> {
     Value result =
         tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value matrix) {
           callRuntime(rewriter, loc, op, RuntimeFunction::Read,
-                      {matrix, path, format});
+                      {matrix, path, format, where});
         });
     return result;
   }
@@ -61,6 +69,24 @@ struct LowerWrite : public AMLSPattern<WriteOp> {
     callRuntime(rewriter, loc, op, RuntimeFunction::Write,
                 {matrix, path, format});
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A scalar from a text file: the runtime parses and checks it.
+struct LowerReadScalar : public AMLSPattern<ReadScalarOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ReadScalarOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value path = createStringPointer(rewriter, loc, op, op.getPath());
+    Value valueType = arith::ConstantIntOp::create(
+        rewriter, loc, static_cast<int32_t>(op.getValueType()), 32);
+    Value where = createStringPointer(rewriter, loc, op, describeOp(op));
+    rewriter.replaceOp(op, callRuntime(rewriter, loc, op,
+                                       RuntimeFunction::ReadScalar,
+                                       {path, valueType, where}));
     return success();
   }
 };
@@ -149,7 +175,15 @@ struct LowerMessage : public AMLSPattern<OpTy> {
       ++next;
     }
     flushText();
-    callRuntime(rewriter, loc, op, RuntimeFunction::EmitEnd, {streamId});
+    if constexpr (std::is_same_v<OpTy, WriteScalarOp>) {
+      Value valueType = arith::ConstantIntOp::create(
+          rewriter, loc, static_cast<int32_t>(op.getValueType()), 32);
+      callRuntime(
+          rewriter, loc, op, RuntimeFunction::WriteText,
+          {createStringPointer(rewriter, loc, op, op.getPath()), valueType});
+    } else {
+      callRuntime(rewriter, loc, op, RuntimeFunction::EmitEnd, {streamId});
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -198,8 +232,9 @@ struct LowerMessage : public AMLSPattern<OpTy> {
 void mlir::amls::populateAMLSIOLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerRead, LowerWrite, LowerPrint,
+  addPatterns<LowerRead, LowerWrite, LowerReadScalar, LowerPrint,
               LowerMessage<PrintfOp, AMLS_STREAM_PRINT>,
-              LowerMessage<StopOp, AMLS_STREAM_STOP>>(patterns, converter,
-                                                      schedule);
+              LowerMessage<StopOp, AMLS_STREAM_STOP>,
+              LowerMessage<WriteScalarOp, AMLS_STREAM_FILE>>(
+      patterns, converter, schedule);
 }

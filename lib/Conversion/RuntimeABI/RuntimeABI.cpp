@@ -18,8 +18,16 @@ using namespace mlir::amls;
 static_assert(static_cast<int32_t>(FileFormat::CSV) == AMLS_FILE_CSV &&
                   static_cast<int32_t>(FileFormat::MatrixMarket) ==
                       AMLS_FILE_MATRIX_MARKET &&
-                  static_cast<int32_t>(FileFormat::Binary) == AMLS_FILE_BINARY,
+                  static_cast<int32_t>(FileFormat::Binary) ==
+                      AMLS_FILE_BINARY &&
+                  static_cast<int32_t>(FileFormat::Text) == AMLS_FILE_TEXT,
               "amls::FileFormat differs from AmlsFileFormat (ABI.h)");
+static_assert(static_cast<int32_t>(ScalarType::Double) == AMLS_VALUE_DOUBLE &&
+                  static_cast<int32_t>(ScalarType::Int) == AMLS_VALUE_INT &&
+                  static_cast<int32_t>(ScalarType::Boolean) ==
+                      AMLS_VALUE_BOOLEAN &&
+                  static_cast<int32_t>(ScalarType::String) == AMLS_VALUE_STRING,
+              "amls::ScalarType differs from AmlsValueType (ABI.h)");
 static_assert(static_cast<int32_t>(RandPdf::Uniform) == AMLS_PDF_UNIFORM &&
                   static_cast<int32_t>(RandPdf::Normal) == AMLS_PDF_NORMAL,
               "amls::RandPdf differs from AmlsRandomPdf (ABI.h)");
@@ -77,11 +85,17 @@ RuntimeSignature getSignature(RuntimeFunction function) {
             {T::I64, T::I64, T::F64, T::F64, T::F64, T::I32},
             T::F64};
   case F::FileRows:
-    return {"amls_rt_file_rows", {T::Ptr, T::I32}, T::I64};
+    return {
+        "amls_rt_file_rows", {T::Ptr, T::I32, T::I64, T::I64, T::Ptr}, T::I64};
   case F::FileCols:
-    return {"amls_rt_file_cols", {T::Ptr, T::I32}, T::I64};
+    return {
+        "amls_rt_file_cols", {T::Ptr, T::I32, T::I64, T::I64, T::Ptr}, T::I64};
   case F::Read:
-    return {"amls_rt_read", {T::MatrixF64, T::Ptr, T::I32}, {}};
+    return {"amls_rt_read", {T::MatrixF64, T::Ptr, T::I32, T::Ptr}, {}};
+  case F::WriteText:
+    return {"amls_rt_write_text", {T::Ptr, T::I32}, {}};
+  case F::ReadScalar:
+    return {"amls_rt_read_scalar", {T::Ptr, T::I32, T::Ptr}, T::F64};
   case F::Write:
     return {"amls_rt_write", {T::MatrixF64, T::Ptr, T::I32}, {}};
   case F::PrintMatrix:
@@ -187,7 +201,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
             {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
             {}};
   case F::CSRRead:
-    return {"amls_rt_csr_read", {T::Ptr, T::I32}, T::Ptr};
+    return {
+        "amls_rt_csr_read", {T::Ptr, T::I32, T::I64, T::I64, T::Ptr}, T::Ptr};
   case F::CSRHandleRows:
     return {"amls_rt_csr_handle_rows", {T::Ptr}, T::I64};
   case F::CSRHandleCols:
@@ -445,6 +460,15 @@ Value mlir::amls::createStringPointer(OpBuilder &builder, Location loc,
                                     builder.getStringAttr(text.str() + '\0'));
   }
   return LLVM::AddressOfOp::create(builder, loc, global);
+}
+
+std::string mlir::amls::describeOp(Operation *op) {
+  std::string text = "'" + op->getName().getStringRef().str() + "'";
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << " at " << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+       << ":" << fileLoc.getColumn();
+  return text;
 }
 
 std::string mlir::amls::describeBuffer(Location loc, StringRef what) {

@@ -57,9 +57,16 @@ private:
     return im.genMatrix(args[0], "the argument of '" + name.str() + "'");
   }
   /// The file format of `path`: the `format` argument (parameter
-  /// `formatParameter`) if given, else from the file's extension.
+  /// `formatParameter`) if given, else that of the file's .mtd file
+  /// (`mtdFormat`, reads only), else from the file's extension (`.csv`,
+  /// `.mtx`/`.mm`), else SystemDS's default, text-cell.
   std::optional<FileFormat> fileFormat(llvm::StringRef path,
-                                       size_t formatParameter);
+                                       size_t formatParameter,
+                                       std::optional<FileFormat> mtdFormat);
+  /// read(..., data_type="scalar").
+  DValue buildReadScalar(const std::string &path);
+  /// write(x, file) of a number, boolean or string.
+  DValue buildWriteScalar(const DValue &x, const std::string &path);
 
   Importer &im;
   OpBuilder &builder;

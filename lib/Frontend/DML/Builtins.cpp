@@ -405,25 +405,6 @@ DValue BuiltinCall::buildTrace() {
   return DValue::scalar(TraceOp::create(builder, l, im.f64(), *x));
 }
 
-std::optional<FileFormat> BuiltinCall::fileFormat(llvm::StringRef path,
-                                                  size_t formatParameter) {
-  if (!args.has(formatParameter))
-    return path.ends_with(".mtx") || path.ends_with(".mm")
-               ? FileFormat::MatrixMarket
-               : FileFormat::CSV;
-  const Expr *formatArg = args[formatParameter];
-  std::optional<std::string> text = im.genConstantString(formatArg, "'format'");
-  if (!text)
-    return std::nullopt;
-  if (*text == "csv")
-    return FileFormat::CSV;
-  if (*text == "mm")
-    return FileFormat::MatrixMarket;
-  im.error(formatArg->getLoc())
-      << "unsupported format \"" << *text << "\": expected \"csv\" or \"mm\"";
-  return std::nullopt;
-}
-
 DValue BuiltinCall::buildMinMax() {
   bool isMax = name == "max";
   if (call->args.empty()) {

@@ -1,14 +1,21 @@
 //===- BuiltinsIO.cpp - DML builtins that read, write and print -----------===//
 //
 // read, write, print, stop and toString: files and messages, whose text is
-// a sequence of literal pieces and values (printed by the runtime).
+// a sequence of literal pieces and values (printed by the runtime). Files
+// are read and written as SystemDS does: the format from the `format`
+// argument, else the `.mtd` metadata file beside the file, else its
+// extension, else text-cell; a write also writes the `.mtd` file; scalars
+// are files of their text.
 //
 //===----------------------------------------------------------------------===//
 
 #include "BuiltinCall.h"
 
+#include "AMLS/Runtime/FileMetadata.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -46,33 +53,172 @@ std::string formatOf(OpBuilder &builder, Location l, const DValue &text,
 
 } // namespace
 
+/// The .mtd file of `path` at compile time, or an error at `where`.
+static bool
+readCompileTimeMtd(Importer &im, llvm::SMLoc where, const std::string &path,
+                   std::optional<::amls::runtime::MtdMetadata> &mtd) {
+  std::string problem = ::amls::runtime::readMtdFor(path, mtd);
+  if (problem.empty())
+    return true;
+  im.error(where) << "read: " << problem;
+  return false;
+}
+
+/// A number argument known at compile time, if it is one.
+static std::optional<double> constantNumber(Value value) {
+  FloatAttr::ValueType number(0.0);
+  if (value && matchPattern(value, m_ConstantFloat(&number)))
+    return number.convertToDouble();
+  if (auto negated = value ? value.getDefiningOp<arith::NegFOp>() : nullptr)
+    if (std::optional<double> operand = constantNumber(negated.getOperand()))
+      return -*operand;
+  return std::nullopt;
+}
+
 DValue BuiltinCall::buildRead() {
   std::optional<std::string> path =
       im.genConstantString(args[0], "the file of 'read'");
   if (!path)
     return {};
-  std::optional<FileFormat> format = fileFormat(*path, /*formatParameter=*/1);
-  if (!format)
+  std::optional<::amls::runtime::MtdMetadata> mtd;
+  if (!readCompileTimeMtd(im, where, *path, mtd))
     return {};
+  std::string mtdPath = ::amls::runtime::mtdPathFor(*path);
+  std::string dataType = mtd ? mtd->dataType : "matrix";
   if (args.has(6)) {
     std::optional<std::string> text =
         im.genConstantString(args[6], "'data_type'");
     if (!text)
       return {};
-    if (*text != "matrix") {
+    if (*text != "matrix" && *text != "scalar") {
       im.error(args[6]->getLoc())
           << "read(data_type=\"" << *text
-          << "\") is not supported: AMLS reads matrices";
+          << "\") is not supported: AMLS reads matrices and scalars";
+      return {};
+    }
+    if (mtd && mtd->dataType != *text) {
+      im.error(args[6]->getLoc())
+          << "read(data_type=\"" << *text << "\"): the metadata file '"
+          << mtdPath << "' says data_type \"" << mtd->dataType << "\"";
+      return {};
+    }
+    dataType = *text;
+  }
+  if (dataType == "scalar")
+    return buildReadScalar(*path);
+  std::optional<FileFormat> mtdFormat;
+  if (mtd && mtd->format)
+    mtdFormat = static_cast<FileFormat>(*mtd->format);
+  std::optional<FileFormat> format =
+      fileFormat(*path, /*formatParameter=*/1, mtdFormat);
+  if (!format)
+    return {};
+  // rows= and cols=: the sizes of a text-cell file without a .mtd file.
+  // Known before the run, they become the result's type; they must agree
+  // with the .mtd file.
+  int64_t sizes[2] = {ShapedType::kDynamic, ShapedType::kDynamic};
+  for (int d = 0; d < 2; ++d) {
+    size_t parameter = d ? 5 : 4;
+    if (!args.has(parameter))
+      continue;
+    DValue size = im.gen(args[parameter]);
+    if (!size.isValid())
+      return {};
+    std::optional<double> number =
+        size.isNumeric() ? constantNumber(size.value) : std::nullopt;
+    if (!number)
+      continue; // Known only at run time: the .mtd file must give it.
+    if (!(*number >= 0) || *number != std::floor(*number) || *number > 9e15) {
+      im.error(args[parameter]->getLoc())
+          << "read: expected " << (d ? "cols" : "rows")
+          << " to be a count (0 or more), found " << *number;
+      return {};
+    }
+    sizes[d] = static_cast<int64_t>(*number);
+    std::optional<int64_t> fromMtd =
+        mtd ? (d ? mtd->cols : mtd->rows) : std::nullopt;
+    if (fromMtd && *fromMtd != sizes[d]) {
+      im.error(args[parameter]->getLoc())
+          << "read: " << (d ? "cols" : "rows") << "=" << sizes[d]
+          << " disagrees with the metadata file '" << mtdPath
+          << "', which gives " << (mtd->rows ? *mtd->rows : -1) << "x"
+          << (mtd->cols ? *mtd->cols : -1);
       return {};
     }
   }
-  // header, sep, rows, cols, value_type and nnz describe the file; the
-  // runtime reads the sizes from the file itself.
-  for (size_t i : {2, 3, 4, 5, 7, 8})
+  // header, sep, value_type and nnz describe the file; the runtime finds
+  // a CSV header itself, and only ',' separates CSV fields.
+  if (args.has(3)) {
+    std::optional<std::string> sep = im.genConstantString(args[3], "'sep'");
+    if (!sep)
+      return {};
+    if (*sep != ",") {
+      im.error(args[3]->getLoc()) << "read(sep=\"" << *sep
+                                  << "\") is not supported: AMLS reads CSV "
+                                     "files separated by ','";
+      return {};
+    }
+  } else if (mtd && mtd->separator && *mtd->separator != "," &&
+             *format == FileFormat::CSV) {
+    im.error(where) << "read: the metadata file '" << mtdPath
+                    << "' gives sep \"" << *mtd->separator
+                    << "\", which is not supported: AMLS reads CSV files "
+                       "separated by ','";
+    return {};
+  }
+  for (size_t i : {2, 7, 8})
     if (args.has(i) && !im.gen(args[i]).isValid())
       return {};
-  return DValue::matrix(ReadOp::create(builder, l, im.matrixType(),
-                                       builder.getStringAttr(*path), *format));
+  auto type = MatrixType::get(sizes[0], sizes[1], im.f64());
+  Value read =
+      ReadOp::create(builder, l, type, builder.getStringAttr(*path), *format);
+  return DValue::matrix(im.relaxed(l, read));
+}
+
+DValue BuiltinCall::buildReadScalar(const std::string &path) {
+  std::optional<::amls::runtime::MtdMetadata> mtd;
+  if (!readCompileTimeMtd(im, where, path, mtd))
+    return {};
+  std::string valueType = mtd ? mtd->valueType : "double";
+  if (args.has(7)) {
+    std::optional<std::string> text =
+        im.genConstantString(args[7], "'value_type'");
+    if (!text)
+      return {};
+    valueType = *text == "integer" ? "int" : *text;
+  }
+  if (args.has(1)) {
+    std::optional<std::string> format =
+        im.genConstantString(args[1], "'format'");
+    if (!format)
+      return {};
+    if (*format != "text") {
+      im.error(args[1]->getLoc()) << "read: a scalar is read from a text file "
+                                     "(format=\"text\"), found format=\""
+                                  << *format << "\"";
+      return {};
+    }
+  }
+  ScalarType type;
+  if (valueType == "double") {
+    type = ScalarType::Double;
+  } else if (valueType == "int") {
+    type = ScalarType::Int;
+  } else if (valueType == "boolean") {
+    type = ScalarType::Boolean;
+  } else {
+    im.error(args.has(7) ? args[7]->getLoc() : where)
+        << "read(data_type=\"scalar\", value_type=\"" << valueType
+        << "\") is not supported: AMLS reads double, int and boolean "
+           "scalars (it has no string values computed at run time)";
+    return {};
+  }
+  Value value = ReadScalarOp::create(builder, l, im.f64(),
+                                     builder.getStringAttr(path), type);
+  if (type == ScalarType::Boolean)
+    return DValue::boolean(arith::CmpFOp::create(
+        builder, l, arith::CmpFPredicate::UNE, value, im.constant(l, 0.0)));
+  return DValue::number(value, type == ScalarType::Int);
 }
 
 DValue BuiltinCall::buildToString() {
@@ -82,24 +228,11 @@ DValue BuiltinCall::buildToString() {
   return DValue::string({StringPiece{"", x.value}});
 }
 
-DValue BuiltinCall::buildPrintOrStop() {
-  DValue message = im.gen(args[0]);
-  if (!message.isValid())
-    return {};
-  if (!message.isString())
-    message = DValue::string(
-        {StringPiece{"", message.value, /*integer=*/message.integer}});
-  auto emit = [&](bool integersAsIntegers) {
-    llvm::SmallVector<Value> values;
-    std::string format =
-        formatOf(builder, l, message, integersAsIntegers, values);
-    if (name == "print")
-      PrintfOp::create(builder, l, builder.getStringAttr(format), values);
-    else
-      StopOp::create(builder, l, builder.getStringAttr(format), values);
-  };
-  // An INT prints as an integer ("7"); one that is not finite (7 %% 0 is
-  // NaN) has no integer to print and prints as a double ("NaN").
+/// Calls emit(integersAsIntegers) for `message`: an INT prints as an
+/// integer ("7"); one that is not finite (7 %% 0 is NaN) has no integer to
+/// print and prints as a double ("NaN").
+static void emitMessage(OpBuilder &builder, Location l, const DValue &message,
+                        llvm::function_ref<void(bool)> emit) {
   Value allFinite;
   for (const StringPiece &piece : message.pieces) {
     if (!piece.integer)
@@ -116,7 +249,7 @@ DValue BuiltinCall::buildPrintOrStop() {
   }
   if (!allFinite) {
     emit(/*integersAsIntegers=*/false);
-    return {};
+    return;
   }
   auto branch = scf::IfOp::create(builder, l, allFinite,
                                   /*withElseRegion=*/true);
@@ -125,21 +258,99 @@ DValue BuiltinCall::buildPrintOrStop() {
   emit(/*integersAsIntegers=*/true);
   builder.setInsertionPointToStart(branch.elseBlock());
   emit(/*integersAsIntegers=*/false);
+}
+
+DValue BuiltinCall::buildPrintOrStop() {
+  DValue message = im.gen(args[0]);
+  if (!message.isValid())
+    return {};
+  if (!message.isString())
+    message = DValue::string(
+        {StringPiece{"", message.value, /*integer=*/message.integer}});
+  emitMessage(builder, l, message, [&](bool integersAsIntegers) {
+    llvm::SmallVector<Value> values;
+    std::string format =
+        formatOf(builder, l, message, integersAsIntegers, values);
+    if (name == "print")
+      PrintfOp::create(builder, l, builder.getStringAttr(format), values);
+    else
+      StopOp::create(builder, l, builder.getStringAttr(format), values);
+  });
   return {};
 }
 
 DValue BuiltinCall::buildWrite() {
-  std::optional<Value> x = im.genMatrix(args[0], "the value of 'write'");
+  DValue x = im.gen(args[0]);
   std::optional<std::string> path =
       im.genConstantString(args[1], "the file of 'write'");
-  if (!x || !path)
+  if (!x.isValid() || !path)
     return {};
-  std::optional<FileFormat> format = fileFormat(*path, /*formatParameter=*/2);
+  if (!x.isMatrix())
+    return buildWriteScalar(x, *path);
+  std::optional<FileFormat> format =
+      fileFormat(*path, /*formatParameter=*/2, std::nullopt);
   if (!format)
     return {};
   for (size_t i : {3, 4, 5})
     if (args.has(i) && !im.gen(args[i]).isValid())
       return {};
-  WriteOp::create(builder, l, *x, builder.getStringAttr(*path), *format);
+  WriteOp::create(builder, l, x.value, builder.getStringAttr(*path), *format);
   return {};
+}
+
+DValue BuiltinCall::buildWriteScalar(const DValue &x, const std::string &path) {
+  // SystemDS writes scalars as text, whatever the format.
+  if (args.has(2)) {
+    std::optional<std::string> format =
+        im.genConstantString(args[2], "'format'");
+    if (!format)
+      return {};
+    if (*format != "text" && *format != "csv") {
+      im.error(args[2]->getLoc()) << "write: a scalar is written as text "
+                                     "(format=\"text\"), found format=\""
+                                  << *format << "\"";
+      return {};
+    }
+  }
+  for (size_t i : {3, 4, 5})
+    if (args.has(i) && !im.gen(args[i]).isValid())
+      return {};
+  ScalarType type = x.isString()                   ? ScalarType::String
+                    : x.kind == DValue::Kind::Bool ? ScalarType::Boolean
+                    : x.integer                    ? ScalarType::Int
+                                                   : ScalarType::Double;
+  DValue text =
+      x.isString() ? x : DValue::string({StringPiece{"", x.value, x.integer}});
+  emitMessage(builder, l, text, [&](bool integersAsIntegers) {
+    llvm::SmallVector<Value> values;
+    std::string format = formatOf(builder, l, text, integersAsIntegers, values);
+    WriteScalarOp::create(builder, l, builder.getStringAttr(path), type,
+                          builder.getStringAttr(format), values);
+  });
+  return {};
+}
+
+std::optional<FileFormat>
+BuiltinCall::fileFormat(llvm::StringRef path, size_t formatParameter,
+                        std::optional<FileFormat> mtdFormat) {
+  if (!args.has(formatParameter)) {
+    if (mtdFormat)
+      return *mtdFormat;
+    if (path.ends_with(".mtx") || path.ends_with(".mm"))
+      return FileFormat::MatrixMarket;
+    if (path.ends_with(".csv"))
+      return FileFormat::CSV;
+    return FileFormat::Text;
+  }
+  const Expr *formatArg = args[formatParameter];
+  std::optional<std::string> text = im.genConstantString(formatArg, "'format'");
+  if (!text)
+    return std::nullopt;
+  AmlsFileFormat format;
+  std::string problem = ::amls::runtime::parseFormatName(*text, format);
+  if (!problem.empty()) {
+    im.error(formatArg->getLoc()) << problem;
+    return std::nullopt;
+  }
+  return static_cast<FileFormat>(format);
 }

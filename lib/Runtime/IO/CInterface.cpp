@@ -5,9 +5,13 @@
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
+#include "TextParsing.h"
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -45,8 +49,16 @@ MatrixView viewOf(const AmlsMatrixF64 *m) {
 
 } // namespace
 
-/// The sizes of `path` into the cache unless they are already there.
-static ReadCache &cachedShape(const char *path, int32_t format) {
+/// `problem` of the read `where` describes ("'amls.read' at f.dml:3:5").
+static std::string readProblem(const char *where, const std::string &problem) {
+  return where && *where ? std::string(where) + ": " + problem : problem;
+}
+
+/// The sizes of `path` into the cache unless they are already there. A
+/// text-cell file's come from its .mtd file, or from the read (`rows`,
+/// `cols`; -1 where not stated).
+static ReadCache &cachedShape(const char *path, int32_t format, int64_t rows,
+                              int64_t cols, const char *where) {
   ReadCache &cache = readCache();
   auto fileFormat = static_cast<AmlsFileFormat>(format);
   if (cache.path == path && cache.format == fileFormat)
@@ -55,6 +67,15 @@ static ReadCache &cachedShape(const char *path, int32_t format) {
   cache.format = fileFormat;
   cache.matrix = Matrix();
   cache.parsed = false;
+  if (fileFormat == AMLS_FILE_TEXT) {
+    std::string error =
+        textFileShape(cache.path, rows, cols, cache.rows, cache.cols);
+    if (!error.empty()) {
+      cache.path.clear();
+      fail(readProblem(where, error));
+    }
+    return cache;
+  }
   if (std::optional<MatrixFileMetadata> metadata =
           readMatrixFileMetadata(cache.path, fileFormat)) {
     cache.rows = metadata->rows;
@@ -64,7 +85,7 @@ static ReadCache &cachedShape(const char *path, int32_t format) {
   std::string error = readMatrix(cache.path, fileFormat, cache.matrix);
   if (!error.empty()) {
     cache.path.clear();
-    fail(error);
+    fail(readProblem(where, error));
   }
   cache.rows = cache.matrix.rows;
   cache.cols = cache.matrix.cols;
@@ -72,20 +93,25 @@ static ReadCache &cachedShape(const char *path, int32_t format) {
   return cache;
 }
 
-extern "C" int64_t amls_rt_file_rows(const char *path, int32_t format) {
+extern "C" int64_t amls_rt_file_rows(const char *path, int32_t format,
+                                     int64_t rows, int64_t cols,
+                                     const char *where) {
   std::lock_guard<std::mutex> lock(readCache().mutex);
-  return cachedShape(path, format).rows;
+  return cachedShape(path, format, rows, cols, where).rows;
 }
 
-extern "C" int64_t amls_rt_file_cols(const char *path, int32_t format) {
+extern "C" int64_t amls_rt_file_cols(const char *path, int32_t format,
+                                     int64_t rows, int64_t cols,
+                                     const char *where) {
   std::lock_guard<std::mutex> lock(readCache().mutex);
-  return cachedShape(path, format).cols;
+  return cachedShape(path, format, rows, cols, where).cols;
 }
 
 extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
-                                          int32_t format) {
+                                          int32_t format, const char *where) {
   std::lock_guard<std::mutex> lock(readCache().mutex);
-  ReadCache &cache = cachedShape(path, format);
+  ReadCache &cache =
+      cachedShape(path, format, dest->sizes[0], dest->sizes[1], where);
   MatrixSpan span{dest->aligned + dest->offset, dest->sizes[0], dest->sizes[1],
                   dest->strides[0], dest->strides[1]};
   std::string error;
@@ -104,13 +130,22 @@ extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
   cache.matrix = Matrix();
   cache.parsed = false;
   if (!error.empty())
-    fail(error);
+    fail(readProblem(where, error));
 }
 
 extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
                                            const char *path, int32_t format) {
+  MatrixView view = viewOf(source);
   std::string error =
-      writeMatrix(path, static_cast<AmlsFileFormat>(format), viewOf(source));
+      writeMatrix(path, static_cast<AmlsFileFormat>(format), view);
+  if (!error.empty())
+    fail(error);
+  int64_t nonZeros = 0;
+  for (int64_t r = 0; r < view.rows; ++r)
+    for (int64_t c = 0; c < view.cols; ++c)
+      nonZeros += view.at(r, c) != 0.0;
+  error = writeMatrixMtdFor(path, static_cast<AmlsFileFormat>(format),
+                            view.rows, view.cols, nonZeros);
   if (!error.empty())
     fail(error);
 }
@@ -183,8 +218,23 @@ extern "C" void amls_rt_check_dense_size(int64_t rows, int64_t cols,
 
 namespace {
 std::string &messageBuffer(int32_t stream) {
-  thread_local std::string buffers[2];
-  return buffers[stream == AMLS_STREAM_STOP ? 1 : 0];
+  thread_local std::string buffers[3];
+  return buffers[stream == AMLS_STREAM_STOP   ? 1
+                 : stream == AMLS_STREAM_FILE ? 2
+                                              : 0];
+}
+
+const char *valueTypeName(int32_t valueType) {
+  switch (valueType) {
+  case AMLS_VALUE_INT:
+    return "int";
+  case AMLS_VALUE_BOOLEAN:
+    return "boolean";
+  case AMLS_VALUE_STRING:
+    return "string";
+  default:
+    return "double";
+  }
 }
 } // namespace
 
@@ -226,4 +276,76 @@ extern "C" void amls_rt_emit_end(int32_t stream) {
   message += '\n';
   std::fwrite(message.data(), 1, message.size(), stdout);
   std::fflush(stdout);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars in files, as SystemDS writes them: the value's text (no newline)
+// and a .mtd file of data type scalar.
+//===----------------------------------------------------------------------===//
+
+extern "C" void amls_rt_write_text(const char *path, int32_t valueType) {
+  std::string text;
+  std::swap(text, messageBuffer(AMLS_STREAM_FILE));
+  std::string error = writeTextFile(path, text);
+  if (!error.empty())
+    fail(error);
+  MtdMetadata metadata;
+  metadata.dataType = "scalar";
+  metadata.valueType = valueTypeName(valueType);
+  metadata.format = AMLS_FILE_TEXT;
+  error = writeMtdFor(path, metadata);
+  if (!error.empty())
+    fail(error);
+}
+
+extern "C" double amls_rt_read_scalar(const char *path, int32_t valueType,
+                                      const char *where) {
+  std::string error, text;
+  double value = 0.0;
+  auto problem = [&](const std::string &what) {
+    fail(readProblem(where, std::string(path) + ": " + what));
+  };
+  std::optional<MtdMetadata> metadata;
+  error = readMtdFor(path, metadata);
+  if (!error.empty())
+    fail(readProblem(where, error));
+  if (metadata && metadata->dataType != "scalar")
+    problem("its metadata file says data_type \"" + metadata->dataType +
+            "\", but the read expects a scalar");
+  std::FILE *file = std::fopen(path, "rb");
+  if (!file)
+    problem("cannot open the file for reading");
+  char buffer[4096];
+  size_t read;
+  while ((read = std::fread(buffer, 1, sizeof(buffer), file)) > 0 &&
+         text.size() < (1 << 20))
+    text.append(buffer, read);
+  std::fclose(file);
+  std::string_view trimmed = trim(text);
+  std::string shown = quoted(trimmed);
+  if (valueType == AMLS_VALUE_BOOLEAN) {
+    std::string lower(trimmed);
+    for (char &c : lower)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "true" || lower == "1")
+      return 1.0;
+    if (lower == "false" || lower == "0")
+      return 0.0;
+    problem("expected a boolean (TRUE or FALSE), found " + shown);
+  }
+  // Java's spellings of the values that are not finite, then strtod's.
+  if (trimmed == "NaN")
+    value = NAN;
+  else if (trimmed == "Infinity")
+    value = INFINITY;
+  else if (trimmed == "-Infinity")
+    value = -INFINITY;
+  else if (!parseNumber(trimmed, value))
+    problem(std::string("expected ") +
+            (valueType == AMLS_VALUE_INT ? "an integer" : "a number") +
+            ", found " + shown);
+  if (valueType == AMLS_VALUE_INT &&
+      (!std::isfinite(value) || value != std::floor(value)))
+    problem("expected an integer, found " + shown);
+  return value;
 }

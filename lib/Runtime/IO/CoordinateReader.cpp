@@ -1,9 +1,10 @@
 //===- CoordinateReader.cpp - Matrix Market coordinate files in parallel --===//
 //
-// A coordinate Matrix Market file read into CSR by all threads from a
-// mapping of the file, cut into one part per thread at line boundaries. The
-// result is the sequential reader's (SparseIO.cpp's CsrSink): a row's
-// entries in file order, the last assignment of a cell winning, zeros
+// A coordinate Matrix Market file, or a SystemDS text-cell file (the same
+// entry lines without the header, any number of them), read into CSR by
+// all threads from a mapping of the file, cut into one part per thread at line
+// boundaries. The result is the sequential reader's (SparseIO.cpp's CsrSink): a
+// row's entries in file order, the last assignment of a cell winning, zeros
 // dropped last. Two routes:
 //  - a general file listed by row (what scipy, AMLS and most writers
 //    produce) is parsed straight into the CSR arrays: each part fills its
@@ -418,7 +419,7 @@ Outcome readRowOrdered(const std::vector<Part> &parts, const Layout &layout,
     listed += part.written;
     previousLast = std::max(previousLast, part.lastRow);
   }
-  if (listed != entries)
+  if (entries >= 0 && listed != entries)
     return Outcome::Refused;
 
   // Comment and blank lines left slots empty: later parts move down.
@@ -472,12 +473,13 @@ struct ListedPart {
 
 /// Parses any coordinate file (symmetric ones mirrored) into `m`: per-part
 /// entry lists, placed by a counting sort over the rows. False where a line
-/// is not for the fast parser.
+/// is not for the fast parser or there are not `entries` of them (any
+/// number when negative).
 bool readAnyOrder(const std::vector<Part> &parts, const Layout &layout,
-                  const MatrixMarketHeader &header, CsrMatrix &m) {
+                  const std::string &symmetry, int64_t entries, CsrMatrix &m) {
   auto count = static_cast<int64_t>(parts.size());
-  bool symmetric = header.symmetry != "general";
-  double mirrorSign = header.symmetry == "skew-symmetric" ? -1.0 : 1.0;
+  bool symmetric = symmetry != "general";
+  double mirrorSign = symmetry == "skew-symmetric" ? -1.0 : 1.0;
   std::vector<std::unique_ptr<ListedPart>> parsed(count);
   for (int64_t t = 0; t < count; ++t)
     parsed[t] =
@@ -510,7 +512,7 @@ bool readAnyOrder(const std::vector<Part> &parts, const Layout &layout,
     lines += part->lines;
     total += part->size;
   }
-  if (lines != header.entries)
+  if (entries >= 0 && lines != entries)
     return false;
 
   // Counting sort: each part's entries of row r go after those of the
@@ -555,6 +557,39 @@ bool readAnyOrder(const std::vector<Part> &parts, const Layout &layout,
   return true;
 }
 
+/// The entries of [start, end of file) of `path` into `result`, as the
+/// sequential reader would read them; `entries` negative: any number.
+bool readEntriesInParallel(const std::string &path, std::streamoff start,
+                           const Layout &layout, const std::string &symmetry,
+                           int64_t entries, CsrMatrix &result) {
+  // Row pointers beyond the budget: the sequential reader reports it.
+  if (!csrColumnLimit(layout.cols).empty() ||
+      8.0 * (static_cast<double>(layout.rows) + 1) >
+          static_cast<double>(memory::getLimit()))
+    return false;
+  MappedFile file(path);
+  // An empty file maps nothing: the sequential reader reads it.
+  if (start < 0 || !file.base || static_cast<size_t>(start) > file.size)
+    return false;
+  std::vector<Part> parts =
+      cutIntoParts(file.base + start, file.base + file.size);
+  CsrMatrix m;
+  Outcome outcome = symmetry == "general"
+                        ? readRowOrdered(parts, layout, entries, m)
+                        : Outcome::OutOfOrder;
+  if (outcome == Outcome::OutOfOrder) {
+    m = CsrMatrix();
+    outcome = readAnyOrder(parts, layout, symmetry, entries, m)
+                  ? Outcome::Read
+                  : Outcome::Refused;
+  }
+  if (outcome != Outcome::Read)
+    return false;
+  settleRows(m, static_cast<int64_t>(parts.size()));
+  result = std::move(m);
+  return true;
+}
+
 } // namespace
 
 bool amls::runtime::readCoordinateInParallel(const std::string &path,
@@ -562,31 +597,18 @@ bool amls::runtime::readCoordinateInParallel(const std::string &path,
   std::ifstream in(path, std::ios::binary);
   MatrixMarketHeader header;
   int64_t lineNo = 0;
-  // Row pointers beyond the budget: the sequential reader reports it.
   if (!in || !parseMatrixMarketHeader(in, path, header, lineNo).empty() ||
-      !header.coordinate || !csrColumnLimit(header.cols).empty() ||
-      8.0 * (static_cast<double>(header.rows) + 1) >
-          static_cast<double>(memory::getLimit()))
+      !header.coordinate)
     return false;
   std::streamoff start = in.tellg();
-  MappedFile file(path);
-  if (start < 0 || !file.base || static_cast<size_t>(start) > file.size)
-    return false;
-  std::vector<Part> parts =
-      cutIntoParts(file.base + start, file.base + file.size);
   Layout layout{header.rows, header.cols, header.field == "pattern"};
-  CsrMatrix m;
-  Outcome outcome = header.symmetry == "general"
-                        ? readRowOrdered(parts, layout, header.entries, m)
-                        : Outcome::OutOfOrder;
-  if (outcome == Outcome::OutOfOrder) {
-    m = CsrMatrix();
-    outcome = readAnyOrder(parts, layout, header, m) ? Outcome::Read
-                                                     : Outcome::Refused;
-  }
-  if (outcome != Outcome::Read)
-    return false;
-  settleRows(m, static_cast<int64_t>(parts.size()));
-  result = std::move(m);
-  return true;
+  return readEntriesInParallel(path, start, layout, header.symmetry,
+                               header.entries, result);
+}
+
+bool amls::runtime::readTextCellsInParallel(const std::string &path,
+                                            int64_t rows, int64_t cols,
+                                            CsrMatrix &result) {
+  Layout layout{rows, cols, /*pattern=*/false};
+  return readEntriesInParallel(path, 0, layout, "general", -1, result);
 }

@@ -32,6 +32,11 @@ inline std::string csrColumnLimit(int64_t cols) {
 /// the sequential reader then reads it and reports the errors.
 bool readCoordinateInParallel(const std::string &path, CsrMatrix &result);
 
+/// The same for the text-cell file `path` of `rows` x `cols` (the sizes of
+/// its .mtd file or of the read): every line an entry.
+bool readTextCellsInParallel(const std::string &path, int64_t rows,
+                             int64_t cols, CsrMatrix &result);
+
 } // namespace amls::runtime
 
 #endif // AMLS_LIB_RUNTIME_IO_COORDINATEREADER_H

@@ -160,15 +160,31 @@ std::optional<MatrixFileMetadata> readBinaryShape(const std::string &path) {
 
 std::optional<MatrixFileMetadata>
 readMatrixFileMetadata(const std::string &path, AmlsFileFormat format) {
+  std::optional<MtdMetadata> mtd;
+  if (!readMtdFor(path, mtd).empty())
+    mtd.reset();
+  std::optional<MatrixFileMetadata> fromMtd =
+      mtd ? mtd->matrixMetadata() : std::nullopt;
+  std::optional<MatrixFileMetadata> metadata;
   switch (format) {
   case AMLS_FILE_CSV:
-    return readCsvShape(path);
+    metadata = readCsvShape(path);
+    break;
   case AMLS_FILE_MATRIX_MARKET:
-    return readMatrixMarketMetadata(path);
+    metadata = readMatrixMarketMetadata(path);
+    break;
   case AMLS_FILE_BINARY:
-    return readBinaryShape(path);
+    metadata = readBinaryShape(path);
+    break;
+  case AMLS_FILE_TEXT:
+    return fromMtd;
   }
-  return std::nullopt;
+  // A file that states its sizes is read by them; its .mtd file adds the
+  // non-zeros where it agrees.
+  if (metadata && fromMtd && !metadata->nonZeros &&
+      metadata->rows == fromMtd->rows && metadata->cols == fromMtd->cols)
+    metadata->nonZeros = fromMtd->nonZeros;
+  return metadata;
 }
 
 } // namespace amls::runtime

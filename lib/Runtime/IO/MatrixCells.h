@@ -39,9 +39,10 @@ public:
 };
 
 /// Parses the file `path` into `sink`: "" on success, else a message as
-/// readMatrix returns it.
+/// readMatrix returns it. `stated`: the sizes of a text-cell file without a
+/// .mtd file.
 std::string parseMatrixFile(const std::string &path, FileFormat format,
-                            CellSink &sink);
+                            CellSink &sink, StatedShape stated = {});
 
 /// Parses the CSV file `path` into `sink` with the runtime's threads
 /// (CsvReader.cpp).

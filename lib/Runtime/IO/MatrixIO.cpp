@@ -1,6 +1,7 @@
 //===- MatrixIO.cpp - Reading, writing and printing matrices --------------===//
 
 #include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/Memory.h"
 #include "MatrixCells.h"
 #include "TextParsing.h"
@@ -50,7 +51,8 @@ bool nextMatrixMarketLine(std::istream &in, std::string &line,
 /// `<row> <col>[ <value>]` of a coordinate entry without a stream: files
 /// of millions of entries spend most of their reading time constructing
 /// an istringstream per line. False where the fast path does not apply
-/// (the stream then parses the line, with the same results and errors).
+/// (the stream then parses the line, with the same results and errors; a
+/// field after the last is an error).
 bool parseCoordinateFast(const std::string &line, bool pattern, int64_t &r,
                          int64_t &c, double &value) {
   const char *p = line.data(), *end = p + line.size();
@@ -74,48 +76,43 @@ bool parseCoordinateFast(const std::string &line, bool pattern, int64_t &r,
   if (p < end && *p == '+')
     ++p;
   auto [next, ec] = std::from_chars(p, end, value);
-  return ec == std::errc() &&
-         (next == end || *next == ' ' || *next == '\t' || *next == '\r');
+  if (ec != std::errc())
+    return false;
+  // Nothing may follow the value but blanks (the slow path rejects it).
+  for (p = next; p < end; ++p)
+    if (*p != ' ' && *p != '\t' && *p != '\r')
+      return false;
+  return true;
 }
 
-std::string parseMatrixMarket(const std::string &path, std::istream &in,
-                              CellSink &sink) {
-  MatrixMarketHeader header;
-  int64_t lineNo = 0;
-  std::string error = parseMatrixMarketHeader(in, path, header, lineNo);
-  if (!error.empty())
-    return error;
-  bool coordinate = header.coordinate;
-  bool pattern = header.field == "pattern";
-  int64_t rows = header.rows, cols = header.cols, entries = header.entries;
+/// The coordinate entries "<row> <col>[ <value>]" (1-based) that follow
+/// line `lineNo` of `in`: `expected` of them, or up to the end of the file
+/// when `expected` is negative (a text-cell file). Blank lines and '%'
+/// comments are skipped. The one sequential parser of Matrix Market
+/// coordinate entries and of SystemDS's text-cell lines.
+std::string parseCoordinateEntries(const std::string &path, std::istream &in,
+                                   int64_t lineNo, int64_t rows, int64_t cols,
+                                   int64_t expected, bool pattern,
+                                   const std::string &symmetry,
+                                   CellSink &sink) {
   std::string line;
-  auto nextLine = [&] { return nextMatrixMarketLine(in, line, lineNo); };
-  error = sinkProblem(path, sink.setShape(rows, cols, coordinate));
-  if (!error.empty())
-    return error;
-  int64_t expected = coordinate ? entries : rows * cols;
-  bool symmetric = header.symmetry != "general";
-  double mirrorSign = header.symmetry == "skew-symmetric" ? -1.0 : 1.0;
-  for (int64_t k = 0; k < expected; ++k) {
-    if (!nextLine())
+  bool symmetric = symmetry != "general";
+  double mirrorSign = symmetry == "skew-symmetric" ? -1.0 : 1.0;
+  for (int64_t k = 0; expected < 0 || k < expected; ++k) {
+    if (!nextMatrixMarketLine(in, line, lineNo)) {
+      if (expected < 0)
+        break;
       return located(path, lineNo + 1,
                      "expected " + std::to_string(expected) +
                          " entries, found " + std::to_string(k));
-    if (!coordinate) {
-      std::istringstream entry(line);
-      double value;
-      if (!(entry >> value))
-        return located(path, lineNo,
-                       "expected a number, found " + quoted(line));
-      // Array layout lists the cells column by column.
-      sink.assign(k % rows, k / rows, value);
-      continue;
     }
     int64_t r, c;
     double value = 1.0;
     auto parseSlowly = [&] {
       std::istringstream entry(line);
-      return (entry >> r >> c) && (pattern || (entry >> value));
+      std::string rest;
+      return (entry >> r >> c) && (pattern || (entry >> value)) &&
+             !(entry >> rest);
     };
     if (!parseCoordinateFast(line, pattern, r, c, value) && !parseSlowly())
       return located(path, lineNo,
@@ -132,6 +129,53 @@ std::string parseMatrixMarket(const std::string &path, std::istream &in,
       sink.assign(c - 1, r - 1, mirrorSign * value);
   }
   return sinkProblem(path, sink.finish(rows, cols));
+}
+
+std::string parseMatrixMarket(const std::string &path, std::istream &in,
+                              CellSink &sink) {
+  MatrixMarketHeader header;
+  int64_t lineNo = 0;
+  std::string error = parseMatrixMarketHeader(in, path, header, lineNo);
+  if (!error.empty())
+    return error;
+  int64_t rows = header.rows, cols = header.cols;
+  error = sinkProblem(path, sink.setShape(rows, cols, header.coordinate));
+  if (!error.empty())
+    return error;
+  if (header.coordinate)
+    return parseCoordinateEntries(path, in, lineNo, rows, cols, header.entries,
+                                  header.field == "pattern", header.symmetry,
+                                  sink);
+  std::string line;
+  int64_t expected = rows * cols;
+  for (int64_t k = 0; k < expected; ++k) {
+    if (!nextMatrixMarketLine(in, line, lineNo))
+      return located(path, lineNo + 1,
+                     "expected " + std::to_string(expected) +
+                         " entries, found " + std::to_string(k));
+    std::istringstream entry(line);
+    double value;
+    if (!(entry >> value))
+      return located(path, lineNo, "expected a number, found " + quoted(line));
+    // Array layout lists the cells column by column.
+    sink.assign(k % rows, k / rows, value);
+  }
+  return sinkProblem(path, sink.finish(rows, cols));
+}
+
+/// SystemDS's text-cell format: Matrix Market coordinate entries without
+/// the header, the sizes from the .mtd file or the read.
+std::string parseTextCells(const std::string &path, std::istream &in,
+                           StatedShape stated, CellSink &sink) {
+  int64_t rows = 0, cols = 0;
+  std::string error = textFileShape(path, stated.rows, stated.cols, rows, cols);
+  if (!error.empty())
+    return error;
+  error = sinkProblem(path, sink.setShape(rows, cols, /*reassigns=*/true));
+  if (!error.empty())
+    return error;
+  return parseCoordinateEntries(path, in, 0, rows, cols, -1, false, "general",
+                                sink);
 }
 
 std::string parseBinary(const std::string &path, std::istream &in,
@@ -388,7 +432,7 @@ std::string parseMatrixMarketHeader(std::istream &in, const std::string &path,
 }
 
 std::string parseMatrixFile(const std::string &path, FileFormat format,
-                            CellSink &sink) {
+                            CellSink &sink, StatedShape stated) {
   if (format == AMLS_FILE_CSV)
     return parseCSVFile(path, sink);
   std::ifstream in(path, std::ios::binary);
@@ -396,13 +440,15 @@ std::string parseMatrixFile(const std::string &path, FileFormat format,
     return path + ": cannot open the file for reading";
   if (format == AMLS_FILE_MATRIX_MARKET)
     return parseMatrixMarket(path, in, sink);
+  if (format == AMLS_FILE_TEXT)
+    return parseTextCells(path, in, stated, sink);
   return parseBinary(path, in, sink);
 }
 
 std::string readMatrix(const std::string &path, FileFormat format,
-                       Matrix &result) {
+                       Matrix &result, StatedShape stated) {
   DenseSink sink(result);
-  std::string error = parseMatrixFile(path, format, sink);
+  std::string error = parseMatrixFile(path, format, sink, stated);
   if (!error.empty())
     result = Matrix();
   return error;
@@ -411,7 +457,7 @@ std::string readMatrix(const std::string &path, FileFormat format,
 std::string readMatrixInto(const std::string &path, FileFormat format,
                            const MatrixSpan &dest) {
   SpanSink sink(dest);
-  return parseMatrixFile(path, format, sink);
+  return parseMatrixFile(path, format, sink, {dest.rows, dest.cols});
 }
 
 std::string writeMatrix(const std::string &path, FileFormat format,

@@ -199,8 +199,10 @@ void writeArray(OutputFile &out, const CellSource &m) {
 
 /// Matrix Market's coordinate layout: the non-zeros are counted per row
 /// first (the header states their number), then chunked by count, so that
-/// a CSR matrix of a million short rows makes a few hundred chunks.
-void writeCoordinate(OutputFile &out, const CellSource &m) {
+/// a CSR matrix of a million short rows makes a few hundred chunks. Without
+/// `header`, SystemDS's text-cell format: the same lines, and "1 1 0" for a
+/// matrix without non-zeros (SystemDS writes no empty file).
+void writeCoordinate(OutputFile &out, const CellSource &m, bool header) {
   std::vector<int64_t> rowCounts(m.rows);
   int64_t threads = std::max<int64_t>(
       1, std::min<int64_t>(amls_rt_get_num_threads(), m.rows / 1024));
@@ -226,9 +228,12 @@ void writeCoordinate(OutputFile &out, const CellSource &m) {
       inChunk = work = 0;
     }
   }
-  out.write("%%MatrixMarket matrix coordinate real general\n" +
-            std::to_string(m.rows) + ' ' + std::to_string(m.cols) + ' ' +
-            std::to_string(nonZeros) + '\n');
+  if (header)
+    out.write("%%MatrixMarket matrix coordinate real general\n" +
+              std::to_string(m.rows) + ' ' + std::to_string(m.cols) + ' ' +
+              std::to_string(nonZeros) + '\n');
+  else if (nonZeros == 0 && m.rows > 0 && m.cols > 0)
+    out.write("1 1 0\n");
   constexpr int64_t kEntryChars = 2 * (kIntegerChars + 1) + kDoubleChars + 1;
   writeChunks(out, static_cast<int64_t>(entries.size()),
               [&](int64_t k, Buffer &buffer) {
@@ -261,10 +266,12 @@ std::string writeCells(const std::string &path, FileFormat format,
     writeBinary(out, m);
   else if (format == AMLS_FILE_CSV)
     writeCsv(out, m);
+  else if (format == AMLS_FILE_TEXT)
+    writeCoordinate(out, m, /*header=*/false);
   else if (layout == MatrixMarketLayout::Array)
     writeArray(out, m);
   else
-    writeCoordinate(out, m);
+    writeCoordinate(out, m, /*header=*/true);
   return out.close();
 }
 

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Core/Failure.h"
+#include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
@@ -195,12 +196,18 @@ CsrMatrix &handleMatrix(void *handle) {
 namespace amls::runtime {
 
 std::string readCsrMatrix(const std::string &path, FileFormat format,
-                          CsrMatrix &result) {
+                          CsrMatrix &result, StatedShape stated) {
   if (format == AMLS_FILE_MATRIX_MARKET &&
       readCoordinateInParallel(path, result))
     return "";
+  if (format == AMLS_FILE_TEXT) {
+    int64_t rows = 0, cols = 0;
+    if (textFileShape(path, stated.rows, stated.cols, rows, cols).empty() &&
+        readTextCellsInParallel(path, rows, cols, result))
+      return "";
+  }
   CsrSink sink(result);
-  std::string error = parseMatrixFile(path, format, sink);
+  std::string error = parseMatrixFile(path, format, sink, stated);
   if (!error.empty())
     result = CsrMatrix();
   return error;
@@ -214,13 +221,15 @@ std::string writeMatrix(const std::string &path, FileFormat format,
 
 } // namespace amls::runtime
 
-extern "C" void *amls_rt_csr_read(const char *path, int32_t format) {
+extern "C" void *amls_rt_csr_read(const char *path, int32_t format,
+                                  int64_t rows, int64_t cols,
+                                  const char *where) {
   auto *matrix = new CsrMatrix();
-  std::string error =
-      readCsrMatrix(path, static_cast<AmlsFileFormat>(format), *matrix);
+  std::string error = readCsrMatrix(path, static_cast<AmlsFileFormat>(format),
+                                    *matrix, StatedShape{rows, cols});
   if (!error.empty()) {
     delete matrix;
-    fail(error);
+    fail(where && *where ? std::string(where) + ": " + error : error);
   }
   return matrix;
 }
@@ -290,9 +299,17 @@ extern "C" void _mlir_ciface_amls_rt_csr_write(AmlsVectorI64 *a_rowptr,
                                                AmlsVectorF64 *a_values,
                                                int64_t a_cols, const char *path,
                                                int32_t format) {
+  CsrMatrixView matrix =
+      CsrMatrixView::of(a_rowptr, a_colidx, a_values, a_cols);
   std::string error =
-      writeMatrix(path, static_cast<AmlsFileFormat>(format),
-                  CsrMatrixView::of(a_rowptr, a_colidx, a_values, a_cols));
+      writeMatrix(path, static_cast<AmlsFileFormat>(format), matrix);
+  if (!error.empty())
+    fail(error);
+  int64_t nonZeros = 0;
+  for (int64_t k = 0; k < matrix.rowptr[matrix.rows]; ++k)
+    nonZeros += matrix.values[k] != 0.0;
+  error = writeMatrixMtdFor(path, static_cast<AmlsFileFormat>(format),
+                            matrix.rows, matrix.cols, nonZeros);
   if (!error.empty())
     fail(error);
 }

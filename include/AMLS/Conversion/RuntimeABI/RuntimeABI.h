@@ -28,6 +28,8 @@ enum class RuntimeFunction {
   FileCols,
   Read,
   Write,
+  WriteText,
+  ReadScalar,
   PrintMatrix,
   PrintF64,
   PrintI64,
@@ -154,6 +156,9 @@ Value createStringPointer(OpBuilder &builder, Location loc, Operation *from,
 /// name "the ..." in the location (a CSR array's role: "the values") takes
 /// the place of `what`.
 std::string describeBuffer(Location loc, StringRef what = "a buffer");
+
+/// "'amls.read' at f.dml:3:5": `op` as the runtime's messages name it.
+std::string describeOp(Operation *op);
 
 } // namespace mlir::amls
 
