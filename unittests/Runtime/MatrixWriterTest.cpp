@@ -10,6 +10,7 @@
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Runtime.h"
 #include "SparseTestSupport.h"
+#include "TempFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -27,30 +28,8 @@ using namespace amls::runtime;
 
 namespace {
 
-/// A fresh temporary directory, removed with its files afterwards.
-class TempDir {
-public:
-  TempDir() {
-    char dir[] = "/tmp/amls-writer-XXXXXX";
-    path = mkdtemp(dir);
-  }
-  ~TempDir() {
-    for (const std::string &file : files)
-      std::remove(file.c_str());
-    rmdir(path.c_str());
-  }
-  std::string file(const std::string &name) {
-    files.push_back(path + "/" + name);
-    return files.back();
-  }
-  std::string path;
-  std::vector<std::string> files;
-};
-
-std::string contentsOf(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+using amls::iotest::contentsOf;
+using amls::iotest::TempDir;
 
 /// The sequential writer before the threaded one, statement for statement:
 /// the oracle for the bytes.

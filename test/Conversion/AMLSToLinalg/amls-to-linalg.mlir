@@ -123,6 +123,21 @@ func.func @io() {
 
 // -----
 
+// Scalar files (SystemDS's write of a scalar, read(data_type="scalar")) are
+// runtime calls, as printing is.
+// CHECK-LABEL: func @scalar_files
+// CHECK: %[[N:.*]] = call @amls_rt_read_scalar(
+// CHECK: call @amls_rt_emit_f64(%[[N]]
+// CHECK: call @amls_rt_write_text(
+// CHECK: return %[[N]]
+func.func @scalar_files() -> f64 {
+  %n = amls.read_scalar "n" int : f64
+  amls.write_scalar "m" int "{}" (%n : f64)
+  return %n : f64
+}
+
+// -----
+
 // Canonicalization turns an scf.if that picks one of two matrices into
 // arith.select on matrices; it selects between the tensors.
 // CHECK-LABEL: func @select_matrices

@@ -1262,3 +1262,11 @@ func.func @fused_outer_factor_type(%X: !amls.matrix<?x?xf64>, %U: !amls.matrix<?
   }
   return
 }
+
+// -----
+
+func.func @write_scalar_placeholders(%x: f64) {
+  // expected-error @below {{'amls.write_scalar' op format has 2 '{}' placeholder(s) but 1 value(s) are given}}
+  amls.write_scalar "out/x" double "{}{}" (%x : f64)
+  return
+}

@@ -53,6 +53,12 @@ func.func @io(%s: f64) {
   amls.stop "bad {}" (%X : !amls.matrix<?x?xf64>)
   // CHECK: amls.print %{{.*}} : f64
   amls.print %s : f64
+  // CHECK: %{{.*}} = amls.read_scalar "data/n" int : f64
+  %n = amls.read_scalar "data/n" int : f64
+  // CHECK: amls.write_scalar "out/n" double "{}" (%{{.*}} : f64)
+  amls.write_scalar "out/n" double "{}" (%n : f64)
+  // CHECK: amls.write_scalar "out/name" string "run 7"{{$}}
+  amls.write_scalar "out/name" string "run 7"
   return
 }
 
