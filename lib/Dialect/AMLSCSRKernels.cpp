@@ -445,6 +445,7 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
   PrintOp::attachInterface<MessageKernels<PrintOp>>(context);
   PrintfOp::attachInterface<MessageKernels<PrintfOp>>(context);
   StopOp::attachInterface<MessageKernels<StopOp>>(context);
+  WriteScalarOp::attachInterface<MessageKernels<WriteScalarOp>>(context);
   attachUnary<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
               TanhOp, IsNaNOp>(context);
   attachBinary<AddOp, SubOp, MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp, LtOp,

@@ -146,8 +146,7 @@ TEST(DMLParser, ParsesSourceAndQualifiedCalls) {
                         "source = 3\n");
   ASSERT_TRUE(parsed.script) << parsed.errors.front();
   ASSERT_EQ(parsed.script->statements.size(), 3u);
-  auto *source =
-      llvm::dyn_cast<SourceStmt>(parsed.script->statements[0].get());
+  auto *source = llvm::dyn_cast<SourceStmt>(parsed.script->statements[0].get());
   ASSERT_TRUE(source);
   EXPECT_EQ(source->path, "lib/u.dml");
   EXPECT_EQ(source->name, "u");
@@ -259,13 +258,23 @@ TEST(DMLLexer, ReportsBadCharactersAndUnterminatedStrings) {
   Token bad = lexer.next();
   EXPECT_TRUE(bad.is(Token::Kind::Error));
   EXPECT_EQ(bad.text, "unexpected character '@'");
+  // A string may span lines, so an unterminated one runs to the end.
   Token open = lexer.next();
   EXPECT_TRUE(open.is(Token::Kind::Error));
   EXPECT_NE(open.text.find("unterminated string"), std::string::npos);
-  Token b = lexer.next();
-  EXPECT_TRUE(b.is(Token::Kind::Identifier));
-  EXPECT_TRUE(b.startsLine);
   EXPECT_TRUE(lexer.next().is(Token::Kind::EndOfFile));
+}
+
+TEST(DMLLexer, StringsSpanLines) {
+  Lexer lexer("s = \"first\nsecond\" t");
+  EXPECT_TRUE(lexer.next().is(Token::Kind::Identifier));
+  EXPECT_TRUE(lexer.next().is(Token::Kind::Assign));
+  Token text = lexer.next();
+  ASSERT_TRUE(text.is(Token::Kind::String));
+  EXPECT_EQ(text.text, "first\nsecond");
+  Token t = lexer.next();
+  EXPECT_TRUE(t.is(Token::Kind::Identifier));
+  EXPECT_FALSE(t.startsLine);
 }
 
 TEST(DMLLexer, SkipsBlockComments) {

@@ -166,14 +166,16 @@ def AMLS_WriteScalarOp : AMLS_Op<"write_scalar", [
     `amls.printf` formats it but without a newline, to `path`, and a `.mtd`
     file beside it with `data_type` scalar and `value_type` (SystemDS's
     scalar files: a double's shortest round-trip text, an integer without
-    ".0", TRUE/FALSE, a string as it is).
+    ".0", TRUE/FALSE, a string as it is). A matrix value is written in
+    `toString`'s format: `write(toString(X), path)` writes a string scalar.
 
     ```mlir
     amls.write_scalar "out/x" double "{}" (%x : f64)
     ```
   }];
   let arguments = (ins StrAttr:$path, AMLS_ScalarType:$value_type,
-                       StrAttr:$format, Variadic<AMLS_Scalar>:$values);
+                       StrAttr:$format,
+                       Variadic<AMLS_MatrixOrScalar>:$values);
   let assemblyFormat = [{
     $path $value_type $format (` ` `(` $values^ `:` type($values) `)`)?
     attr-dict

@@ -452,10 +452,24 @@ DValue BuiltinCall::buildMinMax() {
 }
 
 DValue BuiltinCall::buildMatrix() {
+  // byrow=FALSE fills (and, for a reshape, reads) column by column, as R
+  // and SystemDS do; it changes the IR, so it must be known at compile time.
+  bool byRow = true;
   if (args.has(3)) {
-    im.error(where) << "matrix(..., byrow=...) is not supported; AMLS "
-                       "matrices are filled by row";
-    return {};
+    DValue flag = im.gen(args[3]);
+    if (!flag.isValid())
+      return {};
+    std::optional<double> known =
+        flag.isNumeric() ? Importer::constantNumber(flag.value) : std::nullopt;
+    if (!known) {
+      im.error(args[3]->getLoc())
+          << "matrix(..., byrow=...) needs TRUE or FALSE known before the "
+             "script runs, found "
+          << (flag.isNumeric() ? "a value computed at run time"
+                               : kindName(flag.kind).str());
+      return {};
+    }
+    byRow = *known != 0;
   }
   std::optional<Value> rows = im.genNumber(args[1], "'rows'");
   std::optional<Value> cols = im.genNumber(args[2], "'cols'");
@@ -465,9 +479,18 @@ DValue BuiltinCall::buildMatrix() {
   if (!data.isValid())
     return {};
   auto [r, c] = im.toSizes(l, *rows, *cols, "matrix");
-  if (data.isMatrix())
+  if (data.isMatrix()) {
+    if (byRow)
+      return DValue::matrix(
+          ReshapeOp::create(builder, l, im.matrixType(), data.value, r, c));
+    // Column-major: t(reshape(t(X), cols, rows)).
+    Value transposed =
+        TransposeOp::create(builder, l, im.matrixType(), data.value);
+    Value reshaped =
+        ReshapeOp::create(builder, l, im.matrixType(), transposed, c, r);
     return DValue::matrix(
-        ReshapeOp::create(builder, l, im.matrixType(), data.value, r, c));
+        TransposeOp::create(builder, l, im.matrixType(), reshaped));
+  }
   if (data.isNumeric())
     return DValue::matrix(
         FillOp::create(builder, l, im.matrixType(), im.toF64(l, data), r, c));
@@ -505,14 +528,17 @@ DValue BuiltinCall::buildMatrix() {
                     << " cells, expected " << numRows << "x" << numCols;
     return {};
   }
-  llvm::SmallVector<double> values;
-  for (llvm::StringRef cell : cells) {
+  llvm::SmallVector<double> values(cells.size());
+  for (auto [index, cell] : llvm::enumerate(cells)) {
     double v;
     if (cell.getAsDouble(v)) {
       im.error(where) << "matrix literal cell '" << cell << "' is not a number";
       return {};
     }
-    values.push_back(v);
+    // The cells are listed column by column when byrow=FALSE.
+    size_t position =
+        byRow ? index : (index % numRows) * numCols + index / numRows;
+    values[position] = v;
   }
   auto tensorType = RankedTensorType::get({numRows, numCols}, im.f64());
   auto literal = DenseElementsAttr::get(tensorType, llvm::ArrayRef(values));

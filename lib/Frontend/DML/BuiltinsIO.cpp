@@ -64,17 +64,6 @@ readCompileTimeMtd(Importer &im, llvm::SMLoc where, const std::string &path,
   return false;
 }
 
-/// A number argument known at compile time, if it is one.
-static std::optional<double> constantNumber(Value value) {
-  FloatAttr::ValueType number(0.0);
-  if (value && matchPattern(value, m_ConstantFloat(&number)))
-    return number.convertToDouble();
-  if (auto negated = value ? value.getDefiningOp<arith::NegFOp>() : nullptr)
-    if (std::optional<double> operand = constantNumber(negated.getOperand()))
-      return -*operand;
-  return std::nullopt;
-}
-
 DValue BuiltinCall::buildRead() {
   std::optional<std::string> path =
       im.genConstantString(args[0], "the file of 'read'");
@@ -125,7 +114,7 @@ DValue BuiltinCall::buildRead() {
     if (!size.isValid())
       return {};
     std::optional<double> number =
-        size.isNumeric() ? constantNumber(size.value) : std::nullopt;
+        size.isNumeric() ? Importer::constantNumber(size.value) : std::nullopt;
     if (!number)
       continue; // Known only at run time: the .mtd file must give it.
     if (!(*number >= 0) || *number != std::floor(*number) || *number > 9e15) {

@@ -444,3 +444,18 @@ std::optional<std::string> Importer::genConstantString(const Expr *expr,
                           << (value.isString() ? " computed at run time" : "");
   return text;
 }
+
+std::optional<double> Importer::constantNumber(Value value) {
+  if (!value)
+    return std::nullopt;
+  FloatAttr::ValueType number(0.0);
+  if (matchPattern(value, m_ConstantFloat(&number)))
+    return number.convertToDouble();
+  APInt flag;
+  if (value.getType().isInteger(1) && matchPattern(value, m_ConstantInt(&flag)))
+    return flag.isZero() ? 0.0 : 1.0;
+  if (auto negated = value.getDefiningOp<arith::NegFOp>())
+    if (std::optional<double> operand = constantNumber(negated.getOperand()))
+      return -*operand;
+  return std::nullopt;
+}

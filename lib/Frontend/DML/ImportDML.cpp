@@ -757,12 +757,19 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
       error(function->getLoc())
           << "function '" << function->name
           << "' clashes with the script's entry function; rename it";
-    llvm::StringSet<> seen;
+    // A result may share a parameter's name (SystemDS's in-out idiom,
+    // `f = function(Matrix X) return (Matrix X)`): it starts as the argument.
+    llvm::StringSet<> seenParameters, seenResults;
+    for (const Parameter &p : function->parameters)
+      if (!seenParameters.insert(p.name).second)
+        error(p.loc) << "parameter '" << p.name << "' is declared twice in '"
+                     << function->name << "'";
+    for (const Parameter &p : function->results)
+      if (!seenResults.insert(p.name).second)
+        error(p.loc) << "result '" << p.name << "' is declared twice in '"
+                     << function->name << "'";
     for (const Parameter &p : llvm::concat<const Parameter>(
              function->parameters, function->results)) {
-      if (!seen.insert(p.name).second)
-        error(p.loc) << "'" << p.name << "' is declared twice in '"
-                     << function->name << "'";
       if (p.type.kind == TypeSpec::Kind::String)
         error(p.type.loc) << "String parameters and results are not "
                              "supported; pass numbers or matrices";

@@ -139,6 +139,9 @@ public:
   Value indexToF64(Location l, Value index);
   /// A number as a 1x1 matrix; a matrix as it is.
   Value asMatrix(Location l, const DValue &v);
+  /// A number or boolean known at compile time (a constant, or a negated
+  /// one), if it is one.
+  static std::optional<double> constantNumber(Value value);
 
   //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)

@@ -167,7 +167,8 @@ Token Lexer::lexNumber(size_t begin) {
 Token Lexer::lexString(size_t begin, char quote) {
   std::string value;
   size_t i = begin + 1;
-  while (i < buffer.size() && buffer[i] != quote && buffer[i] != '\n') {
+  // Strings may span lines, as in DML's grammar (multi-line messages).
+  while (i < buffer.size() && buffer[i] != quote) {
     char c = buffer[i++];
     if (c != '\\' || i >= buffer.size()) {
       value.push_back(c);
@@ -188,7 +189,7 @@ Token Lexer::lexString(size_t begin, char quote) {
   if (i >= buffer.size() || buffer[i] != quote) {
     Token error = make(Kind::Error, begin, i);
     error.text = "unterminated string: expected a closing " +
-                 std::string(1, quote) + " on the same line";
+                 std::string(1, quote) + " before the end of the file";
     return error;
   }
   Token token = make(Kind::String, begin, i + 1);

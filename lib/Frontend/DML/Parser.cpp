@@ -425,15 +425,16 @@ private:
                       "after 'in'");
       return nullptr;
     }
-    // parfor options (check=0, par=4, mode=LOCAL, ...) steer SystemDS's
-    // parfor optimizer; AMLS decides by itself and accepts them.
-    while (isParallel && consumeIf(Kind::Comma)) {
+    // Loop options (check=0, par=4, mode=LOCAL, ...) steer SystemDS's
+    // parfor optimizer; its grammar accepts them on `for` too. AMLS decides
+    // by itself and accepts them.
+    while (consumeIf(Kind::Comma)) {
       if (!current.is(Kind::Identifier)) {
-        expected("a parfor option 'name = value'");
+        expected("a loop option 'name = value'");
         return nullptr;
       }
       advance();
-      if (!expect(Kind::Assign, "after the parfor option name") ||
+      if (!expect(Kind::Assign, "after the loop option name") ||
           !parseExpression())
         return nullptr;
     }
