@@ -13,7 +13,9 @@ scripts source others by paths relative to it).
 
 Command-line arguments (`$X`, `$1`) are bound as SystemDS's test harness
 would bind them: to a file path where the script reads or writes with
-them (or builds a string with them), to the number 1 otherwise.
+them (directly or through a variable holding one, or builds a string with
+them), to "text" where they name a format, to ifdef()'s default where it
+is a string, to the number 1 otherwise.
 
 Excluded, as the issue says: federated scripts (a path containing
 "federated") and the test templates whose `$$name$$` placeholders the Java
@@ -66,14 +68,46 @@ PATH_USE = [
     re.compile(r"\$(\w+)\s*\+\s*\""),
     re.compile(r"\"\s*\+\s*\$(\w+)"),
 ]
+# `name = $arg` and `name = ifdef($arg, default)`: the variables that hold
+# an argument, to follow them into read/write and format=.
+HOLDER = re.compile(r"(\w+)\s*=\s*(?:ifdef\s*\(\s*)?\$(\w+)")
+FILE_OF = [
+    re.compile(r"\b(?:read)\s*\(\s*(\w+)\s*[,)]"),
+    re.compile(r"\bwrite\s*\([^,()]*(?:\([^()]*\)[^,()]*)*,\s*(\w+)\s*[,)]"),
+]
+FORMAT_ARG = re.compile(r"\bformat\s*=\s*\$(\w+)")
+FORMAT_VAR = re.compile(r"\bformat\s*=\s*(\w+)")
+STRING_DEFAULT = re.compile(r"ifdef\s*\(\s*\$(\w+)\s*,\s*[\"']([^\"']*)[\"']")
 
 
 def argument_bindings(text):
-    """--dml-arg NAME=VALUE for every $NAME in the script."""
+    """--dml-arg NAME=VALUE for every $NAME in the script.
+
+    As SystemDS's test harness would bind them: a file path where the
+    script reads or writes with the argument (directly or through a
+    variable that holds it) or builds a string with it, "text" where it is
+    a format, the default where ifdef() gives a string one, else 1."""
     paths = {m for pattern in PATH_USE for m in pattern.findall(text)}
+    formats = set(FORMAT_ARG.findall(text))
+    holders = collections.defaultdict(set)
+    for variable, argument in HOLDER.findall(text):
+        holders[variable].add(argument)
+    for pattern in FILE_OF:
+        for variable in pattern.findall(text):
+            paths |= holders.get(variable, set())
+    for variable in FORMAT_VAR.findall(text):
+        formats |= holders.get(variable, set())
+    defaults = dict(STRING_DEFAULT.findall(text))
     bindings = []
     for name in sorted(set(ARGUMENT.findall(text))):
-        value = f"/tmp/amls-dml-coverage/{name}" if name in paths else "1"
+        if name in formats:
+            value = "text"
+        elif name in paths:
+            value = f"/tmp/amls-dml-coverage/{name}"
+        elif name in defaults:
+            value = defaults[name]
+        else:
+            value = "1"
         bindings += ["--dml-arg", f"{name}={value}"]
     return bindings
 

@@ -266,7 +266,7 @@ DValue Importer::genCall(const CallExpr *call) {
       error(call->getLoc())
           << "'" << call->callee << "' returns " << results.size()
           << " values: assign them with [a, b, ...] = " << call->callee
-          << "(...)";
+          << "(...), or the first with x = " << call->callee << "(...)";
       return {};
     }
     return results.front();

@@ -149,15 +149,14 @@ DValue Importer::gen(const Expr *expr) {
     return DValue::boolean(boolConstant(l, llvm::cast<BoolExpr>(expr)->value));
   case Expr::Kind::Identifier: {
     const auto *name = llvm::cast<IdentifierExpr>(expr);
-    auto it = env.find(name->name);
-    if (it != env.end())
-      return it->second;
+    if (env.count(name->name))
+      return readVariable(name->name, expr->getLoc());
     // SystemDS's builtin constants, unless a variable of that name exists.
     if (std::optional<double> builtin =
             llvm::StringSwitch<std::optional<double>>(name->name)
                 .Cases({"Inf", "INF"}, std::numeric_limits<double>::infinity())
                 .Case("NaN", std::numeric_limits<double>::quiet_NaN())
-                .Case("PI", M_PI)
+                .Cases({"pi", "PI"}, M_PI)
                 .Default(std::nullopt))
       return DValue::scalar(constant(l, *builtin));
     error(expr->getLoc()) << "undefined variable '" << name->name << "'";

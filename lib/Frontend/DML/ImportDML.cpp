@@ -257,8 +257,12 @@ std::vector<DValue> Importer::genUserCall(const CallExpr *call,
 //===----------------------------------------------------------------------===//
 
 void Importer::genBlock(const StmtList &block) {
-  for (const StmtPtr &stmt : block)
-    genStatement(stmt.get());
+  openBlocks.emplace_back(&block, 0);
+  for (size_t i = 0; i < block.size(); ++i) {
+    openBlocks.back().second = i;
+    genStatement(block[i].get());
+  }
+  openBlocks.pop_back();
 }
 
 void Importer::genStatement(const Stmt *stmt) {
@@ -318,7 +322,7 @@ void Importer::assign(const AssignTarget &target, DValue value) {
                       << "' is " << kindName(it->second.kind);
     return;
   }
-  Value dest = it->second.value;
+  Value dest = readVariable(target.name, target.loc).value;
   auto rows = genRange(*target.rows, dest, /*rows=*/true);
   auto cols = genRange(*target.cols, dest, /*rows=*/false);
   if (!rows || !cols)
@@ -352,6 +356,15 @@ void Importer::genAssign(const AssignStmt *assign) {
         !functions.count(call->callee)) {
       error(call->getLoc())
           << "'" << call->callee << "' has no value; call it as a statement";
+      return;
+    }
+    // `x = f(...)` of a function with several results binds the first, as
+    // in SystemDS (e.g. `Y = scale(X)`); in other expressions it is an error.
+    if (auto function = call ? functions.find(call->callee) : functions.end();
+        function != functions.end() && function->second->results.size() > 1) {
+      std::vector<DValue> results = genUserCall(call, function->second);
+      if (!results.empty())
+        this->assign(assign->targets.front(), std::move(results.front()));
       return;
     }
     this->assign(assign->targets.front(), gen(assign->value.get()));
@@ -442,14 +455,32 @@ void Importer::genIf(const IfStmt *ifStmt) {
   Environment elseEnv = std::move(env);
   env = std::move(before);
 
-  // Variables defined on both paths after the if become its results.
+  // Variables defined on both paths after the if become its results; one
+  // assigned on one path only, and read later, leaves with a defined flag
+  // (Scoping.cpp), and so does one that may be unassigned on either path.
   std::vector<std::string> results;
   llvm::SmallVector<Value> thenValues, elseValues;
   llvm::SmallVector<DValue> kinds;
+  llvm::SmallVector<Value> thenFlags, elseFlags;
+  llvm::SmallVector<int> flagOf; // index into the flags, or -1
   for (const std::string &name : names) {
     auto thenIt = thenEnv.find(name), elseIt = elseEnv.find(name);
-    if (thenIt == thenEnv.end() || elseIt == elseEnv.end())
+    bool inThen = thenIt != thenEnv.end(), inElse = elseIt != elseEnv.end();
+    if (!inThen && !inElse)
       continue;
+    if (inThen != inElse) {
+      const DValue &assigned = inThen ? thenIt->second : elseIt->second;
+      if (assigned.isString() || !isReadLater(name))
+        continue;
+      Block *missing = inThen ? branches.elseBlock() : branches.thenBlock();
+      builder.setInsertionPoint(missing->getTerminator());
+      DValue unassigned = assigned;
+      unassigned.value = placeholder(l, assigned);
+      unassigned.defined = boolConstant(l, false);
+      (inThen ? elseEnv : thenEnv)[name] = unassigned;
+      thenIt = thenEnv.find(name);
+      elseIt = elseEnv.find(name);
+    }
     const DValue &thenValue = thenIt->second, &elseValue = elseIt->second;
     if (thenValue.isString() || elseValue.isString()) {
       error(ifStmt->getLoc())
@@ -474,7 +505,17 @@ void Importer::genIf(const IfStmt *ifStmt) {
     thenValues.push_back(*t);
     elseValues.push_back(*e);
     kinds.push_back(like);
+    flagOf.push_back(-1);
+    if (thenValue.defined || elseValue.defined) {
+      flagOf.back() = thenFlags.size();
+      builder.setInsertionPoint(branches.thenBlock()->getTerminator());
+      thenFlags.push_back(definedFlag(l, thenValue));
+      builder.setInsertionPoint(branches.elseBlock()->getTerminator());
+      elseFlags.push_back(definedFlag(l, elseValue));
+    }
   }
+  llvm::append_range(thenValues, thenFlags);
+  llvm::append_range(elseValues, elseFlags);
 
   // Rebuild the if with results, moving the generated branches over.
   for (auto [block, values] :
@@ -495,11 +536,14 @@ void Importer::genIf(const IfStmt *ifStmt) {
   withResults.getThenRegion().takeBody(branches.getThenRegion());
   withResults.getElseRegion().takeBody(branches.getElseRegion());
   branches.erase();
-  for (auto [index, name] : llvm::enumerate(results))
+  for (auto [index, name] : llvm::enumerate(results)) {
     env[name] = DValue{kinds[index].kind,
                        withResults.getResult(index),
                        {},
                        kinds[index].integer};
+    if (flagOf[index] >= 0)
+      env[name].defined = withResults.getResult(results.size() + flagOf[index]);
+  }
 }
 
 void Importer::genWhile(const WhileStmt *whileStmt) {
@@ -523,17 +567,27 @@ void Importer::genWhile(const WhileStmt *whileStmt) {
     types.push_back(value.value.getType());
     kinds.push_back(value);
   }
-  auto loop = scf::WhileOp::create(builder, l, types, inits);
-  llvm::SmallVector<Location> locs(types.size(), l);
-  Environment before = env;
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    Block *condBlock = builder.createBlock(&loop.getBefore(), {}, types, locs);
-    for (auto [index, name] : llvm::enumerate(carried))
+  // Flags of carried variables that may be unassigned follow the values.
+  llvm::SmallVector<int> flagOf = appendCarriedFlags(kinds, inits, types);
+  auto setCarried = [&](Block *block) {
+    for (auto [index, name] : llvm::enumerate(carried)) {
       env[name] = DValue{kinds[index].kind,
-                         condBlock->getArgument(index),
+                         block->getArgument(index),
                          {},
                          kinds[index].integer};
+      if (flagOf[index] >= 0)
+        env[name].defined = block->getArgument(flagOf[index]);
+    }
+  };
+  Operation *loop = scf::WhileOp::create(builder, l, types, inits);
+  auto whileOp = cast<scf::WhileOp>(loop);
+  llvm::SmallVector<Location> locs(types.size(), l);
+  Environment before = env, atEnd;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    Block *condBlock =
+        builder.createBlock(&whileOp.getBefore(), {}, types, locs);
+    setCarried(condBlock);
     DValue condition = gen(whileStmt->condition.get());
     Value cond;
     if (condition.isValid() && !condition.isNumeric()) {
@@ -548,12 +602,8 @@ void Importer::genWhile(const WhileStmt *whileStmt) {
     scf::ConditionOp::create(builder, l, cond, condBlock->getArguments());
 
     env = before;
-    Block *body = builder.createBlock(&loop.getAfter(), {}, types, locs);
-    for (auto [index, name] : llvm::enumerate(carried))
-      env[name] = DValue{kinds[index].kind,
-                         body->getArgument(index),
-                         {},
-                         kinds[index].integer};
+    Block *body = builder.createBlock(&whileOp.getAfter(), {}, types, locs);
+    setCarried(body);
     genBlock(whileStmt->body);
     llvm::SmallVector<Value> yielded;
     for (auto [index, name] : llvm::enumerate(carried)) {
@@ -562,12 +612,16 @@ void Importer::genWhile(const WhileStmt *whileStmt) {
       yielded.push_back(v ? *v : body->getArgument(index));
       kinds[index].integer &= env[name].integer;
     }
+    for (auto [index, name] : llvm::enumerate(carried))
+      if (flagOf[index] >= 0)
+        yielded.push_back(definedFlag(l, env[name]));
     scf::YieldOp::create(builder, l, yielded);
+    atEnd = std::move(env);
   }
   env = std::move(before);
-  for (auto [index, name] : llvm::enumerate(carried))
-    env[name] = DValue{
-        kinds[index].kind, loop.getResult(index), {}, kinds[index].integer};
+  if (reimportWithLeavingVariables(loop, whileStmt, names, atEnd))
+    return;
+  setCarriedResults(loop, carried, kinds, flagOf);
 }
 
 void Importer::genFor(const ForStmt *forStmt) {
@@ -627,7 +681,9 @@ void Importer::genFor(const ForStmt *forStmt) {
   llvm::SmallVector<Type> types;
   llvm::SmallVector<DValue> kinds;
   for (const std::string &name : carried) {
-    DValue value = env[name];
+    // A parfor's iterations update matrices that surely exist.
+    DValue value =
+        forStmt->isParallel ? readVariable(name, forStmt->getLoc()) : env[name];
     if (forStmt->isParallel && !value.isMatrix()) {
       error(forStmt->getLoc())
           << "parfor: the body assigns " << kindName(value.kind) << " '" << name
@@ -643,8 +699,9 @@ void Importer::genFor(const ForStmt *forStmt) {
     types.push_back(value.value.getType());
     kinds.push_back(value);
   }
+  llvm::SmallVector<int> flagOf = appendCarriedFlags(kinds, inits, types);
 
-  Environment before = env;
+  Environment before = env, atEnd;
   Operation *loop;
   Block *body;
   if (forStmt->isParallel) {
@@ -669,11 +726,14 @@ void Importer::genFor(const ForStmt *forStmt) {
     Value i = arith::AddFOp::create(builder, l, *from,
                                     arith::MulFOp::create(builder, l, k, step));
     env[forStmt->variable] = DValue{DValue::Kind::Scalar, i, {}, integerLoop};
-    for (auto [index, name] : llvm::enumerate(carried))
+    for (auto [index, name] : llvm::enumerate(carried)) {
       env[name] = DValue{kinds[index].kind,
                          body->getArgument(index + 1),
                          {},
                          kinds[index].integer};
+      if (flagOf[index] >= 0)
+        env[name].defined = body->getArgument(flagOf[index] + 1);
+    }
     genBlock(forStmt->body);
     llvm::SmallVector<Value> yielded;
     for (auto [index, name] : llvm::enumerate(carried)) {
@@ -682,20 +742,29 @@ void Importer::genFor(const ForStmt *forStmt) {
       yielded.push_back(v ? *v : body->getArgument(index + 1));
       kinds[index].integer &= env[name].integer;
     }
+    for (auto [index, name] : llvm::enumerate(carried))
+      if (flagOf[index] >= 0)
+        yielded.push_back(definedFlag(l, env[name]));
     if (forStmt->isParallel)
       YieldOp::create(builder, l, yielded);
     else
       scf::YieldOp::create(builder, l, yielded);
+    atEnd = std::move(env);
   }
   env = std::move(before);
-  for (auto [index, name] : llvm::enumerate(carried))
-    env[name] = DValue{
-        kinds[index].kind, loop->getResult(index), {}, kinds[index].integer};
+  // Variables of a parfor's iterations stay local to them.
+  if (!forStmt->isParallel &&
+      reimportWithLeavingVariables(loop, forStmt, names, atEnd))
+    return;
+  setCarriedResults(loop, carried, kinds, flagOf);
 }
 
 void Importer::genFunctionBody(const FunctionStmt *function,
                                func::FuncOp func) {
   env.clear();
+  functionResults.clear();
+  for (const Parameter &result : function->results)
+    functionResults.insert(result.name);
   Block *entry = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(entry);
@@ -717,8 +786,8 @@ void Importer::genFunctionBody(const FunctionStmt *function,
       continue;
     }
     DValue like{kindOf(result.type), nullptr, {}};
-    std::optional<Value> v =
-        coerce(l, it->second, like, result.name, result.loc);
+    std::optional<Value> v = coerce(l, readVariable(result.name, result.loc),
+                                    like, result.name, result.loc);
     if (v)
       results.push_back(*v);
   }
@@ -847,9 +916,13 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
     env.clear();
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToEnd(entry.addEntryBlock());
-    for (const StmtPtr &stmt : script.statements)
-      if (!llvm::isa<FunctionStmt>(stmt.get()))
-        genStatement(stmt.get());
+    openBlocks.emplace_back(&script.statements, 0);
+    for (size_t i = 0; i < script.statements.size(); ++i) {
+      openBlocks.back().second = i;
+      if (!llvm::isa<FunctionStmt>(script.statements[i].get()))
+        genStatement(script.statements[i].get());
+    }
+    openBlocks.pop_back();
     func::ReturnOp::create(builder, loc(SMLoc()));
   }
   for (const FunctionStmt *function : ordered)

@@ -51,6 +51,9 @@ struct DValue {
   /// integer arithmetic on them). It is still an f64 here; only printing
   /// differs ("3", not "3.0").
   bool integer = false;
+  /// For a variable assigned on some paths only (DML allows it): an i1 that
+  /// is true where the path taken assigned it; null when it surely is.
+  Value defined;
 
   static DValue matrix(Value v) { return {Kind::Matrix, v, {}}; }
   static DValue scalar(Value v) { return {Kind::Scalar, v, {}}; }
@@ -219,6 +222,48 @@ private:
   std::optional<Value> coerce(Location l, const DValue &value,
                               const DValue &like, const std::string &name,
                               llvm::SMLoc where);
+
+  //===--------------------------------------------------------------------===//
+  // Variables assigned on some paths only (Scoping.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// The value of variable `name` for a read at `where`: where it may be
+  /// unassigned on the path taken, a run-time check first stops the program
+  /// with the DML position (as SystemDS does), and later reads need none.
+  DValue readVariable(const std::string &name, llvm::SMLoc where);
+  /// A value of `like`'s kind standing for "not assigned" on a path.
+  Value placeholder(Location l, const DValue &like);
+  /// `value`'s defined flag, or true.
+  Value definedFlag(Location l, const DValue &value);
+  /// Whether a statement after the current one (in this block or the
+  /// blocks around it) or a result of the function being imported reads
+  /// `name`: only then does a variable assigned on some paths outlive them.
+  bool isReadLater(const std::string &name) const;
+  /// Variables first assigned in a loop's body (`names`: those it assigns)
+  /// and read after the loop leave it with defined flags: `loop`, just
+  /// imported from `loopStmt` with `env` as before it and `atEnd` as at
+  /// the end of its body, is erased and imported again with them defined,
+  /// unassigned, before it. True if it was.
+  bool reimportWithLeavingVariables(Operation *loop, const Stmt *loopStmt,
+                                    const std::set<std::string> &names,
+                                    const Environment &atEnd);
+  /// Appends the defined flags of the carried variables that may be
+  /// unassigned (`kinds`) to a loop's `inits` and `types`; returns each
+  /// variable's flag position, or -1.
+  llvm::SmallVector<int> appendCarriedFlags(llvm::ArrayRef<DValue> kinds,
+                                            llvm::SmallVectorImpl<Value> &inits,
+                                            llvm::SmallVectorImpl<Type> &types);
+  /// Binds the carried variables to `loop`'s results (and flags).
+  void setCarriedResults(Operation *loop,
+                         const std::vector<std::string> &carried,
+                         llvm::ArrayRef<DValue> kinds,
+                         llvm::ArrayRef<int> flagOf);
+
+  /// The statements being imported, innermost last: each block with the
+  /// position of the statement being imported.
+  std::vector<std::pair<const StmtList *, size_t>> openBlocks;
+  /// The results of the function being imported (read when it returns).
+  std::set<std::string> functionResults;
 
   //===--------------------------------------------------------------------===//
   // Sourced scripts (Sources.cpp)
