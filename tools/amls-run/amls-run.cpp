@@ -13,6 +13,7 @@
 
 #include "AMLS/Dialect/AMLSTypes.h"
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Frontend/DML/Diagnostics.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runtime/MatrixIO.h"
@@ -205,7 +206,14 @@ int main(int argc, char **argv) {
   Session session(options);
   MLIRContext &context = session.getContext();
   llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // A DML script's errors speak DML (no IR op names or dumps).
+  bool isDML = StringRef(inputFile).ends_with(".dml");
+  std::optional<SourceMgrDiagnosticHandler> irDiagnostics;
+  std::optional<dml::DMLDiagnosticHandler> dmlDiagnostics;
+  if (isDML)
+    dmlDiagnostics.emplace(sourceMgr, &context);
+  else
+    irDiagnostics.emplace(sourceMgr, &context);
 
   std::string error;
   auto file = openInputFile(inputFile, &error);
@@ -214,7 +222,6 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   // A DML script takes its arguments ($name) when it is imported, as in
   // SystemDS: `--arg NAME=value` and `--input NAME=path` both bind $NAME.
-  bool isDML = StringRef(inputFile).ends_with(".dml");
   OwningOpRef<ModuleOp> module;
   if (isDML) {
     dml::ImportOptions importOptions;
