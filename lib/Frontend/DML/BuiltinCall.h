@@ -32,6 +32,8 @@ public:
   DValue buildSize();
   DValue buildNnz();
   DValue buildTranspose();
+  /// compress(X), decompress(X): X.
+  DValue buildStorageHint();
   DValue buildDiag();
   DValue buildRev();
   DValue buildTrace();

@@ -140,6 +140,10 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       unary("length", &B::buildSize),
       unary("nnz", &B::buildNnz),
       unary("t", &B::buildTranspose),
+      // SystemDS's compressed formats are a storage choice; AMLS chooses
+      // each matrix's storage (dense or CSR) itself.
+      unary("compress", &B::buildStorageHint),
+      unary("decompress", &B::buildStorageHint),
       unary("diag", &B::buildDiag),
       unary("rev", &B::buildRev),
       unary("trace", &B::buildTrace),
@@ -382,6 +386,13 @@ DValue BuiltinCall::buildTranspose() {
   if (!x)
     return {};
   return DValue::matrix(TransposeOp::create(builder, l, im.matrixType(), *x));
+}
+
+DValue BuiltinCall::buildStorageHint() {
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  return DValue::matrix(*x);
 }
 
 DValue BuiltinCall::buildDiag() {

@@ -268,6 +268,29 @@ DValue Importer::genBinary(BinaryOp op, const DValue &lhs, const DValue &rhs,
   Location l = loc(where);
   // String concatenation: "a" + x.
   if (lhs.isString() || rhs.isString()) {
+    // Comparisons of strings known before the run fold to a boolean
+    // (`if (type == "kaplan-meier")` with a $ argument or a literal).
+    bool isComparison = op == BinaryOp::Lt || op == BinaryOp::Le ||
+                        op == BinaryOp::Gt || op == BinaryOp::Ge ||
+                        op == BinaryOp::Eq || op == BinaryOp::Ne;
+    if (isComparison && lhs.isString() && rhs.isString()) {
+      std::optional<std::string> a = lhs.constantString(),
+                                 b = rhs.constantString();
+      if (!a || !b) {
+        error(where) << "operator '" << spelling(op)
+                     << "' compares strings computed at run time; AMLS "
+                        "compares strings known before the run only";
+        return {};
+      }
+      int order = a->compare(*b);
+      bool result = op == BinaryOp::Lt   ? order < 0
+                    : op == BinaryOp::Le ? order <= 0
+                    : op == BinaryOp::Gt ? order > 0
+                    : op == BinaryOp::Ge ? order >= 0
+                    : op == BinaryOp::Eq ? order == 0
+                                         : order != 0;
+      return DValue::boolean(boolConstant(l, result));
+    }
     if (op != BinaryOp::Add) {
       error(where) << "operator '" << spelling(op)
                    << "' applied to a string (only '+' concatenates strings)";
