@@ -159,6 +159,7 @@ DValue Importer::gen(const Expr *expr) {
                 .Cases({"pi", "PI"}, M_PI)
                 .Default(std::nullopt))
       return DValue::scalar(constant(l, *builtin));
+    undefinedReads.insert(name->name);
     error(expr->getLoc()) << "undefined variable '" << name->name << "'";
     return {};
   }

@@ -29,7 +29,7 @@ using namespace mlir::amls::dml;
 using namespace mlir::amls::dml::importer;
 using llvm::SMLoc;
 
-namespace {
+namespace mlir::amls::dml::importer {
 
 /// Names a block of statements assigns (targets and loop variables),
 /// including nested blocks.
@@ -49,10 +49,6 @@ void collectAssigned(const StmtList &block, std::set<std::string> &names) {
     }
   }
 }
-
-} // namespace
-
-namespace mlir::amls::dml::importer {
 
 /// Calls of user functions in an expression or block (for the recursion
 /// check and the names of sourced functions).
@@ -313,6 +309,7 @@ void Importer::assign(const AssignTarget &target, DValue value) {
   Location l = loc(target.loc);
   auto it = env.find(target.name);
   if (it == env.end()) {
+    undefinedReads.insert(target.name);
     error(target.loc) << "left indexing into undefined variable '"
                       << target.name << "'";
     return;
@@ -548,6 +545,7 @@ void Importer::genIf(const IfStmt *ifStmt) {
 
 void Importer::genWhile(const WhileStmt *whileStmt) {
   Location l = loc(whileStmt->getLoc());
+  predefineLoopVariables(whileStmt, whileStmt->body, "");
   std::set<std::string> names;
   collectAssigned(whileStmt->body, names);
   std::vector<std::string> carried =
@@ -619,13 +617,16 @@ void Importer::genWhile(const WhileStmt *whileStmt) {
     atEnd = std::move(env);
   }
   env = std::move(before);
-  if (reimportWithLeavingVariables(loop, whileStmt, names, atEnd))
-    return;
+  if (speculatingLoops.count(whileStmt))
+    loopBodyEnds[whileStmt] = std::move(atEnd);
   setCarriedResults(loop, carried, kinds, flagOf);
 }
 
 void Importer::genFor(const ForStmt *forStmt) {
   Location l = loc(forStmt->getLoc());
+  // Variables of a parfor's iterations stay local to them.
+  if (!forStmt->isParallel)
+    predefineLoopVariables(forStmt, forStmt->body, forStmt->variable);
   // The loop variable is an INT when its bounds are.
   DValue fromValue = gen(forStmt->from.get());
   DValue toValue = gen(forStmt->to.get());
@@ -752,10 +753,8 @@ void Importer::genFor(const ForStmt *forStmt) {
     atEnd = std::move(env);
   }
   env = std::move(before);
-  // Variables of a parfor's iterations stay local to them.
-  if (!forStmt->isParallel &&
-      reimportWithLeavingVariables(loop, forStmt, names, atEnd))
-    return;
+  if (speculatingLoops.count(forStmt))
+    loopBodyEnds[forStmt] = std::move(atEnd);
   setCarriedResults(loop, carried, kinds, flagOf);
 }
 

@@ -89,6 +89,9 @@ struct BoundArgs {
 };
 
 /// Calls in a block (not entering function definitions) or an expression.
+/// Names a block of statements assigns (targets and loop variables),
+/// including nested blocks.
+void collectAssigned(const StmtList &block, std::set<std::string> &names);
 void collectCalls(const StmtList &block, std::vector<const CallExpr *> &calls);
 void collectCalls(const Expr *expr, std::vector<const CallExpr *> &calls);
 
@@ -239,14 +242,14 @@ private:
   /// blocks around it) or a result of the function being imported reads
   /// `name`: only then does a variable assigned on some paths outlive them.
   bool isReadLater(const std::string &name) const;
-  /// Variables first assigned in a loop's body (`names`: those it assigns)
-  /// and read after the loop leave it with defined flags: `loop`, just
-  /// imported from `loopStmt` with `env` as before it and `atEnd` as at
-  /// the end of its body, is erased and imported again with them defined,
-  /// unassigned, before it. True if it was.
-  bool reimportWithLeavingVariables(Operation *loop, const Stmt *loopStmt,
-                                    const std::set<std::string> &names,
-                                    const Environment &atEnd);
+  /// Variables first assigned in a loop's body that the body reads before
+  /// assigning them (in a later iteration) or that are read after the loop
+  /// are defined, unassigned, before the loop, so that iterations carry
+  /// them with defined flags (an iteration that does not assign one keeps
+  /// the value an earlier one gave it). Their kinds come from importing
+  /// the loop once silently; `loopVariable` is a for loop's own.
+  void predefineLoopVariables(const Stmt *loopStmt, const StmtList &body,
+                              llvm::StringRef loopVariable);
   /// Appends the defined flags of the carried variables that may be
   /// unassigned (`kinds`) to a loop's `inits` and `types`; returns each
   /// variable's flag position, or -1.
@@ -264,6 +267,12 @@ private:
   std::vector<std::pair<const StmtList *, size_t>> openBlocks;
   /// The results of the function being imported (read when it returns).
   std::set<std::string> functionResults;
+  /// Loops being imported silently by predefineLoopVariables, the
+  /// variables at the end of their bodies, and the names read while
+  /// undefined meanwhile.
+  std::set<const Stmt *> speculatingLoops;
+  std::map<const Stmt *, Environment> loopBodyEnds;
+  std::set<std::string> undefinedReads;
 
   //===--------------------------------------------------------------------===//
   // Sourced scripts (Sources.cpp)

@@ -140,44 +140,69 @@ bool Importer::isReadLater(const std::string &name) const {
   return reads.count(name) != 0;
 }
 
-bool Importer::reimportWithLeavingVariables(Operation *loop,
-                                            const Stmt *loopStmt,
-                                            const std::set<std::string> &names,
-                                            const Environment &atEnd) {
-  std::vector<std::string> leaving;
-  for (const std::string &name : names) {
-    auto it = atEnd.find(name);
-    if (env.count(name) || it == atEnd.end() || it->second.isString() ||
-        !isReadLater(name))
-      continue;
-    leaving.push_back(name);
+void Importer::predefineLoopVariables(const Stmt *loopStmt,
+                                      const StmtList &body,
+                                      llvm::StringRef loopVariable) {
+  if (speculatingLoops.count(loopStmt))
+    return;
+  std::set<std::string> assigned, reads, candidates;
+  collectAssigned(body, assigned);
+  for (const StmtPtr &stmt : body)
+    collectReads(stmt.get(), reads);
+  for (const std::string &name : assigned)
+    if (name != loopVariable && !env.count(name) &&
+        (reads.count(name) || isReadLater(name)))
+      candidates.insert(name);
+  if (candidates.empty())
+    return;
+
+  // Import the loop once, silently, to learn the kinds its body gives these
+  // variables and which ones it reads before assigning them; then remove
+  // what that import built.
+  Block *block = builder.getInsertionBlock();
+  Block::iterator point = builder.getInsertionPoint();
+  Operation *last = point == block->begin() ? nullptr : &*std::prev(point);
+  Environment saved = env;
+  bool hadErrorBefore = hadError;
+  std::set<std::string> outerUndefined = std::move(undefinedReads);
+  undefinedReads.clear();
+  speculatingLoops.insert(loopStmt);
+  {
+    ScopedDiagnosticHandler silence(context,
+                                    [](Diagnostic &) { return success(); });
+    genStatement(loopStmt);
   }
-  if (leaving.empty())
-    return false;
-  // The body's kinds are known now: import the loop again with these
-  // variables defined before it, unassigned. Iterations then pass them on
-  // (an iteration that does not assign one keeps the previous value), and
-  // reads in the body check them like reads after the loop. The first
-  // import reported any errors; the second is silent.
-  Location l = loop->getLoc();
-  Block *block = loop->getBlock();
-  Block::iterator next = std::next(loop->getIterator());
-  loop->erase();
-  builder.setInsertionPoint(block, next);
-  for (const std::string &name : leaving) {
-    DValue value = atEnd.at(name);
+  speculatingLoops.erase(loopStmt);
+  llvm::SmallVector<Operation *> built;
+  for (Block::iterator it = last ? std::next(last->getIterator())
+                                 : block->begin();
+       it != point; ++it)
+    built.push_back(&*it);
+  for (Operation *op : llvm::reverse(built)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  env = std::move(saved);
+  hadError = hadErrorBefore;
+  std::set<std::string> readBeforeAssigned = std::move(undefinedReads);
+  undefinedReads = std::move(outerUndefined);
+  Environment atEnd = std::move(loopBodyEnds[loopStmt]);
+  loopBodyEnds.erase(loopStmt);
+
+  Location l = loc(loopStmt->getLoc());
+  for (const std::string &name : candidates) {
+    auto it = atEnd.find(name);
+    if (it == atEnd.end() || !it->second.isValid() || it->second.isString())
+      continue;
+    if (!readBeforeAssigned.count(name) && !isReadLater(name))
+      continue; // a temporary of the body
+    DValue value = it->second;
     if (value.kind == DValue::Kind::Bool)
       value.kind = DValue::Kind::Scalar;
     value.value = placeholder(l, value);
     value.defined = boolConstant(l, false);
     env[name] = value;
   }
-  ScopedDiagnosticHandler silence(context,
-                                  [](Diagnostic &) { return success(); });
-  bool hadErrorBefore = hadError;
-  genStatement(loopStmt);
-  hadError = hadErrorBefore;
-  return true;
 }
 
 llvm::SmallVector<int>
