@@ -278,6 +278,20 @@ DValue Importer::genBinary(BinaryOp op, const DValue &lhs, const DValue &rhs,
   }
   // String concatenation: "a" + x.
   if (lhs.isString() || rhs.isString()) {
+    // Strings known while importing compare then (a String parameter of a
+    // function instance is, Specialization.cpp): `if (act == "relu")`.
+    std::optional<std::string> a = lhs.constantString(),
+                               b = rhs.constantString();
+    if ((op == BinaryOp::Eq || op == BinaryOp::Ne) && a && b)
+      return DValue::boolean(
+          boolConstant(l, (*a == *b) == (op == BinaryOp::Eq)));
+    if ((op == BinaryOp::Eq || op == BinaryOp::Ne) && lhs.isString() &&
+        rhs.isString()) {
+      error(where) << "operator '" << spelling(op)
+                   << "' compares strings known while importing only; one "
+                      "of these is computed at run time";
+      return {};
+    }
     if (op != BinaryOp::Add) {
       error(where) << "operator '" << spelling(op)
                    << "' applied to a string (only '+' concatenates strings)";
