@@ -275,18 +275,17 @@ DValue Importer::genCall(const CallExpr *call) {
   DValue listResult;
   if (genListBuiltin(call, listResult))
     return listResult;
-  if (call->callee == "eval") {
-    std::vector<DValue> results = genEval(call);
+  // eval of a function of several results is its first, as in SystemDS;
+  // evalList gives them all, as a list named by the results.
+  if (call->callee == "eval" || call->callee == "evalList") {
+    std::vector<std::string> names;
+    std::vector<DValue> results = genEval(call, &names);
     if (results.empty())
       return {};
-    if (results.size() != 1) {
-      error(call->getLoc())
-          << "the function eval calls returns " << results.size()
-          << " values: assign them with [a, b, ...] = "
-             "eval(...)";
-      return {};
-    }
-    return results.front();
+    if (call->callee == "eval")
+      return results.front();
+    names.resize(results.size());
+    return DValue::list(std::move(results), std::move(names));
   }
   const Builtin *builtin = lookupBuiltin(call->callee);
   if (!builtin) {
@@ -311,7 +310,8 @@ bool Importer::genEffect(const CallExpr *call) {
 
 bool Importer::isBuiltin(llvm::StringRef name) {
   return lookupBuiltin(name) != nullptr ||
-         llvm::is_contained({"list", "as.list", "remove", "eval"}, name);
+         llvm::is_contained({"list", "as.list", "remove", "eval", "evalList"},
+                            name);
 }
 
 bool Importer::isStatementBuiltin(llvm::StringRef name) {

@@ -356,8 +356,8 @@ void Importer::assign(const AssignTarget &target, DValue value) {
     source = FillOp::create(builder, l, matrixType(), toF64(l, value), numRows,
                             numCols);
   } else {
-    error(target.loc) << "cannot assign a string into matrix '" << target.name
-                      << "'";
+    error(target.loc) << "cannot assign " << kindName(value.kind)
+                      << " into matrix '" << target.name << "'";
     return;
   }
   Value updated =

@@ -273,8 +273,10 @@ public:
   Instance instantiate(const FunctionStmt *function, const std::string &name,
                        llvm::ArrayRef<DValue> shapes,
                        llvm::ArrayRef<Value> operands);
-  /// eval(name, args...) with a name known while importing.
-  std::vector<DValue> genEval(const CallExpr *call);
+  /// eval(name, args...) with a name known while importing; the names of
+  /// the called function's results go to `resultNames` if given.
+  std::vector<DValue> genEval(const CallExpr *call,
+                              std::vector<std::string> *resultNames = nullptr);
   /// The user or library function `name`, loading a library script on
   /// first use; null if there is none.
   const FunctionStmt *lookupFunction(llvm::StringRef name, llvm::SMLoc where);

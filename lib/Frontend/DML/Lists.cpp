@@ -259,7 +259,9 @@ bool Importer::genListBuiltin(const CallExpr *call, DValue &result) {
   if (name != "append" || call->args.empty() ||
       !isListExpr(call->args.front().value.get()))
     return false;
-  // append(L, x): x becomes the last element (a list too, nested).
+  // append(L, x): x becomes the last element (a list too, nested), except
+  // that a list of one named element appends that element by its name
+  // (append(L, list(X=X)), as SystemDS hands lists to eval).
   std::optional<BoundArgs> args = bind(call, {"target", "value"}, 2);
   if (!args)
     return true;
@@ -267,8 +269,14 @@ bool Importer::genListBuiltin(const CallExpr *call, DValue &result) {
   DValue value = gen((*args)[1]);
   if (!list.isValid() || !value.isValid())
     return true;
-  list.elements.push_back(std::move(value));
-  list.names.push_back("");
+  if (value.isList() && value.elements.size() == 1 &&
+      !value.names.front().empty()) {
+    list.elements.push_back(value.elements.front());
+    list.names.push_back(value.names.front());
+  } else {
+    list.elements.push_back(std::move(value));
+    list.names.push_back("");
+  }
   result = std::move(list);
   return true;
 }

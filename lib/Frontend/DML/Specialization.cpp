@@ -216,7 +216,8 @@ const FunctionStmt *Importer::lookupFunction(llvm::StringRef name,
   return functions.lookup(qualified);
 }
 
-std::vector<DValue> Importer::genEval(const CallExpr *call) {
+std::vector<DValue> Importer::genEval(const CallExpr *call,
+                                      std::vector<std::string> *resultNames) {
   if (call->args.empty()) {
     error(call->getLoc()) << "eval needs a function name";
     return {};
@@ -260,6 +261,11 @@ std::vector<DValue> Importer::genEval(const CallExpr *call) {
       error(nameArg.loc) << "eval: unknown function '" << *name << "'";
       return {};
     }
+    if (isStatementBuiltin(*name)) {
+      error(nameArg.loc) << "eval: '" << *name
+                         << "' has no value; call it as a statement";
+      return {};
+    }
     // A builtin: call it on variables holding the evaluated arguments.
     std::vector<Argument> args;
     std::vector<std::string> temporaries;
@@ -273,9 +279,7 @@ std::vector<DValue> Importer::genEval(const CallExpr *call) {
     }
     auto builtinCall =
         std::make_unique<CallExpr>(call->getLoc(), *name, std::move(args));
-    DValue result = isStatementBuiltin(*name)
-                        ? (genEffect(builtinCall.get()), DValue())
-                        : genCall(builtinCall.get());
+    DValue result = genCall(builtinCall.get());
     for (const std::string &temporary : temporaries)
       env.erase(temporary);
     syntheticCalls.push_back(std::move(builtinCall));
@@ -319,6 +323,9 @@ std::vector<DValue> Importer::genEval(const CallExpr *call) {
     bound[slot] = std::move(argument.second);
     where[slot] = argumentLocs[index];
   }
+  if (resultNames)
+    for (const Parameter &result : function->results)
+      resultNames->push_back(result.name);
   std::vector<DValue> values;
   for (auto [index, parameter] : llvm::enumerate(parameters)) {
     if (bound[index]) {
