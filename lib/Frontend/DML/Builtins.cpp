@@ -275,6 +275,22 @@ DValue Importer::genCall(const CallExpr *call) {
     }
     return results.front();
   }
+  // Lists (Lists.cpp) and eval (Specialization.cpp).
+  DValue listResult;
+  if (genListBuiltin(call, listResult))
+    return listResult;
+  // eval of a function of several results is its first, as in SystemDS;
+  // evalList gives them all, as a list named by the results.
+  if (call->callee == "eval" || call->callee == "evalList") {
+    std::vector<std::string> names;
+    std::vector<DValue> results = genEval(call, &names);
+    if (results.empty())
+      return {};
+    if (call->callee == "eval")
+      return results.front();
+    names.resize(results.size());
+    return DValue::list(std::move(results), std::move(names));
+  }
   const Builtin *builtin = lookupBuiltin(call->callee);
   if (!builtin) {
     error(call->getLoc()) << "unknown function '" << call->callee << "'";
@@ -297,7 +313,9 @@ bool Importer::genEffect(const CallExpr *call) {
 }
 
 bool Importer::isBuiltin(llvm::StringRef name) {
-  return lookupBuiltin(name) != nullptr;
+  return lookupBuiltin(name) != nullptr ||
+         llvm::is_contained({"list", "as.list", "remove", "eval", "evalList"},
+                            name);
 }
 
 bool Importer::isStatementBuiltin(llvm::StringRef name) {
@@ -359,9 +377,19 @@ template <CumAggKind Kind> DValue BuiltinCall::buildCumulative() {
 }
 
 DValue BuiltinCall::buildSize() {
-  std::optional<Value> x = matrixArgument();
-  if (!x)
+  DValue v = im.gen(args[0]);
+  if (!v.isValid())
     return {};
+  // The length of a list is known while importing (Lists.cpp).
+  if (v.isList() && name == "length")
+    return DValue::integerScalar(
+        im.constant(l, static_cast<double>(v.elements.size())));
+  if (!v.isMatrix()) {
+    im.error(args[0]->getLoc()) << "expected a matrix for the argument of '"
+                                << name << "', found " << kindName(v.kind);
+    return {};
+  }
+  std::optional<Value> x = v.value;
   Value rows = NRowOp::create(builder, l, builder.getIndexType(), *x);
   Value cols = NColOp::create(builder, l, builder.getIndexType(), *x);
   if (name == "nrow")
@@ -643,7 +671,11 @@ DValue BuiltinCall::buildSeq() {
 
 DValue BuiltinCall::buildAsScalar() {
   DValue x = im.gen(args[0]);
-  if (!x.isValid() || x.isNumeric())
+  // A list of one element (L[i:i], list(x)) is that element.
+  if (x.isList() && x.elements.size() == 1)
+    x = x.elements.front();
+  // A string element of a list (as.scalar(L[i])) is that string.
+  if (!x.isValid() || x.isNumeric() || x.isString())
     return x;
   if (!x.isMatrix()) {
     im.error(where) << "as.scalar needs a 1x1 matrix, found "
@@ -654,9 +686,40 @@ DValue BuiltinCall::buildAsScalar() {
 }
 
 DValue BuiltinCall::buildAsMatrix() {
-  DValue x = im.genOperand(args[0], "the argument of 'as.matrix'");
-  if (!x.isValid() || x.isMatrix())
+  DValue list = im.gen(args[0]);
+  if (!list.isValid())
+    return {};
+  if (list.isList()) {
+    // A list of one matrix is that matrix; a list of numbers a column.
+    if (list.elements.size() == 1 && list.elements.front().isMatrix())
+      return list.elements.front();
+    llvm::SmallVector<Value> rows;
+    for (const DValue &element : list.elements) {
+      if (!element.isNumeric()) {
+        im.error(args[0]->getLoc())
+            << "as.matrix of a list needs one matrix or numbers, found "
+            << kindName(element.kind) << " in it";
+        return {};
+      }
+      rows.push_back(AsMatrixOp::create(builder, l, im.matrixType(),
+                                        im.toF64(l, element)));
+    }
+    if (rows.empty()) {
+      im.error(args[0]->getLoc()) << "as.matrix of an empty list";
+      return {};
+    }
+    return DValue::matrix(RBindOp::create(builder, l, im.matrixType(), rows));
+  }
+  if (list.isString()) {
+    im.error(args[0]->getLoc())
+        << "expected a matrix or a number for the argument of 'as.matrix', "
+           "found a string";
+    return {};
+  }
+  DValue x = list;
+  if (x.isMatrix())
     return x;
+  x.value = im.toF64(l, x);
   return DValue::matrix(
       AsMatrixOp::create(builder, l, im.matrixType(), x.value));
 }

@@ -214,6 +214,11 @@ DValue BuiltinCall::buildToString() {
   DValue x = im.gen(args[0]);
   if (!x.isValid() || x.isString())
     return x;
+  if (x.isList()) {
+    im.error(where) << "toString of a list is not supported; print its "
+                       "elements";
+    return {};
+  }
   return DValue::string({StringPiece{"", x.value}});
 }
 
@@ -253,6 +258,12 @@ DValue BuiltinCall::buildPrintOrStop() {
   DValue message = im.gen(args[0]);
   if (!message.isValid())
     return {};
+  if (message.isList()) {
+    im.error(args[0]->getLoc()) << "'" << name
+                                << "' of a list is not "
+                                   "supported; print its elements";
+    return {};
+  }
   if (!message.isString())
     message = DValue::string(
         {StringPiece{"", message.value, /*integer=*/message.integer}});
@@ -274,6 +285,11 @@ DValue BuiltinCall::buildWrite() {
       im.genConstantString(args[1], "the file of 'write'");
   if (!x.isValid() || !path)
     return {};
+  if (x.isList()) {
+    im.error(args[0]->getLoc()) << "writing a list is not supported; write "
+                                   "its elements";
+    return {};
+  }
   if (!x.isMatrix())
     return buildWriteScalar(x, *path);
   std::optional<FileFormat> format =

@@ -53,6 +53,8 @@ llvm::StringRef importer::kindName(DValue::Kind kind) {
     return "a boolean";
   case DValue::Kind::String:
     return "a string";
+  case DValue::Kind::List:
+    return "a list";
   }
   return "a value";
 }
@@ -213,8 +215,9 @@ DValue Importer::genUnary(const UnaryExpr *expr) {
   if (!operand.isValid())
     return {};
   Location l = loc(expr->getLoc());
-  if (operand.isString()) {
-    error(expr->getLoc()) << "unary operator applied to a string";
+  if (operand.isString() || operand.isList()) {
+    error(expr->getLoc()) << "unary operator applied to "
+                          << kindName(operand.kind);
     return {};
   }
   switch (expr->op) {
@@ -267,6 +270,12 @@ DValue Importer::genCondition(Location l, const DValue &lhs,
 DValue Importer::genBinary(BinaryOp op, const DValue &lhs, const DValue &rhs,
                            SMLoc where) {
   Location l = loc(where);
+  if (lhs.isList() || rhs.isList()) {
+    error(where) << "operator '" << spelling(op)
+                 << "' applied to a list: take its elements with "
+                    "as.matrix(L[i]) or as.scalar(L[i])";
+    return {};
+  }
   // String concatenation: "a" + x.
   if (lhs.isString() || rhs.isString()) {
     // Comparisons of strings known before the run fold to a boolean
@@ -395,6 +404,8 @@ DValue Importer::genIndex(const IndexExpr *expr) {
   DValue base = gen(expr->base.get());
   if (!base.isValid())
     return {};
+  if (base.isList())
+    return genListIndex(expr, base);
   if (!base.isMatrix()) {
     error(expr->getLoc()) << "indexing needs a matrix, found "
                           << kindName(base.kind);
@@ -444,9 +455,9 @@ DValue Importer::genOperand(const Expr *expr, llvm::StringRef what) {
   DValue value = gen(expr);
   if (!value.isValid())
     return {};
-  if (value.isString()) {
+  if (value.isString() || value.isList()) {
     error(expr->getLoc()) << "expected a matrix or a number for " << what
-                          << ", found a string";
+                          << ", found " << kindName(value.kind);
     return {};
   }
   if (value.kind == DValue::Kind::Bool)

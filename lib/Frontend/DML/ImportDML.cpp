@@ -145,6 +145,7 @@ Type Importer::typeOf(const TypeSpec &spec) {
   case TypeSpec::Kind::Boolean:
     return builder.getI1Type();
   case TypeSpec::Kind::String:
+  case TypeSpec::Kind::List:
     return {};
   }
   return {};
@@ -161,13 +162,14 @@ DValue::Kind Importer::kindOf(const TypeSpec &spec) {
     return DValue::Kind::Bool;
   case TypeSpec::Kind::String:
     return DValue::Kind::String;
+  case TypeSpec::Kind::List:
+    return DValue::Kind::List;
   }
   return DValue::Kind::Invalid;
 }
 
 std::vector<DValue> Importer::genUserCall(const CallExpr *call,
                                           const FunctionStmt *function) {
-  Location l = loc(call->getLoc());
   std::vector<const Expr *> bound(function->parameters.size(), nullptr);
   size_t position = 0;
   bool ok = true;
@@ -200,7 +202,8 @@ std::vector<DValue> Importer::genUserCall(const CallExpr *call,
     }
     bound[index] = arg.value.get();
   }
-  llvm::SmallVector<Value> operands;
+  std::vector<DValue> values;
+  std::vector<SMLoc> where;
   for (auto [parameter, expr] : llvm::zip(function->parameters, bound)) {
     const Expr *valueExpr = expr ? expr : parameter.defaultValue.get();
     if (!valueExpr) {
@@ -210,11 +213,26 @@ std::vector<DValue> Importer::genUserCall(const CallExpr *call,
       ok = false;
       continue;
     }
-    DValue value = gen(valueExpr);
-    if (!value.isValid()) {
-      ok = false;
-      continue;
-    }
+    values.push_back(gen(valueExpr));
+    where.push_back(valueExpr->getLoc());
+    ok &= values.back().isValid();
+  }
+  if (!ok)
+    return {};
+  return callFunction(call, function, std::move(values), where);
+}
+
+std::vector<DValue> Importer::callFunction(const CallExpr *call,
+                                           const FunctionStmt *function,
+                                           std::vector<DValue> values,
+                                           llvm::ArrayRef<SMLoc> where) {
+  if (isGeneric(function))
+    return genSpecializedCall(call, function, std::move(values), where);
+  Location l = loc(call->getLoc());
+  bool ok = true;
+  llvm::SmallVector<Value> operands;
+  for (auto [parameter, value, valueLoc] :
+       llvm::zip(function->parameters, values, where)) {
     DValue::Kind expected = kindOf(parameter.type);
     if (value.isNumeric() &&
         (expected == DValue::Kind::Scalar || expected == DValue::Kind::Bool)) {
@@ -223,10 +241,9 @@ std::vector<DValue> Importer::genUserCall(const CallExpr *call,
       continue;
     }
     if (value.kind != expected) {
-      error(valueExpr->getLoc())
-          << "argument '" << parameter.name << "' of '" << function->name
-          << "' must be " << kindName(expected) << ", found "
-          << kindName(value.kind);
+      error(valueLoc) << "argument '" << parameter.name << "' of '"
+                      << function->name << "' must be " << kindName(expected)
+                      << ", found " << kindName(value.kind);
       ok = false;
       continue;
     }
@@ -314,6 +331,10 @@ void Importer::assign(const AssignTarget &target, DValue value) {
                       << target.name << "'";
     return;
   }
+  if (it->second.isList()) {
+    assignListElement(target, it->second, std::move(value));
+    return;
+  }
   if (!it->second.isMatrix()) {
     error(target.loc) << "left indexing needs a matrix, but '" << target.name
                       << "' is " << kindName(it->second.kind);
@@ -336,8 +357,8 @@ void Importer::assign(const AssignTarget &target, DValue value) {
     source = FillOp::create(builder, l, matrixType(), toF64(l, value), numRows,
                             numCols);
   } else {
-    error(target.loc) << "cannot assign a string into matrix '" << target.name
-                      << "'";
+    error(target.loc) << "cannot assign " << kindName(value.kind)
+                      << " into matrix '" << target.name << "'";
     return;
   }
   Value updated =
@@ -369,13 +390,19 @@ void Importer::genAssign(const AssignStmt *assign) {
   }
   const auto *call = llvm::cast<CallExpr>(assign->value.get());
   auto function = functions.find(call->callee);
-  if (function == functions.end()) {
+  std::vector<DValue> results;
+  if (function != functions.end()) {
+    results = genUserCall(call, function->second);
+  } else if (call->callee == "remove") {
+    results = genListRemove(call); // Lists.cpp
+  } else if (call->callee == "eval") {
+    results = genEval(call); // Specialization.cpp
+  } else {
     error(call->getLoc()) << "a multiple assignment needs a user-defined "
                              "function; '"
                           << call->callee << "' is not one";
     return;
   }
-  std::vector<DValue> results = genUserCall(call, function->second);
   if (results.empty())
     return;
   if (results.size() != assign->targets.size()) {
@@ -455,9 +482,10 @@ void Importer::genIf(const IfStmt *ifStmt) {
   // Variables defined on both paths after the if become its results; one
   // assigned on one path only, and read later, leaves with a defined flag
   // (Scoping.cpp), and so does one that may be unassigned on either path.
-  std::vector<std::string> results;
+  // Each result variable with its shape; its leaves are the if's results,
+  // then the flags.
+  std::vector<std::pair<std::string, DValue>> results;
   llvm::SmallVector<Value> thenValues, elseValues;
-  llvm::SmallVector<DValue> kinds;
   llvm::SmallVector<Value> thenFlags, elseFlags;
   llvm::SmallVector<int> flagOf; // index into the flags, or -1
   for (const std::string &name : names) {
@@ -467,7 +495,7 @@ void Importer::genIf(const IfStmt *ifStmt) {
       continue;
     if (inThen != inElse) {
       const DValue &assigned = inThen ? thenIt->second : elseIt->second;
-      if (assigned.isString() || !isReadLater(name))
+      if (assigned.isString() || assigned.isList() || !isReadLater(name))
         continue;
       Block *missing = inThen ? branches.elseBlock() : branches.thenBlock();
       builder.setInsertionPoint(missing->getTerminator());
@@ -487,21 +515,25 @@ void Importer::genIf(const IfStmt *ifStmt) {
       continue;
     }
     // Mixed number/boolean joins as a number.
-    DValue like = thenValue;
-    if (thenValue.kind != elseValue.kind && thenValue.isNumeric() &&
-        elseValue.isNumeric())
-      like.kind = DValue::Kind::Scalar;
-    like.integer = thenValue.integer && elseValue.integer;
+    DValue like = carriedShape(thenValue);
+    if (!thenValue.isList()) {
+      like = thenValue;
+      if (thenValue.kind != elseValue.kind && thenValue.isNumeric() &&
+          elseValue.isNumeric())
+        like.kind = DValue::Kind::Scalar;
+      like.integer = thenValue.integer && elseValue.integer;
+    }
     builder.setInsertionPoint(branches.thenBlock()->getTerminator());
-    std::optional<Value> t = coerce(l, thenValue, like, name, ifStmt->getLoc());
+    std::optional<llvm::SmallVector<Value>> t =
+        coerceLeaves(l, thenValue, like, name, ifStmt->getLoc());
     builder.setInsertionPoint(branches.elseBlock()->getTerminator());
-    std::optional<Value> e = coerce(l, elseValue, like, name, ifStmt->getLoc());
+    std::optional<llvm::SmallVector<Value>> e =
+        coerceLeaves(l, elseValue, like, name, ifStmt->getLoc());
     if (!t || !e)
       continue;
-    results.push_back(name);
-    thenValues.push_back(*t);
-    elseValues.push_back(*e);
-    kinds.push_back(like);
+    results.emplace_back(name, like);
+    llvm::append_range(thenValues, *t);
+    llvm::append_range(elseValues, *e);
     flagOf.push_back(-1);
     if (thenValue.defined || elseValue.defined) {
       flagOf.back() = thenFlags.size();
@@ -511,6 +543,7 @@ void Importer::genIf(const IfStmt *ifStmt) {
       elseFlags.push_back(definedFlag(l, elseValue));
     }
   }
+  size_t numLeaves = thenValues.size();
   llvm::append_range(thenValues, thenFlags);
   llvm::append_range(elseValues, elseFlags);
 
@@ -533,13 +566,13 @@ void Importer::genIf(const IfStmt *ifStmt) {
   withResults.getThenRegion().takeBody(branches.getThenRegion());
   withResults.getElseRegion().takeBody(branches.getElseRegion());
   branches.erase();
-  for (auto [index, name] : llvm::enumerate(results)) {
-    env[name] = DValue{kinds[index].kind,
-                       withResults.getResult(index),
-                       {},
-                       kinds[index].integer};
+  llvm::SmallVector<Value> leaves(withResults.getResults());
+  llvm::ArrayRef<Value> rest =
+      llvm::ArrayRef<Value>(leaves).take_front(numLeaves);
+  for (auto [index, result] : llvm::enumerate(results)) {
+    env[result.first] = rebuild(result.second, rest);
     if (flagOf[index] >= 0)
-      env[name].defined = withResults.getResult(results.size() + flagOf[index]);
+      env[result.first].defined = leaves[numLeaves + flagOf[index]];
   }
 }
 
@@ -554,38 +587,18 @@ void Importer::genWhile(const WhileStmt *whileStmt) {
   // Booleans are carried as numbers: the body may assign either.
   llvm::SmallVector<Value> inits;
   llvm::SmallVector<Type> types;
-  llvm::SmallVector<DValue> kinds;
-  for (const std::string &name : carried) {
-    DValue value = env[name];
-    if (value.kind == DValue::Kind::Bool)
-      value = DValue::scalar(toF64(l, value));
-    if (value.isMatrix())
-      value.value = relaxed(l, value.value);
-    inits.push_back(value.value);
-    types.push_back(value.value.getType());
-    kinds.push_back(value);
-  }
-  // Flags of carried variables that may be unassigned follow the values.
-  llvm::SmallVector<int> flagOf = appendCarriedFlags(kinds, inits, types);
-  auto setCarried = [&](Block *block) {
-    for (auto [index, name] : llvm::enumerate(carried)) {
-      env[name] = DValue{kinds[index].kind,
-                         block->getArgument(index),
-                         {},
-                         kinds[index].integer};
-      if (flagOf[index] >= 0)
-        env[name].defined = block->getArgument(flagOf[index]);
-    }
-  };
-  Operation *loop = scf::WhileOp::create(builder, l, types, inits);
-  auto whileOp = cast<scf::WhileOp>(loop);
+  std::vector<DValue> kinds;
+  for (const std::string &name : carried)
+    carryInit(l, name, whileStmt->getLoc(), inits, kinds);
+  for (Value init : inits)
+    types.push_back(init.getType());
+  auto loop = scf::WhileOp::create(builder, l, types, inits);
   llvm::SmallVector<Location> locs(types.size(), l);
   Environment before = env, atEnd;
   {
     OpBuilder::InsertionGuard guard(builder);
-    Block *condBlock =
-        builder.createBlock(&whileOp.getBefore(), {}, types, locs);
-    setCarried(condBlock);
+    Block *condBlock = builder.createBlock(&loop.getBefore(), {}, types, locs);
+    bindCarried(carried, kinds, condBlock->getArguments());
     DValue condition = gen(whileStmt->condition.get());
     Value cond;
     if (condition.isValid() && !condition.isNumeric()) {
@@ -600,26 +613,18 @@ void Importer::genWhile(const WhileStmt *whileStmt) {
     scf::ConditionOp::create(builder, l, cond, condBlock->getArguments());
 
     env = before;
-    Block *body = builder.createBlock(&whileOp.getAfter(), {}, types, locs);
-    setCarried(body);
+    Block *body = builder.createBlock(&loop.getAfter(), {}, types, locs);
+    bindCarried(carried, kinds, body->getArguments());
     genBlock(whileStmt->body);
-    llvm::SmallVector<Value> yielded;
-    for (auto [index, name] : llvm::enumerate(carried)) {
-      std::optional<Value> v =
-          coerce(l, env[name], kinds[index], name, whileStmt->getLoc());
-      yielded.push_back(v ? *v : body->getArgument(index));
-      kinds[index].integer &= env[name].integer;
-    }
-    for (auto [index, name] : llvm::enumerate(carried))
-      if (flagOf[index] >= 0)
-        yielded.push_back(definedFlag(l, env[name]));
+    llvm::SmallVector<Value> yielded = yieldCarried(
+        l, carried, kinds, body->getArguments(), whileStmt->getLoc());
     scf::YieldOp::create(builder, l, yielded);
     atEnd = std::move(env);
   }
   env = std::move(before);
   if (speculatingLoops.count(whileStmt))
     loopBodyEnds[whileStmt] = std::move(atEnd);
-  setCarriedResults(loop, carried, kinds, flagOf);
+  bindCarried(carried, kinds, loop.getResults());
 }
 
 void Importer::genFor(const ForStmt *forStmt) {
@@ -652,7 +657,11 @@ void Importer::genFor(const ForStmt *forStmt) {
     }
     step = toF64(l, stepValue);
     integerLoop &= stepValue.integer;
-  } else {
+  }
+  // Lists indexed by the counter, or growing, need it known (Lists.cpp).
+  if (unrollIfNeeded(forStmt, *from, *to, step, integerLoop))
+    return;
+  if (!step) {
     // DML counts down when from > to.
     Value ascending = arith::CmpFOp::create(
         builder, l, arith::CmpFPredicate::OLE, *from, *to);
@@ -680,7 +689,7 @@ void Importer::genFor(const ForStmt *forStmt) {
 
   llvm::SmallVector<Value> inits;
   llvm::SmallVector<Type> types;
-  llvm::SmallVector<DValue> kinds;
+  std::vector<DValue> kinds;
   for (const std::string &name : carried) {
     // A parfor's iterations update matrices that surely exist.
     DValue value =
@@ -692,15 +701,10 @@ void Importer::genFor(const ForStmt *forStmt) {
           << "only update matrices (by left indexing into disjoint parts)";
       return;
     }
-    if (value.kind == DValue::Kind::Bool)
-      value = DValue::scalar(toF64(l, value));
-    if (value.isMatrix())
-      value.value = relaxed(l, value.value);
-    inits.push_back(value.value);
-    types.push_back(value.value.getType());
-    kinds.push_back(value);
+    carryInit(l, name, forStmt->getLoc(), inits, kinds);
   }
-  llvm::SmallVector<int> flagOf = appendCarriedFlags(kinds, inits, types);
+  for (Value init : inits)
+    types.push_back(init.getType());
 
   Environment before = env, atEnd;
   Operation *loop;
@@ -727,25 +731,11 @@ void Importer::genFor(const ForStmt *forStmt) {
     Value i = arith::AddFOp::create(builder, l, *from,
                                     arith::MulFOp::create(builder, l, k, step));
     env[forStmt->variable] = DValue{DValue::Kind::Scalar, i, {}, integerLoop};
-    for (auto [index, name] : llvm::enumerate(carried)) {
-      env[name] = DValue{kinds[index].kind,
-                         body->getArgument(index + 1),
-                         {},
-                         kinds[index].integer};
-      if (flagOf[index] >= 0)
-        env[name].defined = body->getArgument(flagOf[index] + 1);
-    }
+    bindCarried(carried, kinds, body->getArguments().drop_front());
     genBlock(forStmt->body);
-    llvm::SmallVector<Value> yielded;
-    for (auto [index, name] : llvm::enumerate(carried)) {
-      std::optional<Value> v =
-          coerce(l, env[name], kinds[index], name, forStmt->getLoc());
-      yielded.push_back(v ? *v : body->getArgument(index + 1));
-      kinds[index].integer &= env[name].integer;
-    }
-    for (auto [index, name] : llvm::enumerate(carried))
-      if (flagOf[index] >= 0)
-        yielded.push_back(definedFlag(l, env[name]));
+    llvm::SmallVector<Value> yielded =
+        yieldCarried(l, carried, kinds, body->getArguments().drop_front(),
+                     forStmt->getLoc());
     if (forStmt->isParallel)
       YieldOp::create(builder, l, yielded);
     else
@@ -755,7 +745,7 @@ void Importer::genFor(const ForStmt *forStmt) {
   env = std::move(before);
   if (speculatingLoops.count(forStmt))
     loopBodyEnds[forStmt] = std::move(atEnd);
-  setCarriedResults(loop, carried, kinds, flagOf);
+  bindCarried(carried, kinds, loop->getResults());
 }
 
 void Importer::genFunctionBody(const FunctionStmt *function,
@@ -836,12 +826,6 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
       if (!seenResults.insert(p.name).second)
         error(p.loc) << "result '" << p.name << "' is declared twice in '"
                      << function->name << "'";
-    for (const Parameter &p : llvm::concat<const Parameter>(
-             function->parameters, function->results)) {
-      if (p.type.kind == TypeSpec::Kind::String)
-        error(p.type.loc) << "String parameters and results are not "
-                             "supported; pass numbers or matrices";
-    }
   }
 
   // Recursion: a DFS over the user-function call graph.
@@ -895,18 +879,10 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
   for (const FunctionStmt *function : definitions)
     if (functions.lookup(function->name) == function)
       ordered.push_back(function);
-  for (const FunctionStmt *function : ordered) {
-    llvm::SmallVector<Type> inputs, results;
-    for (const Parameter &p : function->parameters)
-      inputs.push_back(typeOf(p.type));
-    for (const Parameter &p : function->results)
-      results.push_back(typeOf(p.type));
-    auto func =
-        func::FuncOp::create(builder, loc(function->getLoc()), function->name,
-                             builder.getFunctionType(inputs, results));
-    func.setPrivate();
-    funcOps[function->name] = func;
-  }
+  // Functions of lists or strings are instantiated per call instead
+  // (Specialization.cpp).
+  for (const FunctionStmt *function : ordered)
+    declareFunction(function);
 
   // The entry function: the top-level statements.
   auto entry = func::FuncOp::create(builder, loc(SMLoc()), options.entryName,
@@ -925,7 +901,12 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
     func::ReturnOp::create(builder, loc(SMLoc()));
   }
   for (const FunctionStmt *function : ordered)
-    genFunctionBody(function, funcOps[function->name]);
+    if (!isGeneric(function))
+      genFunctionBody(function, funcOps[function->name]);
+  // Library functions eval loaded while importing (this may load more).
+  for (size_t i = 0; i < lateFunctions.size(); ++i)
+    if (!isGeneric(lateFunctions[i]))
+      genFunctionBody(lateFunctions[i], funcOps[lateFunctions[i]->name]);
 
   if (hadError || failed(verify(module)))
     return nullptr;

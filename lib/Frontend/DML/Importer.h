@@ -5,6 +5,9 @@
 //   ImportDML.cpp    statements, user functions, the script, the entry point
 //   Expressions.cpp  literals, operators, indexing, argument checking
 //   Builtins.cpp     the table of builtin functions and their builders
+//   Lists.cpp        compile-time lists: list(), indexing, append, ...
+//   Specialization.cpp  functions of lists and strings, instantiated per
+//                    call signature; eval()
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +46,7 @@ struct StringPiece {
 
 /// What a DML expression evaluates to.
 struct DValue {
-  enum class Kind { Invalid, Matrix, Scalar, Bool, String };
+  enum class Kind { Invalid, Matrix, Scalar, Bool, String, List };
   Kind kind = Kind::Invalid;
   Value value;                     // Matrix, Scalar (f64), Bool (i1)
   std::vector<StringPiece> pieces; // String
@@ -54,6 +57,11 @@ struct DValue {
   /// For a variable assigned on some paths only (DML allows it): an i1 that
   /// is true where the path taken assigned it; null when it surely is.
   Value defined;
+  /// A list's elements and their names ("" for an unnamed one). Lists are
+  /// compile-time structures (Lists.cpp): their length, names and element
+  /// kinds are known while importing, their elements are values.
+  std::vector<DValue> elements;
+  std::vector<std::string> names;
 
   static DValue matrix(Value v) { return {Kind::Matrix, v, {}}; }
   static DValue scalar(Value v) { return {Kind::Scalar, v, {}}; }
@@ -68,7 +76,16 @@ struct DValue {
   static DValue text(std::string text) {
     return string({StringPiece{std::move(text), nullptr}});
   }
+  static DValue list(std::vector<DValue> elements,
+                     std::vector<std::string> names) {
+    DValue v;
+    v.kind = Kind::List;
+    v.elements = std::move(elements);
+    v.names = std::move(names);
+    return v;
+  }
   bool isValid() const { return kind != Kind::Invalid; }
+  bool isList() const { return kind == Kind::List; }
   bool isMatrix() const { return kind == Kind::Matrix; }
   bool isNumeric() const { return kind == Kind::Scalar || kind == Kind::Bool; }
   bool isString() const { return kind == Kind::String; }
@@ -80,6 +97,13 @@ struct DValue {
 llvm::StringRef kindName(DValue::Kind kind);
 
 using Environment = std::map<std::string, DValue>;
+
+/// One instance of a generic function (Specialization.cpp): its func.func
+/// and the structure of its results (their leaves are the func's results).
+struct Instance {
+  func::FuncOp func;
+  std::vector<DValue> results;
+};
 
 /// A call's arguments bound to a builtin's parameter names.
 struct BoundArgs {
@@ -180,6 +204,91 @@ public:
   static bool isStatementBuiltin(llvm::StringRef name);
   std::vector<DValue> genUserCall(const CallExpr *call,
                                   const FunctionStmt *function);
+  /// Calls `function` with its parameters' values (defaults filled in);
+  /// `where` locates each for diagnostics.
+  std::vector<DValue> callFunction(const CallExpr *call,
+                                   const FunctionStmt *function,
+                                   std::vector<DValue> values,
+                                   llvm::ArrayRef<llvm::SMLoc> where);
+
+  //===--------------------------------------------------------------------===//
+  // Lists (Lists.cpp)
+  //===--------------------------------------------------------------------===//
+
+  DValue buildList(const CallExpr *call);
+  /// Whether `expr` is, without evaluating it, a list (a list variable,
+  /// list(...), append on a list).
+  bool isListExpr(const Expr *expr);
+  /// append(L, x) and remove(L, i); false if `call` is not one of them on a
+  /// list (append of matrices is cbind).
+  bool genListBuiltin(const CallExpr *call, DValue &result);
+  /// `[L2, x] = remove(L, i)`.
+  std::vector<DValue> genListRemove(const CallExpr *call);
+  /// L[i], L[i:j], L["name"].
+  DValue genListIndex(const IndexExpr *expr, const DValue &list);
+  /// L[i] = x, L["name"] = x, L[i:j] = list(...).
+  void assignListElement(const AssignTarget &target, DValue list, DValue value);
+  /// The leaves of a value (matrices, numbers, booleans and the values
+  /// printed in strings), flattened depth-first: what a list or string
+  /// carries through control flow and function boundaries.
+  void collectLeaves(const DValue &v, llvm::SmallVectorImpl<Value> &leaves);
+  /// `shape` with its leaves replaced by `leaves` (consumed from the front).
+  DValue rebuild(const DValue &shape, llvm::ArrayRef<Value> &leaves);
+  /// A key for the structure of a value: kinds, names and constant text;
+  /// values with equal keys have leaves of the same types.
+  std::string shapeKey(const DValue &v);
+  /// `value` converted leaf by leaf to the structure of `like` (numbers and
+  /// booleans convert); nullopt after an error.
+  std::optional<llvm::SmallVector<Value>>
+  coerceLeaves(Location l, const DValue &value, const DValue &like,
+               const std::string &name, llvm::SMLoc where);
+  /// Unrolls `forStmt` while importing if its body indexes a list of
+  /// strings, lists or mixed kinds by the counter, or appends to a list
+  /// (whose length must stay known); false if it needs no unrolling.
+  bool unrollIfNeeded(const ForStmt *forStmt, Value from, Value to, Value step,
+                      bool integerLoop);
+  /// The structure a value is carried in through control flow: booleans
+  /// as numbers (a loop body may assign either), matrices relaxed.
+  static DValue carriedShape(const DValue &v);
+  /// Appends the leaves of variable `name` (in its carried shape) to
+  /// `inits`, its shape to `shapes`.
+  void carryInit(Location l, const std::string &name, llvm::SMLoc where,
+                 llvm::SmallVectorImpl<Value> &inits,
+                 std::vector<DValue> &shapes);
+  /// Binds the carried variables to `leaves` (block arguments, results).
+  void bindCarried(llvm::ArrayRef<std::string> names,
+                   llvm::ArrayRef<DValue> shapes, ValueRange leaves);
+  /// The carried variables' leaves at the end of a loop body (`previous`
+  /// where a variable cannot be converted, after an error).
+  llvm::SmallVector<Value> yieldCarried(Location l,
+                                        llvm::ArrayRef<std::string> names,
+                                        std::vector<DValue> &shapes,
+                                        ValueRange previous, llvm::SMLoc where);
+
+  //===--------------------------------------------------------------------===//
+  // Specialization and eval (Specialization.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// Whether `function` has List or String parameters or results: it is
+  /// instantiated per call signature instead of imported once.
+  static bool isGeneric(const FunctionStmt *function);
+  /// A call of a generic function, with its arguments evaluated.
+  std::vector<DValue> genSpecializedCall(const CallExpr *call,
+                                         const FunctionStmt *function,
+                                         std::vector<DValue> values,
+                                         llvm::ArrayRef<llvm::SMLoc> where);
+  /// Creates the instance `name` of `function` for arguments of `shapes`
+  /// (their leaves: `operands`) and imports its body.
+  Instance instantiate(const FunctionStmt *function, const std::string &name,
+                       llvm::ArrayRef<DValue> shapes,
+                       llvm::ArrayRef<Value> operands);
+  /// eval(name, args...) with a name known while importing; the names of
+  /// the called function's results go to `resultNames` if given.
+  std::vector<DValue> genEval(const CallExpr *call,
+                              std::vector<std::string> *resultNames = nullptr);
+  /// The user or library function `name`, loading a library script on
+  /// first use; null if there is none.
+  const FunctionStmt *lookupFunction(llvm::StringRef name, llvm::SMLoc where);
 
   /// Binds a call's arguments (positional, then named) to `parameters`, of
   /// which the first `required` must be given.
@@ -308,6 +417,19 @@ private:
 
   Type typeOf(const TypeSpec &spec);
   DValue::Kind kindOf(const TypeSpec &spec);
+  /// Declares the func.func of a (non-generic) user function.
+  void declareFunction(const FunctionStmt *function);
+
+  /// The instances of generic functions, by name and call signature.
+  std::map<std::string, std::map<std::string, Instance>> instances;
+  /// Library functions loaded while importing (by eval): their bodies are
+  /// imported after the script's.
+  std::vector<const FunctionStmt *> lateFunctions;
+  /// Generic functions whose instance is being imported (recursion check).
+  std::set<std::string> instantiating;
+  /// Calls eval made up to call builtins (their nodes must outlive the IR
+  /// generation that refers to them).
+  std::vector<std::unique_ptr<CallExpr>> syntheticCalls;
 
   llvm::SourceMgr &sourceMgr;
   MLIRContext *context;

@@ -482,7 +482,8 @@ private:
 
   std::optional<TypeSpec> parseType() {
     if (!current.is(Kind::Identifier)) {
-      expected("a type (Matrix[Double], Double, Integer, Boolean, String)");
+      expected("a type (Matrix[Double], Double, Integer, Boolean, String, "
+               "List[...])");
       return std::nullopt;
     }
     TypeSpec type;
@@ -503,6 +504,27 @@ private:
       type.kind = TypeSpec::Kind::Matrix;
       return type;
     }
+    // List[Unknown], List[String], ...: the element type is not checked
+    // (lists are structures known while importing).
+    if (name == "List" || name == "list") {
+      if (!expect(Kind::LBracket, "after 'List'"))
+        return std::nullopt;
+      if (!current.is(Kind::Identifier)) {
+        expected("an element type, e.g. List[Unknown]");
+        return std::nullopt;
+      }
+      advance();
+      if (!expect(Kind::RBracket, "after the element type"))
+        return std::nullopt;
+      type.kind = TypeSpec::Kind::List;
+      return type;
+    }
+    if (name == "Frame" || name == "frame") {
+      error(type.loc, "Frame types are not supported: AMLS has no frames "
+                      "(matrices of doubles, numbers, booleans, strings and "
+                      "lists only)");
+      return std::nullopt;
+    }
     std::optional<TypeSpec::Kind> kind =
         llvm::StringSwitch<std::optional<TypeSpec::Kind>>(name)
             .Cases({"Double", "double"}, TypeSpec::Kind::Double)
@@ -514,7 +536,7 @@ private:
     if (!kind) {
       error(type.loc, "unknown type '" + name +
                           "': expected Matrix[Double], Double, Integer, "
-                          "Boolean or String");
+                          "Boolean, String or List[...]");
       return std::nullopt;
     }
     type.kind = *kind;

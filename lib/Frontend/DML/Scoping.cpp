@@ -192,7 +192,8 @@ void Importer::predefineLoopVariables(const Stmt *loopStmt,
   Location l = loc(loopStmt->getLoc());
   for (const std::string &name : candidates) {
     auto it = atEnd.find(name);
-    if (it == atEnd.end() || !it->second.isValid() || it->second.isString())
+    if (it == atEnd.end() || !it->second.isValid() || it->second.isString() ||
+        it->second.isList())
       continue;
     if (!readBeforeAssigned.count(name) && !isReadLater(name))
       continue; // a temporary of the body

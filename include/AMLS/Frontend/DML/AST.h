@@ -260,9 +260,9 @@ public:
 };
 
 /// A declared type: `Matrix[Double]`, `Double`, `Integer`, `Boolean`,
-/// `String` (also the lower-case short forms).
+/// `String`, `List[...]` (also the lower-case short forms).
 struct TypeSpec {
-  enum class Kind { Matrix, Double, Integer, Boolean, String } kind;
+  enum class Kind { Matrix, Double, Integer, Boolean, String, List } kind;
   llvm::SMLoc loc;
 };
 
