@@ -828,7 +828,11 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
                      << function->name << "'";
   }
 
-  // Recursion: a DFS over the user-function call graph.
+  // Recursion is DML's, and func.call supports it (--amls-ipa neither
+  // specializes nor inlines functions on a cycle), but a function with
+  // String or List parameters is instantiated per call signature while
+  // importing, which a cycle would not end: a DFS over the user-function
+  // call graph rejects cycles through such a function.
   {
     enum class State { Unvisited, Active, Done };
     llvm::StringMap<State> state;
@@ -846,13 +850,20 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
         if (callee == functions.end())
           continue;
         State s = state.lookup(call->callee);
-        if (s == State::Active) {
+        auto cycle = llvm::find(path, call->callee);
+        if (s == State::Active &&
+            llvm::any_of(llvm::make_range(cycle, path.end()),
+                         [&](const std::string &name) {
+                           return isGeneric(functions.lookup(name));
+                         })) {
           auto diag = error(call->getLoc());
           diag << "recursive call of '" << call->callee << "' (";
-          auto cycle = llvm::find(path, call->callee);
           for (auto it = cycle; it != path.end(); ++it)
             diag << *it << " -> ";
-          diag << call->callee << "): recursion is not supported";
+          diag << call->callee
+               << "): recursion through a function with String or List "
+                  "parameters or results is not supported (each call "
+                  "signature is imported as its own function)";
           return false;
         }
         if (s == State::Unvisited && !visit(callee->second))
