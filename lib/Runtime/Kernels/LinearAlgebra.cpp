@@ -28,6 +28,7 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <numeric>
 #include <string>
 
@@ -92,6 +93,13 @@ struct Kernel {
   void checkSymmetric(AmlsMatrixF64 *a) const;
 };
 
+/// A cell's value as messages show it (%g).
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 double &at(AmlsMatrixF64 *m, int64_t r, int64_t c) {
   return m->aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
 }
@@ -112,9 +120,9 @@ void Kernel::checkSymmetric(AmlsMatrixF64 *a) const {
       double x = at(a, r, c), y = at(a, c, r);
       if (std::abs(x - y) > 1e-6 * std::max(std::abs(x), std::abs(y)))
         error("the matrix is not symmetric: cell [" + std::to_string(r + 1) +
-              ", " + std::to_string(c + 1) + "] is " + std::to_string(x) +
-              " but [" + std::to_string(c + 1) + ", " + std::to_string(r + 1) +
-              "] is " + std::to_string(y));
+              ", " + std::to_string(c + 1) + "] is " + number(x) + " but [" +
+              std::to_string(c + 1) + ", " + std::to_string(r + 1) + "] is " +
+              number(y));
     }
 }
 
