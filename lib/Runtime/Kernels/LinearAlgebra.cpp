@@ -91,6 +91,16 @@ struct Kernel {
 
   void checkFinite(AmlsMatrixF64 *a) const;
   void checkSymmetric(AmlsMatrixF64 *a) const;
+
+  /// The order of the square, finite (and, with `symmetric`, symmetric)
+  /// input `a`; reports any other.
+  int squareInput(AmlsMatrixF64 *a, bool symmetric = false) const {
+    checkSquare(a);
+    checkFinite(a);
+    if (symmetric)
+      checkSymmetric(a);
+    return lapackSize(a->sizes[0]);
+  }
 };
 
 /// A cell's value as messages show it (%g).
@@ -177,12 +187,10 @@ extern "C" void _mlir_ciface_amls_rt_solve(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
                                            AmlsMatrixF64 *out,
                                            const char *where) {
   Kernel kernel{"solve", where};
-  kernel.checkSquare(a);
-  if (b->sizes[0] != a->sizes[0])
+  int n = kernel.squareInput(a);
+  if (b->sizes[0] != n)
     kernel.error("the right-hand side has " + std::to_string(b->sizes[0]) +
-                 " rows, but the matrix has " + std::to_string(a->sizes[0]));
-  kernel.checkFinite(a);
-  int n = kernel.lapackSize(a->sizes[0]);
+                 " rows, but the matrix has " + std::to_string(n));
   int nrhs = kernel.lapackSize(b->sizes[1]);
   if (n == 0 || nrhs == 0)
     return;
@@ -201,9 +209,7 @@ extern "C" void _mlir_ciface_amls_rt_solve(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
 extern "C" void _mlir_ciface_amls_rt_inv(AmlsMatrixF64 *a, AmlsMatrixF64 *out,
                                          const char *where) {
   Kernel kernel{"inv", where};
-  kernel.checkSquare(a);
-  kernel.checkFinite(a);
-  int n = kernel.lapackSize(a->sizes[0]);
+  int n = kernel.squareInput(a);
   if (n == 0)
     return;
   Vector<double> lu = columnMajor(a);
@@ -225,9 +231,7 @@ extern "C" void _mlir_ciface_amls_rt_inv(AmlsMatrixF64 *a, AmlsMatrixF64 *out,
 extern "C" double _mlir_ciface_amls_rt_det(AmlsMatrixF64 *a,
                                            const char *where) {
   Kernel kernel{"det", where};
-  kernel.checkSquare(a);
-  kernel.checkFinite(a);
-  int n = kernel.lapackSize(a->sizes[0]);
+  int n = kernel.squareInput(a);
   if (n == 0)
     return 1.0; // the empty product
   Vector<double> lu = columnMajor(a);
@@ -247,10 +251,7 @@ extern "C" void _mlir_ciface_amls_rt_cholesky(AmlsMatrixF64 *a,
                                               AmlsMatrixF64 *out,
                                               const char *where) {
   Kernel kernel{"cholesky", where};
-  kernel.checkSquare(a);
-  kernel.checkFinite(a);
-  kernel.checkSymmetric(a);
-  int n = kernel.lapackSize(a->sizes[0]);
+  int n = kernel.squareInput(a, /*symmetric=*/true);
   if (n == 0)
     return;
   auto dpotrf = kernel.routine<DpotrfFn>("dpotrf_");
@@ -317,9 +318,7 @@ extern "C" void _mlir_ciface_amls_rt_lu(AmlsMatrixF64 *a, AmlsMatrixF64 *p,
                                         AmlsMatrixF64 *l, AmlsMatrixF64 *u,
                                         const char *where) {
   Kernel kernel{"lu", where};
-  kernel.checkSquare(a);
-  kernel.checkFinite(a);
-  int n = kernel.lapackSize(a->sizes[0]);
+  int n = kernel.squareInput(a);
   fill(p, 0.0);
   fill(l, 0.0);
   fill(u, 0.0);
@@ -354,10 +353,7 @@ extern "C" void _mlir_ciface_amls_rt_eigen(AmlsMatrixF64 *a,
                                            AmlsMatrixF64 *vectors,
                                            const char *where) {
   Kernel kernel{"eigen", where};
-  kernel.checkSquare(a);
-  kernel.checkFinite(a);
-  kernel.checkSymmetric(a);
-  int n = kernel.lapackSize(a->sizes[0]);
+  int n = kernel.squareInput(a, /*symmetric=*/true);
   if (n == 0)
     return;
   auto dsyevr = kernel.routine<DsyevrFn>("dsyevr_");

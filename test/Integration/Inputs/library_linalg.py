@@ -14,6 +14,8 @@ import sys
 
 import numpy as np
 
+from linear_algebra import compare, reader
+
 
 def inputs():
     rng = np.random.default_rng(17)
@@ -97,28 +99,19 @@ def main():
             np.savetxt(os.path.join(directory, name + ".csv"), value,
                        delimiter=",", fmt="%.17g")
         return 0
-    read = lambda name: np.loadtxt(os.path.join(directory, name + ".csv"),
-                                   delimiter=",", ndmin=2)
-    failures = 0
-    for name, value in sorted(expected(X, y, P).items()):
-        actual = read(name)
-        if name.startswith("pcaV") or name == "pcaV3":
-            flip = signs(actual)
-            actual = actual * flip
+    read = reader(directory)
+
+    def adjust(name, actual):
+        # Components and projections up to the components' signs.
+        if name.startswith("pcaV"):
+            return actual * signs(actual)
         if name.startswith("pcaR"):
-            flip = signs(read("pcaV" + name[4:]))
-            actual = actual * flip
-        if name in ("transform", "inverse"):
-            actual = actual * (signs(read("pcaV3")) if name == "transform"
-                               else 1)
-        ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=1e-8, atol=1e-8)
-        print(f"{'PASS' if ok else 'FAIL'}: {name} "
-              f"{'x'.join(map(str, value.shape))}")
-        if not ok:
-            failures += 1
-            print(f"  AMLS  {actual.ravel()[:6]}\n  NumPy {value.ravel()[:6]}")
-    return 1 if failures else 0
+            return actual * signs(read("pcaV" + name[4:]))
+        if name == "transform":
+            return actual * signs(read("pcaV3"))
+        return actual
+
+    return compare(expected(X, y, P), read, adjust)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,28 @@ def expected(data):
     return out
 
 
+def reader(directory):
+    """Reads the script's output NAME.csv in `directory`."""
+    return lambda name: np.loadtxt(os.path.join(directory, name + ".csv"),
+                                   delimiter=",", ndmin=2)
+
+
+def compare(expected, read, adjust=lambda name, actual: actual, tol=1e-8):
+    """Prints PASS or FAIL with the shape for each expected output (in name
+    order) read and `adjust`ed; 1 if any failed."""
+    failures = 0
+    for name, value in sorted(expected.items()):
+        actual = adjust(name, read(name))
+        ok = actual.shape == value.shape and np.allclose(
+            actual, value, rtol=tol, atol=tol)
+        print(f"{'PASS' if ok else 'FAIL'}: {name} "
+              f"{'x'.join(map(str, value.shape))}")
+        if not ok:
+            failures += 1
+            print(f"  AMLS  {actual.ravel()[:6]}\n  NumPy {value.ravel()[:6]}")
+    return 1 if failures else 0
+
+
 def main():
     mode, directory = sys.argv[1], sys.argv[2]
     data = inputs()
@@ -95,27 +117,18 @@ def main():
             np.savetxt(os.path.join(directory, name + ".csv"), value,
                        delimiter=",", fmt="%.17g")
         return 0
-    read = lambda name: np.loadtxt(os.path.join(directory, name + ".csv"),
-                                   delimiter=",", ndmin=2)
-    failures = 0
-    for name, value in sorted(expected(data).items()):
-        actual = read(name)
+    read = reader(directory)
+
+    def adjust(name, actual):
         if name.startswith("evec"):
-            actual = signed(actual)
+            return signed(actual)
         if name.startswith(("svdU", "svdV")):
-            base = name[4:]
-            U = read("svdU" + base)
-            flip = np.sign(U[np.argmax(np.abs(U), axis=0),
-                             np.arange(U.shape[1])])
-            actual = actual * flip
-        ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=1e-8, atol=1e-9)
-        print(f"{'PASS' if ok else 'FAIL'}: {name} "
-              f"{'x'.join(map(str, value.shape))}")
-        if not ok:
-            failures += 1
-            print(f"  AMLS  {actual.ravel()[:6]}\n  NumPy {value.ravel()[:6]}")
-    return 1 if failures else 0
+            U = read("svdU" + name[4:])
+            return actual * np.sign(U[np.argmax(np.abs(U), axis=0),
+                                      np.arange(U.shape[1])])
+        return actual
+
+    return compare(expected(data), read, adjust)
 
 
 if __name__ == "__main__":
