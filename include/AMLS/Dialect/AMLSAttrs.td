@@ -67,6 +67,12 @@ def AMLS_TsmmSide : AMLS_I32Enum<"TsmmSide", "which transpose-self product", [
   I32EnumAttrCase<"Right", 1, "right">
 ]>;
 
+def AMLS_TriangleSide : AMLS_I32Enum<"TriangleSide",
+                                      "which triangle of a matrix", [
+  I32EnumAttrCase<"Lower", 0, "lower">,
+  I32EnumAttrCase<"Upper", 1, "upper">
+]>;
+
 def AMLS_Margin : AMLS_I32Enum<"Margin", "rows or columns", [
   I32EnumAttrCase<"Rows", 0, "rows">,
   I32EnumAttrCase<"Cols", 1, "cols">

@@ -45,6 +45,7 @@ include "AMLS/Dialect/AMLSGenerationAndIOOps.td"
 include "AMLS/Dialect/AMLSElementwiseOps.td"
 include "AMLS/Dialect/AMLSProductAndAggregateOps.td"
 include "AMLS/Dialect/AMLSReorganisationOps.td"
+include "AMLS/Dialect/AMLSLinearAlgebraOps.td"
 include "AMLS/Dialect/AMLSSizeAndCastOps.td"
 include "AMLS/Dialect/AMLSRegionOps.td"
 

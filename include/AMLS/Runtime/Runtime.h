@@ -173,6 +173,41 @@ void _mlir_ciface_amls_rt_table(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
 void _mlir_ciface_amls_rt_order(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
                                 int64_t by, int32_t decreasing,
                                 int32_t indices);
+/// Linear algebra through OpenBLAS's LAPACK (Kernels/LinearAlgebra.cpp),
+/// with SystemDS's results; every result is allocated by the caller with
+/// the sizes given. Errors (a singular or non-square matrix, ...) begin
+/// with `where`, the op in the program ("'amls.solve' at f.dml:3:5").
+/// out (n x k) = solve(a, b) for a square n x n a and n x k b.
+void _mlir_ciface_amls_rt_solve(AmlsMatrixF64 *a, AmlsMatrixF64 *b,
+                                AmlsMatrixF64 *out, const char *where);
+/// out (n x n) = inv(a).
+void _mlir_ciface_amls_rt_inv(AmlsMatrixF64 *a, AmlsMatrixF64 *out,
+                              const char *where);
+/// det(a) (0 for a singular matrix).
+double _mlir_ciface_amls_rt_det(AmlsMatrixF64 *a, const char *where);
+/// The lower-triangular out (n x n) with out %*% t(out) = a.
+void _mlir_ciface_amls_rt_cholesky(AmlsMatrixF64 *a, AmlsMatrixF64 *out,
+                                   const char *where);
+/// [h, r] = qr(a): the Householder vectors and R, both m x n.
+void _mlir_ciface_amls_rt_qr(AmlsMatrixF64 *a, AmlsMatrixF64 *h,
+                             AmlsMatrixF64 *r, const char *where);
+/// [p, l, u] = lu(a), each n x n, with p %*% a = l %*% u.
+void _mlir_ciface_amls_rt_lu(AmlsMatrixF64 *a, AmlsMatrixF64 *p,
+                             AmlsMatrixF64 *l, AmlsMatrixF64 *u,
+                             const char *where);
+/// [values (n x 1, ascending), vectors (n x n)] = eigen(a) of a symmetric a.
+void _mlir_ciface_amls_rt_eigen(AmlsMatrixF64 *a, AmlsMatrixF64 *values,
+                                AmlsMatrixF64 *vectors, const char *where);
+/// [u (m x k), s (k x k), v (n x k)] = svd(a), k = min(m, n).
+void _mlir_ciface_amls_rt_svd(AmlsMatrixF64 *a, AmlsMatrixF64 *u,
+                              AmlsMatrixF64 *s, AmlsMatrixF64 *v,
+                              const char *where);
+/// lower.tri / upper.tri (`lower` set or not) of x: the cells strictly
+/// below (above) the diagonal, and the diagonal with `diagonal`, are x's
+/// cells with `values` and 1 without; all others 0.
+void _mlir_ciface_amls_rt_triangle(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
+                                   int32_t lower, int32_t diagonal,
+                                   int32_t values);
 /// Number of threads BLAS and the runtime's kernels use.
 void amls_rt_set_num_threads(int32_t threads);
 /// The number set by amls_rt_set_num_threads (1 before any call).

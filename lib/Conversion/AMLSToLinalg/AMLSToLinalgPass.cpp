@@ -32,6 +32,7 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
   populateAMLSAggregateLoweringPatterns(converter, patterns, schedule);
   populateAMLSReorganisationLoweringPatterns(converter, patterns, schedule);
   populateAMLSDataDependentLoweringPatterns(converter, patterns, schedule);
+  populateAMLSLinearAlgebraLoweringPatterns(converter, patterns, schedule);
   populateAMLSScalarLoweringPatterns(converter, patterns, schedule);
   populateAMLSRegionLoweringPatterns(converter, patterns, schedule);
   populateAMLSFusedLoweringPatterns(converter, patterns, schedule);

@@ -142,6 +142,35 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_order",
             {T::MatrixF64, T::MatrixF64, T::I64, T::I32, T::I32},
             {}};
+  case F::Solve:
+    return {"amls_rt_solve",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
+            {}};
+  case F::Inverse:
+    return {"amls_rt_inv", {T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
+  case F::Determinant:
+    return {"amls_rt_det", {T::MatrixF64, T::Ptr}, T::F64};
+  case F::Cholesky:
+    return {"amls_rt_cholesky", {T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
+  case F::QR:
+    return {
+        "amls_rt_qr", {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
+  case F::LU:
+    return {"amls_rt_lu",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
+            {}};
+  case F::Eigen:
+    return {"amls_rt_eigen",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
+            {}};
+  case F::SVD:
+    return {"amls_rt_svd",
+            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
+            {}};
+  case F::Triangle:
+    return {"amls_rt_triangle",
+            {T::MatrixF64, T::MatrixF64, T::I32, T::I32, T::I32},
+            {}};
   case F::BlasSerial:
     return {"amls_rt_blas_serial", {T::I32}, {}};
   case F::NumThreads:

@@ -53,7 +53,20 @@ public:
   DValue buildPrintOrStop();
   DValue buildWrite();
 
+  // Linear algebra (BuiltinsLinearAlgebra.cpp).
+  /// A function of one matrix that is a matrix: inv, cholesky.
+  template <typename OpTy> DValue buildMatrixFunction();
+  DValue buildSolve();
+  DValue buildDeterminant();
+  DValue buildTriangle();
+  /// qr, lu, eigen, svd: the op's `Results` results.
+  template <typename OpTy, unsigned Results>
+  std::vector<DValue> buildFactorization();
+
 private:
+  /// The boolean argument #i (`what` in messages; FALSE if absent): TRUE,
+  /// FALSE or a value known at import; null after an error.
+  std::optional<bool> flagArgument(size_t i, llvm::StringRef what);
   /// The matrix argument of a function of one matrix.
   std::optional<Value> matrixArgument() {
     return im.genMatrix(args[0], "the argument of '" + name.str() + "'");

@@ -36,9 +36,12 @@ enum class Form {
   Variadic,
   /// Named parameters; no value: called as a statement.
   Statement,
+  /// Named parameters; several values: assigned as [a, b, ...] = f(...).
+  Multiple,
 };
 
 using BuildFn = DValue (BuiltinCall::*)();
+using BuildMultipleFn = std::vector<DValue> (BuiltinCall::*)();
 
 struct Builtin {
   llvm::StringRef name;
@@ -47,6 +50,9 @@ struct Builtin {
   /// How many leading parameters must be given.
   size_t required;
   BuildFn build;
+  /// Form::Multiple: the builder and the number of values.
+  BuildMultipleFn buildMultiple = nullptr;
+  size_t results = 1;
 };
 
 /// A builtin of one parameter, x.
@@ -64,6 +70,11 @@ Builtin variadic(llvm::StringRef name, BuildFn build) {
 Builtin statement(llvm::StringRef name, std::vector<llvm::StringRef> parameters,
                   size_t required, BuildFn build) {
   return {name, Form::Statement, std::move(parameters), required, build};
+}
+
+/// A builtin of one matrix parameter with `results` values.
+Builtin multiple(llvm::StringRef name, size_t results, BuildMultipleFn build) {
+  return {name, Form::Multiple, {"A"}, 1, nullptr, build, results};
 }
 
 using B = BuiltinCall;
@@ -164,6 +175,18 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("order", {"target", "by", "decreasing", "index.return"}, 1,
             &B::buildOrder),
 
+      // Linear algebra (BuiltinsLinearAlgebra.cpp).
+      named("solve", {"A", "b"}, 2, &B::buildSolve),
+      unary("inv", &B::buildMatrixFunction<InverseOp>),
+      unary("det", &B::buildDeterminant),
+      unary("cholesky", &B::buildMatrixFunction<CholeskyOp>),
+      named("lower.tri", {"target", "diag", "values"}, 1, &B::buildTriangle),
+      named("upper.tri", {"target", "diag", "values"}, 1, &B::buildTriangle),
+      multiple("qr", 2, &B::buildFactorization<QROp, 2>),
+      multiple("lu", 3, &B::buildFactorization<LUOp, 3>),
+      multiple("eigen", 2, &B::buildFactorization<EigenOp, 2>),
+      multiple("svd", 3, &B::buildFactorization<SVDOp, 3>),
+
       // Command-line arguments and strings.
       named("ifdef", {"arg", "default"}, 2, &B::buildIfdef),
       named("toString",
@@ -245,18 +268,26 @@ Importer::bind(const CallExpr *call, llvm::ArrayRef<llvm::StringRef> parameters,
 }
 
 namespace {
-DValue buildBuiltin(Importer &im, const Builtin &builtin,
-                    const CallExpr *call) {
+/// The call of `builtin` with its arguments bound; null after an error.
+std::optional<BuiltinCall> bindBuiltin(Importer &im, const Builtin &builtin,
+                                       const CallExpr *call) {
   BoundArgs args;
   if (builtin.form != Form::Variadic) {
     std::optional<BoundArgs> bound =
         im.bind(call, builtin.parameters, builtin.required);
     if (!bound)
-      return {};
+      return std::nullopt;
     args = std::move(*bound);
   }
-  BuiltinCall builtinCall(im, call, std::move(args));
-  return (builtinCall.*builtin.build)();
+  return BuiltinCall(im, call, std::move(args));
+}
+
+DValue buildBuiltin(Importer &im, const Builtin &builtin,
+                    const CallExpr *call) {
+  std::optional<BuiltinCall> builtinCall = bindBuiltin(im, builtin, call);
+  if (!builtinCall)
+    return {};
+  return ((*builtinCall).*builtin.build)();
 }
 } // namespace
 
@@ -301,7 +332,30 @@ DValue Importer::genCall(const CallExpr *call) {
                           << "' has no value; call it as a statement";
     return {};
   }
+  if (builtin->form == Form::Multiple) {
+    error(call->getLoc()) << "'" << call->callee << "' returns "
+                          << builtin->results
+                          << " values: assign them with [a, b, ...] = "
+                          << call->callee << "(...)";
+    return {};
+  }
   return buildBuiltin(*this, *builtin, call);
+}
+
+std::optional<size_t> Importer::multipleBuiltinResults(llvm::StringRef name) {
+  const Builtin *builtin = lookupBuiltin(name);
+  if (!builtin || builtin->form != Form::Multiple)
+    return std::nullopt;
+  return builtin->results;
+}
+
+std::vector<DValue> Importer::genMultipleBuiltinCall(const CallExpr *call) {
+  const Builtin *builtin = lookupBuiltin(call->callee);
+  assert(builtin && builtin->form == Form::Multiple);
+  std::optional<BuiltinCall> builtinCall = bindBuiltin(*this, *builtin, call);
+  if (!builtinCall)
+    return {};
+  return ((*builtinCall).*builtin->buildMultiple)();
 }
 
 bool Importer::genEffect(const CallExpr *call) {
@@ -856,16 +910,8 @@ DValue BuiltinCall::buildOrder() {
       return {};
     by = im.toIndex(l, *given);
   }
-  auto flag = [&](size_t i) -> std::optional<bool> {
-    if (!args.has(i))
-      return false;
-    const Expr *e = args[i];
-    if (auto *b = llvm::dyn_cast<BoolExpr>(e))
-      return b->value;
-    im.error(e->getLoc()) << "expected TRUE or FALSE";
-    return std::nullopt;
-  };
-  std::optional<bool> decreasing = flag(2), indices = flag(3);
+  std::optional<bool> decreasing = flagArgument(2, "'decreasing'");
+  std::optional<bool> indices = flagArgument(3, "'index.return'");
   if (!decreasing || !indices)
     return {};
   return DValue::matrix(OrderOp::create(builder, l, im.matrixType(), *target,

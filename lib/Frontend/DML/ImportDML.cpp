@@ -397,10 +397,14 @@ void Importer::genAssign(const AssignStmt *assign) {
     results = genListRemove(call); // Lists.cpp
   } else if (call->callee == "eval") {
     results = genEval(call); // Specialization.cpp
+  } else if (std::optional<size_t> count =
+                 multipleBuiltinResults(call->callee)) {
+    return genMultipleBuiltinAssign(assign, call, *count);
   } else {
     error(call->getLoc()) << "a multiple assignment needs a user-defined "
-                             "function; '"
-                          << call->callee << "' is not one";
+                             "function or a builtin with several values "
+                             "(eigen, lu, qr, svd); '"
+                          << call->callee << "' is neither";
     return;
   }
   if (results.empty())
@@ -411,6 +415,22 @@ void Importer::genAssign(const AssignStmt *assign) {
         << " values, but " << assign->targets.size() << " are assigned";
     return;
   }
+  for (auto [target, value] : llvm::zip(assign->targets, results))
+    this->assign(target, value);
+}
+
+void Importer::genMultipleBuiltinAssign(const AssignStmt *assign,
+                                        const CallExpr *call, size_t count) {
+  // Checked before the call, so that a wrong count is the only error.
+  if (assign->targets.size() != count) {
+    error(assign->getLoc())
+        << "'" << call->callee << "' returns " << count << " values, but "
+        << assign->targets.size() << " are assigned";
+    return;
+  }
+  std::vector<DValue> results = genMultipleBuiltinCall(call);
+  if (results.empty())
+    return;
   for (auto [target, value] : llvm::zip(assign->targets, results))
     this->assign(target, value);
 }

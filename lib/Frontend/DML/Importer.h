@@ -202,6 +202,11 @@ public:
   static bool isBuiltin(llvm::StringRef name);
   /// Whether `name` is a builtin that has no value (print, write, stop).
   static bool isStatementBuiltin(llvm::StringRef name);
+  /// The number of values of a builtin with several (qr, lu, eigen, svd),
+  /// none for any other name.
+  static std::optional<size_t> multipleBuiltinResults(llvm::StringRef name);
+  /// The values of a call of such a builtin; empty after an error.
+  std::vector<DValue> genMultipleBuiltinCall(const CallExpr *call);
   std::vector<DValue> genUserCall(const CallExpr *call,
                                   const FunctionStmt *function);
   /// Calls `function` with its parameters' values (defaults filled in);
@@ -319,6 +324,9 @@ private:
   void genBlock(const StmtList &block);
   void genStatement(const Stmt *stmt);
   void genAssign(const AssignStmt *assign);
+  /// [a, b, ...] = f(...) of a builtin with `count` values.
+  void genMultipleBuiltinAssign(const AssignStmt *assign, const CallExpr *call,
+                                size_t count);
   void genIf(const IfStmt *ifStmt);
   void genWhile(const WhileStmt *whileStmt);
   void genFor(const ForStmt *forStmt);

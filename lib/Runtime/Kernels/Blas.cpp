@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpenBlas.h"
+
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -52,6 +54,8 @@ struct Blas {
   BlasRoutines<float> f32;
   SetThreadsFn setThreads = nullptr;
   GetThreadsFn getThreads = nullptr;
+  /// The loaded library, for its LAPACK routines (OpenBlas.h).
+  void *handle = nullptr;
 
   template <typename T> const BlasRoutines<T> &routines() const {
     if constexpr (std::is_same_v<T, double>)
@@ -95,8 +99,10 @@ const Blas &getBlas() {
       load(blas.f32.syrk, "cblas_ssyrk");
       load(blas.setThreads, "openblas_set_num_threads");
       load(blas.getThreads, "openblas_get_num_threads");
-      if (blas.f64.gemm)
+      if (blas.f64.gemm) {
+        blas.handle = handle;
         break;
+      }
     }
     if (blas.setThreads && requestedThreads > 0)
       blas.setThreads(requestedThreads);
@@ -105,6 +111,11 @@ const Blas &getBlas() {
 }
 
 } // namespace
+
+void *amls::runtime::openBlasSymbol(const char *name) {
+  const Blas &blas = getBlas();
+  return blas.handle ? dlsym(blas.handle, name) : nullptr;
+}
 
 extern "C" void amls_rt_set_num_threads(int32_t threads) {
   requestedThreads = threads;

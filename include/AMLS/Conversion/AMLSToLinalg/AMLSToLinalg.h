@@ -56,6 +56,10 @@ void populateAMLSReorganisationLoweringPatterns(
 void populateAMLSDataDependentLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule);
+/// solve, inv, det, cholesky, qr, lu, eigen, svd, triangle: LAPACK calls.
+void populateAMLSLinearAlgebraLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule);
 /// nrow, ncol, nnz, as_scalar, as_matrix, cast, convert, select.
 void populateAMLSScalarLoweringPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
