@@ -196,8 +196,8 @@ def expected_outputs(d):
                                        maxi=100, maxii=0)
         # Converged: the last iteration's stopping tests (a gradient norm
         # or an objective change near their thresholds) may fall either
-        # way between the runs, which moves B by ~1e-8.
-        out[f"mlr_B{icpt}"] = (B, 1e-7, 1e-9)
+        # way between the runs, which moves B by up to ~1e-7 relative.
+        out[f"mlr_B{icpt}"] = (B, 1e-6, 1e-9)
         out[f"mlr_B{icpt}_opt"] = (mlogreg_optimum(X, Yk, icpt, 0.5),
                                    1e-5, 1e-6)
     B3, _ = mlogreg_ref.multilogreg(X, Yk, icpt=2, tol=1e-6, reg=1.0, maxi=2,
@@ -206,7 +206,7 @@ def expected_outputs(d):
     B, _ = mlogreg_ref.multilogreg(X, Yk, icpt=2, tol=1e-12, reg=0.5,
                                    maxi=100, maxii=0)
     M, pred, acc = mlogreg_predict(X, B, Yk)
-    out["mlr_M"] = (M, 1e-7, 1e-10)
+    out["mlr_M"] = (M, 1e-6, 1e-10)
     out["mlr_pred"] = (pred, 0, 0)
     out["mlr_acc"] = (np.array([[acc]]), 1e-12, 0)
     C = kmeans(Xc, 4, runs=3, max_iter=100, eps=1e-12, per_centroid=20,
