@@ -217,25 +217,36 @@ def expected_outputs(d):
     return out
 
 
-def main():
-    mode, directory = sys.argv[1], sys.argv[2]
-    d = inputs()
-    path = lambda name: os.path.join(directory, name + ".csv")
-    if mode == "data":
-        for name, value in d.items():
-            np.savetxt(path(name), value, delimiter=",", fmt="%.17g")
-        return 0
+def write_inputs(d, path):
+    for name, value in d.items():
+        np.savetxt(path(name), value, delimiter=",", fmt="%.17g")
+
+
+def compare(expected, path):
+    """PASS/FAIL per output (NAME_opt compares NAME's file with a second
+    oracle); returns the number of failures."""
     failures = 0
-    for name, (value, rtol, atol) in sorted(expected_outputs(d).items()):
+    for name, (value, rtol, atol) in sorted(expected.items()):
         base = name[:-4] if name.endswith("_opt") else name
         actual = np.loadtxt(path(base), delimiter=",", ndmin=2)
         ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=rtol, atol=atol)
+            actual, value, rtol=rtol, atol=atol, equal_nan=True)
         print(f"{'PASS' if ok else 'FAIL'}: {name} "
               f"{'x'.join(map(str, value.shape))}")
         if not ok:
             failures += 1
             print(f"  AMLS {actual.ravel()[:8]}\n  NumPy {value.ravel()[:8]}")
+    return failures
+
+
+def main():
+    mode, directory = sys.argv[1], sys.argv[2]
+    d = inputs()
+    path = lambda name: os.path.join(directory, name + ".csv")
+    if mode == "data":
+        write_inputs(d, path)
+        return 0
+    failures = compare(expected_outputs(d), path)
     # kmeans: every centroid the mean of its records (Lloyd's fixed point).
     C = np.loadtxt(path("km_C"), delimiter=",", ndmin=2)
     Y = nearest(d["Xc"], C)[:, 0]

@@ -12,7 +12,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from library_ml import amls_rand, l2svm_optimum, l2svm_ref  # noqa: E402
+from library_ml import (amls_rand, compare, l2svm_optimum,  # noqa: E402
+                        l2svm_ref, write_inputs)
 
 
 def inputs():
@@ -136,21 +137,9 @@ def main():
     d = inputs()
     path = lambda name: os.path.join(directory, name + ".csv")
     if mode == "data":
-        for name, value in d.items():
-            np.savetxt(path(name), value, delimiter=",", fmt="%.17g")
+        write_inputs(d, path)
         return 0
-    failures = 0
-    for name, (value, rtol, atol) in sorted(expected_outputs(d).items()):
-        base = name[:-4] if name.endswith("_opt") else name
-        actual = np.loadtxt(path(base), delimiter=",", ndmin=2)
-        ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=rtol, atol=atol, equal_nan=True)
-        print(f"{'PASS' if ok else 'FAIL'}: {name} "
-              f"{'x'.join(map(str, value.shape))}")
-        if not ok:
-            failures += 1
-            print(f"  AMLS {actual.ravel()[:8]}\n  NumPy {value.ravel()[:8]}")
-    return 1 if failures else 0
+    return 1 if compare(expected_outputs(d), path) else 0
 
 
 if __name__ == "__main__":
