@@ -356,8 +356,10 @@ LogicalResult OrderOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
   MatrixType input = ctx.getMatrix(0);
   if (std::optional<int64_t> by = ctx.getConstantInt(1)) {
     if (*by < 0 || (input.hasStaticCols() && *by >= input.getCols()))
-      return ctx.emitOpError() << "sort column " << *by << " is outside the "
-                               << shapeOf(input) << " matrix";
+      // 1-based in the message, as DML's `by` and the runtime's message.
+      return ctx.emitOpError()
+             << "sort column " << *by + 1 << " is outside the "
+             << shapeOf(input) << " matrix";
   }
   if (getIndices())
     inferred.push_back(matrix(input.getRows(), 1, input.getElementType(), 1.0));

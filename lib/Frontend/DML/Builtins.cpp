@@ -903,12 +903,14 @@ DValue BuiltinCall::buildOrder() {
   std::optional<Value> target = im.genMatrix(args[0], "'target'");
   if (!target)
     return {};
-  Value by = im.indexConstant(l, 1);
+  // DML's `by` is 1-based, amls.order's 0-based.
+  Value by = im.indexConstant(l, 0);
   if (args.has(1)) {
     std::optional<Value> given = im.genNumber(args[1], "'by'");
     if (!given)
       return {};
-    by = im.toIndex(l, *given);
+    by = arith::SubIOp::create(builder, l, im.toIndex(l, *given),
+                               im.indexConstant(l, 1));
   }
   std::optional<bool> decreasing = flagArgument(2, "'decreasing'");
   std::optional<bool> indices = flagArgument(3, "'index.return'");

@@ -590,7 +590,7 @@ func.func @table_half_size(%a: !amls.matrix<5x1xf64>, %n: index) {
 
 func.func @order_column(%X: !amls.matrix<?x3xf64>) {
   %c3 = arith.constant 3 : index
-  // expected-error @+1 {{'amls.order' op sort column 3 is outside the ?x3 matrix}}
+  // expected-error @+1 {{'amls.order' op sort column 4 is outside the ?x3 matrix}}
   %0 = amls.order %X by %c3 : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
   return
 }
