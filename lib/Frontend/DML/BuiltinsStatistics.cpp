@@ -112,6 +112,18 @@ public:
   }
   Value orI(Value x, Value y) { return arith::OrIOp::create(b, l, x, y); }
 
+  /// Stops the run unless `order` is 2, 3 or 4: the central moments SystemDS
+  /// computes.
+  void checkMomentOrder(Value order, llvm::StringRef what) {
+    Value bad = cmp(arith::CmpFPredicate::UNE, order, num(2));
+    for (double k : {3.0, 4.0})
+      bad = arith::AndIOp::create(
+          b, l, bad, cmp(arith::CmpFPredicate::UNE, order, num(k)));
+    im.checkAtRunTime(l, bad,
+                      "the order of '" + what + "' must be 2, 3 or 4, found {}",
+                      order);
+  }
+
   /// Stops the run unless `x` has one column.
   void checkColumnVector(Value x, llvm::StringRef what) {
     im.checkAtRunTime(l, cmpIndex(arith::CmpIPredicate::ne, ncol(x), index(1)),
@@ -224,12 +236,7 @@ DValue BuiltinCall::buildMoment() {
       return {};
     }
   } else {
-    Value bad = c.cmp(arith::CmpFPredicate::UNE, *order, c.num(2));
-    for (double k : {3.0, 4.0})
-      bad = arith::AndIOp::create(
-          builder, l, bad, c.cmp(arith::CmpFPredicate::UNE, *order, c.num(k)));
-    im.checkAtRunTime(
-        l, bad, "the order of 'moment' must be 2, 3 or 4, found {}", *order);
+    c.checkMomentOrder(*order, "moment");
   }
   // Two passes: the (weighted) mean, then the mean power of the deviations.
   Value total = weights ? c.sum(weights) : c.f64(c.nrow(*x));
@@ -458,12 +465,7 @@ DValue BuiltinCall::buildGroupedAggregate() {
     if (!given)
       return {};
     order = *given;
-    Value bad = c.cmp(arith::CmpFPredicate::UNE, order, c.num(2));
-    for (double k : {3.0, 4.0})
-      bad = arith::AndIOp::create(
-          builder, l, bad, c.cmp(arith::CmpFPredicate::UNE, order, c.num(k)));
-    im.checkAtRunTime(
-        l, bad, "the order of 'aggregate' must be 2, 3 or 4, found {}", order);
+    c.checkMomentOrder(order, "aggregate");
   } else if (args.has(4)) {
     im.error(args[4]->getLoc())
         << "'order' is only for aggregate(fn=\"centralmoment\")";
@@ -525,24 +527,15 @@ DValue BuiltinCall::buildOuter() {
   std::optional<std::string> op = im.genConstantString(args[2], "'op'");
   if (!a.isValid() || !b.isValid() || !op)
     return {};
-  std::optional<BinaryOp> binary =
-      llvm::StringSwitch<std::optional<BinaryOp>>(*op)
-          .Case("+", BinaryOp::Add)
-          .Case("-", BinaryOp::Sub)
-          .Case("*", BinaryOp::Mul)
-          .Case("/", BinaryOp::Div)
-          .Case("^", BinaryOp::Pow)
-          .Case("%%", BinaryOp::Mod)
-          .Case("%/%", BinaryOp::IntDiv)
-          .Case("<", BinaryOp::Lt)
-          .Case("<=", BinaryOp::Le)
-          .Case(">", BinaryOp::Gt)
-          .Case(">=", BinaryOp::Ge)
-          .Case("==", BinaryOp::Eq)
-          .Case("!=", BinaryOp::Ne)
-          .Case("&", BinaryOp::And)
-          .Case("|", BinaryOp::Or)
-          .Default(std::nullopt);
+  // The element-wise operators, by their DML spelling.
+  std::optional<BinaryOp> binary;
+  for (BinaryOp candidate :
+       {BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div,
+        BinaryOp::Pow, BinaryOp::Mod, BinaryOp::IntDiv, BinaryOp::Lt,
+        BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge, BinaryOp::Eq, BinaryOp::Ne,
+        BinaryOp::And, BinaryOp::Or})
+    if (spelling(candidate) == *op)
+      binary = candidate;
   bool isMin = *op == "min", isMax = *op == "max";
   if (!binary && !isMin && !isMax) {
     im.error(args[2]->getLoc())
