@@ -52,6 +52,21 @@ public:
   DValue buildToString();
   DValue buildPrintOrStop();
   DValue buildWrite();
+  // Statistics (BuiltinsStatistics.cpp).
+  DValue buildMoment();
+  DValue buildCov();
+  DValue buildQuantile();
+  DValue buildMedian();
+  DValue buildInterQuartileMean();
+  DValue buildGroupedAggregate();
+  DValue buildOuter();
+  DValue buildSample();
+  DValue buildUnique();
+  DValue buildCountDistinct();
+  DValue buildContains();
+  DValue buildXor();
+  DValue buildAssert();
+  DValue buildBias();
 
   // Linear algebra (BuiltinsLinearAlgebra.cpp).
   /// A function of one matrix that is a matrix: inv, cholesky.
@@ -78,6 +93,19 @@ private:
   std::optional<FileFormat> fileFormat(llvm::StringRef path,
                                        size_t formatParameter,
                                        std::optional<FileFormat> mtdFormat);
+  /// The call's arguments, all positional, between `min` and `max` of them.
+  std::optional<llvm::SmallVector<const Expr *, 4>>
+  positionalArguments(size_t min, size_t max);
+  /// The seed of rand or sample: null for a fresh one (the literal -1).
+  std::optional<Value> seedArgument(const Expr *seed);
+  /// Weights: a column vector as long as column vector `x`.
+  std::optional<Value> weightsArgument(const Expr *weights, Value x);
+  /// X and the weights (null if not given) of quantile, median and
+  /// interQuartileMean, which take `extra` arguments after them.
+  std::optional<std::pair<Value, Value>> orderStatisticArguments(size_t extra);
+  /// The distinct values of the matrix argument as a sorted column vector
+  /// (unique, countDistinct); `dir` the direction argument or null.
+  std::optional<Value> distinctValues(const Expr *dir);
   /// read(..., data_type="scalar").
   DValue buildReadScalar(const std::string &path);
   /// write(x, file) of a number, boolean or string.

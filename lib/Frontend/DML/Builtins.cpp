@@ -129,6 +129,26 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       unary("cummin", &B::buildCumulative<CumAggKind::CumMin>),
       unary("cummax", &B::buildCumulative<CumAggKind::CumMax>),
 
+      // Statistics (BuiltinsStatistics.cpp).
+      variadic("moment", &B::buildMoment),
+      variadic("cov", &B::buildCov),
+      variadic("quantile", &B::buildQuantile),
+      variadic("median", &B::buildMedian),
+      variadic("interQuartileMean", &B::buildInterQuartileMean),
+      named("aggregate",
+            {"target", "groups", "fn", "weights", "order", "ngroups"}, 3,
+            &B::buildGroupedAggregate),
+      named("outer", {"x", "y", "op"}, 3, &B::buildOuter),
+      named("sample", {"range", "size", "replace", "seed"}, 2, &B::buildSample),
+      named("unique", {"target", "dir"}, 1, &B::buildUnique),
+      named("countDistinct", {"input", "dir"}, 1, &B::buildCountDistinct),
+      named("contains", {"target", "pattern"}, 2, &B::buildContains),
+      named("xor", {"x", "y"}, 2, &B::buildXor),
+      unary("is.na", &B::buildIsNaN),
+      unary("is.nan", &B::buildIsNaN),
+      named("bias_add", {"input", "bias"}, 2, &B::buildBias),
+      named("bias_multiply", {"input", "bias"}, 2, &B::buildBias),
+
       // Data generation and input.
       named("matrix", {"data", "rows", "cols", "byrow"}, 3, &B::buildMatrix),
       named("rand",
@@ -196,6 +216,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       // Statements.
       statement("print", {"message"}, 1, &B::buildPrintOrStop),
       statement("stop", {"message"}, 1, &B::buildPrintOrStop),
+      statement("assert", {"condition"}, 1, &B::buildAssert),
       statement("write",
                 {"x", "file", "format", "header", "sep", "description"}, 2,
                 &B::buildWrite),
@@ -391,7 +412,7 @@ template <typename OpTy> DValue BuiltinCall::buildElementwise() {
 }
 
 DValue BuiltinCall::buildIsNaN() {
-  DValue x = im.genOperand(args[0], "the argument of 'isNaN'");
+  DValue x = im.genOperand(args[0], "the argument of '" + name.str() + "'");
   if (!x.isValid())
     return {};
   if (x.isMatrix())
@@ -676,30 +697,38 @@ DValue BuiltinCall::buildRand() {
   }
   Value seed;
   if (args.has(5)) {
-    // seed = -1 (DML's default) draws a fresh seed; the seed must then be
-    // a literal, since the op's purity depends on it.
-    const Expr *seedExpr = args[5];
-    DValue seedValue = im.gen(seedExpr);
-    if (!seedValue.isValid())
+    std::optional<Value> given = seedArgument(args[5]);
+    if (!given)
       return {};
-    if (!seedValue.isNumeric()) {
-      im.error(seedExpr->getLoc())
-          << "expected a number for 'seed', found " << kindName(seedValue.kind);
-      return {};
-    }
-    bool isFresh = false;
-    if (auto *number = llvm::dyn_cast<NumberExpr>(seedExpr))
-      isFresh = number->value == -1;
-    if (auto *unary = llvm::dyn_cast<UnaryExpr>(seedExpr))
-      if (auto *number = llvm::dyn_cast<NumberExpr>(unary->operand.get()))
-        isFresh = unary->op == UnaryOp::Negate && number->value == 1;
-    if (!isFresh)
-      seed = arith::FPToSIOp::create(builder, l, builder.getI64Type(),
-                                     im.toF64(l, seedValue));
+    seed = *given;
   }
   auto [r, c] = im.toSizes(l, *rows, *cols, "rand");
   return DValue::matrix(RandOp::create(builder, l, im.matrixType(), r, c, *min,
                                        *max, *sparsity, seed, pdf));
+}
+
+std::optional<Value> BuiltinCall::seedArgument(const Expr *seedExpr) {
+  // seed = -1 (DML's default) draws a fresh seed (a null value); the seed
+  // must then be a literal, since the op's purity depends on it.
+  DValue seedValue = im.gen(seedExpr);
+  if (!seedValue.isValid())
+    return std::nullopt;
+  if (!seedValue.isNumeric()) {
+    im.error(seedExpr->getLoc())
+        << "expected a number for 'seed', found " << kindName(seedValue.kind);
+    return std::nullopt;
+  }
+  bool isFresh = false;
+  if (auto *number = llvm::dyn_cast<NumberExpr>(seedExpr))
+    isFresh = number->value == -1;
+  if (auto *unary = llvm::dyn_cast<UnaryExpr>(seedExpr))
+    if (auto *number = llvm::dyn_cast<NumberExpr>(unary->operand.get()))
+      isFresh = unary->op == UnaryOp::Negate && number->value == 1;
+  if (isFresh)
+    return Value();
+  return arith::FPToSIOp::create(builder, l, builder.getI64Type(),
+                                 im.toF64(l, seedValue))
+      .getResult();
 }
 
 DValue BuiltinCall::buildSeq() {

@@ -102,23 +102,27 @@ std::pair<Value, Value> Importer::toSizes(Location l, Value rows, Value cols,
     Value bad = arith::OrIOp::create(
         builder, l, arith::OrIOp::create(builder, l, isBad(rows), isBad(cols)),
         tooMany);
-    std::string position;
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(l))
-      position =
-          (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-           ":" + Twine(fileLoc.getColumn()) + ": ")
-              .str();
-    scf::IfOp::create(builder, l, bad, [&](OpBuilder &b, Location bl) {
-      StopOp::create(b, bl,
-                     b.getStringAttr(position + what +
-                                     ": expected row and column counts (0 or "
-                                     "more, at most 2^59 cells), found {} x "
-                                     "{}"),
-                     ValueRange{rows, cols});
-      scf::YieldOp::create(b, bl);
-    });
+    checkAtRunTime(l, bad,
+                   what + ": expected row and column counts (0 or more, at "
+                          "most 2^59 cells), found {} x {}",
+                   ValueRange{rows, cols});
   }
   return {toIndex(l, rows), toIndex(l, cols)};
+}
+
+void Importer::checkAtRunTime(Location l, Value bad, const Twine &message,
+                              ValueRange values) {
+  std::string position;
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(l))
+    position =
+        (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+         ":" + Twine(fileLoc.getColumn()) + ": ")
+            .str();
+  std::string text = position + message.str();
+  scf::IfOp::create(builder, l, bad, [&](OpBuilder &b, Location bl) {
+    StopOp::create(b, bl, b.getStringAttr(text), values);
+    scf::YieldOp::create(b, bl);
+  });
 }
 
 Value Importer::indexToF64(Location l, Value index) {

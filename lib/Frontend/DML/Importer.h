@@ -166,6 +166,10 @@ public:
   /// stops the program with the DML position instead of wrapping.
   std::pair<Value, Value> toSizes(Location l, Value rows, Value cols,
                                   StringRef what);
+  /// Stops the program when `bad` (an i1) is true at run time, with the
+  /// DML position of `l` and `message` (`{}` replaced by `values`, f64).
+  void checkAtRunTime(Location l, Value bad, const Twine &message,
+                      ValueRange values = {});
   Value indexToF64(Location l, Value index);
   /// A number as a 1x1 matrix; a matrix as it is.
   Value asMatrix(Location l, const DValue &v);
