@@ -289,6 +289,22 @@ func.func @scalar_to_the_right(%U: !amls.matrix<?x?xf64>, %eps: f64) -> !amls.ma
 
 // -----
 
+// A literal matrix times a scalar that folds later (nrow(P) converted):
+// the commutative fold keeps the literal on the right, the rewrite leaves
+// it there (swapping it back looped forever), and the product folds.
+// CHECK-LABEL: func @literal_times_scalar_folded_later
+// CHECK: %[[P:.*]] = amls.constant dense<{{\[}}[0.30000000000000004], [1.500000e+00]]>
+// CHECK-NEXT: return %[[P]]
+func.func @literal_times_scalar_folded_later() -> !amls.matrix<2x1xf64> {
+  %c3 = arith.constant 3 : i64
+  %s = arith.sitofp %c3 : i64 to f64
+  %P = amls.constant dense<[[1.000000e-01], [5.000000e-01]]> : tensor<2x1xf64> -> !amls.matrix<2x1xf64>
+  %0 = amls.mul %P, %s : !amls.matrix<2x1xf64>, f64 -> !amls.matrix<2x1xf64>
+  return %0 : !amls.matrix<2x1xf64>
+}
+
+// -----
+
 // rand(..., 0, 1, ...) * 4 -> rand(..., 0, 4, ...); not for a negative scale.
 // CHECK-LABEL: func @scale_into_rand
 // CHECK-DAG: %[[FOUR:.*]] = arith.constant 4.0

@@ -12,6 +12,7 @@
 
 #include "AMLS/Transforms/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -420,6 +421,13 @@ struct ScalarToTheRight : public OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     if (isMatrix(op.getLhs()) || !isMatrix(op.getRhs()))
+      return failure();
+    // The commutative fold puts a constant operand on the right; swapping
+    // a literal matrix back to the left of a scalar not yet folded would
+    // undo it forever (`matrix("...") * nrow(P)`). The product folds once
+    // the scalar does.
+    if (matchPattern(op.getRhs(), m_Constant()) &&
+        !matchPattern(op.getLhs(), m_Constant()))
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
       Value lhs = op.getLhs();
