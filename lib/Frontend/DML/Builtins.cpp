@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
@@ -618,7 +619,9 @@ DValue BuiltinCall::buildMatrix() {
     return {};
   }
   llvm::SmallVector<llvm::StringRef> cells;
-  llvm::StringRef(*text).split(cells, ' ', -1, /*KeepEmpty=*/false);
+  // Cells are separated by white space, lines included (SystemDS's
+  // scripts write long literals over several lines).
+  llvm::SplitString(*text, cells, " \t\r\n");
   // A literal's sizes must describe its cells; bound them before
   // converting (a literal has at most as many rows as cells).
   auto literalSize = [&](const NumberExpr *size) -> std::optional<int64_t> {
