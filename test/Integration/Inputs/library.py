@@ -9,6 +9,8 @@ import sys
 
 import numpy as np
 
+from results import check
+
 
 def inputs():
     rng = np.random.default_rng(11)
@@ -135,13 +137,7 @@ def main():
         actual = read(name)
         # CG to a relative residual of 1e-12: the solution to ~1e-9.
         tol = 1e-7 if name.startswith(("B", "yhat")) else 1e-12
-        ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=tol, atol=tol)
-        print(f"{'PASS' if ok else 'FAIL'}: {name} "
-              f"{'x'.join(map(str, value.shape))}")
-        if not ok:
-            failures += 1
-            print(f"  AMLS {actual.ravel()[:8]}\n  NumPy {value.ravel()[:8]}")
+        failures += not check(name, actual, value, tol, tol)
     return 1 if failures else 0
 
 

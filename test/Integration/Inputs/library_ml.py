@@ -20,6 +20,8 @@ import sys
 import numpy as np
 import scipy.optimize
 
+from results import check
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(ROOT, "examples", "reference"))
@@ -229,13 +231,8 @@ def compare(expected, path):
     for name, (value, rtol, atol) in sorted(expected.items()):
         base = name[:-4] if name.endswith("_opt") else name
         actual = np.loadtxt(path(base), delimiter=",", ndmin=2)
-        ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=rtol, atol=atol, equal_nan=True)
-        print(f"{'PASS' if ok else 'FAIL'}: {name} "
-              f"{'x'.join(map(str, value.shape))}")
-        if not ok:
-            failures += 1
-            print(f"  AMLS {actual.ravel()[:8]}\n  NumPy {value.ravel()[:8]}")
+        failures += not check(name, actual, value, rtol, atol,
+                              equal_nan=True)
     return failures
 
 

@@ -16,6 +16,8 @@ import sys
 import numpy as np
 import scipy.linalg
 
+from results import check
+
 
 def inputs():
     rng = np.random.default_rng(5)
@@ -99,13 +101,7 @@ def compare(expected, read, adjust=lambda name, actual: actual, tol=1e-8):
     failures = 0
     for name, value in sorted(expected.items()):
         actual = adjust(name, read(name))
-        ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=tol, atol=tol)
-        print(f"{'PASS' if ok else 'FAIL'}: {name} "
-              f"{'x'.join(map(str, value.shape))}")
-        if not ok:
-            failures += 1
-            print(f"  AMLS  {actual.ravel()[:6]}\n  NumPy {value.ravel()[:6]}")
+        failures += not check(name, actual, value, tol, tol)
     return 1 if failures else 0
 
 

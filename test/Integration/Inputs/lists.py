@@ -9,6 +9,8 @@ import sys
 
 import numpy as np
 
+from results import check
+
 
 def inputs():
     rng = np.random.default_rng(5)
@@ -76,13 +78,7 @@ def main():
     for name, value in sorted(expected.items()):
         actual = read(name)
         # lmCG to a residual of 1e-12; gradient descent repeats exactly.
-        ok = actual.shape == value.shape and np.allclose(
-            actual, value, rtol=1e-8, atol=1e-10)
-        print(f"{'PASS' if ok else 'FAIL'}: {name} "
-              f"{'x'.join(map(str, value.shape))}")
-        if not ok:
-            failures += 1
-            print(f"  AMLS {actual.ravel()[:8]}\n  NumPy {value.ravel()[:8]}")
+        failures += not check(name, actual, value, 1e-8, 1e-10)
     return 1 if failures else 0
 
 
