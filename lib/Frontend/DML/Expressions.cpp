@@ -112,13 +112,7 @@ std::pair<Value, Value> Importer::toSizes(Location l, Value rows, Value cols,
 
 void Importer::checkAtRunTime(Location l, Value bad, const Twine &message,
                               ValueRange values) {
-  std::string position;
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(l))
-    position =
-        (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-         ":" + Twine(fileLoc.getColumn()) + ": ")
-            .str();
-  std::string text = position + message.str();
+  std::string text = positionOf(l) + message.str();
   scf::IfOp::create(builder, l, bad, [&](OpBuilder &b, Location bl) {
     StopOp::create(b, bl, b.getStringAttr(text), values);
     scf::YieldOp::create(b, bl);
@@ -496,4 +490,12 @@ std::optional<double> Importer::constantNumber(Value value) {
     if (std::optional<double> operand = constantNumber(negated.getOperand()))
       return -*operand;
   return std::nullopt;
+}
+
+std::string mlir::amls::dml::importer::positionOf(Location l) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(l))
+    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+            ":" + Twine(fileLoc.getColumn()) + ": ")
+        .str();
+  return "";
 }

@@ -5,6 +5,7 @@
 //   ImportDML.cpp    statements, user functions, the script, the entry point
 //   Expressions.cpp  literals, operators, indexing, argument checking
 //   Builtins.cpp     the table of builtin functions and their builders
+//                    (BuiltinsConstruction.cpp: matrix, rand, seq)
 //   Lists.cpp        compile-time lists: list(), indexing, append, ...
 //   Specialization.cpp  functions of lists and strings, instantiated per
 //                    call signature; eval()
@@ -116,6 +117,8 @@ struct BoundArgs {
 /// Names a block of statements assigns (targets and loop variables),
 /// including nested blocks.
 void collectAssigned(const StmtList &block, std::set<std::string> &names);
+/// "file:line:col: " of `l`, for run-time messages.
+std::string positionOf(Location l);
 void collectCalls(const StmtList &block, std::vector<const CallExpr *> &calls);
 void collectCalls(const Expr *expr, std::vector<const CallExpr *> &calls);
 

@@ -58,15 +58,6 @@ std::optional<double> constantNumber(Value v) {
   return std::nullopt;
 }
 
-/// "file:line:col: " of a location, for run-time messages.
-std::string positionOf(Location l) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(l))
-    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-            ":" + Twine(fileLoc.getColumn()) + ": ")
-        .str();
-  return "";
-}
-
 /// A list position or name, as written in an index.
 struct ListKey {
   std::optional<std::string> name;

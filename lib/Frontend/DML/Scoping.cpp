@@ -82,15 +82,6 @@ void collectReads(const Stmt *stmt, std::set<std::string> &names) {
   }
 }
 
-/// "file:line:col: " of `l`, for run-time messages.
-std::string positionOf(Location l) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(l))
-    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-            ":" + Twine(fileLoc.getColumn()) + ": ")
-        .str();
-  return "";
-}
-
 } // namespace
 
 DValue Importer::readVariable(const std::string &name, SMLoc where) {
