@@ -235,4 +235,21 @@ def AMLS_StopOp : AMLS_MessageOp<"stop"> {
   }];
 }
 
+def AMLS_TimeOp : AMLS_Op<"time", [
+    MemoryEffects<[MemRead<DefaultResource>, MemWrite<DefaultResource>]>]> {
+  let summary = "nanoseconds on a monotonic clock [time()]";
+  let description = [{
+    Reads a monotonic clock (nanoseconds since an arbitrary start), as
+    SystemDS's `time()` does; the difference of two readings is the time
+    between them. It reads and writes the default resource so that it
+    stays in order with the code it times.
+
+    ```mlir
+    %t = amls.time : i64
+    ```
+  }];
+  let results = (outs I64:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 #endif // AMLS_DIALECT_AMLSGENERATIONANDIOOPS_TD

@@ -48,6 +48,8 @@ void amls_rt_write_text(const char *path, int32_t valueType);
 /// SystemDS): a double, an integer or TRUE/FALSE (1 or 0) by `valueType`.
 double amls_rt_read_scalar(const char *path, int32_t valueType,
                            const char *where);
+/// Nanoseconds on a monotonic clock (DML's time()).
+int64_t amls_rt_time_ns(void);
 /// Prints a matrix as DML's print(toString(X)) does.
 void _mlir_ciface_amls_rt_print_matrix(AmlsMatrixF64 *source);
 /// Prints a scalar as DML's print(x) does.

@@ -91,6 +91,17 @@ struct LowerReadScalar : public AMLSPattern<ReadScalarOp> {
   }
 };
 
+struct LowerTime : public AMLSPattern<TimeOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(TimeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, callRuntime(rewriter, op.getLoc(), op,
+                                       RuntimeFunction::TimeNs, {}));
+    return success();
+  }
+};
+
 /// The runtime arguments of a CSR matrix (its converted values).
 SmallVector<Value> csrArguments(OpBuilder &b, Location loc, ValueRange csr) {
   SmallVector<Value> args;
@@ -232,7 +243,7 @@ struct LowerMessage : public AMLSPattern<OpTy> {
 void mlir::amls::populateAMLSIOLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerRead, LowerWrite, LowerReadScalar, LowerPrint,
+  addPatterns<LowerRead, LowerWrite, LowerReadScalar, LowerTime, LowerPrint,
               LowerMessage<PrintfOp, AMLS_STREAM_PRINT>,
               LowerMessage<StopOp, AMLS_STREAM_STOP>,
               LowerMessage<WriteScalarOp, AMLS_STREAM_FILE>>(

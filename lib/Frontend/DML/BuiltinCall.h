@@ -34,6 +34,11 @@ public:
   DValue buildTranspose();
   /// compress(X), decompress(X): X.
   DValue buildStorageHint();
+  /// exists(X), exists("X"): whether variable X is assigned on the path
+  /// taken.
+  DValue buildExists();
+  /// time(): nanoseconds on a monotonic clock, an integer.
+  DValue buildTime();
   DValue buildDiag();
   DValue buildRev();
   DValue buildTrace();

@@ -175,6 +175,8 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       // each matrix's storage (dense or CSR) itself.
       unary("compress", &B::buildStorageHint),
       unary("decompress", &B::buildStorageHint),
+      named("exists", {"var"}, 1, &B::buildExists),
+      named("time", {}, 0, &B::buildTime),
       unary("diag", &B::buildDiag),
       unary("rev", &B::buildRev),
       unary("trace", &B::buildTrace),
@@ -496,6 +498,28 @@ DValue BuiltinCall::buildStorageHint() {
   if (!x)
     return {};
   return DValue::matrix(*x);
+}
+
+DValue BuiltinCall::buildExists() {
+  // The argument names a variable; it is not read (reading an unassigned
+  // one would stop the program).
+  std::string variable;
+  if (auto *identifier = llvm::dyn_cast<IdentifierExpr>(args[0]))
+    variable = identifier->name;
+  else if (auto *text = llvm::dyn_cast<StringExpr>(args[0]))
+    variable = text->value;
+  else {
+    im.error(args[0]->getLoc())
+        << "exists: expected a variable name or a string literal naming one";
+    return {};
+  }
+  return DValue::boolean(im.variableExists(l, variable));
+}
+
+DValue BuiltinCall::buildTime() {
+  Value nanoseconds = TimeOp::create(builder, l, builder.getI64Type());
+  return DValue::integerScalar(
+      arith::SIToFPOp::create(builder, l, builder.getF64Type(), nanoseconds));
 }
 
 DValue BuiltinCall::buildDiag() {

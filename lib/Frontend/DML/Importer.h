@@ -131,6 +131,9 @@ public:
 
   Location loc(llvm::SMLoc where);
   InFlightDiagnostic error(llvm::SMLoc where);
+  /// exists(name): whether the path taken assigned variable `name` (an i1,
+  /// constant where that is known while importing).
+  Value variableExists(Location l, const std::string &name);
 
   OpBuilder &getBuilder() { return builder; }
   const ImportOptions &getOptions() const { return options; }

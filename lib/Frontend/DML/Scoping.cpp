@@ -39,6 +39,10 @@ void collectReads(const Expr *expr, std::set<std::string> &names) {
   } else if (auto *call = llvm::dyn_cast<CallExpr>(expr)) {
     for (const Argument &arg : call->args)
       collectReads(arg.value.get(), names);
+    // exists("X") asks about variable X by name.
+    if (call->callee == "exists" && call->args.size() == 1)
+      if (auto *text = llvm::dyn_cast<StringExpr>(call->args[0].value.get()))
+        names.insert(text->value);
   } else if (auto *unary = llvm::dyn_cast<UnaryExpr>(expr)) {
     collectReads(unary->operand.get(), names);
   } else if (auto *binary = llvm::dyn_cast<BinaryExpr>(expr)) {
@@ -119,6 +123,13 @@ Value Importer::placeholder(Location l, const DValue &like) {
 
 Value Importer::definedFlag(Location l, const DValue &value) {
   return value.defined ? value.defined : boolConstant(l, true);
+}
+
+Value Importer::variableExists(Location l, const std::string &name) {
+  auto it = env.find(name);
+  if (it == env.end() || it->second.kind == DValue::Kind::Invalid)
+    return boolConstant(l, false);
+  return definedFlag(l, it->second);
 }
 
 bool Importer::isReadLater(const std::string &name) const {

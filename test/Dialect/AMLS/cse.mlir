@@ -70,3 +70,18 @@ func.func @dead_rand(%n: index, %v: f64) {
   amls.write %b, "b.csv" csv : !amls.matrix<?x?xf64>
   return
 }
+
+// -----
+
+// Two clock readings are two readings, in order: neither merged nor hoisted.
+// CHECK-LABEL: func @time_readings
+// CHECK: amls.time
+// CHECK: amls.print
+// CHECK: amls.time
+func.func @time_readings(%v: f64) -> i64 {
+  %t0 = amls.time : i64
+  amls.print %v : f64
+  %t1 = amls.time : i64
+  %d = arith.subi %t1, %t0 : i64
+  return %d : i64
+}

@@ -30,6 +30,7 @@ enum class RuntimeFunction {
   Write,
   WriteText,
   ReadScalar,
+  TimeNs,
   PrintMatrix,
   PrintF64,
   PrintI64,
