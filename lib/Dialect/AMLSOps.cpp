@@ -123,6 +123,10 @@ LogicalResult WriteScalarOp::verify() {
   return verifyMessageFormat(*this, getFormat(), getValues().size());
 }
 
+LogicalResult StringFormatOp::verify() {
+  return verifyMessageFormat(*this, getFormat(), getValues().size());
+}
+
 LogicalResult TableOp::verify() {
   if (static_cast<bool>(getRows()) != static_cast<bool>(getCols()))
     return emitOpError("expects both an output row and column count, or "

@@ -199,11 +199,17 @@ Type AMLSDialect::parseType(DialectAsmParser &parser) const {
     return {};
   if (mnemonic == "matrix")
     return parseMatrixType(parser);
+  if (mnemonic == "string")
+    return StringType::get(parser.getContext());
   parser.emitError(loc, "unknown AMLS type '") << mnemonic << "'";
   return {};
 }
 
 void AMLSDialect::printType(Type type, DialectAsmPrinter &printer) const {
+  if (isa<StringType>(type)) {
+    printer << "string";
+    return;
+  }
   auto matrix = cast<MatrixType>(type);
   printer << "matrix<";
   printDim(printer, matrix.getRows());

@@ -17,6 +17,16 @@ def AMLS_MatrixFormat : AMLS_I32Enum<"MatrixFormat", "physical matrix layout", [
   I32EnumAttrCase<"CSR", 1, "csr">
 ]>;
 
+def AMLS_StringPredicate : AMLS_I32Enum<"StringPredicate",
+    "comparison of two strings", [
+  I32EnumAttrCase<"EQ", 0, "eq">,
+  I32EnumAttrCase<"NE", 1, "ne">,
+  I32EnumAttrCase<"LT", 2, "lt">,
+  I32EnumAttrCase<"LE", 3, "le">,
+  I32EnumAttrCase<"GT", 4, "gt">,
+  I32EnumAttrCase<"GE", 5, "ge">
+]>;
+
 def AMLS_AggKind : AMLS_I32Enum<"AggKind", "aggregation function", [
   I32EnumAttrCase<"Sum", 0, "sum">,
   I32EnumAttrCase<"SumSq", 1, "sumsq">,

@@ -175,7 +175,7 @@ def AMLS_WriteScalarOp : AMLS_Op<"write_scalar", [
   }];
   let arguments = (ins StrAttr:$path, AMLS_ScalarType:$value_type,
                        StrAttr:$format,
-                       Variadic<AMLS_MatrixOrScalar>:$values);
+                       Variadic<AMLS_Printable>:$values);
   let assemblyFormat = [{
     $path $value_type $format (` ` `(` $values^ `:` type($values) `)`)?
     attr-dict
@@ -199,7 +199,7 @@ def AMLS_PrintOp : AMLS_Op<"print", [
 class AMLS_MessageOp<string mnemonic> : AMLS_Op<mnemonic, [
     MemoryEffects<[MemWrite<DefaultResource>]>]> {
   let arguments = (ins StrAttr:$format,
-                       Variadic<AMLS_MatrixOrScalar>:$values);
+                       Variadic<AMLS_Printable>:$values);
   let assemblyFormat = [{
     $format (` ` `(` $values^ `:` type($values) `)`)? attr-dict
   }];
@@ -250,6 +250,42 @@ def AMLS_TimeOp : AMLS_Op<"time", [
   }];
   let results = (outs I64:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def AMLS_StringFormatOp : AMLS_Op<"string_format", [Pure]> {
+  let summary = "a string built from text and values at run time";
+  let description = [{
+    The string `amls.printf` would print for the same format and values,
+    without the newline: DML's concatenation (`"loss " + x`) where the
+    result's text depends on the path taken.
+
+    ```mlir
+    %s = amls.string_format "iteration {}" (%i : i64) : !amls.string
+    ```
+  }];
+  let arguments = (ins StrAttr:$format, Variadic<AMLS_Printable>:$values);
+  let results = (outs AMLS_String:$result);
+  let assemblyFormat = [{
+    $format (` ` `(` $values^ `:` type($values) `)`)? attr-dict `:`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def AMLS_StringCompareOp : AMLS_Op<"string_compare", [Pure]> {
+  let summary = "compare two strings [s == \"a\", s < t, ...]";
+  let description = [{
+    Compares the strings' bytes lexicographically (Java's `compareTo` for
+    the ASCII strings of DML scripts), as SystemDS compares strings.
+
+    ```mlir
+    %same = amls.string_compare eq, %a, %b
+    ```
+  }];
+  let arguments = (ins AMLS_StringPredicate:$predicate, AMLS_String:$lhs,
+                       AMLS_String:$rhs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict";
 }
 
 #endif // AMLS_DIALECT_AMLSGENERATIONANDIOOPS_TD

@@ -32,6 +32,13 @@ def AMLS_Matrix : Type<CPred<"::llvm::isa<::mlir::amls::MatrixType>($_self)">,
 def AMLS_Scalar : AnyTypeOf<[AnyFloat, AnySignlessInteger, Index], "scalar">;
 def AMLS_MatrixOrScalar : AnyTypeOf<[AMLS_Matrix, AMLS_Scalar],
                                     "AMLS matrix or scalar">;
+def AMLS_String : Type<CPred<"::llvm::isa<::mlir::amls::StringType>($_self)">,
+                       "AMLS string", "::mlir::amls::StringType">,
+                  BuildableType<
+                      "::mlir::amls::StringType::get($_builder.getContext())">;
+/// What a message (print, stop, a written scalar, a built string) shows.
+def AMLS_Printable : AnyTypeOf<[AMLS_Matrix, AMLS_Scalar, AMLS_String],
+                               "AMLS matrix, scalar or string">;
 
 class AMLS_InferOp<string mnemonic, list<Trait> traits = []>
     : AMLS_Op<mnemonic, !listconcat(traits, [

@@ -67,4 +67,21 @@ def AMLS_MatrixType : TypeDef<AMLS_Dialect, "Matrix"> {
   }];
 }
 
+def AMLS_StringType : TypeDef<AMLS_Dialect, "String"> {
+  let typeName = "amls.string";
+  let summary = "a DML string computed at run time";
+  let description = [{
+    Syntax: `!amls.string`.
+
+    The importer keeps a DML string as its text and the values printed into
+    it while the text is known before the run; a string whose text depends
+    on the path taken (assigned under control flow, carried by a loop, or
+    chosen by `ifelse`) becomes an `!amls.string`, built by
+    `amls.string_format` and compared by `amls.string_compare`. Messages
+    (`amls.printf`, `amls.stop`, `amls.write_scalar`) print it. It lowers
+    to a pointer to a NUL-terminated string the runtime owns for the rest
+    of the run.
+  }];
+}
+
 #endif // AMLS_DIALECT_AMLSTYPES_TD

@@ -58,7 +58,8 @@ typedef enum AmlsMatrixFormat {
 typedef enum AmlsMessageStream {
   AMLS_STREAM_PRINT = 0,
   AMLS_STREAM_STOP = 1,
-  AMLS_STREAM_FILE = 2
+  AMLS_STREAM_FILE = 2,
+  AMLS_STREAM_STRING = 3
 } AmlsMessageStream;
 
 /// Layout of MLIR's `StridedMemRefType<double, 2>`: how a dense f64 matrix

@@ -80,6 +80,11 @@ void amls_rt_emit_i64(int64_t value, int32_t stream);
 void amls_rt_emit_bool(int32_t value, int32_t stream);
 void _mlir_ciface_amls_rt_emit_matrix(AmlsMatrixF64 *source, int32_t stream);
 void amls_rt_emit_end(int32_t stream);
+/// The string emitted to AMLS_STREAM_STRING so far (amls.string_format),
+/// which the runtime keeps until the program ends.
+const char *amls_rt_string_take(void);
+/// <0, 0 or >0 as `a` sorts before, equal to or after `b` (bytewise).
+int32_t amls_rt_string_compare(const char *a, const char *b);
 
 /// C += A %*% B through BLAS (gemv for matrix-vector shapes, gemm
 /// otherwise). A and B may be row-major or column-major views (a transposed

@@ -102,6 +102,42 @@ struct LowerTime : public AMLSPattern<TimeOp> {
   }
 };
 
+/// The runtime orders the strings; the predicate compares that order to 0.
+struct LowerStringCompare : public AMLSPattern<StringCompareOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(StringCompareOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value order = callRuntime(rewriter, loc, op, RuntimeFunction::StringCompare,
+                              {adaptor.getLhs(), adaptor.getRhs()});
+    arith::CmpIPredicate predicate;
+    switch (op.getPredicate()) {
+    case StringPredicate::EQ:
+      predicate = arith::CmpIPredicate::eq;
+      break;
+    case StringPredicate::NE:
+      predicate = arith::CmpIPredicate::ne;
+      break;
+    case StringPredicate::LT:
+      predicate = arith::CmpIPredicate::slt;
+      break;
+    case StringPredicate::LE:
+      predicate = arith::CmpIPredicate::sle;
+      break;
+    case StringPredicate::GT:
+      predicate = arith::CmpIPredicate::sgt;
+      break;
+    case StringPredicate::GE:
+      predicate = arith::CmpIPredicate::sge;
+      break;
+    }
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+    rewriter.replaceOpWithNewOp<arith::CmpIOp>(op, predicate, order, zero);
+    return success();
+  }
+};
+
 /// The runtime arguments of a CSR matrix (its converted values).
 SmallVector<Value> csrArguments(OpBuilder &b, Location loc, ValueRange csr) {
   SmallVector<Value> args;
@@ -186,7 +222,11 @@ struct LowerMessage : public AMLSPattern<OpTy> {
       ++next;
     }
     flushText();
-    if constexpr (std::is_same_v<OpTy, WriteScalarOp>) {
+    if constexpr (std::is_same_v<OpTy, StringFormatOp>) {
+      rewriter.replaceOp(
+          op, callRuntime(rewriter, loc, op, RuntimeFunction::StringTake, {}));
+      return success();
+    } else if constexpr (std::is_same_v<OpTy, WriteScalarOp>) {
       Value valueType = arith::ConstantIntOp::create(
           rewriter, loc, static_cast<int32_t>(op.getValueType()), 32);
       callRuntime(
@@ -211,7 +251,10 @@ struct LowerMessage : public AMLSPattern<OpTy> {
     }
     Value value = converted.front();
     Type type = value.getType();
-    if (isa<RankedTensorType>(type)) {
+    if (isa<StringType>(original)) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::EmitText,
+                  {value, streamId});
+    } else if (isa<RankedTensorType>(type)) {
       callRuntime(rewriter, loc, op, RuntimeFunction::EmitMatrix,
                   {asRuntimeMatrix(rewriter, loc, value), streamId});
     } else if (isa<FloatType>(type)) {
@@ -246,6 +289,7 @@ void mlir::amls::populateAMLSIOLoweringPatterns(
   addPatterns<LowerRead, LowerWrite, LowerReadScalar, LowerTime, LowerPrint,
               LowerMessage<PrintfOp, AMLS_STREAM_PRINT>,
               LowerMessage<StopOp, AMLS_STREAM_STOP>,
-              LowerMessage<WriteScalarOp, AMLS_STREAM_FILE>>(
-      patterns, converter, schedule);
+              LowerMessage<WriteScalarOp, AMLS_STREAM_FILE>,
+              LowerMessage<StringFormatOp, AMLS_STREAM_STRING>,
+              LowerStringCompare>(patterns, converter, schedule);
 }

@@ -5,6 +5,7 @@
 
 #include "CSRLowering.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -23,6 +24,10 @@ MatrixTypeConverter::MatrixTypeConverter() {
     results.push_back(RankedTensorType::get({type.getRows(), type.getCols()},
                                             type.getElementType()));
     return success();
+  });
+  // A run-time string is the runtime's NUL-terminated text.
+  addConversion([](StringType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
   });
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {

@@ -96,6 +96,10 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_write_text", {T::Ptr, T::I32}, {}};
   case F::ReadScalar:
     return {"amls_rt_read_scalar", {T::Ptr, T::I32, T::Ptr}, T::F64};
+  case F::StringTake:
+    return {"amls_rt_string_take", {}, T::Ptr};
+  case F::StringCompare:
+    return {"amls_rt_string_compare", {T::Ptr, T::Ptr}, T::I32};
   case F::TimeNs:
     return {"amls_rt_time_ns", {}, T::I64};
   case F::Write:

@@ -788,8 +788,30 @@ DValue BuiltinCall::buildOrder() {
 
 DValue BuiltinCall::buildIfElse() {
   DValue test = im.genOperand(args[0], "the condition of 'ifelse'");
-  DValue yes = im.genOperand(args[1], "'ifelse'");
-  DValue no = im.genOperand(args[2], "'ifelse'");
+  // ifelse(c, "a", "b") chooses a string: a run-time one unless `c` is
+  // known while importing.
+  DValue yes = im.gen(args[1]), no = im.gen(args[2]);
+  if (test.isValid() && yes.isString() && no.isString() && !test.isMatrix()) {
+    Value condition = im.toI1(l, test);
+    mlir::IntegerAttr known;
+    if (matchPattern(condition, m_Constant(&known)))
+      return known.getValue().isZero() ? no : yes;
+    return DValue::runTime(arith::SelectOp::create(
+        builder, l, condition, im.materializeString(l, yes),
+        im.materializeString(l, no)));
+  }
+  for (auto [value, arg] :
+       {std::pair(&yes, args[1]), std::pair(&no, args[2])}) {
+    if (value->isString() || value->isList()) {
+      im.error(arg->getLoc())
+          << "expected a matrix or a number for 'ifelse', found "
+          << kindName(value->kind)
+          << (value->isString() ? " (both values may be strings)" : "");
+      return {};
+    }
+    if (value->kind == DValue::Kind::Bool)
+      *value = DValue::scalar(im.toF64(l, *value));
+  }
   if (!test.isValid() || !yes.isValid() || !no.isValid())
     return {};
   if (!test.isMatrix() && !yes.isMatrix() && !no.isMatrix())

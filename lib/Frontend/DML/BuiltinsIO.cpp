@@ -225,8 +225,10 @@ DValue BuiltinCall::buildToString() {
 /// Calls emit(integersAsIntegers) for `message`: an INT prints as an
 /// integer ("7"); one that is not finite (7 %% 0 is NaN) has no integer to
 /// print and prints as a double ("NaN").
-static void emitMessage(OpBuilder &builder, Location l, const DValue &message,
-                        llvm::function_ref<void(bool)> emit) {
+/// Whether every INT piece of `message` is finite (so prints as an integer);
+/// null when it has none.
+static Value integersFinite(OpBuilder &builder, Location l,
+                            const DValue &message) {
   Value allFinite;
   for (const StringPiece &piece : message.pieces) {
     if (!piece.integer)
@@ -241,6 +243,12 @@ static void emitMessage(OpBuilder &builder, Location l, const DValue &message,
             ? arith::AndIOp::create(builder, l, allFinite, finite).getResult()
             : finite;
   }
+  return allFinite;
+}
+
+static void emitMessage(OpBuilder &builder, Location l, const DValue &message,
+                        llvm::function_ref<void(bool)> emit) {
+  Value allFinite = integersFinite(builder, l, message);
   if (!allFinite) {
     emit(/*integersAsIntegers=*/false);
     return;
@@ -252,6 +260,29 @@ static void emitMessage(OpBuilder &builder, Location l, const DValue &message,
   emit(/*integersAsIntegers=*/true);
   builder.setInsertionPointToStart(branch.elseBlock());
   emit(/*integersAsIntegers=*/false);
+}
+
+Value Importer::materializeString(Location l, const DValue &text) {
+  if (Value runTime = text.runTimeString())
+    return runTime;
+  Type type = StringType::get(builder.getContext());
+  auto build = [&](OpBuilder &b, bool integersAsIntegers) -> Value {
+    llvm::SmallVector<Value> values;
+    std::string format = formatOf(b, l, text, integersAsIntegers, values);
+    return StringFormatOp::create(b, l, type, b.getStringAttr(format), values);
+  };
+  Value allFinite = integersFinite(builder, l, text);
+  if (!allFinite)
+    return build(builder, /*integersAsIntegers=*/false);
+  auto branch = scf::IfOp::create(
+      builder, l, allFinite,
+      [&](OpBuilder &b, Location) {
+        scf::YieldOp::create(b, l, build(b, /*integersAsIntegers=*/true));
+      },
+      [&](OpBuilder &b, Location) {
+        scf::YieldOp::create(b, l, build(b, /*integersAsIntegers=*/false));
+      });
+  return branch.getResult(0);
 }
 
 DValue BuiltinCall::buildPrintOrStop() {

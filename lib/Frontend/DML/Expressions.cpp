@@ -285,10 +285,15 @@ DValue Importer::genBinary(BinaryOp op, const DValue &lhs, const DValue &rhs,
       std::optional<std::string> a = lhs.constantString(),
                                  b = rhs.constantString();
       if (!a || !b) {
-        error(where) << "operator '" << spelling(op)
-                     << "' compares strings computed at run time; AMLS "
-                        "compares strings known before the run only";
-        return {};
+        StringPredicate predicate = op == BinaryOp::Lt   ? StringPredicate::LT
+                                    : op == BinaryOp::Le ? StringPredicate::LE
+                                    : op == BinaryOp::Gt ? StringPredicate::GT
+                                    : op == BinaryOp::Ge ? StringPredicate::GE
+                                    : op == BinaryOp::Eq ? StringPredicate::EQ
+                                                         : StringPredicate::NE;
+        return DValue::boolean(StringCompareOp::create(
+            builder, l, builder.getI1Type(), predicate,
+            materializeString(l, lhs), materializeString(l, rhs)));
       }
       int order = a->compare(*b);
       bool result = op == BinaryOp::Lt   ? order < 0

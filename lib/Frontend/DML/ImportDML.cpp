@@ -458,12 +458,6 @@ Importer::carriedVariables(const std::set<std::string> &names, SMLoc where,
     auto it = env.find(name);
     if (it == env.end())
       continue; // local to the body
-    if (it->second.isString()) {
-      error(where) << "string variable '" << name << "' is assigned inside "
-                   << what << "; only numbers, booleans and matrices may "
-                   << "change under control flow";
-      continue;
-    }
     carried.push_back(name);
   }
   return carried;
@@ -515,28 +509,29 @@ void Importer::genIf(const IfStmt *ifStmt) {
       continue;
     if (inThen != inElse) {
       const DValue &assigned = inThen ? thenIt->second : elseIt->second;
-      if (assigned.isString() || assigned.isList() || !isReadLater(name))
+      if (assigned.isList() || !isReadLater(name))
         continue;
       Block *missing = inThen ? branches.elseBlock() : branches.thenBlock();
       builder.setInsertionPoint(missing->getTerminator());
       DValue unassigned = assigned;
-      unassigned.value = placeholder(l, assigned);
+      if (assigned.isString())
+        unassigned = DValue::runTime(materializeString(l, DValue::text("")));
+      else
+        unassigned.value = placeholder(l, assigned);
       unassigned.defined = boolConstant(l, false);
       (inThen ? elseEnv : thenEnv)[name] = unassigned;
       thenIt = thenEnv.find(name);
       elseIt = elseEnv.find(name);
     }
     const DValue &thenValue = thenIt->second, &elseValue = elseIt->second;
-    if (thenValue.isString() || elseValue.isString()) {
-      error(ifStmt->getLoc())
-          << "string variable '" << name << "' is assigned inside 'if'; "
-          << "only numbers, booleans and matrices may change under control "
-             "flow";
-      continue;
-    }
-    // Mixed number/boolean joins as a number.
+    // Mixed number/boolean joins as a number; strings of different texts
+    // join as a string computed at run time.
     DValue like = carriedShape(thenValue);
-    if (!thenValue.isList()) {
+    if (thenValue.isString() && elseValue.isString() &&
+        shapeKey(thenValue) != shapeKey(elseValue)) {
+      builder.setInsertionPoint(branches.thenBlock()->getTerminator());
+      like = DValue::runTime(materializeString(l, thenValue));
+    } else if (!thenValue.isList()) {
       like = thenValue;
       if (thenValue.kind != elseValue.kind && thenValue.isNumeric() &&
           elseValue.isNumeric())

@@ -77,6 +77,18 @@ struct DValue {
   static DValue text(std::string text) {
     return string({StringPiece{std::move(text), nullptr}});
   }
+  /// A string whose text is computed at run time (an !amls.string).
+  static DValue runTime(Value string) {
+    return DValue::string({StringPiece{"", string}});
+  }
+  /// The !amls.string this string is, if it is one run-time string.
+  Value runTimeString() const {
+    if (kind == Kind::String && pieces.size() == 1 && pieces[0].value &&
+        pieces[0].text.empty() &&
+        llvm::isa<amls::StringType>(pieces[0].value.getType()))
+      return pieces[0].value;
+    return nullptr;
+  }
   static DValue list(std::vector<DValue> elements,
                      std::vector<std::string> names) {
     DValue v;
@@ -131,6 +143,9 @@ public:
 
   Location loc(llvm::SMLoc where);
   InFlightDiagnostic error(llvm::SMLoc where);
+  /// `text` as one !amls.string value (BuiltinsIO.cpp): its text is then
+  /// computed at run time, as `print` would show it.
+  Value materializeString(Location l, const DValue &text);
   /// exists(name): whether the path taken assigned variable `name` (an i1,
   /// constant where that is known while importing).
   Value variableExists(Location l, const std::string &name);

@@ -133,7 +133,9 @@ std::string Importer::shapeKey(const DValue &v) {
     std::string key = "S(";
     for (const StringPiece &piece : v.pieces) {
       if (piece.value)
-        key += piece.integer ? "{i}" : "{}";
+        key += isa<StringType>(piece.value.getType()) ? "{s}"
+               : piece.integer                        ? "{i}"
+                                                      : "{}";
       else
         key += "\"" + piece.text + "\"";
     }
@@ -154,7 +156,8 @@ std::string Importer::shapeKey(const DValue &v) {
 std::optional<SmallVector<Value>>
 Importer::coerceLeaves(Location l, const DValue &value, const DValue &like,
                        const std::string &name, SMLoc where) {
-  if (!like.isList() && !like.isString() && !value.isList()) {
+  if (!like.isList() && !value.isList() &&
+      (!like.isString() || value.kind != like.kind)) {
     std::optional<Value> v = coerce(l, value, like, name, where);
     if (!v)
       return std::nullopt;
@@ -171,6 +174,8 @@ Importer::coerceLeaves(Location l, const DValue &value, const DValue &like,
   if (value.kind != like.kind)
     return differs("the kinds differ");
   SmallVector<Value> leaves;
+  if (like.runTimeString())
+    return SmallVector<Value>{materializeString(l, value)};
   if (like.isString()) {
     if (shapeKey(value) != shapeKey(like))
       return differs("the texts differ");
@@ -586,6 +591,12 @@ void Importer::carryInit(Location l, const std::string &name, SMLoc where,
                          std::vector<DValue> &shapes) {
   const DValue &value = env[name];
   DValue shape = carriedShape(value);
+  // A loop may assign a string another text: it is carried as a string
+  // computed at run time.
+  if (value.isString()) {
+    shape = DValue::runTime(materializeString(l, value));
+    shape.defined = value.defined;
+  }
   std::optional<SmallVector<Value>> leaves =
       coerceLeaves(l, value, shape, name, where);
   if (leaves) {

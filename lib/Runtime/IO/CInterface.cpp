@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -218,10 +219,11 @@ extern "C" void amls_rt_check_dense_size(int64_t rows, int64_t cols,
 
 namespace {
 std::string &messageBuffer(int32_t stream) {
-  thread_local std::string buffers[3];
-  return buffers[stream == AMLS_STREAM_STOP   ? 1
-                 : stream == AMLS_STREAM_FILE ? 2
-                                              : 0];
+  thread_local std::string buffers[4];
+  return buffers[stream == AMLS_STREAM_STOP     ? 1
+                 : stream == AMLS_STREAM_FILE   ? 2
+                 : stream == AMLS_STREAM_STRING ? 3
+                                                : 0];
 }
 
 const char *valueTypeName(int32_t valueType) {
@@ -276,6 +278,23 @@ extern "C" void amls_rt_emit_end(int32_t stream) {
   message += '\n';
   std::fwrite(message.data(), 1, message.size(), stdout);
   std::fflush(stdout);
+}
+
+// Run-time strings live until the program ends: DML strings are short
+// messages, and a deque never moves the ones already handed out.
+extern "C" const char *amls_rt_string_take(void) {
+  static std::mutex mutex;
+  static std::deque<std::string> strings;
+  std::string text;
+  std::swap(text, messageBuffer(AMLS_STREAM_STRING));
+  std::lock_guard<std::mutex> lock(mutex);
+  strings.push_back(std::move(text));
+  return strings.back().c_str();
+}
+
+extern "C" int32_t amls_rt_string_compare(const char *a, const char *b) {
+  int order = std::strcmp(a, b);
+  return order < 0 ? -1 : order > 0 ? 1 : 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1270,3 +1270,19 @@ func.func @write_scalar_placeholders(%x: f64) {
   amls.write_scalar "out/x" double "{}{}" (%x : f64)
   return
 }
+
+// -----
+
+func.func @string_format_count(%s: !amls.string) -> !amls.string {
+  // expected-error @+1 {{'amls.string_format' op format has 0 '{}' placeholder(s) but 1 value(s) are given}}
+  %t = amls.string_format "text" (%s : !amls.string) : !amls.string
+  return %t : !amls.string
+}
+
+// -----
+
+func.func @string_compare_number(%s: !amls.string, %x: f64) -> i1 {
+  // expected-error @+1 {{operand #1 must be AMLS string, but got 'f64'}}
+  %b = "amls.string_compare"(%s, %x) {predicate = 0 : i32} : (!amls.string, f64) -> i1
+  return %b : i1
+}

@@ -342,3 +342,17 @@ func.func @fused_row_locality(%X: !amls.matrix<?x3xf64>, %w: !amls.matrix<1x3xf6
   }
   return
 }
+
+// Strings computed at run time: built like a message, compared, printed.
+// CHECK-LABEL: func @run_time_strings
+// CHECK: %[[S:.*]] = amls.string_format "n = {}" (%{{.*}} : i64) : !amls.string
+// CHECK: %[[T:.*]] = amls.string_format "{}!" (%[[S]] : !amls.string) : !amls.string
+// CHECK: amls.string_compare lt, %[[S]], %[[T]]
+// CHECK: amls.printf "{}" (%[[T]] : !amls.string)
+func.func @run_time_strings(%n: i64) -> i1 {
+  %s = amls.string_format "n = {}" (%n : i64) : !amls.string
+  %t = amls.string_format "{}!" (%s : !amls.string) : !amls.string
+  %lt = amls.string_compare lt, %s, %t
+  amls.printf "{}" (%t : !amls.string)
+  return %lt : i1
+}

@@ -40,6 +40,8 @@ enum class RuntimeFunction {
   EmitBool,
   EmitMatrix,
   EmitEnd,
+  StringTake,
+  StringCompare,
   // Kernels.
   GemmF64,
   GemmF32,
