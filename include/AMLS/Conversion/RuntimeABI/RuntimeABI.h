@@ -51,6 +51,7 @@ enum class RuntimeFunction {
   Solve,
   Inverse,
   Determinant,
+  Distribution,
   Cholesky,
   QR,
   LU,
