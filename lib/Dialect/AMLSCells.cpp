@@ -337,29 +337,18 @@ Value mlir::amls::buildCell(TanhOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::TanhOp::create(b, loc, c[0]);
 }
 
-Value mlir::amls::buildCell(TanOp, OpBuilder &b, Location loc, ValueRange c) {
-  return math::TanOp::create(b, loc, c[0]);
-}
-
-Value mlir::amls::buildCell(AsinOp, OpBuilder &b, Location loc, ValueRange c) {
-  return math::AsinOp::create(b, loc, c[0]);
-}
-
-Value mlir::amls::buildCell(AcosOp, OpBuilder &b, Location loc, ValueRange c) {
-  return math::AcosOp::create(b, loc, c[0]);
-}
-
-Value mlir::amls::buildCell(AtanOp, OpBuilder &b, Location loc, ValueRange c) {
-  return math::AtanOp::create(b, loc, c[0]);
-}
-
-Value mlir::amls::buildCell(SinhOp, OpBuilder &b, Location loc, ValueRange c) {
-  return math::SinhOp::create(b, loc, c[0]);
-}
-
-Value mlir::amls::buildCell(CoshOp, OpBuilder &b, Location loc, ValueRange c) {
-  return math::CoshOp::create(b, loc, c[0]);
-}
+// The trigonometric functions without a cell of their own: one math op.
+#define AMLS_CELL_OF_MATH(Op)                                                  \
+  Value mlir::amls::buildCell(Op, OpBuilder &b, Location loc, ValueRange c) {  \
+    return math::Op::create(b, loc, c[0]);                                     \
+  }
+AMLS_CELL_OF_MATH(TanOp)
+AMLS_CELL_OF_MATH(AsinOp)
+AMLS_CELL_OF_MATH(AcosOp)
+AMLS_CELL_OF_MATH(AtanOp)
+AMLS_CELL_OF_MATH(SinhOp)
+AMLS_CELL_OF_MATH(CoshOp)
+#undef AMLS_CELL_OF_MATH
 
 Value mlir::amls::buildCell(IsNaNOp op, OpBuilder &b, Location loc,
                             ValueRange c) {
