@@ -447,9 +447,9 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
   StopOp::attachInterface<MessageKernels<StopOp>>(context);
   WriteScalarOp::attachInterface<MessageKernels<WriteScalarOp>>(context);
   attachUnary<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
-              TanhOp, IsNaNOp>(context);
+              TanhOp, TanOp, AsinOp, AtanOp, SinhOp, IsNaNOp>(context);
   attachBinary<AddOp, SubOp, MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp, LtOp,
-               NeOp, AndOp>(context);
+               NeOp, AndOp, BitwAndOp, BitwShiftLOp, BitwShiftROp>(context);
   TraceOp::attachInterface<TraceKernels>(context);
   DiagOp::attachInterface<DiagKernels>(context);
   TableOp::attachInterface<TableKernels>(context);

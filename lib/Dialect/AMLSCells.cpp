@@ -17,6 +17,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
+#include <cstdint>
+
 using namespace mlir;
 using namespace mlir::amls;
 
@@ -161,6 +164,83 @@ Value mlir::amls::buildCellCondition(OrOp, OpBuilder &b, Location loc,
                               isNonZero(b, loc, c[1]));
 }
 
+namespace {
+/// SystemDS's toInt as a Java int: sign(x) * floor(|x| + 2^-53), NaN as 0,
+/// saturated to the int range (the bounds are exact in f64).
+Value toJavaInt(OpBuilder &b, Location loc, Value x) {
+  if (!x.getType().isF64())
+    x = arith::ExtFOp::create(b, loc, b.getF64Type(), x);
+  Type f64 = x.getType();
+  Value magnitude = math::FloorOp::create(
+      b, loc,
+      arith::AddFOp::create(b, loc, math::AbsFOp::create(b, loc, x),
+                            constantLike(b, loc, f64, 0x1p-53)));
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                         constantLike(b, loc, f64, 0.0));
+  Value truncated = arith::SelectOp::create(
+      b, loc, negative, arith::NegFOp::create(b, loc, magnitude), magnitude);
+  Value clamped = arith::MinimumFOp::create(
+      b, loc,
+      arith::MaximumFOp::create(b, loc, truncated,
+                                constantLike(b, loc, f64, -2147483648.0)),
+      constantLike(b, loc, f64, 2147483647.0));
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  clamped = arith::SelectOp::create(b, loc, isNaN,
+                                    constantLike(b, loc, f64, 0.0), clamped);
+  return arith::FPToSIOp::create(b, loc, b.getI32Type(), clamped);
+}
+
+/// A bitwise op on the operands as Java ints, its int result as `type`.
+template <typename IntOp>
+Value bitwise(OpBuilder &b, Location loc, ValueRange c) {
+  Value result =
+      IntOp::create(b, loc, toJavaInt(b, loc, c[0]), toJavaInt(b, loc, c[1]));
+  return arith::SIToFPOp::create(b, loc, c[0].getType(), result);
+}
+
+/// The shift count of Java's int shifts: the low five bits.
+Value shiftCount(OpBuilder &b, Location loc, Value x) {
+  return arith::AndIOp::create(b, loc, toJavaInt(b, loc, x),
+                               arith::ConstantIntOp::create(b, loc, 31, 32));
+}
+} // namespace
+
+Value mlir::amls::buildCell(BitwAndOp, OpBuilder &b, Location loc,
+                            ValueRange c) {
+  return bitwise<arith::AndIOp>(b, loc, c);
+}
+
+Value mlir::amls::buildCell(BitwOrOp, OpBuilder &b, Location loc,
+                            ValueRange c) {
+  return bitwise<arith::OrIOp>(b, loc, c);
+}
+
+Value mlir::amls::buildCell(BitwXorOp, OpBuilder &b, Location loc,
+                            ValueRange c) {
+  return bitwise<arith::XOrIOp>(b, loc, c);
+}
+
+// NaN where the result is the smallest int, as in SystemDS.
+Value mlir::amls::buildCell(BitwShiftLOp, OpBuilder &b, Location loc,
+                            ValueRange c) {
+  Value shifted = arith::ShLIOp::create(b, loc, toJavaInt(b, loc, c[0]),
+                                        shiftCount(b, loc, c[1]));
+  Value isMin = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, shifted,
+      arith::ConstantIntOp::create(b, loc, INT32_MIN, 32));
+  Type type = c[0].getType();
+  return arith::SelectOp::create(
+      b, loc, isMin, constantLike(b, loc, type, NAN),
+      arith::SIToFPOp::create(b, loc, type, shifted));
+}
+
+Value mlir::amls::buildCell(BitwShiftROp, OpBuilder &b, Location loc,
+                            ValueRange c) {
+  Value shifted = arith::ShRSIOp::create(b, loc, toJavaInt(b, loc, c[0]),
+                                         shiftCount(b, loc, c[1]));
+  return arith::SIToFPOp::create(b, loc, c[0].getType(), shifted);
+}
+
 Value mlir::amls::buildCell(NegOp, OpBuilder &b, Location loc, ValueRange c) {
   if (isFloat(c[0]))
     return arith::NegFOp::create(b, loc, c[0]);
@@ -256,6 +336,19 @@ Value mlir::amls::buildCell(CosOp, OpBuilder &b, Location loc, ValueRange c) {
 Value mlir::amls::buildCell(TanhOp, OpBuilder &b, Location loc, ValueRange c) {
   return math::TanhOp::create(b, loc, c[0]);
 }
+
+// The trigonometric functions without a cell of their own: one math op.
+#define AMLS_CELL_OF_MATH(Op)                                                  \
+  Value mlir::amls::buildCell(Op, OpBuilder &b, Location loc, ValueRange c) {  \
+    return math::Op::create(b, loc, c[0]);                                     \
+  }
+AMLS_CELL_OF_MATH(TanOp)
+AMLS_CELL_OF_MATH(AsinOp)
+AMLS_CELL_OF_MATH(AcosOp)
+AMLS_CELL_OF_MATH(AtanOp)
+AMLS_CELL_OF_MATH(SinhOp)
+AMLS_CELL_OF_MATH(CoshOp)
+#undef AMLS_CELL_OF_MATH
 
 Value mlir::amls::buildCell(IsNaNOp op, OpBuilder &b, Location loc,
                             ValueRange c) {

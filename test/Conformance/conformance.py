@@ -89,7 +89,7 @@ def compare(name, actual, expected, tolerance):
     same_nan = np.isnan(actual) & np.isnan(expected)
     error = np.where(same_nan, 0.0, np.abs(actual - expected))
     bound = tolerance * np.maximum(1.0, np.abs(expected))
-    bad = ~(error <= bound)
+    bad = ~((error <= bound) | same_nan)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         return (f"FAIL: {name} {shape}: {bad.sum()} cells differ, first "

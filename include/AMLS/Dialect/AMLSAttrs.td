@@ -58,6 +58,16 @@ def AMLS_RandPdf : AMLS_I32Enum<"RandPdf", "probability distribution", [
   I32EnumAttrCase<"Normal", 1, "normal">
 ]>;
 
+// Numbered as amls::distributions::Kind (AMLS/Runtime/Distributions.h).
+def AMLS_Distribution : AMLS_I32Enum<"Distribution",
+    "distribution of cdf and icdf", [
+  I32EnumAttrCase<"Normal", 0, "normal">,
+  I32EnumAttrCase<"Exp", 1, "exp">,
+  I32EnumAttrCase<"ChiSquared", 2, "chisq">,
+  I32EnumAttrCase<"F", 3, "f">,
+  I32EnumAttrCase<"T", 4, "t">
+]>;
+
 def AMLS_FileFormat : AMLS_I32Enum<"FileFormat", "matrix file format", [
   I32EnumAttrCase<"CSV", 0, "csv">,
   I32EnumAttrCase<"MatrixMarket", 1, "mm">,

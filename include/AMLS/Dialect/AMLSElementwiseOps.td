@@ -138,6 +138,43 @@ def AMLS_OrOp : AMLS_BinaryOp<"or", "|",
                               "return (lhs != 0 || rhs != 0) ? 1.0 : 0.0;",
                               "Union", [Commutative]>;
 
+// DML's bitwise functions work on Java ints, as SystemDS's do: each operand
+// is sign(x) * floor(|x| + 2^-53) (UtilFunctions.toInt), NaN 0 and beyond
+// the int range saturated; shifts take the count modulo 32 (Java), and
+// bitwShiftL gives NaN where the result is the smallest int (R's overflow).
+// `body` computes the int result from ints `a` and `b`.
+class AMLS_BitwiseOp<string mnemonic, string dml, string body,
+                     string sparsity, list<Trait> traits = []>
+    : AMLS_BinaryOp<mnemonic, dml, [{
+        auto toInt = [](double v) -> int32_t {
+          if (std::isnan(v))
+            return 0;
+          double t = std::floor(std::fabs(v) + 0x1p-53);
+          t = std::fmin(std::fmax(v < 0 ? -t : t, -2147483648.0),
+                        2147483647.0);
+          return static_cast<int32_t>(t);
+        };
+        int32_t a = toInt(lhs), b = toInt(rhs);
+      }] # body, sparsity, traits> {
+  let floatOnly = 1;
+}
+
+def AMLS_BitwAndOp : AMLS_BitwiseOp<"bitwand", "bitwAnd", "return a & b;",
+                                    "Intersection",
+                                    [Commutative, AMLS_SparseSafe]>;
+def AMLS_BitwOrOp : AMLS_BitwiseOp<"bitwor", "bitwOr", "return a | b;",
+                                   "Union", [Commutative]>;
+def AMLS_BitwXorOp : AMLS_BitwiseOp<"bitwxor", "bitwXor", "return a ^ b;",
+                                    "Union", [Commutative]>;
+// Shifting 0 gives 0: non-zero only where the left operand is.
+def AMLS_BitwShiftLOp : AMLS_BitwiseOp<"bitwshiftl", "bitwShiftL", [{
+    int32_t r = static_cast<int32_t>(static_cast<uint32_t>(a) << (b & 31));
+    return r == INT32_MIN ? static_cast<double>(NAN) : static_cast<double>(r);
+  }], "LeftOrRightZero">;
+def AMLS_BitwShiftROp : AMLS_BitwiseOp<"bitwshiftr", "bitwShiftR",
+                                       "return a >> (b & 31);",
+                                       "LeftOrRightZero">;
+
 //===----------------------------------------------------------------------===//
 // Element-wise unary operations
 //===----------------------------------------------------------------------===//
@@ -248,6 +285,28 @@ def AMLS_CosOp : AMLS_UnaryOp<"cos", "cos", "return std::cos(x);"> {
 }
 def AMLS_TanhOp : AMLS_SparseSafeUnaryOp<"tanh", "tanh",
                                          "return std::tanh(x);"> {
+  let floatOnly = 1;
+}
+// tan, asin, atan and sinh map 0 to 0 (sparse-safe); acos and cosh do not.
+def AMLS_TanOp : AMLS_SparseSafeUnaryOp<"tan", "tan", "return std::tan(x);"> {
+  let floatOnly = 1;
+}
+def AMLS_AsinOp : AMLS_SparseSafeUnaryOp<"asin", "asin",
+                                         "return std::asin(x);"> {
+  let floatOnly = 1;
+}
+def AMLS_AcosOp : AMLS_UnaryOp<"acos", "acos", "return std::acos(x);"> {
+  let floatOnly = 1;
+}
+def AMLS_AtanOp : AMLS_SparseSafeUnaryOp<"atan", "atan",
+                                         "return std::atan(x);"> {
+  let floatOnly = 1;
+}
+def AMLS_SinhOp : AMLS_SparseSafeUnaryOp<"sinh", "sinh",
+                                         "return std::sinh(x);"> {
+  let floatOnly = 1;
+}
+def AMLS_CoshOp : AMLS_UnaryOp<"cosh", "cosh", "return std::cosh(x);"> {
   let floatOnly = 1;
 }
 def AMLS_IsNaNOp : AMLS_SparseSafeUnaryOp<"isnan", "isNaN",

@@ -24,11 +24,14 @@ namespace mlir::amls {
   X(AddOp)                                                                     \
   X(SubOp)                                                                     \
   X(MulOp)                                                                     \
-  X(DivOp) X(PowOp) X(MinOp) X(MaxOp) X(ModOp) X(IntDivOp) X(LtOp) X(LeOp)     \
-      X(GtOp) X(GeOp) X(EqOp) X(NeOp) X(AndOp) X(OrOp) X(NegOp) X(NotOp)       \
-          X(AbsOp) X(ExpOp) X(LogOp) X(SqrtOp) X(RoundOp) X(FloorOp) X(CeilOp) \
-              X(SignOp) X(SigmoidOp) X(SinOp) X(CosOp) X(TanhOp) X(IsNaNOp)    \
-                  X(IfElseOp)
+  X(DivOp)                                                                     \
+  X(PowOp) X(MinOp) X(MaxOp) X(ModOp) X(IntDivOp) X(LtOp) X(LeOp) X(GtOp)      \
+      X(GeOp) X(EqOp) X(NeOp) X(AndOp) X(OrOp) X(BitwAndOp) X(BitwOrOp)        \
+          X(BitwXorOp) X(BitwShiftLOp) X(BitwShiftROp) X(NegOp) X(NotOp)       \
+              X(AbsOp) X(ExpOp) X(LogOp) X(SqrtOp) X(RoundOp) X(FloorOp)       \
+                  X(CeilOp) X(SignOp) X(SigmoidOp) X(SinOp) X(CosOp) X(TanhOp) \
+                      X(TanOp) X(AsinOp) X(AcosOp) X(AtanOp) X(SinhOp)         \
+                          X(CoshOp) X(IsNaNOp) X(IfElseOp)
 #define AMLS_DECLARE_CELL(Op)                                                  \
   Value buildCell(Op op, OpBuilder &b, Location loc, ValueRange cells);
 AMLS_CELL_OPS(AMLS_DECLARE_CELL)

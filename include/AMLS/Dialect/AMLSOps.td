@@ -54,6 +54,7 @@ include "AMLS/Dialect/AMLSProductAndAggregateOps.td"
 include "AMLS/Dialect/AMLSReorganisationOps.td"
 include "AMLS/Dialect/AMLSLinearAlgebraOps.td"
 include "AMLS/Dialect/AMLSSizeAndCastOps.td"
+include "AMLS/Dialect/AMLSStatisticsOps.td"
 include "AMLS/Dialect/AMLSRegionOps.td"
 
 #endif // AMLS_DIALECT_AMLSOPS_TD

@@ -192,6 +192,11 @@ void _mlir_ciface_amls_rt_inv(AmlsMatrixF64 *a, AmlsMatrixF64 *out,
                               const char *where);
 /// det(a) (0 for a singular matrix).
 double _mlir_ciface_amls_rt_det(AmlsMatrixF64 *a, const char *where);
+/// cdf(x) (the upper tail if `upperTail`), or if `inverse` the quantile of
+/// probability x, of distribution `kind` (amls::distributions::Kind) with
+/// parameters a, b; invalid parameters stop the program (`where`: the op).
+double amls_rt_distribution(int32_t kind, int32_t inverse, int32_t upperTail,
+                            double x, double a, double b, const char *where);
 /// The lower-triangular out (n x n) with out %*% t(out) = a.
 void _mlir_ciface_amls_rt_cholesky(AmlsMatrixF64 *a, AmlsMatrixF64 *out,
                                    const char *where);

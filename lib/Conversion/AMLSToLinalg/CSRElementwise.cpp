@@ -468,7 +468,9 @@ void mlir::amls::lowering::populateCSRElementwisePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
   addElementwise<AddOp, SubOp, NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp,
-                 SignOp, SinOp, TanhOp, IsNaNOp, MulOp, DivOp, PowOp, MinOp,
-                 MaxOp, GtOp, LtOp, NeOp, AndOp>(converter, patterns, schedule);
+                 SignOp, SinOp, TanhOp, TanOp, AsinOp, AtanOp, SinhOp, IsNaNOp,
+                 MulOp, DivOp, PowOp, MinOp, MaxOp, GtOp, LtOp, NeOp, AndOp,
+                 BitwAndOp, BitwShiftLOp, BitwShiftROp>(converter, patterns,
+                                                        schedule);
   addPatterns<LowerCSRReplace>(patterns, converter, schedule);
 }

@@ -142,13 +142,37 @@ struct LowerMatrixSelect : public OpConversionPattern<arith::SelectOp> {
 
 /// amls.printf and amls.stop: one runtime call per piece of the message,
 
+/// amls.distribution: the runtime computes it (Boost.Math) and checks the
+/// parameters the verifier could not.
+struct LowerDistribution : public AMLSPattern<DistributionOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(DistributionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value, 7> args = {
+        i32Constant(rewriter, loc, static_cast<int32_t>(op.getDist())),
+        i32Constant(rewriter, loc, op.getInverse()),
+        i32Constant(rewriter, loc, op.getUpperTail()), adaptor.getTarget()};
+    args.append(adaptor.getParameters().begin(), adaptor.getParameters().end());
+    // The runtime function always takes two parameters.
+    if (args.size() < 6)
+      args.push_back(arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getF64FloatAttr(1.0)));
+    args.push_back(createStringPointer(rewriter, loc, op, describeOp(op)));
+    rewriter.replaceOp(op, callRuntime(rewriter, loc, op,
+                                       RuntimeFunction::Distribution, args));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::amls::populateAMLSScalarLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
   addPatterns<LowerSize<NRowOp, 0>, LowerSize<NColOp, 1>, LowerNnz,
-              LowerAsScalar, LowerAsMatrix, LowerCast, LowerConvert>(
-      patterns, converter, schedule);
+              LowerAsScalar, LowerAsMatrix, LowerCast, LowerConvert,
+              LowerDistribution>(patterns, converter, schedule);
   patterns.add<LowerMatrixSelect>(converter, patterns.getContext());
 }

@@ -156,6 +156,10 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_inv", {T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
   case F::Determinant:
     return {"amls_rt_det", {T::MatrixF64, T::Ptr}, T::F64};
+  case F::Distribution:
+    return {"amls_rt_distribution",
+            {T::I32, T::I32, T::I32, T::F64, T::F64, T::F64, T::Ptr},
+            T::F64};
   case F::Cholesky:
     return {"amls_rt_cholesky", {T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
   case F::QR:

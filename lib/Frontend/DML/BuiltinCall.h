@@ -72,6 +72,16 @@ public:
   DValue buildXor();
   DValue buildAssert();
   DValue buildBias();
+  // Probability distributions (BuiltinsDistributions.cpp).
+  /// The parameters of cdf, icdf, pnorm, qnorm, ... and how many are
+  /// required.
+  static std::pair<std::vector<llvm::StringRef>, size_t>
+  distributionSignature(llvm::StringRef name);
+  DValue buildDistribution();
+  // Bitwise functions (BuiltinsBitwise.cpp).
+  template <typename OpTy> DValue buildBitwise();
+  /// rowCountDistinct, colCountDistinct (BuiltinsDistinct.cpp).
+  DValue buildCountDistinctByRow();
 
   // Linear algebra (BuiltinsLinearAlgebra.cpp).
   /// A function of one matrix that is a matrix: inv, cholesky.

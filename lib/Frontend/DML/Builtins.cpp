@@ -72,6 +72,13 @@ Builtin statement(llvm::StringRef name, std::vector<llvm::StringRef> parameters,
   return {name, Form::Statement, std::move(parameters), required, build};
 }
 
+/// cdf, icdf, pnorm, qnorm, ...: parameters by distribution.
+Builtin distribution(llvm::StringRef name) {
+  auto [parameters, required] = BuiltinCall::distributionSignature(name);
+  return named(name, std::move(parameters), required,
+               &BuiltinCall::buildDistribution);
+}
+
 /// A builtin of one matrix parameter with `results` values.
 Builtin multiple(llvm::StringRef name, size_t results, BuildMultipleFn build) {
   return {name, Form::Multiple, {"A"}, 1, nullptr, build, results};
@@ -90,11 +97,18 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       unary("round", &B::buildElementwise<RoundOp>),
       unary("floor", &B::buildElementwise<FloorOp>),
       unary("ceil", &B::buildElementwise<CeilOp>),
+      unary("ceiling", &B::buildElementwise<CeilOp>),
       unary("sign", &B::buildElementwise<SignOp>),
       unary("sigmoid", &B::buildElementwise<SigmoidOp>),
       unary("sin", &B::buildElementwise<SinOp>),
       unary("cos", &B::buildElementwise<CosOp>),
       unary("tanh", &B::buildElementwise<TanhOp>),
+      unary("tan", &B::buildElementwise<TanOp>),
+      unary("asin", &B::buildElementwise<AsinOp>),
+      unary("acos", &B::buildElementwise<AcosOp>),
+      unary("atan", &B::buildElementwise<AtanOp>),
+      unary("sinh", &B::buildElementwise<SinhOp>),
+      unary("cosh", &B::buildElementwise<CoshOp>),
       unary("isNaN", &B::buildIsNaN),
       named("ifelse", {"test", "yes", "no"}, 3, &B::buildIfElse),
       named("ppred", {"target", "y", "op"}, 3, &B::buildPpred),
@@ -149,6 +163,29 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("bias_add", {"input", "bias"}, 2, &B::buildBias),
       named("bias_multiply", {"input", "bias"}, 2, &B::buildBias),
 
+      // Probability distributions (BuiltinsDistributions.cpp).
+      distribution("cdf"),
+      distribution("icdf"),
+      distribution("pnorm"),
+      distribution("qnorm"),
+      distribution("pexp"),
+      distribution("qexp"),
+      distribution("pchisq"),
+      distribution("qchisq"),
+      distribution("pf"),
+      distribution("qf"),
+      distribution("pt"),
+      distribution("qt"),
+
+      // Bitwise functions (BuiltinsBitwise.cpp).
+      named("bitwAnd", {"x", "y"}, 2, &B::buildBitwise<BitwAndOp>),
+      named("bitwOr", {"x", "y"}, 2, &B::buildBitwise<BitwOrOp>),
+      named("bitwXor", {"x", "y"}, 2, &B::buildBitwise<BitwXorOp>),
+      named("bitwShiftL", {"x", "y"}, 2, &B::buildBitwise<BitwShiftLOp>),
+      named("bitwShiftR", {"x", "y"}, 2, &B::buildBitwise<BitwShiftROp>),
+      named("rowCountDistinct", {"input"}, 1, &B::buildCountDistinctByRow),
+      named("colCountDistinct", {"input"}, 1, &B::buildCountDistinctByRow),
+
       // Data generation and input.
       named("matrix", {"data", "rows", "cols", "byrow"}, 3, &B::buildMatrix),
       named("rand",
@@ -186,6 +223,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       unary("as.double", &B::buildAsNumber),
       unary("as.integer", &B::buildAsNumber),
       unary("as.logical", &B::buildAsNumber),
+      unary("as.boolean", &B::buildAsNumber),
       variadic("cbind", &B::buildBind),
       variadic("rbind", &B::buildBind),
       variadic("append", &B::buildBind),
@@ -655,7 +693,7 @@ DValue BuiltinCall::buildAsNumber() {
                     << kindName(x.kind);
     return {};
   }
-  if (name == "as.logical")
+  if (name == "as.logical" || name == "as.boolean")
     return DValue::boolean(im.toI1(l, x));
   Value v = im.toF64(l, x);
   if (name == "as.integer") {

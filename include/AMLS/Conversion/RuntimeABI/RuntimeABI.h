@@ -54,6 +54,7 @@ enum class RuntimeFunction {
   Solve,
   Inverse,
   Determinant,
+  Distribution,
   Cholesky,
   QR,
   LU,
