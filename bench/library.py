@@ -122,8 +122,9 @@ def numpy_run(name, args):
                                        maxi=args["maxi"],
                                        maxii=args["maxii"])[0]
     X = read("X")
-    ml = load(os.path.join(ROOT, "test", "Integration", "Inputs",
-                           "library_ml.py"), "library_ml")
+    inputs = os.path.join(ROOT, "test", "Integration", "Inputs")
+    sys.path.insert(0, inputs)  # library_ml imports results.py beside it
+    ml = load(os.path.join(inputs, "library_ml.py"), "library_ml")
     return lambda: ml.kmeans(X, args["k"], 1, args["maxi"], args["eps"],
                              len(X), args["seed"])
 

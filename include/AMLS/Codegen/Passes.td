@@ -118,7 +118,11 @@ def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
     the product of the loop's trip counts and those of the loops nested in
     it (the largest among siblings), so a column reduction over a tall
     matrix counts all of its cells. Loops with a count unknown at compile
-    time stay parallel. amls-run's pipeline runs it with threads > 1,
+    time stay parallel, except inside a sequential loop (`scf.for`,
+    `scf.while`), where each iteration would start a region: there an
+    `scf.if` on the count at run time picks the parallel loop or its
+    sequential copy (a column reduction of a run-time width is a sequential
+    loop over the rows around a parallel loop over the columns). amls-run's pipeline runs it with threads > 1,
     before the OpenMP conversion: an OpenMP parallel region costs
     microseconds to start, more than a loop over a few cells takes (a DML
     loop updating one cell per iteration ran 16x slower on two threads

@@ -83,3 +83,35 @@ func.func @nested_parallel(%X: memref<64x1000x8xf64>, %out: memref<64x8xf64>) {
   }
   return
 }
+
+// -----
+
+// A parallel loop of unknown count inside a sequential loop (a column
+// reduction of a run-time width: one region per row) runs in parallel only
+// when its count reaches the threshold at run time.
+// CHECK-LABEL: func @unknown_in_sequential
+// CHECK: scf.for %[[I:.*]] = %c0 to %c100000 step %c1
+// CHECK: %[[COUNT:.*]] = arith.muli
+// CHECK: %[[LARGE:.*]] = arith.cmpi sge, %[[COUNT]], %c16384
+// CHECK: scf.if %[[LARGE]] {
+// CHECK-NEXT: scf.parallel (%{{.*}}) = (%c0) to (%arg2) step (%c1)
+// CHECK: } else {
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %arg2 step %c1
+// CHECK-NOT: scf.parallel
+// CHECK: return
+// TEN-LABEL: func @unknown_in_sequential
+// TEN: arith.cmpi sge, %{{.*}}, %c10
+func.func @unknown_in_sequential(%X: memref<100000x?xf64>, %out: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100000 = arith.constant 100000 : index
+  scf.for %i = %c0 to %c100000 step %c1 {
+    scf.parallel (%j) = (%c0) to (%n) step (%c1) {
+      %x = memref.load %X[%i, %j] : memref<100000x?xf64>
+      %acc = memref.load %out[%j] : memref<?xf64>
+      %sum = arith.addf %acc, %x : f64
+      memref.store %sum, %out[%j] : memref<?xf64>
+    }
+  }
+  return
+}

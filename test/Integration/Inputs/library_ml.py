@@ -236,7 +236,11 @@ def compare(expected, path):
     return failures
 
 
-def main():
+def oracle_main(inputs, expected_outputs, more_checks=None):
+    """`NAME.py data DIR` writes inputs() into DIR, `NAME.py check DIR`
+    compares the outputs there with expected_outputs(inputs()) (and
+    more_checks(inputs, path) failures); the exit status of a library
+    oracle."""
     mode, directory = sys.argv[1], sys.argv[2]
     d = inputs()
     path = lambda name: os.path.join(directory, name + ".csv")
@@ -244,15 +248,21 @@ def main():
         write_inputs(d, path)
         return 0
     failures = compare(expected_outputs(d), path)
-    # kmeans: every centroid the mean of its records (Lloyd's fixed point).
+    if more_checks:
+        failures += more_checks(d, path)
+    return 1 if failures else 0
+
+
+def kmeans_fixed_point(d, path):
+    """kmeans: every centroid the mean of its records (Lloyd's fixed
+    point)."""
     C = np.loadtxt(path("km_C"), delimiter=",", ndmin=2)
     Y = nearest(d["Xc"], C)[:, 0]
     ok = all(np.allclose(d["Xc"][Y == j + 1].mean(axis=0), C[j], rtol=1e-9,
                          atol=1e-12) for j in range(len(C)))
     print(f"{'PASS' if ok else 'FAIL'}: km_fixed_point")
-    failures += not ok
-    return 1 if failures else 0
+    return not ok
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(oracle_main(inputs, expected_outputs, kmeans_fixed_point))

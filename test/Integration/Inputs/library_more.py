@@ -12,8 +12,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from library_ml import (amls_rand, compare, l2svm_optimum,  # noqa: E402
-                        l2svm_ref, write_inputs)
+from library_ml import (amls_rand, l2svm_optimum, l2svm_ref,  # noqa: E402
+                        oracle_main)
 
 
 def inputs():
@@ -132,15 +132,5 @@ def expected_outputs(d):
     return out
 
 
-def main():
-    mode, directory = sys.argv[1], sys.argv[2]
-    d = inputs()
-    path = lambda name: os.path.join(directory, name + ".csv")
-    if mode == "data":
-        write_inputs(d, path)
-        return 0
-    return 1 if compare(expected_outputs(d), path) else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(oracle_main(inputs, expected_outputs))
