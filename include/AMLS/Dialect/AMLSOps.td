@@ -46,6 +46,7 @@ include "AMLS/Dialect/AMLSElementwiseOps.td"
 include "AMLS/Dialect/AMLSProductAndAggregateOps.td"
 include "AMLS/Dialect/AMLSReorganisationOps.td"
 include "AMLS/Dialect/AMLSLinearAlgebraOps.td"
+include "AMLS/Dialect/AMLSNeuralNetworkOps.td"
 include "AMLS/Dialect/AMLSSizeAndCastOps.td"
 include "AMLS/Dialect/AMLSRegionOps.td"
 
