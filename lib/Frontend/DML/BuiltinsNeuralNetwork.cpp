@@ -75,7 +75,10 @@ bool BuiltinCall::checkSameChannels(Value input, Value filter) {
                                     filter);
   im.checkAtRunTime(
       l, bad, "'" + name + "': input_shape has {} channels but filter_shape {}",
-      ValueRange{im.indexToF64(l, input), im.indexToF64(l, filter)});
+      ValueRange{
+          arith::IndexCastOp::create(builder, l, builder.getI64Type(), input),
+          arith::IndexCastOp::create(builder, l, builder.getI64Type(),
+                                     filter)});
   return true;
 }
 
@@ -104,7 +107,8 @@ DValue BuiltinCall::buildConvolution() {
   llvm::append_range(geometry, *padding);
   SmallVector<Value> operands{*first, *second};
   llvm::append_range(operands, geometry);
-  TypeRange types{im.matrixType()};
+  Type type = im.matrixType();
+  TypeRange types(type); // refers to `type`, which must outlive it
   Operation *op;
   if (forward)
     op = Conv2DOp::create(builder, l, types, operands);
