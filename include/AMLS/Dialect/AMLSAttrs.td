@@ -93,6 +93,12 @@ def AMLS_TriangleSide : AMLS_I32Enum<"TriangleSide",
   I32EnumAttrCase<"Upper", 1, "upper">
 ]>;
 
+def AMLS_PoolingKind : AMLS_I32Enum<"PoolingKind",
+                                     "what a pooling window computes", [
+  I32EnumAttrCase<"Max", 0, "max">,
+  I32EnumAttrCase<"Avg", 1, "avg">
+]>;
+
 def AMLS_Margin : AMLS_I32Enum<"Margin", "rows or columns", [
   I32EnumAttrCase<"Rows", 0, "rows">,
   I32EnumAttrCase<"Cols", 1, "cols">

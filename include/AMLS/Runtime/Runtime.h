@@ -220,6 +220,44 @@ void _mlir_ciface_amls_rt_svd(AmlsMatrixF64 *a, AmlsMatrixF64 *u,
 void _mlir_ciface_amls_rt_triangle(AmlsMatrixF64 *x, AmlsMatrixF64 *out,
                                    int32_t lower, int32_t diagonal,
                                    int32_t values);
+/// DML's deep-learning builtins (Kernels/Convolution.cpp) on SystemDS's
+/// layout: `input` N x (C*H*W), `filter` F x (C*R*S), `dout` and the
+/// output N x (F*P*Q) (pooling: N x (C*P*Q)) with P = (H + 2*pad_h - R) /
+/// stride_h + 1 and Q likewise. Results are allocated by the caller;
+/// errors (a geometry out of range or disagreeing with the matrices)
+/// begin with `where`.
+void _mlir_ciface_amls_rt_conv2d(AmlsMatrixF64 *input, AmlsMatrixF64 *filter,
+                                 AmlsMatrixF64 *out, int64_t n, int64_t c,
+                                 int64_t h, int64_t w, int64_t f, int64_t r,
+                                 int64_t s, int64_t stride_h, int64_t stride_w,
+                                 int64_t pad_h, int64_t pad_w,
+                                 const char *where);
+/// The gradient (F x (C*R*S)) of conv2d's filter.
+void _mlir_ciface_amls_rt_conv2d_backward_filter(
+    AmlsMatrixF64 *input, AmlsMatrixF64 *dout, AmlsMatrixF64 *out, int64_t n,
+    int64_t c, int64_t h, int64_t w, int64_t f, int64_t r, int64_t s,
+    int64_t stride_h, int64_t stride_w, int64_t pad_h, int64_t pad_w,
+    const char *where);
+/// The gradient (N x (C*H*W)) of conv2d's input.
+void _mlir_ciface_amls_rt_conv2d_backward_data(
+    AmlsMatrixF64 *filter, AmlsMatrixF64 *dout, AmlsMatrixF64 *out, int64_t n,
+    int64_t c, int64_t h, int64_t w, int64_t f, int64_t r, int64_t s,
+    int64_t stride_h, int64_t stride_w, int64_t pad_h, int64_t pad_w,
+    const char *where);
+/// max_pool (`kind` 0) or avg_pool (1) with R x S windows.
+void _mlir_ciface_amls_rt_pool(AmlsMatrixF64 *input, AmlsMatrixF64 *out,
+                               int32_t kind, int64_t n, int64_t c, int64_t h,
+                               int64_t w, int64_t r, int64_t s,
+                               int64_t stride_h, int64_t stride_w,
+                               int64_t pad_h, int64_t pad_w, const char *where);
+/// The gradient (N x (C*H*W)) of a pooling's input given `dout`.
+void _mlir_ciface_amls_rt_pool_backward(AmlsMatrixF64 *input,
+                                        AmlsMatrixF64 *dout, AmlsMatrixF64 *out,
+                                        int32_t kind, int64_t n, int64_t c,
+                                        int64_t h, int64_t w, int64_t r,
+                                        int64_t s, int64_t stride_h,
+                                        int64_t stride_w, int64_t pad_h,
+                                        int64_t pad_w, const char *where);
 /// Number of threads BLAS and the runtime's kernels use.
 void amls_rt_set_num_threads(int32_t threads);
 /// The number set by amls_rt_set_num_threads (1 before any call).

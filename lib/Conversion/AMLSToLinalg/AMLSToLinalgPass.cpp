@@ -33,6 +33,7 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
   populateAMLSReorganisationLoweringPatterns(converter, patterns, schedule);
   populateAMLSDataDependentLoweringPatterns(converter, patterns, schedule);
   populateAMLSLinearAlgebraLoweringPatterns(converter, patterns, schedule);
+  populateAMLSNeuralNetworkLoweringPatterns(converter, patterns, schedule);
   populateAMLSScalarLoweringPatterns(converter, patterns, schedule);
   populateAMLSRegionLoweringPatterns(converter, patterns, schedule);
   populateAMLSFusedLoweringPatterns(converter, patterns, schedule);

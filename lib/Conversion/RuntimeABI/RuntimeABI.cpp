@@ -181,6 +181,36 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_triangle",
             {T::MatrixF64, T::MatrixF64, T::I32, T::I32, T::I32},
             {}};
+  case F::Conv2D:
+  case F::Conv2DBackwardFilter:
+  case F::Conv2DBackwardData: {
+    // Two matrices, the result, the 11 values of the geometry (N, C, H, W,
+    // F, R, S, stride and padding), the op's position.
+    RuntimeSignature signature{
+        "amls_rt_conv2d", {T::MatrixF64, T::MatrixF64, T::MatrixF64}, {}};
+    if (function == F::Conv2DBackwardFilter)
+      signature.name = "amls_rt_conv2d_backward_filter";
+    else if (function == F::Conv2DBackwardData)
+      signature.name = "amls_rt_conv2d_backward_data";
+    signature.inputs.append(11, T::I64);
+    signature.inputs.push_back(T::Ptr);
+    return signature;
+  }
+  case F::Pool:
+  case F::PoolBackward: {
+    // The input (and dout), the result, the kind, the 10 values of the
+    // geometry (N, C, H, W, R, S, stride and padding), the op's position.
+    RuntimeSignature signature{
+        "amls_rt_pool", {T::MatrixF64, T::MatrixF64}, {}};
+    if (function == F::PoolBackward) {
+      signature.name = "amls_rt_pool_backward";
+      signature.inputs.push_back(T::MatrixF64);
+    }
+    signature.inputs.push_back(T::I32);
+    signature.inputs.append(10, T::I64);
+    signature.inputs.push_back(T::Ptr);
+    return signature;
+  }
   case F::BlasSerial:
     return {"amls_rt_blas_serial", {T::I32}, {}};
   case F::NumThreads:

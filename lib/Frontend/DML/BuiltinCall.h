@@ -93,7 +93,23 @@ public:
   template <typename OpTy, unsigned Results>
   std::vector<DValue> buildFactorization();
 
+  // Deep learning (BuiltinsNeuralNetwork.cpp).
+  /// conv2d, conv2d_backward_filter, conv2d_backward_data.
+  DValue buildConvolution();
+  /// max_pool, avg_pool, max_pool_backward, avg_pool_backward.
+  DValue buildPooling();
+
 private:
+  /// The shape argument #i (parameter `parameter`): a list literal
+  /// `[a, b, ...]` of one number per name in `elements`, as indices; null
+  /// after an error.
+  std::optional<llvm::SmallVector<Value>>
+  shapeArgument(size_t i, llvm::StringRef parameter,
+                llvm::ArrayRef<llvm::StringRef> elements);
+  /// Checks that input_shape's and filter_shape's channels agree: an error
+  /// now where both are constants, else a run-time check. False after an
+  /// error.
+  bool checkSameChannels(Value input, Value filter);
   /// The boolean argument #i (`what` in messages; FALSE if absent): TRUE,
   /// FALSE or a value known at import; null after an error.
   std::optional<bool> flagArgument(size_t i, llvm::StringRef what);

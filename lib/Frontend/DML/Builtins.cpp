@@ -247,6 +247,33 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       multiple("eigen", 2, &B::buildFactorization<EigenOp, 2>),
       multiple("svd", 3, &B::buildFactorization<SVDOp, 3>),
 
+      // Deep learning (BuiltinsNeuralNetwork.cpp). SystemDS ignores
+      // conv2d's `bias` (scripts add it with bias_add); so does AMLS.
+      named("conv2d",
+            {"input", "filter", "input_shape", "filter_shape", "stride",
+             "padding", "bias"},
+            6, &B::buildConvolution),
+      named(
+          "conv2d_backward_filter",
+          {"input", "dout", "input_shape", "filter_shape", "stride", "padding"},
+          6, &B::buildConvolution),
+      named("conv2d_backward_data",
+            {"filter", "dout", "input_shape", "filter_shape", "stride",
+             "padding"},
+            6, &B::buildConvolution),
+      named("max_pool",
+            {"input", "input_shape", "pool_size", "stride", "padding"}, 5,
+            &B::buildPooling),
+      named("avg_pool",
+            {"input", "input_shape", "pool_size", "stride", "padding"}, 5,
+            &B::buildPooling),
+      named("max_pool_backward",
+            {"input", "dout", "input_shape", "pool_size", "stride", "padding"},
+            6, &B::buildPooling),
+      named("avg_pool_backward",
+            {"input", "dout", "input_shape", "pool_size", "stride", "padding"},
+            6, &B::buildPooling),
+
       // Command-line arguments and strings.
       named("ifdef", {"arg", "default"}, 2, &B::buildIfdef),
       named("toString",

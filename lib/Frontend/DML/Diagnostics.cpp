@@ -47,6 +47,8 @@ llvm::StringRef mlir::amls::dml::dmlConstructOf(llvm::StringRef opName) {
       .Cases({"read_scalar", "write_scalar"}, "scalar file")
       .Case("printf", "print")
       .Case("fused", "fused operator")
+      .Case("pool", "max_pool/avg_pool")
+      .Case("pool_backward", "max_pool_backward/avg_pool_backward")
       .Default(mnemonic);
 }
 

@@ -836,6 +836,29 @@ private:
         return nullptr;
       return inner;
     }
+    case Kind::LBracket: {
+      // `[a, b, ...]`: SystemDS's expression list, which only its
+      // deep-learning builtins take (input_shape=[N, C, H, W], ...). It is
+      // imported as list(a, b, ...); those builtins read its elements.
+      advance();
+      std::vector<Argument> elements;
+      bool saved = allowRange;
+      allowRange = true;
+      llvm::scope_exit restore([&] { allowRange = saved; });
+      if (!current.is(Kind::RBracket)) {
+        do {
+          Argument element;
+          element.loc = current.loc;
+          element.value = parseExpression();
+          if (!element.value)
+            return nullptr;
+          elements.push_back(std::move(element));
+        } while (consumeIf(Kind::Comma));
+      }
+      if (!expect(Kind::RBracket, "to close the list '['"))
+        return nullptr;
+      return std::make_unique<CallExpr>(loc, "list", std::move(elements));
+    }
     case Kind::Identifier: {
       std::string name = current.text;
       advance();

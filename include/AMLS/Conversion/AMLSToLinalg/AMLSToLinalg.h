@@ -60,6 +60,10 @@ void populateAMLSDataDependentLoweringPatterns(
 void populateAMLSLinearAlgebraLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule);
+/// conv2d, its gradients, pool, pool_backward: runtime kernels.
+void populateAMLSNeuralNetworkLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule);
 /// nrow, ncol, nnz, as_scalar, as_matrix, cast, convert, select.
 void populateAMLSScalarLoweringPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,

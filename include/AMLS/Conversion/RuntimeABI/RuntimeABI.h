@@ -61,6 +61,11 @@ enum class RuntimeFunction {
   Eigen,
   SVD,
   Triangle,
+  Conv2D,
+  Conv2DBackwardFilter,
+  Conv2DBackwardData,
+  Pool,
+  PoolBackward,
   BlasSerial,
   NumThreads,
   // CSR kernels (include/AMLS/Runtime/SparseKernels.h). A CSR matrix is
