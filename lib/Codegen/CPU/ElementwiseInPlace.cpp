@@ -15,6 +15,7 @@
 
 #include "AMLS/Codegen/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -36,6 +37,16 @@ bool mayHoldResult(linalg::GenericOp op, OpOperand *input) {
   auto type = dyn_cast<RankedTensorType>(input->get().getType());
   if (!type || type.getRank() != 2 ||
       !op.getMatchingIndexingMap(input).isIdentity())
+    return false;
+  // A buffer a runtime kernel filled (bufferization.to_tensor) stays out:
+  // canonicalization folds later runtime calls' to_buffer of it into the
+  // memref itself, a read that the bufferization analysis no longer sees,
+  // so writing the result there could clobber a value still to be read
+  // (conv2d's output written after `relu(bias_add(Y, b))`).
+  Value source = input->get();
+  while (auto cast = source.getDefiningOp<tensor::CastOp>())
+    source = cast.getSource();
+  if (source.getDefiningOp<bufferization::ToTensorOp>())
     return false;
   auto arg = dyn_cast<BlockArgument>(input->get());
   return !arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
