@@ -12,6 +12,8 @@
 #                components end to end on a 1M-vertex graph (all matrices;
 #                SPARSE_BENCH_FLAGS=--quick for the 100k ones; matrices cached
 #                in build/bench/sparse/)
+#   make bench-sums  Kahan-compensated sums (AMLS's default, as SystemDS)
+#                against --sums=plain on the bandwidth-bound reductions
 #   make bench-memory  the runtime's buffer pool against the system allocator
 #                (loops of temporaries, the examples' peak memory, threads;
 #                MEMORY_BENCH_FLAGS="--size large" for the large examples)
@@ -40,7 +42,7 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse bench-memory leak-check \
+.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums leak-check \
         asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml clean
@@ -114,6 +116,9 @@ bench: build
 	/usr/bin/python3 bench/run.py --amls-run $(AMLS_RUN)
 	/usr/bin/python3 bench/sparse/run.py --amls-run $(AMLS_RUN) --quick
 	/usr/bin/python3 bench/write_csv.py --amls-run $(AMLS_RUN)
+
+bench-sums: build
+	/usr/bin/python3 bench/compensated_sums.py --amls-run $(AMLS_RUN)
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.

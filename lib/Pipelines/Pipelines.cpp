@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Transforms/Passes.h"
 
@@ -89,7 +90,8 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error("amls: invalid pass pipeline");
 }
 
-void mlir::amls::buildToLinalgPipeline(OpPassManager &pm) {
+void mlir::amls::buildToLinalgPipeline(OpPassManager &pm,
+                                       bool compensatedSums) {
   addPipeline(pm, "convert-amls-to-linalg");
   // scf.for's ForOpTensorCastFolder narrows a loop-carried tensor to the
   // static type of its initial value (tensor.cast of 1x3 to ?x3 in, ?x3 to 1x3
@@ -103,6 +105,10 @@ void mlir::amls::buildToLinalgPipeline(OpPassManager &pm) {
       "{anonymous}::ForOpTensorCastFolder"};
   pm.addPass(
       createCanonicalizerPass(GreedyRewriteConfig(), forOpTensorCastFolder));
+  // Sums as SystemDS computes them (Kahan), before fusion merges loop nests.
+  AMLSCompensateSumsOptions sums;
+  sums.plain = !compensatedSums;
+  pm.addPass(createAMLSCompensateSums(sums));
 }
 
 void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
@@ -167,6 +173,9 @@ std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
     return "expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or "
            "'none', found '" +
            options.fusion + "'";
+  StringRef sums = options.sums;
+  if (sums != "kahan" && sums != "plain")
+    return "expected sums 'kahan' or 'plain', found '" + options.sums + "'";
   StringRef formats = options.formats;
   if (formats != "auto" && formats != "dense" && formats != "csr")
     return "expected formats 'auto', 'dense' or 'csr', found '" +
@@ -198,7 +207,7 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     memory.limit = options.memoryLimit;
     pm.addPass(createAMLSCheckMemory(memory));
   }
-  buildToLinalgPipeline(pm);
+  buildToLinalgPipeline(pm, options.sums != "plain");
   if (!options.wrapEntry.empty()) {
     AMLSWrapEntryOptions wrap;
     wrap.entry = options.wrapEntry;

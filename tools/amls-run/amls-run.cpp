@@ -113,6 +113,12 @@ static cl::opt<bool> formatsExplain(
     cl::desc("Print which matrices are stored CSR and where formats are "
              "converted, on stderr"),
     cl::cat(category));
+static cl::opt<std::string>
+    sums("sums", cl::init("kahan"),
+         cl::desc("How sum, mean, rowSums, ... add up: kahan (compensated, "
+                  "as SystemDS computes them) or plain (faster, less "
+                  "accurate; to measure what the compensation costs)"),
+         cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
@@ -197,6 +203,7 @@ int main(int argc, char **argv) {
   options.fusionExplain = fusionExplain;
   options.formats = formats;
   options.formatsExplain = formatsExplain;
+  options.sums = sums;
   if (!memoryLimit.empty() &&
       !runtime::memory::parseSize(memoryLimit.c_str(), options.memoryLimit))
     return fail("--memory-limit: expected a size such as 2G, 512M or "
@@ -262,6 +269,8 @@ int main(int argc, char **argv) {
   if (formats != "auto" && formats != "dense" && formats != "csr")
     return fail("--formats expects auto, dense or csr, found '" + formats +
                 "'");
+  if (sums != "kahan" && sums != "plain")
+    return fail("--sums expects kahan or plain, found '" + sums + "'");
   FailureOr<Program *> program = session.load(std::move(module), entryName);
   if (failed(program))
     return 1;

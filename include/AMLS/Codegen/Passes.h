@@ -7,11 +7,18 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::amls {
+
+/// The unit attribute by which the lowering marks the `arith.addf` that
+/// accumulates an aggregate's sum; `--amls-compensate-sums` compensates it.
+inline constexpr llvm::StringLiteral kCompensatedSumAttrName =
+    "amls.compensate";
 
 #define GEN_PASS_DECL
 #include "AMLS/Codegen/Passes.h.inc"

@@ -11,6 +11,45 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AMLSCompensateSums : Pass<"amls-compensate-sums"> {
+  let summary = "Sum floating-point reductions with Kahan's compensation";
+  let description = [{
+    SystemDS sums with Kahan's compensated summation (its `KahanPlus`) in
+    `sum`, `mean`, `sumSq`, `rowSums`/`colSums`, the moments and its fused
+    operators; a plain sum of four million cells differs from SystemDS's
+    and R's results by more than their tests' tolerance (1e-10). On tensors,
+    after `--convert-amls-to-linalg`, every floating-point accumulation
+    `acc + x` that the lowering marks as the sum of an aggregate (the
+    `amls.compensate` attribute of the `arith.addf`) and that is the whole
+    update of a `linalg.generic` output or an `scf.for` iteration argument
+    gets a second accumulator, the running correction `c`, initialised to
+    0, and the update becomes SystemDS's step:
+    `y = x + c; s' = s + y; c' = y - (s' - s)`, with `c' = 0` once `s'` is
+    infinite (as SystemDS: `inf - inf` would make the correction, and then
+    the sum, NaN). The new operations carry no
+    fast-math flags, so LLVM keeps their order; the lowering's blocked and
+    lane-split reductions keep the innermost loop element-wise, so the
+    compensated loops still vectorize. Each stage of a split reduction
+    (the partial sums and their merge) is compensated, so the result is
+    within a few rounding errors of the exact sum, independent of its
+    length. Matrix products and other additions are left alone, as
+    SystemDS leaves them. With `plain`, the marked sums stay plain and
+    reassociable instead (LLVM may keep several partial sums), as before
+    this pass existed: `amls-run --sums=plain` measures what the
+    compensation costs.
+  }];
+  let options = [
+    Option<"plain", "plain", "bool", "false",
+           "Leave the sums uncompensated (and reassociable)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def AMLSElementwiseInPlace : Pass<"amls-elementwise-in-place"> {
   let summary = "Offer element-wise ops a buffer they may write their result to";
   let description = [{

@@ -52,6 +52,8 @@ struct SessionOptions {
   /// Storage formats (--amls-select-formats): auto, dense or csr.
   std::string formats = "auto";
   bool formatsExplain = false;
+  /// How aggregates sum: kahan (compensated, as SystemDS) or plain.
+  std::string sums = "kahan";
   /// Bytes the programs' buffers may take at once (the runtime's budget,
   /// Memory.h; process-wide like the BLAS threads); 0 keeps the runtime's
   /// (default: 80% of the machine's memory).

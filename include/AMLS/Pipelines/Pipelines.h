@@ -55,7 +55,9 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
 /// The two halves of it: AMLS -> linalg on tensors, and from there to LLVM.
-void buildToLinalgPipeline(OpPassManager &pm);
+/// `compensatedSums`: --amls-compensate-sums makes the aggregates' sums
+/// Kahan sums (otherwise they stay plain, reassociable sums).
+void buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums = true);
 void buildLinalgToLLVMPipeline(OpPassManager &pm,
                                const LowerToLLVMOptions &options);
 /// The first stage of the second half: element-wise fusion, bufferization
@@ -104,6 +106,11 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       llvm::cl::desc("Worker threads for parallel loops: 1 generates "
                      "sequential code, more use OpenMP"),
       llvm::cl::init(2)};
+  PassOptions::Option<std::string> sums{
+      *this, "sums",
+      llvm::cl::desc("How aggregates sum: kahan (compensated, as SystemDS) "
+                     "or plain"),
+      llvm::cl::init("kahan")};
   PassOptions::Option<std::string> blas{
       *this, "blas",
       llvm::cl::desc("When dense products call BLAS: auto, always, never"),

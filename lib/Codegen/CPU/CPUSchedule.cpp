@@ -12,11 +12,18 @@ namespace {
 /// Reductions over fewer cells are not worth splitting (a parallel region
 /// costs more than the loop).
 constexpr int64_t kMinCellsToSplitReduction = 1 << 15;
-/// Partial results per block or row: the f64 lanes of a 512-bit register.
-constexpr int64_t kLanes = 8;
+/// Partial results per block of a full reduction or per row, most first:
+/// up to eight registers of 8 f64 lanes whose updates are independent. A
+/// compensated sum's step is a chain of four dependent additions (through
+/// memory: the partials are stored each row); with a single register of
+/// lanes the loop waited on that chain (2-4x slower than a plain sum), with
+/// four or eight it waits on memory again.
+constexpr int64_t kLaneCounts[] = {64, 32, 16, 8};
 /// Block counts tried for full reductions, largest first: enough blocks for
-/// the threads to balance, each a multiple of 8 lanes.
+/// the threads to balance.
 constexpr int64_t kBlockCounts[] = {64, 48, 32, 24, 16, 12, 8, 6, 4, 2};
+/// Blocks a full reduction wants at least before it takes fewer lanes.
+constexpr int64_t kMinBlocks = 8;
 /// Bytes of the row inputs one block of a row-template operator reads: the
 /// block stays in the L2 cache while the body's ops read it several times.
 constexpr int64_t kRowBlockBytes = 256 * 1024;
@@ -31,12 +38,18 @@ public:
     if (rows * cols < kMinCellsToSplitReduction)
       return {};
     // Column vectors (and inputs that are all of the same shape) are
-    // regrouped into runs of 8 cells, so the innermost loop is over lanes.
-    if (cols == 1 || contiguous)
-      for (int64_t blocks : kBlockCounts)
-        if ((rows * cols) % (blocks * kLanes) == 0)
-          return {blocks, rows * cols / (blocks * kLanes), kLanes,
-                  /*regrouped=*/true};
+    // regrouped into runs of cells, so the innermost loop is over lanes:
+    // the most lanes that leave enough blocks for the threads, else the
+    // most lanes with fewer blocks.
+    if (cols == 1 || contiguous) {
+      int64_t cells = rows * cols;
+      for (int64_t minBlocks : {kMinBlocks, int64_t(1)})
+        for (int64_t lanes : kLaneCounts)
+          for (int64_t blocks : kBlockCounts)
+            if (blocks >= minBlocks && cells % (blocks * lanes) == 0)
+              return {blocks, cells / (blocks * lanes), lanes,
+                      /*regrouped=*/true};
+    }
     for (int64_t blocks : kBlockCounts)
       if (rows % blocks == 0)
         return {blocks, rows / blocks, cols, /*regrouped=*/false};
@@ -45,11 +58,14 @@ public:
 
   RowReductionSplit splitRowReduction(int64_t rows,
                                       int64_t cols) const override {
-    // At least two groups of lanes per row, and whole groups only.
-    if (rows * cols < kMinCellsToSplitReduction || cols < 2 * kLanes ||
-        cols % kLanes != 0)
+    // At least two groups of lanes per row, and whole groups only: the
+    // most lanes that divide the row.
+    if (rows * cols < kMinCellsToSplitReduction)
       return {};
-    return {cols / kLanes, kLanes};
+    for (int64_t lanes : kLaneCounts)
+      if (cols >= 2 * lanes && cols % lanes == 0)
+        return {cols / lanes, lanes};
+    return {};
   }
 
   RowBlockSchedule scheduleRowBlocks(int64_t bytesPerRow) const override {

@@ -2,6 +2,8 @@
 
 #include "Reductions.h"
 
+#include "AMLS/Codegen/Passes.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -10,19 +12,25 @@ using namespace mlir::amls;
 namespace mlir::amls::lowering {
 
 Reduction reductionFor(AggKind kind) {
-  // Sums and products may be reassociated so that LLVM vectorizes the
-  // reduction loops (several partial accumulators); like NumPy's pairwise
-  // summation, the result differs from a strict left-to-right sum only by
-  // rounding.
+  // Products may be reassociated so that LLVM vectorizes the reduction
+  // loops (several partial accumulators); the result differs from a strict
+  // left-to-right product only by rounding.
+  // Floating-point sums are marked for --amls-compensate-sums, which
+  // makes them Kahan sums as SystemDS computes them.
   auto reassociable = arith::FastMathFlags::reassoc;
   auto isFloat = [](Value v) { return isa<FloatType>(v.getType()); };
+  auto compensatedSum = [](OpBuilder &b, Location l, Value acc,
+                           Value x) -> Value {
+    auto add = arith::AddFOp::create(b, l, acc, x);
+    add->setAttr(kCompensatedSumAttrName, b.getUnitAttr());
+    return add;
+  };
   switch (kind) {
   case AggKind::Sum:
   case AggKind::Mean:
     return {0.0, [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {
               return isFloat(x)
-                         ? arith::AddFOp::create(b, l, acc, x, reassociable)
-                               .getResult()
+                         ? compensatedSum(b, l, acc, x)
                          : arith::AddIOp::create(b, l, acc, x).getResult();
             }};
   case AggKind::SumSq:
@@ -30,8 +38,8 @@ Reduction reductionFor(AggKind kind) {
               if (!isFloat(x))
                 return arith::AddIOp::create(b, l, acc,
                                              arith::MulIOp::create(b, l, x, x));
-              return arith::AddFOp::create(
-                  b, l, acc, arith::MulFOp::create(b, l, x, x), reassociable);
+              return compensatedSum(b, l, acc,
+                                    arith::MulFOp::create(b, l, x, x));
             }};
   case AggKind::Prod:
     return {1.0, [=](OpBuilder &b, Location l, Value x, Value acc) -> Value {

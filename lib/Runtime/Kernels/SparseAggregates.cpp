@@ -1,7 +1,9 @@
 //===- SparseAggregates.cpp - Row and column aggregates of CSR ------------===//
 //
 // Row aggregates read each row's values; threads take row ranges of equal
-// entries. Column aggregates scatter every entry into its column, so each
+// entries. Sums are compensated (KahanSum.h) except over rows of fewer than
+// 16 entries, whose plain sum loses no more than a compensated one would
+// return. Column aggregates scatter every entry into its column, so each
 // thread aggregates its rows into a private row of partials (and, for min
 // and max, counts the column's entries: a column with fewer than `rows`
 // holds an implicit 0), merged at the end in parallel over columns. Where
@@ -20,10 +22,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KahanSum.h"
 #include "SparseSupport.h"
 
 #include <immintrin.h>
 
+using namespace amls::runtime;
 using namespace amls::runtime::sparse;
 
 namespace {
@@ -42,26 +46,28 @@ double rowAggregate(const CsrView &a, int32_t kind, int64_t i) {
   bool withZero = n < a.cols;
   switch (kind) {
   case kSum: {
-    double s0 = 0.0, s1 = 0.0;
+    KahanSum s0, s1;
     int64_t k = 0;
     for (; k + 2 <= n; k += 2) {
-      s0 += values[k];
-      s1 += values[k + 1];
+      s0.add(values[k]);
+      s1.add(values[k + 1]);
     }
     if (k < n)
-      s0 += values[k];
-    return s0 + s1;
+      s0.add(values[k]);
+    s0.add(s1);
+    return s0.sum;
   }
   case kSumSq: {
-    double s0 = 0.0, s1 = 0.0;
+    KahanSum s0, s1;
     int64_t k = 0;
     for (; k + 2 <= n; k += 2) {
-      s0 += values[k] * values[k];
-      s1 += values[k + 1] * values[k + 1];
+      s0.add(values[k] * values[k]);
+      s1.add(values[k + 1] * values[k + 1]);
     }
     if (k < n)
-      s0 += values[k] * values[k];
-    return s0 + s1;
+      s0.add(values[k] * values[k]);
+    s0.add(s1);
+    return s0.sum;
   }
   case kMin:
     return extremum<false>(
@@ -141,9 +147,11 @@ __attribute__((target("avx2"))) void rowSumsShort(const CsrView &a, double *out,
   }
 }
 
-/// Column partials of one thread: sums, or extrema and entry counts.
+/// Column partials of one thread: compensated sums (values and their
+/// corrections), or extrema and entry counts.
 struct ColumnPartial {
   memory::Vector<double> value;
+  memory::Vector<double> correction;
   std::vector<int64_t> count;
 };
 
@@ -152,13 +160,18 @@ void accumulateColumns(const CsrView &a, int32_t kind, int64_t begin,
   double *value = p.value.data();
   switch (kind) {
   case kSum:
-    for (int64_t k = a.begin(begin); k < a.begin(end); ++k)
-      value[a.colidx[k]] += a.values[k];
+  case kSumSq: {
+    double *correction = p.correction.data();
+    bool square = kind == kSumSq;
+    for (int64_t k = a.begin(begin); k < a.begin(end); ++k) {
+      int32_t j = a.colidx[k];
+      KahanSum s{value[j], correction[j]};
+      s.add(square ? a.values[k] * a.values[k] : a.values[k]);
+      value[j] = s.sum;
+      correction[j] = s.correction;
+    }
     return;
-  case kSumSq:
-    for (int64_t k = a.begin(begin); k < a.begin(end); ++k)
-      value[a.colidx[k]] += a.values[k] * a.values[k];
-    return;
+  }
   case kMin:
     for (int64_t k = a.begin(begin); k < a.begin(end); ++k) {
       value[a.colidx[k]] = minimum(value[a.colidx[k]], a.values[k]);
@@ -269,20 +282,26 @@ extern "C" void _mlir_ciface_amls_rt_csr_col_agg(AmlsVectorI64 *a_rowptr,
     p.value.assign(a.cols, init);
     if (isExtremum)
       p.count.assign(a.cols, 0);
+    else
+      p.correction.assign(a.cols, 0.0);
     accumulateColumns(a, kind, bounds[t], bounds[t + 1], p);
   });
   runThreads(threads, [&](int64_t t) {
     for (int64_t j = a.cols * t / threads; j < a.cols * (t + 1) / threads;
          ++j) {
+      if (!isExtremum) {
+        KahanSum sum;
+        for (int64_t u = 0; u < threads; ++u)
+          sum.add(KahanSum{partials[u].value[j], partials[u].correction[j]});
+        o.at(0, j) = sum.sum;
+        continue;
+      }
       double value = partials[0].value[j];
-      int64_t count = isExtremum ? partials[0].count[j] : 0;
+      int64_t count = partials[0].count[j];
       for (int64_t u = 1; u < threads; ++u) {
         double other = partials[u].value[j];
-        if (isExtremum)
-          count += partials[u].count[j];
-        value = kind == kMin   ? minimum(value, other)
-                : kind == kMax ? maximum(value, other)
-                               : value + other;
+        count += partials[u].count[j];
+        value = kind == kMin ? minimum(value, other) : maximum(value, other);
       }
       if (isExtremum && count < a.rows)
         value = kind == kMin ? minimum(value, 0.0) : maximum(value, 0.0);

@@ -1,11 +1,13 @@
 //===- ValuesReduce.cpp - Reductions over a CSR matrix's values -----------===//
 //
 // sum(X), sumsq(X), min(X), max(X) of a CSR matrix reduce its value array
-// directly (the row structure does not matter), with independent lanes so
-// the loop vectorizes, and one contiguous range per thread.
+// directly (the row structure does not matter), with independent
+// compensated lanes so the loop vectorizes, and one contiguous range per
+// thread.
 //
 //===----------------------------------------------------------------------===//
 
+#include "KahanSum.h"
 #include "SparseSupport.h"
 
 #include "AMLS/Runtime/Runtime.h"
@@ -17,6 +19,7 @@
 
 namespace {
 
+using namespace amls::runtime;
 using namespace amls::runtime::sparse;
 
 /// Below this many values a single thread is faster than starting more.
@@ -50,19 +53,33 @@ double combine(int kind, double acc, double value) {
 
 __attribute__((target_clones("avx512f", "avx2", "default"))) double
 reduceRange(const double *values, int64_t begin, int64_t end, int kind) {
-  constexpr int kLanes = 8;
+  // Four registers of lanes: a compensated step is a chain of four
+  // dependent additions, which one register's worth of lanes would wait on.
+  constexpr int kLanes = 32;
   double lanes[kLanes];
   std::fill(lanes, lanes + kLanes, identity(kind));
   int64_t i = begin;
   if (kind == Sum || kind == SumSq) {
+    // Compensated lanes (KahanSum's step, spelled out on arrays so that the
+    // lane loop vectorizes).
     bool square = kind == SumSq;
+    double corrections[kLanes] = {};
+    auto add = [&](int lane, double v) {
+      double corrected = (square ? v * v : v) + corrections[lane];
+      double next = lanes[lane] + corrected;
+      corrections[lane] =
+          std::isinf(next) ? 0.0 : corrected - (next - lanes[lane]);
+      lanes[lane] = next;
+    };
     for (; i + kLanes <= end; i += kLanes)
-      for (int lane = 0; lane < kLanes; ++lane) {
-        double v = values[i + lane];
-        lanes[lane] += square ? v * v : v;
-      }
+      for (int lane = 0; lane < kLanes; ++lane)
+        add(lane, values[i + lane]);
     for (; i < end; ++i)
-      lanes[0] += square ? values[i] * values[i] : values[i];
+      add(0, values[i]);
+    KahanSum total;
+    for (int lane = 0; lane < kLanes; ++lane)
+      total.add(KahanSum{lanes[lane], corrections[lane]});
+    return total.sum + total.correction;
   } else {
     bool nan = false;
     for (; i + kLanes <= end; i += kLanes)
@@ -98,6 +115,12 @@ extern "C" double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values,
     partials[t] =
         reduceRange(data, size * t / threads, size * (t + 1) / threads, kind);
   });
+  if (kind == Sum || kind == SumSq) {
+    KahanSum total;
+    for (double partial : partials)
+      total.add(partial);
+    return total.sum;
+  }
   double result = identity(kind);
   for (double partial : partials)
     result = combine(kind, result, partial);

@@ -2,11 +2,12 @@
 // RUN: amls-opt %s -split-input-file -convert-amls-to-linalg=schedule=generic | FileCheck %s --check-prefix=GENERIC
 
 // The lowering asks the target how to split reductions. The CPU's schedule
-// splits a full sum over 256x256 cells into 64 blocks of 8 lanes (a view of
-// the matrix, reduced in parallel, merged afterwards); the generic schedule
-// keeps one reduction loop nest.
+// splits a full sum over 256x256 cells into 64 blocks of 64 lanes (a view
+// of the matrix, reduced in parallel, merged afterwards; eight registers of
+// independent Kahan sums); the generic schedule keeps one reduction loop
+// nest.
 // CPU-LABEL: func @full_sum
-// CPU: tensor.expand_shape {{.*}} into tensor<64x128x8xf64>
+// CPU: tensor.expand_shape {{.*}} into tensor<64x16x64xf64>
 // CPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
 // CPU: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]
 // GENERIC-LABEL: func @full_sum
@@ -20,12 +21,12 @@ func.func @full_sum(%X: !amls.matrix<256x256xf64>) -> f64 {
 
 // -----
 
-// Row sums over 64 columns: 8 lanes per row on the CPU, merged per row.
+// Row sums over 64 columns: 32 lanes per row on the CPU, merged per row.
 // CPU-LABEL: func @row_sums
-// CPU: tensor.expand_shape {{.*}} into tensor<1024x8x8xf64>
+// CPU: tensor.expand_shape {{.*}} into tensor<1024x2x32xf64>
 // CPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
 // GENERIC-LABEL: func @row_sums
-// GENERIC-NOT: tensor.expand_shape {{.*}} into tensor<1024x8x8xf64>
+// GENERIC-NOT: tensor.expand_shape {{.*}} into tensor<1024x2x32xf64>
 // GENERIC: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
 func.func @row_sums(%X: !amls.matrix<1024x64xf64>) -> !amls.matrix<1024x1xf64> {
   %0 = amls.agg sum row %X : !amls.matrix<1024x64xf64> -> !amls.matrix<1024x1xf64>

@@ -380,13 +380,14 @@ func.func @mmchain_f32(%X: !amls.matrix<100x10xf32>, %v: !amls.matrix<10x1xf32>,
 
 // -----
 
-// Column aggregates reduce dimension 0 into a row; var is two passes,
-// minindex carries value and 1-based index.
+// Column aggregates reduce dimension 0 into a row; var is two passes (their
+// sums marked for --amls-compensate-sums), minindex carries value and
+// 1-based index.
 // CHECK-LABEL: func @column_aggregates
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK: arith.minimumf
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [1, 5] : tensor<5xf64> into tensor<1x5xf64>
-// CHECK: arith.addf %{{.*}} fastmath<reassoc>
+// CHECK: arith.addf %{{.*}} {amls.compensate}
 // CHECK: arith.divf %{{.*}}, %cst_0
 // CHECK: arith.subf
 // CHECK: arith.mulf
@@ -645,25 +646,26 @@ func.func @row_template_rows(%X: !amls.matrix<?x100xf64>, %V: !amls.matrix<100x5
 // block (the parallel dimension) and per lane (the innermost, element-wise
 // loop), merged by a second reduction; sumsq merges its partial sums with
 // additions. Inputs of the reduced shape are contiguous blocks of rows:
-// each is regrouped into runs of 8 cells (4 blocks of 3125 runs for
-// 1000x100, 8 blocks of 625 runs for the 40000x1 column vector), so the 8
-// partial results of a block stay in registers. With a broadcast row
+// each is regrouped into runs of up to 64 cells, the most that leave 8
+// blocks, else the most with fewer (2 blocks of 3125 runs of 16 for
+// 1000x100, 8 blocks of 625 runs of 8 for the 40000x1 column vector), so
+// the partial results of a block stay in registers. With a broadcast row
 // vector, the cells of a block keep their columns: one partial result per
 // block and column (8 blocks of 125 rows).
 // CHECK-LABEL: func @blocked_full_reductions
 // CHECK: %[[FLATX:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<1000x100xf64> into tensor<100000xf64>
-// CHECK: %[[B:.*]] = tensor.expand_shape %[[FLATX]] {{\[\[}}0, 1, 2]] output_shape [4, 3125, 8] : tensor<100000xf64> into tensor<4x3125x8xf64>
-// CHECK: %[[P:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[B]] : tensor<4x3125x8xf64>) outs(%{{.*}} : tensor<4x8xf64>)
+// CHECK: %[[B:.*]] = tensor.expand_shape %[[FLATX]] {{\[\[}}0, 1, 2]] output_shape [2, 3125, 16] : tensor<100000xf64> into tensor<2x3125x16xf64>
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[B]] : tensor<2x3125x16xf64>) outs(%{{.*}} : tensor<2x16xf64>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%[[P]] : tensor<4x8xf64>) outs(%{{.*}} : tensor<f64>)
+// CHECK: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%[[P]] : tensor<2x16xf64>) outs(%{{.*}} : tensor<f64>)
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: f64, %[[ACC:.*]]: f64):
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[IN]]
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[IN]] {amls.compensate}
 // CHECK-NEXT: linalg.yield %[[S]]
 // CHECK: tensor.extract %[[M]][]
-// CHECK: tensor.expand_shape {{.*}} into tensor<4x3125x8xf64>
-// CHECK: tensor.expand_shape {{.*}} into tensor<4x3125x8xf64>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} {{.*}} outs(%{{.*}} : tensor<4x8xf64>)
+// CHECK: tensor.expand_shape {{.*}} into tensor<2x3125x16xf64>
+// CHECK: tensor.expand_shape {{.*}} into tensor<2x3125x16xf64>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} {{.*}} outs(%{{.*}} : tensor<2x16xf64>)
 // CHECK: arith.maximumf
 // CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg2 {{\[\[}}0, 1]] : tensor<40000x1xf64> into tensor<40000xf64>
 // CHECK: tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2]] output_shape [8, 625, 8] : tensor<40000xf64> into tensor<8x625x8xf64>
