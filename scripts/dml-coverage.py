@@ -161,6 +161,9 @@ def main():
     if not os.path.isdir(os.path.join(options.systemds, "scripts")):
         sys.exit(f"dml-coverage: {options.systemds} has no scripts/ "
                  "directory: expected a SystemDS checkout")
+    # The files import from the checkout's root: a relative path to
+    # amls-translate would not resolve there.
+    options.amls_translate = os.path.abspath(options.amls_translate)
     if not os.access(options.amls_translate, os.X_OK):
         sys.exit(f"dml-coverage: {options.amls_translate} is not an "
                  "executable: build AMLS first or pass --amls-translate")

@@ -82,6 +82,7 @@ public:
   template <typename OpTy> DValue buildBitwise();
   /// rowCountDistinct, colCountDistinct (BuiltinsDistinct.cpp).
   DValue buildCountDistinctByRow();
+  DValue buildCountDistinctApprox();
 
   // Linear algebra (BuiltinsLinearAlgebra.cpp).
   /// A function of one matrix that is a matrix: inv, cholesky.

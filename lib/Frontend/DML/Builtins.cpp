@@ -155,7 +155,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("outer", {"x", "y", "op"}, 3, &B::buildOuter),
       named("sample", {"range", "size", "replace", "seed"}, 2, &B::buildSample),
       named("unique", {"target", "dir"}, 1, &B::buildUnique),
-      named("countDistinct", {"input", "dir"}, 1, &B::buildCountDistinct),
+      named("countDistinct", {"input", "dir"}, 1, &B::buildCountDistinctApprox),
       named("contains", {"target", "pattern"}, 2, &B::buildContains),
       named("xor", {"x", "y"}, 2, &B::buildXor),
       unary("is.na", &B::buildIsNaN),
@@ -185,6 +185,12 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("bitwShiftR", {"x", "y"}, 2, &B::buildBitwise<BitwShiftROp>),
       named("rowCountDistinct", {"input"}, 1, &B::buildCountDistinctByRow),
       named("colCountDistinct", {"input"}, 1, &B::buildCountDistinctByRow),
+      named("countDistinctApprox", {"input", "dir", "type", "k"}, 1,
+            &B::buildCountDistinctApprox),
+      named("rowCountDistinctApprox", {"input", "type", "k"}, 1,
+            &B::buildCountDistinctApprox),
+      named("colCountDistinctApprox", {"input", "type", "k"}, 1,
+            &B::buildCountDistinctApprox),
 
       // Data generation and input.
       named("matrix", {"data", "rows", "cols", "byrow"}, 3, &B::buildMatrix),
@@ -736,16 +742,45 @@ DValue BuiltinCall::buildBind() {
     im.error(where) << "'" << name << "' needs at least one matrix";
     return {};
   }
-  llvm::SmallVector<Value> inputs;
+  // Each argument once (a call in it may print); append(s, t) with a
+  // string is the old spelling of s + t (StepGLM, glm).
+  llvm::SmallVector<DValue> values;
   for (const Argument &arg : call->args) {
     if (!arg.name.empty()) {
       im.error(arg.loc) << "'" << name << "' takes no named arguments";
       return {};
     }
-    DValue v = im.genOperand(arg.value.get(), "'" + name.str() + "'");
-    if (!v.isValid())
+    values.push_back(im.gen(arg.value.get()));
+    if (!values.back().isValid())
       return {};
-    inputs.push_back(im.asMatrix(l, v));
+  }
+  bool strings =
+      llvm::any_of(values, [](const DValue &v) { return v.isString(); });
+  if (name == "append" && values.size() == 2 && strings) {
+    std::vector<StringPiece> pieces;
+    for (auto [arg, value] : llvm::zip(call->args, values)) {
+      if (value.isString()) {
+        llvm::append_range(pieces, value.pieces);
+      } else if (value.isNumeric()) {
+        pieces.push_back({"", im.toF64(l, value), value.integer});
+      } else {
+        im.error(arg.loc) << "'append' of a string and " << kindName(value.kind)
+                          << ": expected strings and numbers";
+        return {};
+      }
+    }
+    return DValue::string(std::move(pieces));
+  }
+  llvm::SmallVector<Value> inputs;
+  for (auto [arg, value] : llvm::zip(call->args, values)) {
+    if (value.isString() || value.isList()) {
+      im.error(arg.loc) << "expected a matrix or a number for '" << name
+                        << "', found " << kindName(value.kind);
+      return {};
+    }
+    inputs.push_back(im.asMatrix(l, value.kind == DValue::Kind::Bool
+                                        ? DValue::scalar(im.toF64(l, value))
+                                        : value));
   }
   if (name == "rbind")
     return DValue::matrix(RBindOp::create(builder, l, im.matrixType(), inputs));

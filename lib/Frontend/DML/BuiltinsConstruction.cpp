@@ -63,21 +63,46 @@ DValue BuiltinCall::buildMatrix() {
         FillOp::create(builder, l, im.matrixType(), im.toF64(l, data), r, c));
   // matrix("1 2 3 4", rows=2, cols=2): a literal.
   std::optional<std::string> text = data.constantString();
-  auto *rowsLiteral = llvm::dyn_cast<NumberExpr>(args[1]);
-  auto *colsLiteral = llvm::dyn_cast<NumberExpr>(args[2]);
-  if (!text || !rowsLiteral || !colsLiteral) {
-    im.error(where) << "matrix(\"...\", rows, cols) needs a literal string and "
-                       "literal sizes";
+  if (!text) {
+    im.error(where) << "matrix(\"...\", rows, cols) needs a string known "
+                       "before the script runs";
     return {};
   }
   llvm::SmallVector<llvm::StringRef> cells;
   // Cells are separated by white space, lines included (SystemDS's
   // scripts write long literals over several lines).
   llvm::SplitString(*text, cells, " \t\r\n");
+  llvm::SmallVector<double> textual(cells.size());
+  for (auto [index, cell] : llvm::enumerate(cells))
+    if (cell.getAsDouble(textual[index])) {
+      im.error(where) << "matrix literal cell '" << cell << "' is not a number";
+      return {};
+    }
+  std::optional<double> knownRows = Importer::constantNumber(*rows);
+  std::optional<double> knownCols = Importer::constantNumber(*cols);
+  if (!knownRows || !knownCols) {
+    // Sizes computed at run time (the nn tests' matrix(".." , rows=N, cols=C)
+    // with N and C from arguments): the cells as a column, reshaped when the
+    // sizes are known; the reshape checks that they hold every cell.
+    auto columnType = RankedTensorType::get(
+        {static_cast<int64_t>(cells.size()), 1}, im.f64());
+    Value column = CastOp::create(
+        builder, l, im.matrixType(),
+        ConstantOp::create(
+            builder, l,
+            MatrixType::get(static_cast<int64_t>(cells.size()), 1, im.f64()),
+            DenseElementsAttr::get(columnType, llvm::ArrayRef(textual))));
+    if (byRow)
+      return DValue::matrix(
+          ReshapeOp::create(builder, l, im.matrixType(), column, r, c));
+    Value reshaped =
+        ReshapeOp::create(builder, l, im.matrixType(), column, c, r);
+    return DValue::matrix(
+        TransposeOp::create(builder, l, im.matrixType(), reshaped));
+  }
   // A literal's sizes must describe its cells; bound them before
   // converting (a literal has at most as many rows as cells).
-  auto literalSize = [&](const NumberExpr *size) -> std::optional<int64_t> {
-    double v = size->value;
+  auto literalSize = [&](double v, const Expr *size) -> std::optional<int64_t> {
     if (!(v >= 0 && v <= static_cast<double>(cells.size()) + 1) ||
         v != std::floor(v)) {
       im.error(size->getLoc()) << "matrix literal size must be a whole number "
@@ -87,8 +112,8 @@ DValue BuiltinCall::buildMatrix() {
     }
     return static_cast<int64_t>(v);
   };
-  std::optional<int64_t> literalRows = literalSize(rowsLiteral);
-  std::optional<int64_t> literalCols = literalSize(colsLiteral);
+  std::optional<int64_t> literalRows = literalSize(*knownRows, args[1]);
+  std::optional<int64_t> literalCols = literalSize(*knownCols, args[2]);
   if (!literalRows || !literalCols)
     return {};
   int64_t numRows = *literalRows, numCols = *literalCols;
@@ -98,12 +123,7 @@ DValue BuiltinCall::buildMatrix() {
     return {};
   }
   llvm::SmallVector<double> values(cells.size());
-  for (auto [index, cell] : llvm::enumerate(cells)) {
-    double v;
-    if (cell.getAsDouble(v)) {
-      im.error(where) << "matrix literal cell '" << cell << "' is not a number";
-      return {};
-    }
+  for (auto [index, v] : llvm::enumerate(textual)) {
     // The cells are listed column by column when byrow=FALSE.
     size_t position =
         byRow ? index : (index % numRows) * numCols + index / numRows;

@@ -63,9 +63,60 @@ DValue BuiltinCall::buildCountDistinctByRow() {
   std::optional<Value> x = matrixArgument();
   if (!x)
     return {};
-  if (name == "rowCountDistinct")
+  if (name.starts_with("row"))
     return DValue::matrix(distinctPerRow(im, l, *x));
   // colCountDistinct(X) = t(rowCountDistinct(t(X))).
+  MatrixType m = im.matrixType();
+  Value transposed = TransposeOp::create(builder, l, m, *x);
+  return DValue::matrix(
+      TransposeOp::create(builder, l, m, distinctPerRow(im, l, transposed)));
+}
+
+/// countDistinct(X, dir) and countDistinctApprox(X, dir="rc", type="KMV",
+/// k) with its row and column spellings: all cells (dir="rc"), per row
+/// ("r") or per column ("c"). SystemDS estimates the approximate counts
+/// with K-minimum values; the exact counts are within any estimate's
+/// bounds, so AMLS returns those.
+DValue BuiltinCall::buildCountDistinctApprox() {
+  bool isFull = name.starts_with("countDistinct");
+  bool approximate = name.ends_with("Approx");
+  size_t typeIndex = isFull ? 2 : 1, kIndex = isFull ? 3 : 2;
+  if (approximate && args.has(typeIndex)) {
+    std::optional<std::string> type =
+        im.genConstantString(args[typeIndex], "'type'");
+    if (!type)
+      return {};
+    if (*type != "KMV") {
+      im.error(args[typeIndex]->getLoc())
+          << "unsupported type \"" << *type << "\" of '" << name
+          << "': expected \"KMV\"";
+      return {};
+    }
+  }
+  if (approximate && args.has(kIndex) && !im.genNumber(args[kIndex], "'k'"))
+    return {};
+  std::string dir = "rc";
+  if (isFull && args.has(1)) {
+    std::optional<std::string> given = im.genConstantString(args[1], "'dir'");
+    if (!given)
+      return {};
+    dir = *given;
+  }
+  if (dir == "rc") {
+    if (isFull)
+      return buildCountDistinct();
+    return buildCountDistinctByRow();
+  }
+  if (dir != "r" && dir != "c") {
+    im.error(args[1]->getLoc()) << "unsupported dir \"" << dir << "\" of '"
+                                << name << "': expected \"rc\", \"r\" or \"c\"";
+    return {};
+  }
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  if (dir == "r")
+    return DValue::matrix(distinctPerRow(im, l, *x));
   MatrixType m = im.matrixType();
   Value transposed = TransposeOp::create(builder, l, m, *x);
   return DValue::matrix(
