@@ -409,13 +409,15 @@ void Importer::genAssign(const AssignStmt *assign) {
   }
   if (results.empty())
     return;
-  if (results.size() != assign->targets.size()) {
+  // As in SystemDS, the targets may take the first results only
+  // (`[PC, V] = pca(...)` of pca's four).
+  if (results.size() < assign->targets.size()) {
     error(assign->getLoc())
         << "'" << call->callee << "' returns " << results.size()
         << " values, but " << assign->targets.size() << " are assigned";
     return;
   }
-  for (auto [target, value] : llvm::zip(assign->targets, results))
+  for (auto [target, value] : llvm::zip_first(assign->targets, results))
     this->assign(target, value);
 }
 
