@@ -17,6 +17,7 @@ of --repeat).
 
 Usage: library.py --amls-run build/bin/amls-run [--size large]
                   [--repeat 3] [--threads 2] [--only l2svm,...]
+                  [--amls-flags="--sums=plain ..."]
 """
 
 import argparse
@@ -84,9 +85,13 @@ def fmt(value):
     return repr(value) if isinstance(value, float) else str(value)
 
 
+# Extra amls-run options for every run (--amls-flags, e.g. "--sums=plain").
+AMLS_FLAGS = []
+
+
 def amls(amls_run, script, args, repeat, threads):
     command = [amls_run, script, "--timing", f"--repeat={repeat}",
-               f"--threads={threads}"]
+               f"--threads={threads}"] + AMLS_FLAGS
     for key, value in args.items():
         command += ["--arg", f"{key}={fmt(value)}"]
     run = subprocess.run(command, capture_output=True, text=True)
@@ -136,7 +141,10 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", default="l2svm,mlogreg,kmeans")
+    parser.add_argument("--amls-flags", default="",
+                        help="extra amls-run options, e.g. --sums=plain")
     options = parser.parse_args()
+    AMLS_FLAGS.extend(options.amls_flags.split())
     print(f"size {options.size}, {options.threads} threads, best of "
           f"{options.repeat}; seconds without reading the inputs")
     print(f"{'algorithm':10} {'example':>9} {'library':>9} {'NumPy':>9} "

@@ -22,6 +22,7 @@ public:
   /// An element-wise function of a matrix or a number.
   template <typename OpTy> DValue buildElementwise();
   DValue buildIsNaN();
+  DValue buildIsInfinite();
   DValue buildLog();
   template <AggKind Kind, AggAxis Axis> DValue buildAggregate();
   DValue buildMinMax();

@@ -160,6 +160,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("xor", {"x", "y"}, 2, &B::buildXor),
       unary("is.na", &B::buildIsNaN),
       unary("is.nan", &B::buildIsNaN),
+      unary("is.infinite", &B::buildIsInfinite),
       named("bias_add", {"input", "bias"}, 2, &B::buildBias),
       named("bias_multiply", {"input", "bias"}, 2, &B::buildBias),
 
@@ -492,6 +493,19 @@ DValue BuiltinCall::buildIsNaN() {
     return DValue::matrix(
         IsNaNOp::create(builder, l, im.matrixType(), x.value));
   return DValue::boolean(buildScalarCondition<IsNaNOp>(builder, l, {x.value}));
+}
+
+DValue BuiltinCall::buildIsInfinite() {
+  // is.infinite(x) = abs(x) == Inf: 1 (TRUE) for +-Inf, 0 for NaN.
+  DValue x = im.genOperand(args[0], "the argument of 'is.infinite'");
+  if (!x.isValid())
+    return {};
+  DValue magnitude =
+      x.isMatrix()
+          ? DValue::matrix(AbsOp::create(builder, l, im.matrixType(), x.value))
+          : DValue::scalar(buildScalarCell<AbsOp>(builder, l, {x.value}));
+  return im.genBinary(BinaryOp::Eq, magnitude,
+                      DValue::scalar(im.constant(l, INFINITY)), where);
 }
 
 DValue BuiltinCall::buildLog() {
