@@ -83,13 +83,24 @@ void RandOp::getEffects(
 // TableOp
 //===----------------------------------------------------------------------===//
 
-/// Checks that `format` has one `{}` per value and no stray braces.
+/// Checks that `format` has one `{}` or `{%spec}` per value and no stray
+/// braces.
 static LogicalResult verifyMessageFormat(Operation *op, StringRef format,
                                          size_t numValues) {
   size_t placeholders = 0;
   for (size_t i = 0; i < format.size(); ++i) {
     char c = format[i];
     char next = i + 1 < format.size() ? format[i + 1] : '\0';
+    if (c == '{' && next == '%') {
+      size_t close = format.find('}', i);
+      if (close == StringRef::npos)
+        return op->emitOpError("format has an unterminated '{%' placeholder "
+                               "at position ")
+               << i;
+      ++placeholders;
+      i = close;
+      continue;
+    }
     if (c == '{' && (next == '{' || next == '}')) {
       placeholders += next == '}';
       ++i;

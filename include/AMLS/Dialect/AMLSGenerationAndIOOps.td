@@ -213,10 +213,15 @@ def AMLS_PrintfOp : AMLS_MessageOp<"printf"> {
     a newline; `{{` and `}}` print literal braces. Numbers are printed as
     `amls.print` prints them (Java's double format for floats, integers as
     integers, `i1` as TRUE/FALSE), matrices in DML's `toString` format.
-    This is DML's `print` of a string concatenation.
+    A placeholder `{%spec}` prints its `f64` value with the C conversion
+    `spec` (`%5.4f`, `%d`, `%e`, `%x`; integer conversions print the value
+    truncated, non-finite values print as `NaN`/`Infinity`): DML's
+    `print(format, args...)`. This is DML's `print` of a string
+    concatenation.
 
     ```mlir
     amls.printf "iteration {}: loss = {}" (%i, %loss : i64, f64)
+    amls.printf "obj={%5.4f}" (%loss : f64)
     amls.printf "done"
     ```
   }];

@@ -78,6 +78,10 @@ void amls_rt_emit_text(const char *text, int32_t stream);
 void amls_rt_emit_f64(double value, int32_t stream);
 void amls_rt_emit_i64(int64_t value, int32_t stream);
 void amls_rt_emit_bool(int32_t value, int32_t stream);
+/// `value` with the C conversion `spec` ("%5.4f", "%d", ...; integer
+/// conversions take the value truncated); non-finite values as DML prints
+/// them.
+void amls_rt_emit_formatted_f64(double value, const char *spec, int32_t stream);
 void _mlir_ciface_amls_rt_emit_matrix(AmlsMatrixF64 *source, int32_t stream);
 void amls_rt_emit_end(int32_t stream);
 /// The string emitted to AMLS_STREAM_STRING so far (amls.string_format),

@@ -206,6 +206,23 @@ struct LowerMessage : public AMLSPattern<OpTy> {
     for (size_t i = 0; i < format.size(); ++i) {
       char c = format[i];
       char following = i + 1 < format.size() ? format[i + 1] : '\0';
+      if (c == '{' && following == '%') {
+        // {%5.4f}: the value with a C conversion (print(format, args)).
+        size_t close = format.find('}', i);
+        flushText();
+        Value value = values[next].front();
+        if (!value.getType().isF64())
+          value = arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(),
+                                        value);
+        callRuntime(
+            rewriter, loc, op, RuntimeFunction::EmitFormattedF64,
+            {value,
+             createStringPointer(rewriter, loc, op, format.slice(i + 1, close)),
+             streamId});
+        ++next;
+        i = close;
+        continue;
+      }
       if ((c == '{' && following == '{') || (c == '}' && following == '}')) {
         text.push_back(c);
         ++i;

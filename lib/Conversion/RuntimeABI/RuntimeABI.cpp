@@ -118,6 +118,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_emit_i64", {T::I64, T::I32}, {}};
   case F::EmitBool:
     return {"amls_rt_emit_bool", {T::I32, T::I32}, {}};
+  case F::EmitFormattedF64:
+    return {"amls_rt_emit_formatted_f64", {T::F64, T::Ptr, T::I32}, {}};
   case F::EmitMatrix:
     return {"amls_rt_emit_matrix", {T::MatrixF64, T::I32}, {}};
   case F::EmitEnd:

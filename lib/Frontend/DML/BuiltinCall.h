@@ -57,6 +57,9 @@ public:
   DValue buildIfdef();
   DValue buildToString();
   DValue buildPrintOrStop();
+  /// print(format, args...): the message Java's String.format makes of a
+  /// format known before the run and the arguments (BoundArgs::rest).
+  std::optional<DValue> formatArguments(const DValue &format);
   DValue buildWrite();
   // Statistics (BuiltinsStatistics.cpp).
   DValue buildMoment();

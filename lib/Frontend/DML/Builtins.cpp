@@ -53,6 +53,8 @@ struct Builtin {
   /// Form::Multiple: the builder and the number of values.
   BuildMultipleFn buildMultiple = nullptr;
   size_t results = 1;
+  /// Keeps positional arguments after the parameters (BoundArgs::rest).
+  bool takesRest = false;
 };
 
 /// A builtin of one parameter, x.
@@ -70,6 +72,11 @@ Builtin variadic(llvm::StringRef name, BuildFn build) {
 Builtin statement(llvm::StringRef name, std::vector<llvm::StringRef> parameters,
                   size_t required, BuildFn build) {
   return {name, Form::Statement, std::move(parameters), required, build};
+}
+
+Builtin withRest(Builtin builtin) {
+  builtin.takesRest = true;
+  return builtin;
 }
 
 /// cdf, icdf, pnorm, qnorm, ...: parameters by distribution.
@@ -288,7 +295,8 @@ llvm::ArrayRef<Builtin> getBuiltins() {
             1, &B::buildToString),
 
       // Statements.
-      statement("print", {"message"}, 1, &B::buildPrintOrStop),
+      // print(format, args...): Java's String.format, as SystemDS.
+      withRest(statement("print", {"message"}, 1, &B::buildPrintOrStop)),
       statement("stop", {"message"}, 1, &B::buildPrintOrStop),
       statement("assert", {"condition"}, 1, &B::buildAssert),
       statement("write",
@@ -316,13 +324,17 @@ const Builtin *lookupBuiltin(llvm::StringRef name) {
 
 std::optional<BoundArgs>
 Importer::bind(const CallExpr *call, llvm::ArrayRef<llvm::StringRef> parameters,
-               size_t required) {
+               size_t required, bool keepRest) {
   BoundArgs bound;
   bound.values.assign(parameters.size(), nullptr);
   size_t position = 0;
   bool ok = true;
   for (const Argument &arg : call->args) {
     if (arg.name.empty()) {
+      if (position >= parameters.size() && keepRest) {
+        bound.rest.push_back(arg.value.get());
+        continue;
+      }
       if (position >= parameters.size()) {
         error(arg.loc) << "too many arguments for '" << call->callee
                        << "': it takes at most " << parameters.size();
@@ -369,7 +381,7 @@ std::optional<BuiltinCall> bindBuiltin(Importer &im, const Builtin &builtin,
   BoundArgs args;
   if (builtin.form != Form::Variadic) {
     std::optional<BoundArgs> bound =
-        im.bind(call, builtin.parameters, builtin.required);
+        im.bind(call, builtin.parameters, builtin.required, builtin.takesRest);
     if (!bound)
       return std::nullopt;
     args = std::move(*bound);

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cctype>
 #include <cmath>
 
 using namespace mlir;
@@ -33,6 +34,11 @@ std::string formatOf(OpBuilder &builder, Location l, const DValue &text,
                      llvm::SmallVectorImpl<Value> &values) {
   std::string format;
   for (const StringPiece &piece : text.pieces) {
+    if (piece.value && !piece.spec.empty()) {
+      format += "{" + piece.spec + "}";
+      values.push_back(piece.value);
+      continue;
+    }
     if (piece.value) {
       format += "{}";
       values.push_back(piece.integer && integersAsIntegers
@@ -285,10 +291,109 @@ Value Importer::materializeString(Location l, const DValue &text) {
   return branch.getResult(0);
 }
 
+std::optional<DValue> BuiltinCall::formatArguments(const DValue &format) {
+  std::optional<std::string> text = format.constantString();
+  if (!text) {
+    im.error(args[0]->getLoc())
+        << "'" << name
+        << "' with arguments needs a format string known before the script "
+           "runs";
+    return std::nullopt;
+  }
+  std::vector<StringPiece> pieces;
+  std::string literal;
+  auto flush = [&] {
+    if (!literal.empty())
+      pieces.push_back({literal, Value()});
+    literal.clear();
+  };
+  size_t next = 0, n = text->size();
+  for (size_t i = 0; i < n; ++i) {
+    if ((*text)[i] != '%') {
+      literal.push_back((*text)[i]);
+      continue;
+    }
+    // %[flags][width][.precision]conversion, as Java's String.format.
+    size_t j = i + 1;
+    while (j < n && llvm::StringRef("-+ 0#").contains((*text)[j]))
+      ++j;
+    while (j < n && std::isdigit(static_cast<unsigned char>((*text)[j])))
+      ++j;
+    if (j < n && (*text)[j] == '.') {
+      ++j;
+      while (j < n && std::isdigit(static_cast<unsigned char>((*text)[j])))
+        ++j;
+    }
+    if (j >= n) {
+      im.error(args[0]->getLoc())
+          << "'" << name << "': the format ends inside the conversion '"
+          << text->substr(i) << "'";
+      return std::nullopt;
+    }
+    std::string spec = text->substr(i, j - i + 1);
+    char conversion = (*text)[j];
+    i = j;
+    if (conversion == '%' || conversion == 'n') {
+      literal.push_back(conversion == '%' ? '%' : '\n');
+      continue;
+    }
+    if (!llvm::StringRef("sdfeEgGxXo").contains(conversion)) {
+      im.error(args[0]->getLoc())
+          << "'" << name << "': unsupported conversion '" << spec
+          << "' in the format: expected %s, %d, %f, %e, %g, %x, %o, %% or %n";
+      return std::nullopt;
+    }
+    if (next >= args.rest.size()) {
+      im.error(args[0]->getLoc())
+          << "'" << name << "': the format has more conversions than the "
+          << args.rest.size() << " argument(s) given";
+      return std::nullopt;
+    }
+    const Expr *argument = args.rest[next++];
+    DValue value = im.gen(argument);
+    if (!value.isValid())
+      return std::nullopt;
+    flush();
+    if (conversion == 's' && spec == "%s") {
+      if (value.isString()) {
+        llvm::append_range(pieces, value.pieces);
+        continue;
+      }
+      if (value.isNumeric()) {
+        pieces.push_back({"", value.value, value.integer});
+        continue;
+      }
+    } else if (value.isNumeric() && conversion != 's') {
+      pieces.push_back({"", im.toF64(l, value), false, spec});
+      continue;
+    }
+    im.error(argument->getLoc())
+        << "'" << name << "': conversion '" << spec << "' expects "
+        << (conversion == 's' ? "a string or a number (and no width)"
+                              : "a number")
+        << ", found " << kindName(value.kind);
+    return std::nullopt;
+  }
+  flush();
+  if (next != args.rest.size()) {
+    im.error(args.rest[next]->getLoc())
+        << "'" << name << "': the format has " << next << " conversion(s) but "
+        << args.rest.size() << " argument(s) are given";
+    return std::nullopt;
+  }
+  return DValue::string(std::move(pieces));
+}
+
 DValue BuiltinCall::buildPrintOrStop() {
   DValue message = im.gen(args[0]);
   if (!message.isValid())
     return {};
+  if (!args.rest.empty()) {
+    std::optional<DValue> formatted = formatArguments(message);
+    if (!formatted)
+      return {};
+    message = std::move(*formatted);
+  }
   if (message.isList()) {
     im.error(args[0]->getLoc()) << "'" << name
                                 << "' of a list is not "

@@ -43,6 +43,9 @@ struct StringPiece {
   Value value; // null for text
   /// A DML INT (an f64 here) printed as an integer where it is finite.
   bool integer = false;
+  /// A printf conversion for the value ("%5.4f", "%d"): print's format
+  /// arguments; empty prints the value as DML does.
+  std::string spec = {};
 };
 
 /// What a DML expression evaluates to.
@@ -121,6 +124,9 @@ struct Instance {
 /// A call's arguments bound to a builtin's parameter names.
 struct BoundArgs {
   std::vector<const Expr *> values; // per parameter, null if absent
+  /// Positional arguments after the parameters, where the builtin takes
+  /// them (print's format arguments).
+  std::vector<const Expr *> rest;
   const Expr *operator[](size_t i) const { return values[i]; }
   bool has(size_t i) const { return values[i] != nullptr; }
 };
@@ -324,7 +330,7 @@ public:
   /// which the first `required` must be given.
   std::optional<BoundArgs> bind(const CallExpr *call,
                                 llvm::ArrayRef<llvm::StringRef> parameters,
-                                size_t required);
+                                size_t required, bool keepRest = false);
 
 private:
   DValue genCommandLineArg(const CommandLineArgExpr *arg);

@@ -256,6 +256,33 @@ extern "C" void amls_rt_emit_bool(int32_t value, int32_t stream) {
   messageBuffer(stream) += value ? "TRUE" : "FALSE";
 }
 
+extern "C" void amls_rt_emit_formatted_f64(double value, const char *spec,
+                                           int32_t stream) {
+  // Java prints NaN and Infinity where C prints nan and inf; an integer
+  // conversion of them has no value to print.
+  if (!std::isfinite(value)) {
+    messageBuffer(stream) += formatScalar(value);
+    return;
+  }
+  std::string conversion = spec;
+  char kind = conversion.empty() ? 'f' : conversion.back();
+  bool integral = kind == 'd' || kind == 'x' || kind == 'X' || kind == 'o';
+  if (integral)
+    conversion.insert(conversion.size() - 1, "ll");
+  auto format = [&](char *buffer, size_t size) {
+    return integral ? std::snprintf(buffer, size, conversion.c_str(),
+                                    static_cast<long long>(value))
+                    : std::snprintf(buffer, size, conversion.c_str(), value);
+  };
+  int length = format(nullptr, 0);
+  if (length <= 0)
+    return;
+  std::string text(static_cast<size_t>(length) + 1, '\0');
+  format(text.data(), text.size());
+  text.resize(static_cast<size_t>(length));
+  messageBuffer(stream) += text;
+}
+
 extern "C" void _mlir_ciface_amls_rt_emit_matrix(AmlsMatrixF64 *source,
                                                  int32_t stream) {
   messageBuffer(stream) += formatMatrix(viewOf(source));

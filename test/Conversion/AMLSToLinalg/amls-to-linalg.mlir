@@ -166,9 +166,14 @@ func.func @select_matrices(%c: i1, %A: !amls.matrix<?x?xf64>, %B: !amls.matrix<2
 // CHECK: call @amls_rt_emit_end(%[[OUT]]) : (i32) -> ()
 // CHECK: call @amls_rt_emit_matrix(%{{.*}}, %[[ERR]])
 // CHECK: call @amls_rt_emit_end(%[[ERR]])
+// A {%spec} placeholder passes its conversion with the value.
+// CHECK: call @amls_rt_emit_text
+// CHECK: call @amls_rt_emit_formatted_f64(%{{.*}}, %{{.*}}, %[[OUT]]) : (f64, !llvm.ptr, i32) -> ()
+// CHECK: call @amls_rt_emit_end(%[[OUT]])
 func.func @messages(%s: f64, %b: i1, %n: index, %X: !amls.matrix<2x2xf64>) {
   amls.printf "s = {}, b = {}{}" (%s, %b, %n : f64, i1, index)
   amls.stop "{}" (%X : !amls.matrix<2x2xf64>)
+  amls.printf "obj = {%5.4f}" (%s : f64)
   return
 }
 

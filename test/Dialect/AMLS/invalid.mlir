@@ -883,7 +883,15 @@ func.func @yield_parent(%s: f64) {
 
 func.func @printf_count(%s: f64) {
   // expected-error @+1 {{'amls.printf' op format has 2 '{}' placeholder(s) but 1 value(s) are given}}
-  amls.printf "{} and {}" (%s : f64)
+  amls.printf "{} and {%5.4f}" (%s : f64)
+  return
+}
+
+// -----
+
+func.func @printf_unterminated_spec(%s: f64) {
+  // expected-error @+1 {{'amls.printf' op format has an unterminated '{%' placeholder at position 4}}
+  amls.printf "obj {%5.4f" (%s : f64)
   return
 }
 

@@ -38,6 +38,7 @@ enum class RuntimeFunction {
   EmitF64,
   EmitI64,
   EmitBool,
+  EmitFormattedF64,
   EmitMatrix,
   EmitEnd,
   StringTake,
