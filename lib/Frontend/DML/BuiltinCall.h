@@ -62,6 +62,7 @@ public:
   std::optional<DValue> formatArguments(const DValue &format);
   DValue buildWrite();
   // Statistics (BuiltinsStatistics.cpp).
+  DValue buildMean();
   DValue buildMoment();
   DValue buildCov();
   DValue buildQuantile();

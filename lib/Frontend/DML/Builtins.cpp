@@ -124,7 +124,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
 
       // Aggregates.
       unary("sum", &B::buildAggregate<AggKind::Sum, AggAxis::All>),
-      unary("mean", &B::buildAggregate<AggKind::Mean, AggAxis::All>),
+      named("mean", {"x", "weights"}, 1, &B::buildMean),
       unary("avg", &B::buildAggregate<AggKind::Mean, AggAxis::All>),
       unary("prod", &B::buildAggregate<AggKind::Prod, AggAxis::All>),
       unary("var", &B::buildAggregate<AggKind::Var, AggAxis::All>),

@@ -204,6 +204,23 @@ std::optional<Value> BuiltinCall::weightsArgument(const Expr *expr, Value x) {
 // Moments and covariance
 //===----------------------------------------------------------------------===//
 
+/// mean(X) of all cells; mean(X, W) the weighted mean sum(X * W) / sum(W)
+/// (SystemDS's weights are frequencies, as in moment and cov).
+DValue BuiltinCall::buildMean() {
+  Compose c(im, l);
+  std::optional<Value> x = matrixArgument();
+  if (!x)
+    return {};
+  if (!args.has(1))
+    return DValue::scalar(
+        AggOp::create(builder, l, im.f64(), AggKind::Mean, AggAxis::All, *x));
+  std::optional<Value> weights = im.genMatrix(args[1], "'weights'");
+  if (!weights)
+    return {};
+  return DValue::scalar(
+      c.div(c.sum(c.cells<MulOp>(*x, *weights)), c.sum(*weights)));
+}
+
 DValue BuiltinCall::buildMoment() {
   // moment(X, order) and moment(X, W, order).
   auto positional = positionalArguments(2, 3);
