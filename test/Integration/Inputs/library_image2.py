@@ -10,10 +10,10 @@ img_sample_pairing_linearized).
 
 The linearized functions are checked against the 2-D oracles applied to
 each row reshaped to its image; the geometric ones pixel by pixel (see
-library_image.py, whose crop, translate and transform oracles these use).
+library_image.py, whose crop, translate, transform and rotate oracles
+these use).
 """
 
-import math
 import os
 import sys
 
@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from library_ml import oracle_main  # noqa: E402
-from library_image import crop, translate, transform  # noqa: E402
+from library_image import crop, rotate, translate, transform  # noqa: E402
 
 H, W = 4, 5  # the size of the linearized images
 
@@ -64,14 +64,6 @@ def shear(img, sx, sy, fill):
     if 1 * 1 - sx * sy == 0:
         return img
     return transform(img, w, h, 1, sx, 0, sy, 1, 0, fill)
-
-
-def rotate(img, r, fill):
-    h, w = img.shape
-    cx, cy = w / 2, h / 2
-    co, si = math.cos(r), math.sin(r)
-    return transform(img, w, h, co, si, co * -cx + si * -cy + cx, -si, co,
-                     -si * -cx + co * -cy + cy, fill)
 
 
 def pair(a, b, weight):
