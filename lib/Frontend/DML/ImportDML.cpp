@@ -763,6 +763,32 @@ void Importer::genFor(const ForStmt *forStmt) {
   if (speculatingLoops.count(forStmt))
     loopBodyEnds[forStmt] = std::move(atEnd);
   bindCarried(carried, kinds, loop->getResults());
+
+  // After a for loop DML's counter holds its last value; when the loop did
+  // not run, it keeps the value it had, or stays unassigned (Scoping.cpp).
+  // A parfor's counter is local to its iterations.
+  if (forStmt->isParallel || !isReadLater(forStmt->variable))
+    return;
+  Value last = arith::AddFOp::create(
+      builder, l, *from,
+      arith::MulFOp::create(
+          builder, l,
+          arith::SubFOp::create(builder, l, count, constant(l, 1.0)), step));
+  DValue counter{DValue::Kind::Scalar, last, {}, integerLoop};
+  auto previous = env.find(forStmt->variable);
+  if (previous != env.end() && previous->second.isNumeric()) {
+    std::optional<Value> old = toF64(l, previous->second);
+    if (!old)
+      return;
+    counter.value = arith::SelectOp::create(builder, l, positive, last, *old);
+    counter.integer &= previous->second.integer;
+    if (previous->second.defined)
+      counter.defined = arith::OrIOp::create(builder, l, positive,
+                                             previous->second.defined);
+  } else {
+    counter.defined = positive;
+  }
+  env[forStmt->variable] = counter;
 }
 
 void Importer::genFunctionBody(const FunctionStmt *function,

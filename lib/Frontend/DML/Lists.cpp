@@ -808,7 +808,12 @@ bool Importer::unrollIfNeeded(const ForStmt *forStmt, Value from, Value to,
                                     integerLoop};
     genBlock(forStmt->body);
   }
-  if (saved)
+  // DML's counter keeps its last value after the loop (ImportDML.cpp).
+  if (count > 0)
+    env[forStmt->variable] =
+        DValue{DValue::Kind::Scalar, constant(l, *first + (count - 1) * *increment),
+               {}, integerLoop};
+  else if (saved)
     env[forStmt->variable] = *saved;
   else
     env.erase(forStmt->variable);

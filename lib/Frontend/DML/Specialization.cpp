@@ -131,6 +131,14 @@ Instance Importer::instantiate(const FunctionStmt *function,
   func.setPrivate();
   Environment callerEnv = std::move(env);
   env.clear();
+  // The callee's body is its own scope: what "read later" means there
+  // (Scoping.cpp) is the rest of its body and its results.
+  auto callerBlocks = std::move(openBlocks);
+  openBlocks.clear();
+  std::set<std::string> callerResults = std::move(functionResults);
+  functionResults.clear();
+  for (const Parameter &result : function->results)
+    functionResults.insert(result.name);
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
   llvm::SmallVector<Value> arguments(entry->getArguments());
@@ -156,7 +164,8 @@ Instance Importer::instantiate(const FunctionStmt *function,
       ok = false;
       continue;
     }
-    const DValue &value = it->second;
+    // A result assigned on some paths only is checked here (Scoping.cpp).
+    DValue value = readVariable(result.name, result.loc);
     DValue::Kind expected = kindOf(result.type);
     DValue like = value;
     if (expected != DValue::Kind::List && expected != DValue::Kind::String)
@@ -185,6 +194,8 @@ Instance Importer::instantiate(const FunctionStmt *function,
   func::ReturnOp::create(builder, l, results);
   func.setType(builder.getFunctionType(inputs, ValueRange(results).getTypes()));
   env = std::move(callerEnv);
+  openBlocks = std::move(callerBlocks);
+  functionResults = std::move(callerResults);
   if (ok)
     instance.func = func;
   return instance;
