@@ -69,9 +69,16 @@ public:
   }
 
   RowBlockSchedule scheduleRowBlocks(int64_t bytesPerRow) const override {
-    int64_t blockRows = std::clamp<int64_t>(
-        kRowBlockBytes / std::max<int64_t>(bytesPerRow, 1) / 8 * 8, 8, 1024);
-    return {blockRows, kRowChunks};
+    RowBlockSchedule schedule;
+    schedule.blockBytes = kRowBlockBytes;
+    schedule.rowMultiple = 8;
+    schedule.minRows = 8;
+    schedule.maxRows = 1024;
+    schedule.blockRows = std::clamp<int64_t>(
+        kRowBlockBytes / std::max<int64_t>(bytesPerRow, 1) / 8 * 8,
+        schedule.minRows, schedule.maxRows);
+    schedule.maxChunks = kRowChunks;
+    return schedule;
   }
 };
 

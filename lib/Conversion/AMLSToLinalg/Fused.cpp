@@ -104,17 +104,52 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
     return op.emitOpError("expects a matrix as its main input");
   Value rows = dimOf(rewriter, loc, main, 0);
   int64_t rowBytes = 0;
+  // The bytes of a row of the inputs whose width is known only at run time.
+  Value dynamicRowBytes;
   for (auto [i, operand] : llvm::enumerate(operands.take_front(numRowInputs))) {
     auto type = cast<RankedTensorType>(operand.getType());
     if (i > 0)
       checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, 0), rows, op,
                  "row input #" + std::to_string(i) +
                      " differs in rows from the main input");
-    int64_t cols = type.isDynamicDim(1) ? 1024 : type.getDimSize(1);
-    rowBytes += cols * std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+    int64_t elementBytes =
+        std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+    if (!type.isDynamicDim(1)) {
+      rowBytes += type.getDimSize(1) * elementBytes;
+      continue;
+    }
+    Value bytes = arith::MulIOp::create(
+        rewriter, loc, dimOf(rewriter, loc, operand, 1),
+        indexConstant(rewriter, loc, elementBytes));
+    dynamicRowBytes = dynamicRowBytes ? arith::AddIOp::create(
+                                            rewriter, loc, dynamicRowBytes,
+                                            bytes)
+                                      : bytes;
   }
+  // Planned with the widths known; the others add theirs at run time.
   RowBlockSchedule rowBlocks = schedule.scheduleRowBlocks(rowBytes);
-  int64_t blockRows = rowBlocks.blockRows;
+  Value block = indexConstant(rewriter, loc, rowBlocks.blockRows);
+  if (dynamicRowBytes && rowBlocks.blockBytes > 0) {
+    // blockBytes / bytes of a row, rounded down to the row multiple, within
+    // [minRows, maxRows] (the same rule as for static widths).
+    Value totalRowBytes = arith::MaxUIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, dynamicRowBytes,
+                              indexConstant(rewriter, loc, rowBytes)),
+        indexConstant(rewriter, loc, 1));
+    Value multiple = indexConstant(rewriter, loc, rowBlocks.rowMultiple);
+    Value fit = arith::DivUIOp::create(
+        rewriter, loc, indexConstant(rewriter, loc, rowBlocks.blockBytes),
+        totalRowBytes);
+    fit = arith::MulIOp::create(
+        rewriter, loc, arith::DivUIOp::create(rewriter, loc, fit, multiple),
+        multiple);
+    block = arith::MinUIOp::create(
+        rewriter, loc,
+        arith::MaxUIOp::create(rewriter, loc, fit,
+                               indexConstant(rewriter, loc, rowBlocks.minRows)),
+        indexConstant(rewriter, loc, rowBlocks.maxRows));
+  }
 
   Block &body = op.getBody().front();
   // The body's arguments for rows [begin, begin + length) (the arguments
@@ -178,7 +213,6 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
     return arith::CeilDivUIOp::create(rewriter, loc, a, b);
   };
   Value one = indexConstant(rewriter, loc, 1);
-  Value block = indexConstant(rewriter, loc, blockRows);
   Value blocks = ceilDiv(rows, block);
   Value chunks = arith::MinUIOp::create(
       rewriter, loc, blocks, indexConstant(rewriter, loc, rowBlocks.maxChunks));

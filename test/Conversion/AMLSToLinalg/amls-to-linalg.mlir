@@ -624,6 +624,39 @@ func.func @row_template(%X: !amls.matrix<?x100xf64>, %V: !amls.matrix<100x5xf64>
 
 // -----
 
+// A row input of run-time width (P: ? columns): the rows of a block come
+// from its width at run time, 256 KiB / (800 + 8 * cols(P)) bytes per row,
+// rounded down to a multiple of 8, within [8, 1024].
+// CHECK-LABEL: func @row_template_dynamic_width
+// CHECK-SAME: (%[[X:.*]]: tensor<?x100xf64>, %[[P:.*]]: tensor<?x?xf64>,
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C800:.*]] = arith.constant 800 : index
+// CHECK-DAG: %[[C1024:.*]] = arith.constant 1024 : index
+// CHECK-DAG: %[[BYTES:.*]] = arith.constant 262144 : index
+// CHECK: %[[W:.*]] = tensor.dim %[[P]], %c1
+// CHECK: %[[WB:.*]] = arith.muli %[[W]], %[[C8]]
+// CHECK: %[[ROW:.*]] = arith.addi %[[WB]], %[[C800]]
+// CHECK: %[[ROW1:.*]] = arith.maxui %[[ROW]], %c1
+// CHECK: %[[FIT:.*]] = arith.divui %[[BYTES]], %[[ROW1]]
+// CHECK: %[[FIT8:.*]] = arith.divui %[[FIT]], %[[C8]]
+// CHECK: %[[FITR:.*]] = arith.muli %[[FIT8]], %[[C8]]
+// CHECK: %[[LOW:.*]] = arith.maxui %[[FITR]], %[[C8]]
+// CHECK: %[[BLOCK:.*]] = arith.minui %[[LOW]], %[[C1024]]
+// CHECK: arith.ceildivui %{{.*}}, %[[BLOCK]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[BLOCK]]
+func.func @row_template_dynamic_width(%X: !amls.matrix<?x100xf64>, %P: !amls.matrix<?x?xf64>, %V: !amls.matrix<100x5xf64>) -> !amls.matrix<100x5xf64> {
+  %0 = amls.fused row aggregate [sum] row_inputs 2 ins(%X, %P, %V) : (!amls.matrix<?x100xf64>, !amls.matrix<?x?xf64>, !amls.matrix<100x5xf64>) -> !amls.matrix<100x5xf64> {
+  ^bb0(%x: !amls.matrix<?x100xf64>, %p: !amls.matrix<?x?xf64>, %v: !amls.matrix<100x5xf64>):
+    %xv = amls.matmul %x, %v : !amls.matrix<?x100xf64>, !amls.matrix<100x5xf64> -> !amls.matrix<?x5xf64>
+    %xt = amls.transpose %x : !amls.matrix<?x100xf64> -> !amls.matrix<100x?xf64>
+    %h = amls.matmul %xt, %xv : !amls.matrix<100x?xf64>, !amls.matrix<?x5xf64> -> !amls.matrix<100x5xf64>
+    amls.yield %h : !amls.matrix<100x5xf64>
+  }
+  return %0 : !amls.matrix<100x5xf64>
+}
+
+// -----
+
 // Row-wise results: each chunk writes its blocks into its rows.
 // CHECK-LABEL: func @row_template_rows
 // CHECK: %[[OUT:.*]] = tensor.empty(%{{.*}}) : tensor<?x5xf64>

@@ -36,10 +36,16 @@ struct RowReductionSplit {
 
 /// How a row-template operator walks its row inputs: blocks of `blockRows`
 /// rows (kept in cache while the body reads them several times), grouped
-/// into at most `maxChunks` chunks computed in parallel.
+/// into at most `maxChunks` chunks computed in parallel. When a row input's
+/// width is known only at run time, the rows of a block are computed there
+/// the same way: `blockBytes` divided by the bytes of a row, rounded down to
+/// a multiple of `rowMultiple`, within [minRows, maxRows] (a `blockBytes` of
+/// 0 keeps `blockRows`).
 struct RowBlockSchedule {
   int64_t blockRows = 1024;
   int64_t maxChunks = 1;
+  int64_t blockBytes = 0;
+  int64_t rowMultiple = 1, minRows = 1, maxRows = 1024;
 };
 
 class LoweringSchedule {
