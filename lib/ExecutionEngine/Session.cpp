@@ -355,6 +355,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   compile.fusionExplain = options.fusionExplain;
   compile.formats = options.formats;
   compile.formatsExplain = options.formatsExplain;
+  compile.parforExplain = options.parforExplain;
   compile.sums = options.sums;
   compile.memoryLimit = runtime::memory::getLimit();
   compile.wrapEntry = entryName;

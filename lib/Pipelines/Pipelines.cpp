@@ -147,7 +147,8 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
   std::string pipeline =
       "convert-bufferization-to-memref,amls-check-buffer-sizes,"
       "amls-use-blas{mode=" +
-      options.blas + "}," + parallelLoops +
+      options.blas + "}," + (options.threads > 1 ? "amls-parfor-workers," : "") +
+      parallelLoops +
       "expand-strided-metadata,lower-affine,"
       // Every buffer through the runtime's pool and budget (Memory.h).
       "finalize-memref-to-llvm{use-aligned-alloc use-generic-functions},"
@@ -191,6 +192,12 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     llvm::report_fatal_error("amls: invalid rewrite families (check them "
                              "with checkCompileOptions first)");
   buildOptimizePipeline(pm, *families);
+  // parfor's legality is checked at every optimization level.
+  AMLSParforOptions parfor;
+  parfor.threads = options.threads;
+  parfor.memoryLimit = options.memoryLimit;
+  parfor.explain = options.parforExplain;
+  pm.addPass(createAMLSParfor(parfor));
   AMLSSelectFormatsOptions formats;
   formats.mode = options.formats;
   formats.explain = options.formatsExplain;

@@ -113,6 +113,11 @@ static cl::opt<bool> formatsExplain(
     cl::desc("Print which matrices are stored CSR and where formats are "
              "converted, on stderr"),
     cl::cat(category));
+static cl::opt<bool> parforExplain(
+    "parfor-explain",
+    cl::desc("Print each parfor's dependency analysis and parallel plan "
+             "(workers, task partitioner and sizes, inner threads) on stderr"),
+    cl::cat(category));
 static cl::opt<std::string>
     sums("sums", cl::init("kahan"),
          cl::desc("How sum, mean, rowSums, ... add up: kahan (compensated, "
@@ -203,6 +208,7 @@ int main(int argc, char **argv) {
   options.fusionExplain = fusionExplain;
   options.formats = formats;
   options.formatsExplain = formatsExplain;
+  options.parforExplain = parforExplain;
   options.sums = sums;
   if (!memoryLimit.empty() &&
       !runtime::memory::parseSize(memoryLimit.c_str(), options.memoryLimit))

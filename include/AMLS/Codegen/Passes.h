@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
@@ -19,6 +20,12 @@ namespace mlir::amls {
 /// accumulates an aggregate's sum; `--amls-compensate-sums` compensates it.
 inline constexpr llvm::StringLiteral kCompensatedSumAttrName =
     "amls.compensate";
+
+/// The dictionary attribute by which the lowering marks the `scf.for` of a
+/// parfor that --amls-parfor proved independent and planned for several
+/// workers (`workers`, `partitioner`, `task_size`, `inner_threads`);
+/// `--amls-parfor-workers` runs it on them after bufferization.
+inline constexpr llvm::StringLiteral kParforPlanAttrName = "amls.parfor_plan";
 
 #define GEN_PASS_DECL
 #include "AMLS/Codegen/Passes.h.inc"

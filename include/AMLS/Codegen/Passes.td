@@ -146,6 +146,32 @@ def AMLSCheckBufferSizes : Pass<"amls-check-buffer-sizes", "ModuleOp"> {
   ];
 }
 
+def AMLSParforWorkers : Pass<"amls-parfor-workers", "ModuleOp"> {
+  let summary = "Run planned parfor loops on worker threads";
+  let description = [{
+    After bufferization, an `scf.for` that the lowering marked with a
+    parfor plan (`amls.parfor_plan`: workers, partitioner, task size, inner
+    threads) becomes an OpenMP parallel region of `workers` threads, each
+    taking tasks from the runtime's queue (`amls_rt_parfor_begin`/`next`/
+    `task_first`/`task_end`/`end`, lib/Runtime/Parallel/Parfor.cpp) until
+    none is left and running the task's iterations. The threads are the
+    OpenMP runtime's, the same pool the data-parallel loops use; nested
+    parallel regions inside run serialized, and BLAS runs on the calling
+    thread while the workers run (`amls_rt_blas_serial`). Only loops whose
+    shared matrices bufferization updates in place (no loop-carried
+    buffers) run in parallel: their iterations write disjoint parts of one
+    buffer each. A marked loop that still carries buffers stays
+    sequential, with a warning.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::omp::OpenMPDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
   let summary = "Run small parallel loops sequentially";
   let description = [{

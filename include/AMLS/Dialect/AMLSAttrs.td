@@ -68,6 +68,15 @@ def AMLS_Distribution : AMLS_I32Enum<"Distribution",
   I32EnumAttrCase<"T", 4, "t">
 ]>;
 
+// Numbered as AmlsParforPartitioner (AMLS/Runtime/ABI.h).
+def AMLS_ParforPartitioner : AMLS_I32Enum<"ParforPartitioner",
+    "how a parfor's iterations are cut into tasks", [
+  I32EnumAttrCase<"Naive", 0, "naive">,
+  I32EnumAttrCase<"Static", 1, "static">,
+  I32EnumAttrCase<"Fixed", 2, "fixed">,
+  I32EnumAttrCase<"Factoring", 3, "factoring">
+]>;
+
 def AMLS_FileFormat : AMLS_I32Enum<"FileFormat", "matrix file format", [
   I32EnumAttrCase<"CSV", 0, "csv">,
   I32EnumAttrCase<"MatrixMarket", 1, "mm">,

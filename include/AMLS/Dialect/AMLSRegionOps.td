@@ -32,12 +32,42 @@ def AMLS_ParforOp : AMLS_Op<"parfor", [
     ^bb0(%i: index, %acc: !amls.matrix<100x1xf64>):
       ...
       amls.yield %acc2 : !amls.matrix<100x1xf64>
-    } -> !amls.matrix<100x1xf64>
+    } {partitioner = 3 : i32, workers = 2 : i64}
+      -> !amls.matrix<100x1xf64>
     ```
+
+    The attributes are DML's parfor options and the plan `--amls-parfor`
+    completes: `workers` (`par=`), `partitioner` and `task_size`
+    (`taskpartitioner=`, `tasksize=`; the partitioner is stored as its
+    number: 0 naive, 1 static, 2 fixed, 3 factoring), `inner_threads` (the threads of the
+    data-parallel ops in the body), `unchecked` (`check=0`: the dependency
+    analysis is skipped) and `fixed_plan` (`opt=NONE`: the given options are
+    used as they are); `shared_names` names the shared matrices in the
+    source (for diagnostics). `--amls-parfor` sets `independent` on a loop whose
+    iterations it proved independent (or that is `unchecked`); only those
+    run in parallel.
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
-                       Variadic<AMLS_Matrix>:$shared);
+                       Variadic<AMLS_Matrix>:$shared,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$workers,
+                       OptionalAttr<AMLS_ParforPartitioner>:$partitioner,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$task_size,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$inner_threads,
+                       UnitAttr:$unchecked, UnitAttr:$fixed_plan,
+                       UnitAttr:$independent,
+                       OptionalAttr<StrArrayAttr>:$shared_names);
   let results = (outs Variadic<AMLS_Matrix>:$results);
+  let builders = [
+    // A parfor without options or plan (its body is added by the caller).
+    OpBuilder<(ins "TypeRange":$resultTypes, "Value":$lowerBound,
+                   "Value":$upperBound, "Value":$step, "ValueRange":$shared), [{
+      build($_builder, $_state, resultTypes, lowerBound, upperBound, step,
+            shared, /*workers=*/nullptr, /*partitioner=*/nullptr,
+            /*task_size=*/nullptr, /*inner_threads=*/nullptr,
+            /*unchecked=*/false, /*fixed_plan=*/false,
+            /*independent=*/false, /*shared_names=*/nullptr);
+    }]>
+  ];
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $lowerBound `to` $upperBound `step` $step

@@ -52,6 +52,8 @@ struct SessionOptions {
   /// Storage formats (--amls-select-formats): auto, dense or csr.
   std::string formats = "auto";
   bool formatsExplain = false;
+  /// Print each parfor's dependency analysis and plan on stderr.
+  bool parforExplain = false;
   /// How aggregates sum: kahan (compensated, as SystemDS) or plain.
   std::string sums = "kahan";
   /// Bytes the programs' buffers may take at once (the runtime's budget,

@@ -91,6 +91,11 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       *this, "formats-explain",
       llvm::cl::desc("Print the CSR matrices and conversions on stderr"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> parforExplain{
+      *this, "parfor-explain",
+      llvm::cl::desc("Print each parfor's dependency analysis and plan on "
+                     "stderr"),
+      llvm::cl::init(false)};
   PassOptions::Option<uint64_t> memoryLimit{
       *this, "memory-limit",
       llvm::cl::desc("Reject values whose known size exceeds this many "

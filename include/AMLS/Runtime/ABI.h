@@ -117,6 +117,18 @@ typedef enum AmlsElementType {
   AMLS_ELEMENT_I64 = 2
 } AmlsElementType;
 
+/// How a parfor's iterations are cut into tasks (seed 001): one iteration
+/// per task (naive), one task per worker (static), tasks of a given size
+/// (fixed), or batches of one task per worker that halve in size (factoring:
+/// R_0 = n, l_i = ceil(R_i / (2k)), R_{i+1} = R_i - k * l_i). The values are
+/// those of the ODS enum `ParforPartitioner`.
+typedef enum AmlsParforPartitioner {
+  AMLS_PARFOR_NAIVE = 0,
+  AMLS_PARFOR_STATIC = 1,
+  AMLS_PARFOR_FIXED = 2,
+  AMLS_PARFOR_FACTORING = 3
+} AmlsParforPartitioner;
+
 /// Where a matrix's memory lives (the GPU comes with its backend).
 typedef enum AmlsTarget { AMLS_TARGET_CPU = 0 } AmlsTarget;
 

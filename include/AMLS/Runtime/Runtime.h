@@ -270,6 +270,22 @@ int32_t amls_rt_get_num_threads(void);
 /// call without it (parallel loops whose iterations call BLAS).
 void amls_rt_blas_serial(int32_t serial);
 
+/// parfor's task queue (lib/Runtime/Parallel/Parfor.cpp). The compiled
+/// program cuts `iterations` iterations into tasks with `partitioner`
+/// (AmlsParforPartitioner; `task_size` for FIXED) for `workers` workers and
+/// returns the queue; each worker thread then takes the next task until
+/// none is left (self-scheduling) and runs iterations [first, end) of it.
+/// The queue is freed by amls_rt_parfor_end, after the workers joined.
+void *amls_rt_parfor_begin(int64_t iterations, int32_t partitioner,
+                           int64_t task_size, int32_t workers);
+/// The index of the next task, or -1 when every task was taken.
+int64_t amls_rt_parfor_next(void *queue);
+/// The first iteration (0-based) of task `task`.
+int64_t amls_rt_parfor_task_first(void *queue, int64_t task);
+/// One past the last iteration of task `task`.
+int64_t amls_rt_parfor_task_end(void *queue, int64_t task);
+void amls_rt_parfor_end(void *queue);
+
 #ifdef __cplusplus
 }
 #endif

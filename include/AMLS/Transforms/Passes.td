@@ -368,6 +368,37 @@ def AMLSCheckMemory : Pass<"amls-check-memory", "ModuleOp"> {
   ];
 }
 
+def AMLSParfor : Pass<"amls-parfor"> {
+  let summary = "parfor dependency analysis and parallel plan (seed 001)";
+  let description = [{
+    Proves that the iterations of each `amls.parfor` are independent: a
+    shared (result) matrix may only be written by left indexing at
+    positions that differ between iterations, and read only inside the
+    part its iteration writes (include/AMLS/Analysis/ParforDependences.h:
+    windows of an affine stride in the loop variable, symbolic strides such
+    as `R[(i-1)*B+1 : i*B, ]`, and a GCD test for single cells). A loop that
+    fails is an error naming the matrix and the two accesses (DML
+    positions), unless it is `unchecked` (`check=0`). A proven loop gets
+    `independent` and a plan: `workers` (the parfor's `par`, at most
+    `threads`, at most the iterations, fewer when the body's matrices times
+    the workers exceed `memory-limit`, and 1 when the whole loop is too
+    small to pay for starting threads), the task `partitioner` (factoring
+    unless the script chose one) and `inner_threads` for the data-parallel
+    ops inside: 1 with several workers (nested parallel regions run
+    serialized and BLAS on the calling thread), all threads with one. `opt=NONE`
+    (`fixed_plan`) keeps the script's options as they are. `explain` prints
+    each plan on stderr.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", "1",
+           "Threads of the process (the most workers a plan gets)">,
+    Option<"memoryLimit", "memory-limit", "uint64_t", "0",
+           "Memory budget in bytes shared by the workers (0: none)">,
+    Option<"explain", "explain", "bool", "false",
+           "Print the dependency analysis and plan of each parfor on stderr">,
+  ];
+}
+
 def AMLSFuse : Pass<"amls-fuse"> {
   let summary = "Cost-based operator fusion into amls.fused (SystemML's "
                 "codegen optimizer)";

@@ -1,11 +1,16 @@
 //===- Regions.cpp - Lower parfor and its yield ---------------------------===//
 //
-// amls.parfor runs its iterations in order (one correct schedule of
-// independent iterations) as an scf.for carrying the shared matrices.
+// amls.parfor becomes an scf.for carrying the shared matrices: running the
+// iterations in order is one correct schedule of independent iterations.
+// A parfor that --amls-parfor planned for several workers marks its loop
+// with the plan; after bufferization has made the shared matrices one
+// buffer each, --amls-parfor-workers runs such a loop on the workers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+
+#include "AMLS/Codegen/Passes.h"
 
 using namespace mlir;
 using namespace mlir::amls;
@@ -30,6 +35,21 @@ struct LowerParfor : public AMLSPattern<ParforOp> {
     if (failed(rewriter.convertRegionTypes(&loop.getRegion(),
                                            *getTypeConverter())))
       return failure();
+    if (op.getIndependent() && op.getWorkers().value_or(1) > 1) {
+      Builder b(op.getContext());
+      NamedAttribute plan[] = {
+          b.getNamedAttr("workers", op.getWorkersAttr()),
+          b.getNamedAttr("partitioner",
+                         b.getI32IntegerAttr(static_cast<int32_t>(
+                             op.getPartitioner().value_or(
+                                 ParforPartitioner::Factoring)))),
+          b.getNamedAttr("task_size",
+                         b.getI64IntegerAttr(op.getTaskSize().value_or(1))),
+          b.getNamedAttr(
+              "inner_threads",
+              b.getI64IntegerAttr(op.getInnerThreads().value_or(1)))};
+      loop->setAttr(kParforPlanAttrName, b.getDictionaryAttr(plan));
+    }
     rewriter.replaceOp(op, loop.getResults());
     return success();
   }

@@ -34,6 +34,13 @@ static_assert(static_cast<int32_t>(RandPdf::Uniform) == AMLS_PDF_UNIFORM &&
 static_assert(static_cast<int32_t>(MatrixFormat::Dense) == AMLS_MATRIX_DENSE &&
                   static_cast<int32_t>(MatrixFormat::CSR) == AMLS_MATRIX_CSR,
               "amls::MatrixFormat differs from AmlsMatrixFormat (ABI.h)");
+static_assert(
+    static_cast<int32_t>(ParforPartitioner::Naive) == AMLS_PARFOR_NAIVE &&
+        static_cast<int32_t>(ParforPartitioner::Static) == AMLS_PARFOR_STATIC &&
+        static_cast<int32_t>(ParforPartitioner::Fixed) == AMLS_PARFOR_FIXED &&
+        static_cast<int32_t>(ParforPartitioner::Factoring) ==
+            AMLS_PARFOR_FACTORING,
+    "amls::ParforPartitioner differs from AmlsParforPartitioner (ABI.h)");
 
 namespace {
 
@@ -217,6 +224,16 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_blas_serial", {T::I32}, {}};
   case F::NumThreads:
     return {"amls_rt_get_num_threads", {}, T::I32};
+  case F::ParforBegin:
+    return {"amls_rt_parfor_begin", {T::I64, T::I32, T::I64, T::I32}, T::Ptr};
+  case F::ParforNext:
+    return {"amls_rt_parfor_next", {T::Ptr}, T::I64};
+  case F::ParforTaskFirst:
+    return {"amls_rt_parfor_task_first", {T::Ptr, T::I64}, T::I64};
+  case F::ParforTaskEnd:
+    return {"amls_rt_parfor_task_end", {T::Ptr, T::I64}, T::I64};
+  case F::ParforEnd:
+    return {"amls_rt_parfor_end", {T::Ptr}, {}};
   case F::CSRCountDense:
     return {"amls_rt_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
   case F::CSRFromDense:

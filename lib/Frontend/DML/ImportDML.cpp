@@ -704,22 +704,31 @@ void Importer::genFor(const ForStmt *forStmt) {
   std::vector<std::string> carried = carriedVariables(
       names, forStmt->getLoc(), forStmt->isParallel ? "'parfor'" : "'for'");
 
+  std::optional<ParforOptions> parforOptions;
+  if (forStmt->isParallel) {
+    parforOptions = readParforOptions(forStmt);
+    if (!parforOptions)
+      return;
+    // A parfor's iterations update matrices that surely exist; other
+    // values are loop-carried dependencies (Parfor.cpp).
+    std::vector<std::string> matrices;
+    bool ok = true;
+    for (const std::string &name : carried) {
+      if (readVariable(name, forStmt->getLoc()).isMatrix())
+        matrices.push_back(name);
+      else
+        ok &= checkParforScalar(forStmt, name, parforOptions->unchecked);
+    }
+    if (!ok)
+      return;
+    carried = std::move(matrices);
+  }
+
   llvm::SmallVector<Value> inits;
   llvm::SmallVector<Type> types;
   std::vector<DValue> kinds;
-  for (const std::string &name : carried) {
-    // A parfor's iterations update matrices that surely exist.
-    DValue value =
-        forStmt->isParallel ? readVariable(name, forStmt->getLoc()) : env[name];
-    if (forStmt->isParallel && !value.isMatrix()) {
-      error(forStmt->getLoc())
-          << "parfor: the body assigns " << kindName(value.kind) << " '" << name
-          << "' defined before the loop; parfor iterations may "
-          << "only update matrices (by left indexing into disjoint parts)";
-      return;
-    }
+  for (const std::string &name : carried)
     carryInit(l, name, forStmt->getLoc(), inits, kinds);
-  }
   for (Value init : inits)
     types.push_back(init.getType());
 
@@ -728,6 +737,9 @@ void Importer::genFor(const ForStmt *forStmt) {
   Block *body;
   if (forStmt->isParallel) {
     auto parfor = ParforOp::create(builder, l, types, zero, upper, one, inits);
+    setParforOptions(parfor, *parforOptions);
+    parfor.setSharedNamesAttr(builder.getStrArrayAttr(
+        llvm::SmallVector<StringRef>(carried.begin(), carried.end())));
     llvm::SmallVector<Type> argTypes{builder.getIndexType()};
     llvm::append_range(argTypes, types);
     llvm::SmallVector<Location> locs(argTypes.size(), l);

@@ -139,6 +139,17 @@ void collectAssigned(const StmtList &block, std::set<std::string> &names);
 std::string positionOf(Location l);
 void collectCalls(const StmtList &block, std::vector<const CallExpr *> &calls);
 void collectCalls(const Expr *expr, std::vector<const CallExpr *> &calls);
+/// The variables a statement reads, nested blocks included (left indexing
+/// reads its target).
+void collectStatementReads(const Stmt *stmt, std::set<std::string> &names);
+void collectExpressionReads(const Expr *expr, std::set<std::string> &names);
+
+/// A parfor's header options (Parfor.cpp), before --amls-parfor plans it.
+struct ParforOptions {
+  std::optional<int64_t> workers, taskSize;
+  std::optional<ParforPartitioner> partitioner;
+  bool unchecked = false, fixedPlan = false;
+};
 
 class Importer {
 public:
@@ -361,6 +372,15 @@ private:
   void genIf(const IfStmt *ifStmt);
   void genWhile(const WhileStmt *whileStmt);
   void genFor(const ForStmt *forStmt);
+  /// A parfor's header options, checked; none after an error.
+  std::optional<ParforOptions> readParforOptions(const ForStmt *forStmt);
+  void setParforOptions(ParforOp parfor, const ParforOptions &options);
+  /// A parfor body assigns non-matrix `name` that is defined before the
+  /// loop: an error naming the assignment and the read that makes it a
+  /// loop-carried dependency, or (unchecked) a warning that it stays local
+  /// to the iterations. False after an error.
+  bool checkParforScalar(const ForStmt *forStmt, const std::string &name,
+                         bool unchecked);
   void genFunctionBody(const FunctionStmt *function, func::FuncOp func);
   void assign(const AssignTarget &target, DValue value);
 

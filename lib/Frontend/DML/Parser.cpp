@@ -425,18 +425,23 @@ private:
                       "after 'in'");
       return nullptr;
     }
-    // Loop options (check=0, par=4, mode=LOCAL, ...) steer SystemDS's
-    // parfor optimizer; its grammar accepts them on `for` too. AMLS decides
-    // by itself and accepts them.
+    // Loop options (check=0, par=4, mode=LOCAL, ...) steer the parfor
+    // plan (the importer checks them); SystemDS's grammar accepts them on
+    // `for` too, where they mean nothing.
+    std::vector<LoopOption> options;
     while (consumeIf(Kind::Comma)) {
       if (!current.is(Kind::Identifier)) {
         expected("a loop option 'name = value'");
         return nullptr;
       }
+      LoopOption option{current.loc, current.text, nullptr};
       advance();
-      if (!expect(Kind::Assign, "after the loop option name") ||
-          !parseExpression())
+      if (!expect(Kind::Assign, "after the loop option name"))
         return nullptr;
+      option.value = parseExpression();
+      if (!option.value)
+        return nullptr;
+      options.push_back(std::move(option));
     }
     if (!expect(Kind::RParen, "after the loop range"))
       return nullptr;
@@ -445,7 +450,7 @@ private:
       return nullptr;
     return std::make_unique<ForStmt>(loc, std::move(variable), std::move(from),
                                      std::move(to), std::move(step), isParallel,
-                                     std::move(body));
+                                     std::move(options), std::move(body));
   }
 
   /// `[a, b] = f(...)`.

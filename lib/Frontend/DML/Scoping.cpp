@@ -88,6 +88,16 @@ void collectReads(const Stmt *stmt, std::set<std::string> &names) {
 
 } // namespace
 
+void mlir::amls::dml::importer::collectStatementReads(
+    const Stmt *stmt, std::set<std::string> &names) {
+  collectReads(stmt, names);
+}
+
+void mlir::amls::dml::importer::collectExpressionReads(
+    const Expr *expr, std::set<std::string> &names) {
+  collectReads(expr, names);
+}
+
 DValue Importer::readVariable(const std::string &name, SMLoc where) {
   DValue &value = env[name];
   if (!value.defined)

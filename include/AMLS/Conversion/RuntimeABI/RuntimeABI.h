@@ -69,6 +69,12 @@ enum class RuntimeFunction {
   PoolBackward,
   BlasSerial,
   NumThreads,
+  // parfor's task queue (lib/Runtime/Parallel/Parfor.cpp).
+  ParforBegin,
+  ParforNext,
+  ParforTaskFirst,
+  ParforTaskEnd,
+  ParforEnd,
   // CSR kernels (include/AMLS/Runtime/SparseKernels.h). A CSR matrix is
   // passed as its row pointers, column indices, values and column count.
   CSRCountDense,

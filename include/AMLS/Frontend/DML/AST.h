@@ -245,16 +245,26 @@ public:
 };
 
 /// `for (i in from:to)`, `for (i in seq(from, to, step))`, or `parfor`.
+/// A loop header option `name = value` (`check=0`, `par=4`, ...).
+struct LoopOption {
+  llvm::SMLoc loc;
+  std::string name;
+  ExprPtr value;
+};
+
 class ForStmt : public Stmt {
 public:
   ForStmt(llvm::SMLoc loc, std::string variable, ExprPtr from, ExprPtr to,
-          ExprPtr step, bool isParallel, StmtList body)
+          ExprPtr step, bool isParallel, std::vector<LoopOption> options,
+          StmtList body)
       : Stmt(Kind::For, loc), variable(std::move(variable)),
         from(std::move(from)), to(std::move(to)), step(std::move(step)),
-        isParallel(isParallel), body(std::move(body)) {}
+        isParallel(isParallel), options(std::move(options)),
+        body(std::move(body)) {}
   std::string variable;
   ExprPtr from, to, step; // step may be null
   bool isParallel;
+  std::vector<LoopOption> options;
   StmtList body;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }
 };

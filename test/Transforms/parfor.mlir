@@ -1,0 +1,251 @@
+// RUN: amls-opt %s -split-input-file -amls-parfor="threads=2 explain" -verify-diagnostics 2>/dev/null | FileCheck %s
+// RUN: amls-opt %s -split-input-file -amls-parfor="threads=2 explain" -verify-diagnostics 2>&1 >/dev/null | FileCheck %s --check-prefix=EXPLAIN
+
+// The dependency analysis and plan of --amls-parfor (seed 001). A shared
+// matrix is independent when every access of iteration i lies in a window
+// of one stride along rows or columns; the explain lines give the
+// dimension and stride and the plan (workers x inner threads, the
+// partitioner and the tasks when the iteration count is known).
+
+// R[i, ] = ...: rows by stride 1. 100 iterations of a 1x1000 row: worth
+// two workers; factoring for k = 2: ceil(100/4) = 25 twice, then 13, 6,
+// 3, 2, 1.
+// EXPLAIN: amls-parfor: parfor at {{.*}}parfor.mlir:[[@LINE+10]]:8: R by rows (stride 1)
+// EXPLAIN-NEXT: amls-parfor: plan: 2 workers x 1 inner thread, factoring, 100 iterations in 12 tasks (25, 25, 13, 13, 6, 6, 3, 3, 2, 2, 1, 1)
+// CHECK-LABEL: func @rows
+// CHECK: amls.parfor
+// CHECK: {independent, inner_threads = 1 : i64, partitioner = 3 : i32, shared_names = ["R"], task_size = 1 : i64, workers = 2 : i64}
+func.func @rows(%X: !amls.matrix<100x1000xf64>, %R: !amls.matrix<100x1000xf64>) -> !amls.matrix<100x1000xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %c1000 = arith.constant 1000 : index
+  %0 = amls.parfor %c0 to %c100 step %c1 shared(%R : !amls.matrix<100x1000xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<100x1000xf64>):
+    %i1 = arith.addi %i, %c1 : index
+    %row = amls.slice %X[%i : %i1, %c0 : %c1000] : !amls.matrix<100x1000xf64> -> !amls.matrix<1x1000xf64>
+    %e = amls.exp %row : !amls.matrix<1x1000xf64> -> !amls.matrix<1x1000xf64>
+    %w = amls.insert_slice %e into %acc[%i : %i1, %c0 : %c1000] : !amls.matrix<1x1000xf64> into !amls.matrix<100x1000xf64> -> !amls.matrix<100x1000xf64>
+    amls.yield %w : !amls.matrix<100x1000xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<100x1000xf64>
+  return %0 : !amls.matrix<100x1000xf64>
+}
+
+// -----
+
+// R[, i] (1-based DML: columns i-1 .. i, from a floating-point counter as
+// the importer builds it) and a read of the same column: columns by stride
+// 1. Only 8 iterations of 10 cells: too little work for threads.
+// EXPLAIN: amls-parfor: parfor at {{.*}}: R by columns (stride 1)
+// EXPLAIN-NEXT: amls-parfor: plan: 1 worker x 2 inner threads, factoring, 8 iterations in 4 tasks (4, 2, 1, 1); ~800 cell operations in all: too little for threads
+// CHECK-LABEL: func @columns
+func.func @columns(%R: !amls.matrix<10x8xf64>) -> !amls.matrix<10x8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c10 = arith.constant 10 : index
+  %one = arith.constant 1.0 : f64
+  %0 = amls.parfor %c0 to %c8 step %c1 shared(%R : !amls.matrix<10x8xf64>) {
+  ^bb0(%k: index, %acc: !amls.matrix<10x8xf64>):
+    %k64 = arith.index_cast %k : index to i64
+    %kf = arith.sitofp %k64 : i64 to f64
+    %if = arith.addf %kf, %one : f64
+    %ii = arith.fptosi %if : f64 to i64
+    %i = arith.index_cast %ii : i64 to index
+    %im1 = arith.subi %i, %c1 : index
+    %col = amls.slice %acc[%c0 : %c10, %im1 : %i] : !amls.matrix<10x8xf64> -> !amls.matrix<10x1xf64>
+    %d = amls.add %col, %if : !amls.matrix<10x1xf64>, f64 -> !amls.matrix<10x1xf64>
+    %w = amls.insert_slice %d into %acc[%c0 : %c10, %im1 : %i] : !amls.matrix<10x1xf64> into !amls.matrix<10x8xf64> -> !amls.matrix<10x8xf64>
+    amls.yield %w : !amls.matrix<10x8xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x8xf64>
+  return %0 : !amls.matrix<10x8xf64>
+}
+
+// -----
+
+// R[i, j] in an inner loop over j: rows by stride 1 (the column varies
+// inside the iteration). par=4 on 2 threads is capped.
+// EXPLAIN: amls-parfor: parfor at {{.*}}: R by rows (stride 1)
+// EXPLAIN-NEXT: amls-parfor: plan: 2 workers x 1 inner thread, naive, 500 iterations in 500 tasks (1, 1, {{.*}}, ...); par=4 capped at the 2 threads
+// CHECK-LABEL: func @cells_in_inner_loop
+func.func @cells_in_inner_loop(%R: !amls.matrix<500x500xf64>) -> !amls.matrix<500x500xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c500 = arith.constant 500 : index
+  %v = arith.constant 2.0 : f64
+  %0 = amls.parfor %c0 to %c500 step %c1 shared(%R : !amls.matrix<500x500xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<500x500xf64>):
+    %i1 = arith.addi %i, %c1 : index
+    %inner = scf.for %j = %c0 to %c500 step %c1 iter_args(%a = %acc) -> (!amls.matrix<500x500xf64>) {
+      %j1 = arith.addi %j, %c1 : index
+      %cell = amls.fill %v, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+      %w = amls.insert_slice %cell into %a[%i : %i1, %j : %j1] : !amls.matrix<1x1xf64> into !amls.matrix<500x500xf64> -> !amls.matrix<500x500xf64>
+      scf.yield %w : !amls.matrix<500x500xf64>
+    }
+    amls.yield %inner : !amls.matrix<500x500xf64>
+  } {shared_names = ["R"], workers = 4 : i64, partitioner = 0 : i32} -> !amls.matrix<500x500xf64>
+  return %0 : !amls.matrix<500x500xf64>
+}
+
+// -----
+
+// Blocks of B rows, B known at run time: rows [i*B, min((i+1)*B, N)).
+// The window's width B equals the stride B.
+// EXPLAIN: amls-parfor: parfor at {{.*}}: P by rows (a stride known at run time)
+// EXPLAIN-NEXT: amls-parfor: plan: 2 workers x 1 inner thread, factoring, iterations known at run time
+// CHECK-LABEL: func @row_blocks
+func.func @row_blocks(%X: !amls.matrix<?x20xf64>, %P: !amls.matrix<?x20xf64>, %B: index, %blocks: index) -> !amls.matrix<?x20xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c20 = arith.constant 20 : index
+  %n = amls.nrow %X : !amls.matrix<?x20xf64>
+  %0 = amls.parfor %c0 to %blocks step %c1 shared(%P : !amls.matrix<?x20xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<?x20xf64>):
+    %begin = arith.muli %i, %B : index
+    %i1 = arith.addi %i, %c1 : index
+    %next = arith.muli %i1, %B : index
+    %end = arith.minsi %next, %n : index
+    %Xb = amls.slice %X[%begin : %end, %c0 : %c20] : !amls.matrix<?x20xf64> -> !amls.matrix<?x20xf64>
+    %s = amls.sigmoid %Xb : !amls.matrix<?x20xf64> -> !amls.matrix<?x20xf64>
+    %w = amls.insert_slice %s into %acc[%begin : %end, %c0 : %c20] : !amls.matrix<?x20xf64> into !amls.matrix<?x20xf64> -> !amls.matrix<?x20xf64>
+    amls.yield %w : !amls.matrix<?x20xf64>
+  } {shared_names = ["P"]} -> !amls.matrix<?x20xf64>
+  return %0 : !amls.matrix<?x20xf64>
+}
+
+// -----
+
+// Cells 2i and 4i+1 have different strides, and no window holds both; a
+// GCD test separates them: gcd(2, 4) = 2 does not divide 1. opt=NONE
+// keeps the script's two workers for a small loop.
+// EXPLAIN: amls-parfor: parfor at {{.*}}: R by rows (GCD test)
+// EXPLAIN-NEXT: amls-parfor: plan: 2 workers x 1 inner thread, static, 10 iterations in 2 tasks (5, 5)
+// CHECK-LABEL: func @gcd
+func.func @gcd(%R: !amls.matrix<50x1xf64>) -> !amls.matrix<50x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c10 = arith.constant 10 : index
+  %v = arith.constant 1.0 : f64
+  %0 = amls.parfor %c0 to %c10 step %c1 shared(%R : !amls.matrix<50x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<50x1xf64>):
+    %cell = amls.fill %v, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+    %a = arith.muli %i, %c2 : index
+    %a1 = arith.addi %a, %c1 : index
+    %w1 = amls.insert_slice %cell into %acc[%a : %a1, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<50x1xf64> -> !amls.matrix<50x1xf64>
+    %b = arith.muli %i, %c4 : index
+    %b1 = arith.addi %b, %c1 : index
+    %b2 = arith.addi %b, %c2 : index
+    %w2 = amls.insert_slice %cell into %w1[%b1 : %b2, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<50x1xf64> -> !amls.matrix<50x1xf64>
+    amls.yield %w2 : !amls.matrix<50x1xf64>
+  } {shared_names = ["R"], workers = 2 : i64, partitioner = 1 : i32, fixed_plan} -> !amls.matrix<50x1xf64>
+  return %0 : !amls.matrix<50x1xf64>
+}
+
+// -----
+
+// Every iteration writes row 1: rejected.
+func.func @same_row(%R: !amls.matrix<10x10xf64>, %n: index) -> !amls.matrix<10x10xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %v = arith.constant 1.0 : f64
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c0 to %n step %c1 shared(%R : !amls.matrix<10x10xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x10xf64>):
+    %row = amls.fill %v, %c1, %c10 : f64 -> !amls.matrix<1x10xf64>
+    // expected-error @below {{parfor: iterations may depend on each other through 'R': iterations may write the same part; each iteration must write its own rows or columns}}
+    %w = amls.insert_slice %row into %acc[%c0 : %c1, %c0 : %c10] : !amls.matrix<1x10xf64> into !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+    amls.yield %w : !amls.matrix<10x10xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x10xf64>
+  return %0 : !amls.matrix<10x10xf64>
+}
+
+// -----
+
+// R[i, ] = R[i-1, ] + 1: the read reaches the previous iteration's row.
+func.func @previous_row(%R: !amls.matrix<10x10xf64>) -> !amls.matrix<10x10xf64> {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c10 = arith.constant 10 : index
+  %v = arith.constant 1.0 : f64
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c1 to %c10 step %c1 shared(%R : !amls.matrix<10x10xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x10xf64>):
+    %im1 = arith.subi %i, %c1 : index
+    %i1 = arith.addi %i, %c1 : index
+    %prev = amls.slice %acc[%im1 : %i, %c0 : %c10] : !amls.matrix<10x10xf64> -> !amls.matrix<1x10xf64>
+    %next = amls.add %prev, %v : !amls.matrix<1x10xf64>, f64 -> !amls.matrix<1x10xf64>
+    // expected-error-re @below {{parfor: iterations may depend on each other through 'R': the parts these two accesses touch may overlap between iterations (the other access: {{.*}}parfor.mlir:{{[0-9]+}}:{{[0-9]+}})}}
+    %w = amls.insert_slice %next into %acc[%i : %i1, %c0 : %c10] : !amls.matrix<1x10xf64> into !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+    amls.yield %w : !amls.matrix<10x10xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x10xf64>
+  return %0 : !amls.matrix<10x10xf64>
+}
+
+// -----
+
+// sum(R) in the body reads what other iterations write.
+func.func @whole_read(%R: !amls.matrix<10x1xf64>) -> !amls.matrix<10x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c0 to %c10 step %c1 shared(%R : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    // expected-error @below {{parfor: iterations may depend on each other through 'R': read as a whole}}
+    %s = amls.agg sum all %acc : !amls.matrix<10x1xf64> -> f64
+    %i1 = arith.addi %i, %c1 : index
+    %cell = amls.fill %s, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+    %w = amls.insert_slice %cell into %acc[%i : %i1, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<10x1xf64> -> !amls.matrix<10x1xf64>
+    amls.yield %w : !amls.matrix<10x1xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x1xf64>
+  return %0 : !amls.matrix<10x1xf64>
+}
+
+// -----
+
+// R[ceil(i/2), ]: iterations 1 and 2 write the same row (stride 1/2).
+func.func @half_stride(%R: !amls.matrix<10x1xf64>) -> !amls.matrix<10x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %half = arith.constant 2.0 : f64
+  %v = arith.constant 1.0 : f64
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c0 to %c10 step %c1 shared(%R : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    %i64 = arith.index_cast %i : index to i64
+    %if = arith.sitofp %i64 : i64 to f64
+    %h = arith.divf %if, %half : f64
+    %hi = arith.fptosi %h : f64 to i64
+    %r = arith.index_cast %hi : i64 to index
+    %r1 = arith.addi %r, %c1 : index
+    %cell = amls.fill %v, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+    // expected-error @below {{through 'R': iterations may write the same part}}
+    %w = amls.insert_slice %cell into %acc[%r : %r1, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<10x1xf64> -> !amls.matrix<10x1xf64>
+    amls.yield %w : !amls.matrix<10x1xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x1xf64>
+  return %0 : !amls.matrix<10x1xf64>
+}
+
+// -----
+
+// check=0 (unchecked): the same loop runs as independent, as asked.
+// EXPLAIN: amls-parfor: parfor at {{.*}}: R dependent (check=0: run as independent)
+// CHECK-LABEL: func @unchecked
+// CHECK: independent
+func.func @unchecked(%R: !amls.matrix<10x10xf64>) -> !amls.matrix<10x10xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %v = arith.constant 1.0 : f64
+  %0 = amls.parfor %c0 to %c10 step %c1 shared(%R : !amls.matrix<10x10xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x10xf64>):
+    %row = amls.fill %v, %c1, %c10 : f64 -> !amls.matrix<1x10xf64>
+    %w = amls.insert_slice %row into %acc[%c0 : %c1, %c0 : %c10] : !amls.matrix<1x10xf64> into !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+    amls.yield %w : !amls.matrix<10x10xf64>
+  } {shared_names = ["R"], unchecked} -> !amls.matrix<10x10xf64>
+  return %0 : !amls.matrix<10x10xf64>
+}
