@@ -215,10 +215,14 @@ std::optional<Poly> Analysis::parse(Value v, Bound bound, unsigned depth) {
   // atoms; anything else computed in the body is not understood.
   if (isInvariant(v))
     return Poly::atom(v);
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(owner))
       if (arg == loop.getInductionVar())
         return Poly::atom(v);
+    if (isa<ParforOp>(owner) && arg.getArgNumber() == 0)
+      return Poly::atom(v);
+  }
   return std::nullopt;
 }
 
@@ -359,16 +363,40 @@ bool Analysis::separates(int dimension, SharedMatrixDependence &result) {
   }
   if (!stride || stride->terms.empty())
     return false;
-  // |s|: a constant, or a symbolic stride whose terms agree in sign.
+  // |s|: a constant; c * select(p, a, -a) (the step of a DML loop whose
+  // direction is known at run time only) is |c| * |a|; otherwise a
+  // symbolic stride whose terms agree in sign.
   Poly width = *stride;
-  bool positive = llvm::all_of(stride->terms,
-                               [](auto &term) { return term.second > 0; });
-  bool negative = llvm::all_of(stride->terms,
-                               [](auto &term) { return term.second < 0; });
-  if (!positive && !negative)
+  auto [monomial, coefficient] = *stride->terms.begin();
+  FloatAttr a, b;
+  IntegerAttr ia, ib;
+  std::optional<double> magnitude;
+  if (stride->terms.size() == 1 && monomial.size() == 1)
+    if (auto select = Value::getFromOpaquePointer(monomial[0])
+                          .getDefiningOp<arith::SelectOp>()) {
+      if (matchPattern(select.getTrueValue(), m_Constant(&a)) &&
+          matchPattern(select.getFalseValue(), m_Constant(&b)) &&
+          std::abs(a.getValueAsDouble()) == std::abs(b.getValueAsDouble()))
+        magnitude = std::abs(coefficient * a.getValueAsDouble());
+      else if (matchPattern(select.getTrueValue(), m_Constant(&ia)) &&
+               matchPattern(select.getFalseValue(), m_Constant(&ib)) &&
+               std::abs(ia.getInt()) == std::abs(ib.getInt()))
+        magnitude = std::abs(coefficient * ia.getInt());
+    }
+  if (magnitude) {
+    width = Poly::constant(*magnitude);
+  } else {
+    bool positive = llvm::all_of(stride->terms,
+                                 [](auto &term) { return term.second > 0; });
+    bool negative = llvm::all_of(stride->terms,
+                                 [](auto &term) { return term.second < 0; });
+    if (!positive && !negative)
+      return false;
+    if (negative)
+      width = width.scaled(-1);
+  }
+  if (width.terms.empty())
     return false;
-  if (negative)
-    width = width.scaled(-1);
   // Every access of an iteration within one window of that width.
   for (const Poly &end : ends)
     for (const Poly &begin : begins) {

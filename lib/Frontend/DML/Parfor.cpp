@@ -27,15 +27,6 @@ using namespace mlir::amls::dml::importer;
 
 namespace {
 
-/// An option's value as a word: LOCAL, FACTORING, "LOCAL", ...
-std::optional<std::string> optionWord(const Expr *value) {
-  if (auto *name = llvm::dyn_cast<IdentifierExpr>(value))
-    return name->name;
-  if (auto *text = llvm::dyn_cast<StringExpr>(value))
-    return text->value;
-  return std::nullopt;
-}
-
 /// The first statement of `body` (nested ones included) that assigns
 /// `name`, and the first that reads it before or without an assignment in
 /// the same iteration (in the order of the text: an approximation for
@@ -104,7 +95,14 @@ Importer::readParforOptions(const ForStmt *forStmt) {
   auto word = [&](const LoopOption &option,
                   llvm::ArrayRef<llvm::StringRef> allowed)
       -> std::optional<std::string> {
-    std::optional<std::string> w = optionWord(option.value.get());
+    // A bare word (LOCAL), or a string known before the run: a literal, a
+    // $ argument, a variable.
+    std::optional<std::string> w;
+    auto *name = llvm::dyn_cast<IdentifierExpr>(option.value.get());
+    if (name && !env.count(name->name))
+      w = name->name;
+    else
+      w = gen(option.value.get()).constantString();
     if (w && llvm::is_contained(allowed, *w))
       return w;
     auto diag = error(option.value->getLoc());
@@ -170,7 +168,7 @@ Importer::readParforOptions(const ForStmt *forStmt) {
       ok = false;
     }
   }
-  if (options.taskSize && options.partitioner &&
+  if (options.taskSize && *options.taskSize > 1 && options.partitioner &&
       *options.partitioner != ParforPartitioner::Fixed)
     emitWarning(loc(forStmt->getLoc()))
         << "parfor option 'tasksize' is used by taskpartitioner=FIXED only";
