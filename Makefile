@@ -14,6 +14,9 @@
 #                in build/bench/sparse/)
 #   make bench-sums  Kahan-compensated sums (AMLS's default, as SystemDS)
 #                against --sums=plain on the bandwidth-bound reductions
+#   make bench-parfor  parfor at 2 workers against the sequential loop and
+#                NumPy (a compute-bound body, an imbalanced triangular loop
+#                per task partitioner, seed 001's grid search)
 #   make bench-memory  the runtime's buffer pool against the system allocator
 #                (loops of temporaries, the examples' peak memory, threads;
 #                MEMORY_BENCH_FLAGS="--size large" for the large examples)
@@ -42,7 +45,7 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums leak-check \
+.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor leak-check \
         asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml clean
@@ -119,6 +122,9 @@ bench: build
 
 bench-sums: build
 	/usr/bin/python3 bench/compensated_sums.py --amls-run $(AMLS_RUN)
+
+bench-parfor: build
+	/usr/bin/python3 bench/parfor.py --amls-run $(AMLS_RUN)
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.

@@ -219,6 +219,10 @@ OperandRange ParforOp::getEntrySuccessorOperands(RegionSuccessor successor) {
   return getShared();
 }
 
+// Loop-invariant code leaves a parfor's body like any loop's (the grid
+// search's t(X) %*% X is computed once, not per iteration).
+SmallVector<Region *> ParforOp::getLoopRegions() { return {&getBody()}; }
+
 //===----------------------------------------------------------------------===//
 // FusedOp
 //===----------------------------------------------------------------------===//

@@ -16,6 +16,7 @@
 
 def AMLS_ParforOp : AMLS_Op<"parfor", [
     AutomaticAllocationScope, RecursiveMemoryEffects, SingleBlock,
+    DeclareOpInterfaceMethods<LoopLikeOpInterface>,
     DeclareOpInterfaceMethods<RegionBranchOpInterface,
                               ["getEntrySuccessorOperands"]>]> {
   let summary = "parallel loop writing disjoint slices of results [parfor]";

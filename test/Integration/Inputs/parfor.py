@@ -15,6 +15,9 @@ import numpy as np
 
 from results import check
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from oracle import amls_rand  # noqa: E402
+
 
 def data(directory):
     rng = np.random.default_rng(19)
@@ -50,7 +53,10 @@ def expected(directory):
     k = int(labels.max())
     classes = np.hstack([ridge(X, 2.0 * (labels == c) - 1, 1.0)
                          for c in range(1, k + 1)])
-    return dict(grid=grid, corr=corr, scores=scores, classes=classes)
+    random = np.vstack([amls_rand(7 + i, 50, 4, -1.0, 1.0, 1.0).sum(axis=0)
+                        for i in range(1, 21)])
+    return dict(grid=grid, corr=corr, scores=scores, classes=classes,
+                random=random)
 
 
 def main():
