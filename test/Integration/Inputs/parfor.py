@@ -55,8 +55,9 @@ def expected(directory):
                          for c in range(1, k + 1)])
     random = np.vstack([amls_rand(7 + i, 50, 4, -1.0, 1.0, 1.0).sum(axis=0)
                         for i in range(1, 21)])
+    norms = np.linalg.norm(D, axis=0)[None, :]
     return dict(grid=grid, corr=corr, scores=scores, classes=classes,
-                random=random)
+                random=random, norms=norms)
 
 
 def main():
