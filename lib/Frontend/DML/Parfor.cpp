@@ -103,6 +103,9 @@ Importer::readParforOptions(const ForStmt *forStmt) {
       w = name->name;
     else
       w = gen(option.value.get()).constantString();
+    // SystemDS reads the values without regard to case (opt=None).
+    if (w)
+      w = llvm::StringRef(*w).upper();
     if (w && llvm::is_contained(allowed, *w))
       return w;
     auto diag = error(option.value->getLoc());
