@@ -117,6 +117,9 @@ public:
 private:
   bool isInvariant(Value v);
   std::optional<Poly> parse(Value v, Bound bound, unsigned depth = 0);
+  /// Whether `v` is an integer by construction (integer types, integer
+  /// constants, and +, -, * of integers): rounding it changes nothing.
+  bool isIntegral(Value v, unsigned depth = 0);
   /// Follows a version of the matrix to its uses; false after a
   /// dependency (in `result`).
   bool follow(Value version, unsigned position, SharedMatrixDependence &result);
@@ -126,6 +129,10 @@ private:
   ParforOp parfor;
   Value iteration;
   llvm::DenseMap<Value, bool> invariant;
+  /// How many min/max a parse replaced by one operand (a bound, not the
+  /// value): a product or quotient of such a bound is only a bound when the
+  /// other factor is a nonnegative constant.
+  unsigned boundChoices = 0;
   llvm::DenseSet<Value> visited;
   std::vector<Access> accesses;
 };
@@ -141,6 +148,31 @@ bool Analysis::isInvariant(Value v) {
                              [&](Value operand) { return isInvariant(operand); });
   invariant[v] = result;
   return result;
+}
+
+bool Analysis::isIntegral(Value v, unsigned depth) {
+  if (depth > 64)
+    return false;
+  if (v.getType().isIntOrIndex())
+    return true;
+  FloatAttr floatAttr;
+  if (matchPattern(v, m_Constant(&floatAttr))) {
+    double c = floatAttr.getValueAsDouble();
+    return c == std::floor(c);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<arith::SIToFPOp, arith::UIToFPOp, math::FloorOp, math::CeilOp,
+          math::RoundOp>(def))
+    return true;
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::SelectOp,
+          arith::MinimumFOp, arith::MaximumFOp, arith::MinNumFOp,
+          arith::MaxNumFOp>(def))
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return operand.getType().isInteger(1) || isIntegral(operand, depth + 1);
+    });
+  return false;
 }
 
 std::optional<Poly> Analysis::parse(Value v, Bound bound, unsigned depth) {
@@ -168,6 +200,7 @@ std::optional<Poly> Analysis::parse(Value v, Bound bound, unsigned depth) {
   auto choose = [&](Bound allowed) -> std::optional<Poly> {
     if (bound != allowed)
       return std::nullopt;
+    ++boundChoices;
     std::optional<Poly> fallback;
     for (unsigned i = 0; i < 2; ++i)
       if (std::optional<Poly> p = operand(i, bound)) {
@@ -187,26 +220,48 @@ std::optional<Poly> Analysis::parse(Value v, Bound bound, unsigned depth) {
             .Case<arith::SubIOp, arith::SubFOp>([&](auto) {
               return both([](Poly a, Poly b) { return a - b; }, flip(bound));
             })
-            .Case<arith::MulIOp, arith::MulFOp>([&](auto) {
-              return both([](Poly a, Poly b) { return a * b; }, bound);
+            .Case<arith::MulIOp, arith::MulFOp>([&](auto) -> std::optional<Poly> {
+              unsigned before = boundChoices;
+              std::optional<Poly> lhs = operand(0, bound);
+              unsigned afterLhs = boundChoices;
+              std::optional<Poly> rhs = operand(1, bound);
+              if (!lhs || !rhs)
+                return std::nullopt;
+              // A bound times a negative or unknown factor is no bound.
+              auto nonnegative = [](const Poly &p) {
+                std::optional<double> c = p.asConstant();
+                return c && *c >= 0;
+              };
+              if ((afterLhs != before && !nonnegative(*rhs)) ||
+                  (boundChoices != afterLhs && !nonnegative(*lhs)))
+                return std::nullopt;
+              return *lhs * *rhs;
             })
             .Case<arith::DivFOp>([&](auto) -> std::optional<Poly> {
+              unsigned before = boundChoices;
               std::optional<Poly> lhs = operand(0, bound);
+              bool boundedLhs = boundChoices != before;
               std::optional<Poly> rhs = operand(1, bound);
               std::optional<double> c = rhs ? rhs->asConstant() : std::nullopt;
-              if (!lhs || !c || std::abs(*c) <= kEpsilon)
+              if (!lhs || !c || std::abs(*c) <= kEpsilon ||
+                  (boundedLhs && *c < 0) || boundChoices != before + boundedLhs)
                 return std::nullopt;
               return lhs->scaled(1.0 / *c);
             })
-            .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::FPToSIOp,
-                  arith::FPToUIOp, arith::SIToFPOp, arith::UIToFPOp,
-                  arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-                  math::FloorOp, math::RoundOp>(
+            .Case<arith::IndexCastOp, arith::SIToFPOp, arith::ExtSIOp>(
                 [&](auto) { return operand(0, bound); })
-            .Case<arith::MinSIOp, arith::MinUIOp, arith::MinimumFOp,
-                  arith::MinNumFOp>([&](auto) { return choose(Bound::Upper); })
-            .Case<arith::MaxSIOp, arith::MaxUIOp, arith::MaximumFOp,
-                  arith::MaxNumFOp>([&](auto) { return choose(Bound::Lower); })
+            // Rounding is the identity only on integers: floor(i / 2) or
+            // i %% 2 is not i / 2.
+            .Case<arith::FPToSIOp, math::FloorOp, math::RoundOp>(
+                [&](auto) -> std::optional<Poly> {
+                  if (!isIntegral(def->getOperand(0)))
+                    return std::nullopt;
+                  return operand(0, bound);
+                })
+            .Case<arith::MinSIOp, arith::MinimumFOp, arith::MinNumFOp>(
+                [&](auto) { return choose(Bound::Upper); })
+            .Case<arith::MaxSIOp, arith::MaximumFOp, arith::MaxNumFOp>(
+                [&](auto) { return choose(Bound::Lower); })
             .Default([](Operation *) { return std::nullopt; });
     if (parsed)
       return *parsed;
@@ -272,7 +327,10 @@ bool Analysis::follow(Value version, unsigned position,
       Operation *parent = yield->getParentOp();
       if (!isa<scf::IfOp, scf::ForOp, scf::WhileOp>(parent))
         return dependency("read as a whole");
-      if (!follow(parent->getResult(index), position, result))
+      // A while loop's body yields into its condition region's arguments
+      // (below), not into its results.
+      if (!isa<scf::WhileOp>(parent) &&
+          !follow(parent->getResult(index), position, result))
         return false;
       // A loop carries the version into its next iteration.
       if (auto loop = dyn_cast<scf::ForOp>(parent))
@@ -459,6 +517,39 @@ bool Analysis::gcdSeparates(int dimension) {
   return !cells.empty();
 }
 
+/// The values that flow into `version` where control flow merges: both
+/// branches' yields for an scf.if result, the initial value and the body's
+/// yield for a loop result (scf.for, nested parfor) or a while loop's state.
+static SmallVector<Value> mergedSources(Value version) {
+  SmallVector<Value> sources;
+  auto yielded = [](Block &block, unsigned index) {
+    return block.getTerminator()->getOperand(index);
+  };
+  if (auto argument = dyn_cast<BlockArgument>(version)) {
+    auto loop = dyn_cast<scf::WhileOp>(argument.getOwner()->getParentOp());
+    if (loop && argument.getOwner() == loop.getBeforeBody()) {
+      unsigned index = argument.getArgNumber();
+      sources = {loop.getInits()[index], yielded(*loop.getAfterBody(), index)};
+    }
+    return sources;
+  }
+  auto result = cast<OpResult>(version);
+  Operation *owner = result.getOwner();
+  unsigned index = result.getResultNumber();
+  if (auto branches = dyn_cast<scf::IfOp>(owner)) {
+    for (Region *region :
+         {&branches.getThenRegion(), &branches.getElseRegion()})
+      if (!region->empty())
+        sources.push_back(yielded(region->front(), index));
+  } else if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+    sources = {loop.getInitArgs()[index], yielded(*loop.getBody(), index)};
+  } else if (auto nested = dyn_cast<ParforOp>(owner)) {
+    sources = {nested.getShared()[index],
+               yielded(nested.getBody().front(), index)};
+  }
+  return sources;
+}
+
 SharedMatrixDependence Analysis::analyze(BlockArgument shared,
                                          unsigned position) {
   SharedMatrixDependence result;
@@ -467,6 +558,30 @@ SharedMatrixDependence Analysis::analyze(BlockArgument shared,
   visited.clear();
   if (!follow(shared, position, result))
     return result;
+  // The matrix the body yields must be a version of the shared one: a
+  // matrix assigned as a whole replaces what other iterations write.
+  auto yield = cast<YieldOp>(parfor.getBody().front().getTerminator());
+  if (!visited.contains(yield.getOperand(position))) {
+    result.reason = "assigned as a whole in the body (only left indexing "
+                    "may update it)";
+    result.first = yield.getOperand(position).getDefiningOp()
+                       ? yield.getOperand(position).getDefiningOp()
+                       : yield.getOperation();
+    return result;
+  }
+  // A version merged at an scf.if, a loop or a nested parfor must be a
+  // version on every path into it: a branch or loop that assigns the
+  // matrix as a whole replaces what other iterations write.
+  for (Value version : llvm::to_vector(visited))
+    for (Value source : mergedSources(version))
+      if (!visited.contains(source)) {
+        result.reason = "assigned as a whole on some path in the body (only "
+                        "left indexing may update it)";
+        result.first = source.getDefiningOp()
+                           ? source.getDefiningOp()
+                           : version.getParentRegion()->getParentOp();
+        return result;
+      }
   if (accesses.empty()) {
     result.independent = true;
     result.how = "not written";

@@ -249,3 +249,107 @@ func.func @unchecked(%R: !amls.matrix<10x10xf64>) -> !amls.matrix<10x10xf64> {
   } {shared_names = ["R"], unchecked} -> !amls.matrix<10x10xf64>
   return %0 : !amls.matrix<10x10xf64>
 }
+
+// -----
+
+// R[2 * floor(i / 2)] (DML's 2 * (i %/% 2)): iterations 2j and 2j+1 write
+// the same row. Rounding is the identity only on integers, so the bound
+// is not understood and the loop is rejected.
+func.func @rounded_index(%R: !amls.matrix<10x1xf64>) -> !amls.matrix<10x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %two = arith.constant 2.0 : f64
+  %v = arith.constant 1.0 : f64
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c0 to %c5 step %c1 shared(%R : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    %i64 = arith.index_cast %i : index to i64
+    %if = arith.sitofp %i64 : i64 to f64
+    %h = arith.divf %if, %two : f64
+    %f = math.floor %h : f64
+    %m = arith.mulf %f, %two : f64
+    %mi = arith.fptosi %m : f64 to i64
+    %r = arith.index_cast %mi : i64 to index
+    %r1 = arith.addi %r, %c1 : index
+    %cell = amls.fill %v, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+    // expected-error @below {{through 'R': iterations may write the same part}}
+    %w = amls.insert_slice %cell into %acc[%r : %r1, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<10x1xf64> -> !amls.matrix<10x1xf64>
+    amls.yield %w : !amls.matrix<10x1xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x1xf64>
+  return %0 : !amls.matrix<10x1xf64>
+}
+
+// -----
+
+// Rows [i, -1 * min(-i, -n)) = [i, max(i, n)): a min is an upper bound,
+// but times -1 it is a lower one; every iteration writes up to row n.
+func.func @negated_min(%R: !amls.matrix<10x1xf64>, %n: index) -> !amls.matrix<10x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m1 = arith.constant -1 : index
+  %c10 = arith.constant 10 : index
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c0 to %c10 step %c1 shared(%R : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    %ni = arith.muli %i, %m1 : index
+    %nn = arith.muli %n, %m1 : index
+    %lo = arith.minsi %ni, %nn : index
+    %end = arith.muli %lo, %m1 : index
+    %rows = arith.subi %end, %i : index
+    %v = arith.constant 1.0 : f64
+    %part = amls.fill %v, %rows, %c1 : f64 -> !amls.matrix<?x1xf64>
+    // expected-error @below {{through 'R': iterations may write the same part}}
+    %w = amls.insert_slice %part into %acc[%i : %end, %c0 : %c1] : !amls.matrix<?x1xf64> into !amls.matrix<10x1xf64> -> !amls.matrix<10x1xf64>
+    amls.yield %w : !amls.matrix<10x1xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x1xf64>
+  return %0 : !amls.matrix<10x1xf64>
+}
+
+// -----
+
+// R = matrix(i, 1, 1) in the body: the matrix is replaced as a whole.
+func.func @whole_assignment(%R: !amls.matrix<1x1xf64>) -> !amls.matrix<1x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %v = arith.constant 1.0 : f64
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c0 to %c10 step %c1 shared(%R : !amls.matrix<1x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<1x1xf64>):
+    // expected-error @below {{through 'R': assigned as a whole in the body (only left indexing may update it)}}
+    %new = amls.fill %v, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+    amls.yield %new : !amls.matrix<1x1xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<1x1xf64>
+  return %0 : !amls.matrix<1x1xf64>
+}
+
+// -----
+
+// if (i == 3) R = matrix(0, 10, 1) else R[i, 1] = 1: one branch replaces
+// the whole matrix.
+func.func @whole_assignment_in_branch(%R: !amls.matrix<10x1xf64>) -> !amls.matrix<10x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c10 = arith.constant 10 : index
+  %v = arith.constant 1.0 : f64
+  %z = arith.constant 0.0 : f64
+  // expected-note @below {{in this parfor}}
+  %0 = amls.parfor %c0 to %c10 step %c1 shared(%R : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    %is3 = arith.cmpi eq, %i, %c3 : index
+    %next = scf.if %is3 -> (!amls.matrix<10x1xf64>) {
+      // expected-error @below {{through 'R': assigned as a whole on some path in the body (only left indexing may update it)}}
+      %zeros = amls.fill %z, %c10, %c1 : f64 -> !amls.matrix<10x1xf64>
+      scf.yield %zeros : !amls.matrix<10x1xf64>
+    } else {
+      %i1 = arith.addi %i, %c1 : index
+      %cell = amls.fill %v, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+      %w = amls.insert_slice %cell into %acc[%i : %i1, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<10x1xf64> -> !amls.matrix<10x1xf64>
+      scf.yield %w : !amls.matrix<10x1xf64>
+    }
+    amls.yield %next : !amls.matrix<10x1xf64>
+  } {shared_names = ["R"]} -> !amls.matrix<10x1xf64>
+  return %0 : !amls.matrix<10x1xf64>
+}
