@@ -32,7 +32,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import openblas_core  # noqa: E402
@@ -40,6 +39,8 @@ import openblas_core  # noqa: E402
 openblas_core.select()
 
 import numpy as np  # noqa: E402
+
+from run import best_of  # noqa: E402  (bench/run.py's helper)
 
 LOOPS = {
     "cg": """
@@ -172,15 +173,6 @@ def run_all(fn, items, workers):
         return [fn(x) for x in items]
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         return list(pool.map(fn, items))
-
-
-def best_of(repeat, fn):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main():

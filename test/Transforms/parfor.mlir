@@ -1,5 +1,6 @@
 // RUN: amls-opt %s -split-input-file -amls-parfor="threads=2 explain" -verify-diagnostics 2>/dev/null | FileCheck %s
 // RUN: amls-opt %s -split-input-file -amls-parfor="threads=2 explain" -verify-diagnostics 2>&1 >/dev/null | FileCheck %s --check-prefix=EXPLAIN
+// RUN: amls-opt %s -split-input-file -amls-parfor="threads=2 memory-limit=1000000 explain" -verify-diagnostics 2>&1 >/dev/null | FileCheck %s --check-prefix=MEMORY
 
 // The dependency analysis and plan of --amls-parfor (seed 001). A shared
 // matrix is independent when every access of iteration i lies in a window
@@ -10,8 +11,11 @@
 // R[i, ] = ...: rows by stride 1. 100 iterations of a 1x1000 row: worth
 // two workers; factoring for k = 2: ceil(100/4) = 25 twice, then 13, 6,
 // 3, 2, 1.
-// EXPLAIN: amls-parfor: parfor at {{.*}}parfor.mlir:[[@LINE+10]]:8: R by rows (stride 1)
+// EXPLAIN: amls-parfor: parfor at {{.*}}parfor.mlir:[[@LINE+13]]:8: R by rows (stride 1)
 // EXPLAIN-NEXT: amls-parfor: plan: 2 workers x 1 inner thread, factoring, 100 iterations in 12 tasks (25, 25, 13, 13, 6, 6, 3, 3, 2, 2, 1, 1)
+// With a budget of 1 MB, the body's 816,000 bytes (a 100x1000 result, two
+// 1x1000 rows) fit once, not twice: one worker.
+// MEMORY: amls-parfor: plan: 1 worker x 2 inner threads, factoring, 100 iterations in 7 tasks (50, 25, 13, 6, 3, 2, 1); 2 workers' matrices would exceed the memory budget
 // CHECK-LABEL: func @rows
 // CHECK: amls.parfor
 // CHECK: {independent, inner_threads = 1 : i64, partitioner = 3 : i32, shared_names = ["R"], task_size = 1 : i64, workers = 2 : i64}

@@ -86,7 +86,7 @@ void runOnWorkers(scf::ForOp loop, DictionaryAttr plan) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.createBlock(&region.getRegion());
-    auto tasks = scf::WhileOp::create(
+    scf::WhileOp::create(
         b, loc, TypeRange{i64}, ValueRange{},
         [&](OpBuilder &nb, Location nl, ValueRange) {
           Value task = createRuntimeCall(nb, nl, loop,
@@ -117,7 +117,6 @@ void runOnWorkers(scf::ForOp loop, DictionaryAttr plan) {
                                        loop.getBody()->getOperations());
           scf::YieldOp::create(nb, nl);
         });
-    (void)tasks;
     omp::TerminatorOp::create(b, loc);
   }
   if (serialInside)

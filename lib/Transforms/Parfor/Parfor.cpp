@@ -167,11 +167,12 @@ struct ParforPass : public mlir::amls::impl::AMLSParforBase<ParforPass> {
       }
       // Each worker's matrices at once must fit the budget.
       double bytes = 8 * bodyCells(parfor.getBody(), 0);
+      int64_t wanted = workers;
       while (memoryLimit > 0 && workers > 1 && bytes * workers > memoryLimit)
         --workers;
-      if (memoryLimit > 0 && bytes * workers > memoryLimit && workers == 1 &&
-          parfor.getWorkers().value_or(1) > 1)
-        why.push_back("the workers' matrices exceed the memory budget");
+      if (workers < wanted)
+        why.push_back(llvm::formatv(
+            "{0} workers' matrices would exceed the memory budget", wanted));
     }
     ParforPartitioner partitioner =
         parfor.getPartitioner().value_or(ParforPartitioner::Factoring);
