@@ -9,6 +9,10 @@ using namespace mlir::amls;
 LogicalResult MatrixPropertyAnalysis::visitOperation(
     Operation *op, ArrayRef<const MatrixTypeLattice *> operands,
     ArrayRef<MatrixTypeLattice *> results) {
+  // A poison value (a matrix not assigned on this path) is the bottom of the
+  // lattice: joined with the assigned values, it leaves their type.
+  if (isa<ub::PoisonOp>(op))
+    return success();
   auto inferable = dyn_cast<InferMatrixPropertiesInterface>(op);
   if (!inferable) {
     setAllToEntryStates(results);

@@ -760,6 +760,18 @@ struct AMLSSelectFormatsPass
     selector.run(getOperation());
     numCSR += selector.numCSR;
     numConverts += selector.numConverts;
+    // A matrix not assigned on a path (poison) takes the format of the
+    // values it joins without a conversion: it is never read.
+    getOperation()->walk([&](ConvertOp convert) {
+      if (!convert.getInput().getDefiningOp<ub::PoisonOp>())
+        return;
+      OpBuilder builder(convert);
+      convert.replaceAllUsesWith(
+          ub::PoisonOp::create(builder, convert.getLoc(), convert.getType())
+              .getResult());
+      convert.erase();
+      --numConverts;
+    });
   }
 };
 

@@ -491,3 +491,31 @@ func.func @untaken_branch_with_sizes_that_do_not_fit(%X: !amls.matrix<3x2xf64>) 
   }
   return %r : !amls.matrix<?x?xf64>
 }
+
+// -----
+
+// A matrix assigned only inside a loop (DML's `muNext` in glm) enters the
+// loop as ub.poison: no fact about it joins with the assignments, so the
+// loop carries the assigned 5x1, and the poison takes that type without a
+// cast (a cast's run-time size check would fail on it).
+// CHECK-LABEL: func @poison_is_bottom
+// CHECK: %[[P:.*]] = ub.poison : !amls.matrix<5x1xf64, sparsity = 1.0>
+// CHECK-NOT: amls.cast
+// CHECK: scf.while (%{{.*}} = %[[P]]{{.*}}) : (!amls.matrix<5x1xf64, sparsity = 1.0>, index)
+// CHECK: return
+func.func @poison_is_bottom(%x: !amls.matrix<5x1xf64>, %n: index) -> !amls.matrix<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = ub.poison : !amls.matrix<?x?xf64>
+  %r:2 = scf.while (%m = %p, %i = %c0) : (!amls.matrix<?x?xf64>, index) -> (!amls.matrix<?x?xf64>, index) {
+    %go = arith.cmpi slt, %i, %n : index
+    scf.condition(%go) %m, %i : !amls.matrix<?x?xf64>, index
+  } do {
+  ^bb0(%m: !amls.matrix<?x?xf64>, %i: index):
+    %y = amls.exp %x : !amls.matrix<5x1xf64> -> !amls.matrix<5x1xf64>
+    %yd = amls.cast %y : !amls.matrix<5x1xf64> -> !amls.matrix<?x?xf64>
+    %next = arith.addi %i, %c1 : index
+    scf.yield %yd, %next : !amls.matrix<?x?xf64>, index
+  }
+  return %r#0 : !amls.matrix<?x?xf64>
+}

@@ -330,3 +330,28 @@ func.func @dynamic_labels(%seq: !amls.matrix<20000x1xf64>, %y: !amls.matrix<2000
   %G = amls.sub %P, %Y : !amls.matrix<20000x?xf64>, !amls.matrix<20000x?xf64> -> !amls.matrix<20000x?xf64>
   return %s, %G : f64, !amls.matrix<20000x?xf64>
 }
+
+// -----
+
+// A matrix assigned in one branch only is poison in the other: it becomes
+// CSR with the assigned one, without a conversion (it is never read).
+// CHECK-LABEL: func @poison_branch
+// CHECK: scf.if %{{.*}} -> (!amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>)
+// CHECK-NEXT: %[[A:.*]] = amls.read {{.*}} format = csr>
+// CHECK-NEXT: scf.yield %[[A]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[P:.*]] = ub.poison : !amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>
+// CHECK-NEXT: scf.yield %[[P]]
+// CHECK-NOT: amls.convert
+// CHECK: return
+func.func @poison_branch(%flag: i1) -> f64 {
+  %p = ub.poison : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %r = scf.if %flag -> (!amls.matrix<1000x1000xf64, sparsity = 0.005>) {
+    %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+    scf.yield %A : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  } else {
+    scf.yield %p : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  }
+  %s = amls.agg sum all %r : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
+  return %s : f64
+}

@@ -26,7 +26,9 @@ def AMLS_Dialect : Dialect {
     broadcast scalars and row/column vectors, aggregates reduce over all cells,
     rows or columns, and indices in the IR are 0-based and half-open.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // ub.poison stands for a matrix not assigned on every path (DML scoping).
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::ub::UBDialect"];
   let useDefaultTypePrinterParser = 0;
   let hasConstantMaterializer = 1;
   // The matrix type is parsed and printed by hand (builtin `4x?xf64` style),

@@ -111,7 +111,8 @@ struct ConvertAMLSToLinalgPass
     });
     // Canonicalization turns an scf.if that picks one of two matrices into
     // arith.select on matrices.
-    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::SelectOp>(
+    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp, arith::SelectOp,
+                                 ub::PoisonOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addLegalOp<ModuleOp, scf::ExecuteRegionOp, scf::ForallOp,
                       scf::InParallelOp, scf::ParallelOp, scf::ReduceOp>();

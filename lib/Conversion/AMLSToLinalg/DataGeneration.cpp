@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CSRLowering.h"
 #include "LoweringUtils.h"
 
 using namespace mlir;
@@ -36,6 +37,44 @@ struct LowerFill : public AMLSPattern<FillOp> {
     Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size,
                                      indexConstant(b, loc, 0));
     check(b, loc, ok, op, Twine(what) + " must be non-negative");
+  }
+};
+
+/// A matrix not assigned on this path (DML scoping): never read, so
+/// uninitialized tensors of its static sizes and no cells where a size is
+/// unknown; a CSR matrix without entries.
+struct LowerPoison : public AMLSPattern<ub::PoisonOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(ub::PoisonOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto matrix = dyn_cast<MatrixType>(op.getType());
+    if (!matrix)
+      return failure();
+    Location loc = op.getLoc();
+    auto empty = [&](Type type) -> Value {
+      auto tensor = cast<RankedTensorType>(type);
+      SmallVector<Value> sizes;
+      for (int64_t dim : tensor.getShape())
+        if (ShapedType::isDynamic(dim))
+          sizes.push_back(indexConstant(rewriter, loc, 0));
+      return tensor::EmptyOp::create(rewriter, loc, tensor, sizes);
+    };
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertType(matrix, types)))
+      return failure();
+    if (types.size() == 1) {
+      rewriter.replaceOp(op, empty(types[0]));
+      return success();
+    }
+    SmallVector<Value> values = {empty(types[0]), empty(types[1]),
+                                 empty(types[2]),
+                                 indexConstant(rewriter, loc,
+                                               matrix.hasStaticCols()
+                                                   ? matrix.getCols()
+                                                   : 0)};
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
   }
 };
 
@@ -157,6 +196,6 @@ struct LowerRand : public LowerToValue<RandOp> {
 void mlir::amls::populateAMLSDataGenerationLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerFill, LowerConstant, LowerSeq, LowerRand>(
+  addPatterns<LowerFill, LowerPoison, LowerConstant, LowerSeq, LowerRand>(
       patterns, converter, schedule);
 }

@@ -54,7 +54,8 @@ LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
       return next;
     // Structural ops pass the four values of a CSR matrix along.
     if (isa<func::FuncOp, func::CallOp, func::ReturnOp, scf::ForOp,
-            scf::WhileOp, scf::IfOp, scf::YieldOp, scf::ConditionOp>(op))
+            scf::WhileOp, scf::IfOp, scf::YieldOp, scf::ConditionOp,
+            ub::PoisonOp>(op))
       return next;
     SmallVector<bool> csrOperands = llvm::map_to_vector(
         op->getOperandTypes(), [](Type type) { return isCSRMatrix(type); });

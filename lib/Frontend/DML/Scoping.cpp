@@ -14,6 +14,7 @@
 #include "Importer.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 #include <limits>
 
@@ -119,11 +120,11 @@ DValue Importer::readVariable(const std::string &name, SMLoc where) {
 
 Value Importer::placeholder(Location l, const DValue &like) {
   switch (like.kind) {
-  case DValue::Kind::Matrix: {
-    Value zero = indexConstant(l, 0);
-    return FillOp::create(builder, l, matrixType(), constant(l, 0.0), zero,
-                          zero);
-  }
+  case DValue::Kind::Matrix:
+    // Never read (the defined flag guards every read), and no fact about it
+    // joins with the assigned values: size inference ignores poison, so a
+    // loop-carried `mu` keeps the 100000x1 of its assignments.
+    return ub::PoisonOp::create(builder, l, matrixType());
   case DValue::Kind::Bool:
     return boolConstant(l, false);
   default:

@@ -789,3 +789,16 @@ func.func @square(%X: !amls.matrix<4x3xf64>) -> (!amls.matrix<4x3xf64>, !amls.ma
   %1 = amls.pow %X, %three : !amls.matrix<4x3xf64>, f64 -> !amls.matrix<4x3xf64>
   return %0, %1 : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64>
 }
+
+// -----
+
+// A matrix not assigned on a path: an uninitialized tensor, without cells
+// where a size is unknown.
+// CHECK-LABEL: func @poison_matrix
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x0xf64>
+// CHECK: %[[C:.*]] = tensor.cast %[[E]] : tensor<4x0xf64> to tensor<4x?xf64>
+// CHECK: return %[[C]]
+func.func @poison_matrix() -> !amls.matrix<4x?xf64> {
+  %p = ub.poison : !amls.matrix<4x?xf64>
+  return %p : !amls.matrix<4x?xf64>
+}

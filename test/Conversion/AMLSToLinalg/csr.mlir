@@ -563,3 +563,16 @@ func.func @dynamic_merge(%X: !amls.matrix<?x?xf64, format = csr>, %Y: !amls.matr
   %0 = amls.add %X, %Y : !amls.matrix<?x?xf64, format = csr>, !amls.matrix<?x?xf64, format = csr> -> !amls.matrix<?x?xf64, format = csr>
   return %0 : !amls.matrix<?x?xf64, format = csr>
 }
+
+// -----
+
+// A CSR matrix not assigned on a path: row pointers, no entries.
+// CHECK-LABEL: func @poison_csr
+// CHECK-DAG: %[[ROWS:.*]] = tensor.empty() : tensor<5xi64>
+// CHECK-DAG: %[[COLS:.*]] = tensor.empty() : tensor<0xi32>
+// CHECK-DAG: %[[VALUES:.*]] = tensor.empty() : tensor<0xf64>
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<5xi64>, tensor<?xi32>, tensor<?xf64>, index
+func.func @poison_csr() -> !amls.matrix<4x3xf64, format = csr> {
+  %p = ub.poison : !amls.matrix<4x3xf64, format = csr>
+  return %p : !amls.matrix<4x3xf64, format = csr>
+}
