@@ -45,7 +45,7 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor leak-check \
+.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-library leak-check \
         asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml clean
@@ -125,6 +125,11 @@ bench-sums: build
 
 bench-parfor: build
 	/usr/bin/python3 bench/parfor.py --amls-run $(AMLS_RUN)
+
+# Every ML algorithm of the DML library against the same algorithm in
+# NumPy/SciPy on the examples' large data (several minutes).
+bench-library: build
+	/usr/bin/python3 bench/library.py --amls-run $(AMLS_RUN) --size large
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.
