@@ -6,12 +6,12 @@ For each algorithm, the generated data goes to
   - the hand-written example (examples/NAME.dml) where there is one,
   - a script calling the library function (DRIVERS below),
   - the same algorithm in NumPy/SciPy: the examples' references for l2svm,
-    multiLogReg, lmCG and the per-class l2svm of msvm; the runs of the
-    library's kmeans in test/Integration/Inputs/library_ml.py; and below,
-    statement by statement after the library's DML, glm (binomial, logit:
-    Fisher scoring with conjugate gradients inside), pageRank's power
-    iterations, components' label propagation, lm's normal equations,
-    pca's covariance eigenvectors and naiveBayes's counts,
+    multiLogReg, lmCG and the per-class l2svm of msvm; test/Integration's
+    oracles for kmeans (the library's runs, library_ml.py) and lm (the
+    normal equations, library.py); and below, statement by statement after
+    the library's DML, glm (binomial, logit: Fisher scoring with conjugate
+    gradients inside), pageRank's power iterations, components' label
+    propagation, pca's covariance eigenvectors and naiveBayes's counts,
 and every result is checked against NumPy's. AMLS times are amls-run's
 execute time (best of --repeat executions of the compiled program) minus
 the execute time of a script that only reads the same inputs, so reading
@@ -254,11 +254,13 @@ def components(G):
             return C.reshape(-1, 1)
 
 
-def lm(X, y, icpt, reg):
+def integration_oracle(name):
+    """An oracle module of test/Integration/Inputs (which import results.py
+    beside them)."""
     inputs = os.path.join(ROOT, "test", "Integration", "Inputs")
-    sys.path.insert(0, inputs)
-    return load(os.path.join(inputs, "library.py"), "library_inputs").lm(
-        X, y, icpt, reg)
+    if inputs not in sys.path:
+        sys.path.insert(0, inputs)
+    return load(os.path.join(inputs, name + ".py"), name + "_oracle")
 
 
 def pca(X, K):
@@ -318,9 +320,7 @@ def numpy_run(name, args):
                                         maxii=args["maxii"])[0]), (1e-6, 1e-8)
     if name == "kmeans":
         X = read("X")
-        inputs = os.path.join(ROOT, "test", "Integration", "Inputs")
-        sys.path.insert(0, inputs)  # library_ml imports results.py beside it
-        ml = load(os.path.join(inputs, "library_ml.py"), "library_ml")
+        ml = integration_oracle("library_ml")
         return (lambda: ml.kmeans(X, args["k"], 1, args["maxi"], args["eps"],
                                   len(X), args["seed"])), (1e-6, 1e-8)
     if name == "lmCG":
@@ -331,8 +331,10 @@ def numpy_run(name, args):
                 [:, :1]), (1e-6, 1e-8)
     if name == "lm":
         X, y = read("X"), read("y")
-        return (lambda: lm(X, y, args["icpt"], args["reg"])), \
-            (1e-6, 1e-8)
+        # The normal equations lmDS solves (test/Integration's oracle),
+        # loaded before the clock starts.
+        lm = integration_oracle("library").lm
+        return (lambda: lm(X, y, args["icpt"], args["reg"])), (1e-6, 1e-8)
     if name == "glm":
         X, Y = read("X"), read("Y")
         return (lambda: glm_binomial_logit(X, Y, -1, args["reg"], 1e-9)), \

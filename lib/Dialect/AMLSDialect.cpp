@@ -47,6 +47,8 @@ void AMLSDialect::initialize() {
 
 Operation *AMLSDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
+  if (auto poison = dyn_cast<ub::PoisonAttr>(value))
+    return ub::PoisonOp::create(builder, loc, type, poison);
   if (auto matrixType = dyn_cast<MatrixType>(type)) {
     auto elements = dyn_cast<ElementsAttr>(value);
     if (!elements)

@@ -340,9 +340,12 @@ OpFoldResult AsScalarOp::fold(FoldAdaptor adaptor) {
   return literal.getSplatValue<Attribute>();
 }
 
-OpFoldResult CastOp::fold(FoldAdaptor) {
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // A matrix not assigned on a path is poison of any type.
+  if (isa_and_nonnull<ub::PoisonAttr>(adaptor.getInput()))
+    return adaptor.getInput();
   // cast(cast(x)) -> cast(x): compatibility is transitive through the
   // intermediate only if x's type is directly compatible with ours.
   if (auto inner = getInput().getDefiningOp<CastOp>()) {
@@ -357,8 +360,11 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
   return {};
 }
 
-OpFoldResult ConvertOp::fold(FoldAdaptor) {
+OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // Poison is poison in any format.
+  if (isa_and_nonnull<ub::PoisonAttr>(adaptor.getInput()))
+    return adaptor.getInput();
   return {};
 }

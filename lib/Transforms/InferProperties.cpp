@@ -16,7 +16,6 @@
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -207,14 +206,10 @@ void PropertyInference::bridgeRegionEdges(RegionBranchOpInterface op,
     if (operand.get().getType() == expected)
       return;
     OpBuilder builder(operand.getOwner());
-    // Poison takes any type: no cast, whose run-time size check would fail.
-    if (auto poison = operand.get().getDefiningOp<ub::PoisonOp>()) {
-      operand.set(ub::PoisonOp::create(builder, poison.getLoc(), expected));
-      return;
-    }
-    Value cast = CastOp::create(builder, operand.getOwner()->getLoc(), expected,
-                                operand.get());
-    operand.set(cast);
+    // Folded: poison takes the type itself, without a cast whose run-time
+    // size check would fail on it.
+    operand.set(builder.createOrFold<CastOp>(operand.getOwner()->getLoc(),
+                                             expected, operand.get()));
   };
 
   SmallVector<RegionSuccessor> successors;

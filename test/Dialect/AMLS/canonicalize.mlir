@@ -294,3 +294,20 @@ func.func @identity_keeps_format(%X: !amls.matrix<4x4xf64, format = csr>) -> (!a
   %tt = amls.transpose %t : !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64>
   return %0, %tt : !amls.matrix<4x4xf64>, !amls.matrix<4x4xf64>
 }
+
+// -----
+
+// Poison (a matrix not assigned on a path) is poison of any size and format:
+// casts and conversions of it fold away.
+// CHECK-LABEL: func @poison_casts
+// CHECK-DAG: %[[C:.*]] = ub.poison : !amls.matrix<4x3xf64>
+// CHECK-DAG: %[[S:.*]] = ub.poison : !amls.matrix<4x3xf64, format = csr>
+// CHECK-NOT: amls.cast
+// CHECK-NOT: amls.convert
+// CHECK: return %[[C]], %[[S]]
+func.func @poison_casts() -> (!amls.matrix<4x3xf64>, !amls.matrix<4x3xf64, format = csr>) {
+  %p = ub.poison : !amls.matrix<?x?xf64>
+  %c = amls.cast %p : !amls.matrix<?x?xf64> -> !amls.matrix<4x3xf64>
+  %s = amls.convert %c : !amls.matrix<4x3xf64> -> !amls.matrix<4x3xf64, format = csr>
+  return %c, %s : !amls.matrix<4x3xf64>, !amls.matrix<4x3xf64, format = csr>
+}
