@@ -155,8 +155,9 @@ def AMLSParforWorkers : Pass<"amls-parfor-workers", "ModuleOp"> {
     taking tasks from the runtime's queue (`amls_rt_parfor_begin`/`next`/
     `task_first`/`task_end`/`end`, lib/Runtime/Parallel/Parfor.cpp) until
     none is left and running the task's iterations. The threads are the
-    OpenMP runtime's, the same pool the data-parallel loops use; nested
-    parallel regions inside run serialized, and BLAS runs on the calling
+    OpenMP runtime's, the same pool the data-parallel loops use; the
+    parallel loops inside run sequentially on their worker
+    (`amls-sequential-small-loops`), and BLAS runs on the calling
     thread while the workers run (`amls_rt_blas_serial`). Only loops whose
     shared matrices bufferization updates in place (no loop-carried
     buffers) run in parallel: their iterations write disjoint parts of one
@@ -176,10 +177,11 @@ def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
   let summary = "Run small parallel loops sequentially";
   let description = [{
     Replaces every outermost `scf.parallel` whose iteration count is a
-    constant below `min-iterations`, and every `scf.parallel` nested in
+    constant below `min-iterations`, every `scf.parallel` nested in
     another one (the outer loop already uses the threads; nested OpenMP
-    regions would start once per outer iteration), by nested `scf.for`
-    loops. The count is
+    regions would start once per outer iteration), and every `scf.parallel`
+    inside an `omp.parallel` region (a parfor's workers), by nested
+    `scf.for` loops. The count is
     the product of the loop's trip counts and those of the loops nested in
     it (the largest among siblings), so a column reduction over a tall
     matrix counts all of its cells. Loops with a count unknown at compile

@@ -384,8 +384,8 @@ def AMLSParfor : Pass<"amls-parfor"> {
     the workers exceed `memory-limit`, and 1 when the whole loop is too
     small to pay for starting threads), the task `partitioner` (factoring
     unless the script chose one) and `inner_threads` for the data-parallel
-    ops inside: 1 with several workers (nested parallel regions run
-    serialized and BLAS on the calling thread), all threads with one. `opt=NONE`
+    ops inside: 1 with several workers (their parallel loops run
+    sequentially and BLAS on the calling thread), all threads with one. `opt=NONE`
     (`fixed_plan`) keeps the script's options as they are. `explain` prints
     each plan on stderr.
   }];

@@ -10,13 +10,15 @@
 // sequential loop (a column reduction of a matrix with a run-time width is a
 // sequential loop over the rows around a parallel loop over the columns)
 // chooses at run time: kmeans's colSums over k columns started 200,000
-// OpenMP regions per iteration, 10x slower than NumPy.
+// OpenMP regions per iteration, 10x slower than NumPy. Parallel loops inside
+// an OpenMP region (a parfor's workers) are sequential too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -125,9 +127,15 @@ struct SequentialSmallLoopsPass
       // as nested OpenMP regions they would start one per outer iteration.
       loop.getBody()->walk(
           [&](scf::ParallelOp nested) { sequential.push_back(nested); });
+      // So do those in a parallel region (a parfor's workers, planned with
+      // one inner thread each): a nested region would run serialized anyway,
+      // and libomp keeps a team per worker for it that it never frees.
       std::optional<int64_t> iterations = iterationsOf(loop);
-      if (iterations && *iterations < minIterations)
+      if ((iterations && *iterations < minIterations) ||
+          loop->getParentOfType<omp::ParallelOp>()) {
         sequential.push_back(loop);
+        return WalkResult::skip();
+      }
       // One region per iteration of the sequential loop around it: worth it
       // only for a large count.
       if (!iterations && loop.getNumResults() == 0 &&

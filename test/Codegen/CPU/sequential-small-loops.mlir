@@ -115,3 +115,27 @@ func.func @unknown_in_sequential(%X: memref<100000x?xf64>, %out: memref<?xf64>, 
   }
   return
 }
+
+// -----
+
+// A large loop in an OpenMP region (a parfor's workers, one inner thread
+// each) runs sequentially on its worker: no nested region.
+// CHECK-LABEL: func @in_parallel_region
+// CHECK: omp.parallel
+// CHECK-NOT: scf.parallel
+// CHECK: scf.for %{{.*}} = %c0 to %c200 step %c1
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c100 step %c1
+// CHECK: omp.terminator
+func.func @in_parallel_region(%B: memref<200x100xf64>, %s: f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %c200 = arith.constant 200 : index
+  omp.parallel {
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c200, %c100) step (%c1, %c1) {
+      memref.store %s, %B[%i, %j] : memref<200x100xf64>
+    }
+    omp.terminator
+  }
+  return
+}
