@@ -116,12 +116,14 @@ void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
   // destination's buffer where nothing reads the old value afterwards: a
   // left indexing X[i, ] = ... in a loop updates X in place instead of
   // copying it every iteration.
-  // Element-wise results are offered an operand's buffer after fusion
-  // (whose RemoveOutsDependency pattern would put the tensor.empty back):
+  // Element-wise fusion leaves reshapes next to products alone (their
+  // linalg.matmul stays a BLAS call); element-wise results are offered an
+  // operand's buffer after fusion (whose RemoveOutsDependency pattern would
+  // put the tensor.empty back):
   // `X = X + i` in a loop then updates X in place too.
   // A while loop whose update is a new buffer (`y = A %*% x`) forwards the
   // carried buffer uncopied where nothing writes it (ElideWhileCopies.cpp).
-  addPipeline(pm, "func.func(linalg-fuse-elementwise-ops,"
+  addPipeline(pm, "func.func(amls-fuse-elementwise,"
                   "amls-elementwise-in-place),"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "

@@ -140,3 +140,23 @@ func.func @operand_read_later(%X: !amls.matrix<1000x3xf64>) -> (!amls.matrix<100
   %s = amls.agg sum all %X : !amls.matrix<1000x3xf64> -> f64
   return %y, %s : !amls.matrix<1000x3xf64>, f64
 }
+
+// -----
+
+// A sum over a product's result runs as parallel blocks of rows, and the
+// product stays a linalg.matmul (a BLAS call later): element-wise fusion
+// does not fold the blocks' view (an expand_shape of the product itself,
+// the side input being a broadcast row) into it.
+// CHECK-LABEL: func @weighted_sum_of_product
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<1000x100xf64>, memref<100x100xf64>) outs(%[[P:.*]] : memref<1000x100xf64>)
+// CHECK: %[[V:.*]] = memref.expand_shape %[[P]] {{\[\[}}0, 1], [2]] output_shape [8, 125, 100]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[V]], %{{.*}} : memref<8x125x100xf64>, memref<1x100xf64>)
+func.func @weighted_sum_of_product(%X: !amls.matrix<1000x100xf64>, %W: !amls.matrix<100x100xf64>, %r: !amls.matrix<1x100xf64>) -> f64 {
+  %0 = amls.matmul %X, %W : !amls.matrix<1000x100xf64>, !amls.matrix<100x100xf64> -> !amls.matrix<1000x100xf64>
+  %1 = amls.fused cell aggregate [sum] all ins(%0, %r) : (!amls.matrix<1000x100xf64>, !amls.matrix<1x100xf64>) -> f64 {
+  ^bb0(%x: f64, %c: f64):
+    %p = arith.mulf %x, %c : f64
+    amls.yield %p : f64
+  }
+  return %1 : f64
+}

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -181,4 +182,56 @@ TEST(Blas, SerialSectionRestoresTheThreadCount) {
   amls_rt_blas_serial(0);
   EXPECT_EQ(getThreads(), before);
   dlclose(openblas);
+}
+
+TEST(Blas, ThreadedMatrixVectorProductsMatchTheDefinition) {
+  // Large enough for gemv to split the matrix among the OpenMP threads:
+  // tall X (blocks of rows: disjoint parts of X v, partial sums of t(X) u)
+  // and wide X (blocks of columns: partial sums of X v, disjoint parts of
+  // t(X) u), each accumulating into C as BLAS does. OpenBLAS's own thread
+  // count is the same before and after.
+  amls_rt_set_num_threads(2);
+  void *openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
+  auto getThreads = openblas ? reinterpret_cast<int (*)()>(
+                                   dlsym(openblas, "openblas_get_num_threads"))
+                             : nullptr;
+  int blasThreads = getThreads ? getThreads() : 0;
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{70001, 7},
+                            std::pair<int64_t, int64_t>{5, 60013}}) {
+    std::vector<double> x(rows * cols), v(cols), u(rows);
+    for (int64_t i = 0; i < rows * cols; ++i)
+      x[i] = amls_rt_rand(3, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
+    for (int64_t j = 0; j < cols; ++j)
+      v[j] = amls_rt_rand(4, j, -1, 1, 1.0, AMLS_PDF_UNIFORM);
+    for (int64_t i = 0; i < rows; ++i)
+      u[i] = amls_rt_rand(5, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
+    AmlsMatrixF64 dx = descriptor(x, rows, cols, cols);
+    AmlsMatrixF64 transposedX = {
+        x.data(), x.data(), 0, {cols, rows}, {1, cols}};
+
+    std::vector<double> xv(rows, 1.0); // C += X v: starts at 1
+    AmlsMatrixF64 dv = descriptor(v, cols, 1, 1),
+                  dxv = descriptor(xv, rows, 1, 1);
+    _mlir_ciface_amls_rt_gemm_f64(&dx, &dv, &dxv);
+    for (int64_t i = 0; i < rows; ++i) {
+      double expected = 1.0;
+      for (int64_t j = 0; j < cols; ++j)
+        expected += x[i * cols + j] * v[j];
+      ASSERT_NEAR(xv[i], expected, 1e-9) << rows << "x" << cols << " row " << i;
+    }
+
+    std::vector<double> txu(cols, -1.0); // C += t(X) u: starts at -1
+    AmlsMatrixF64 du = descriptor(u, rows, 1, 1),
+                  dtxu = descriptor(txu, cols, 1, 1);
+    _mlir_ciface_amls_rt_gemm_f64(&transposedX, &du, &dtxu);
+    for (int64_t j = 0; j < cols; ++j) {
+      double expected = -1.0;
+      for (int64_t i = 0; i < rows; ++i)
+        expected += x[i * cols + j] * u[i];
+      ASSERT_NEAR(txu[j], expected, 1e-9)
+          << rows << "x" << cols << " col " << j;
+    }
+    if (getThreads)
+      EXPECT_EQ(getThreads(), blasThreads);
+  }
 }

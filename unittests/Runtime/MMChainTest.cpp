@@ -83,6 +83,9 @@ INSTANTIATE_TEST_SUITE_P(
                     // without a remainder of the 8-wide dot product.
                     Case{5000, 40, false, false, 2},
                     Case{3001, 37, true, false, 2}, Case{400, 9, true, true, 2},
+                    // Rows so wide that a block holds the fewest rows (16),
+                    // the last block shorter.
+                    Case{75, 20000, true, false, 2},
                     Case{0, 4, true, false, 2}));
 
 } // namespace

@@ -50,6 +50,29 @@ def AMLSCompensateSums : Pass<"amls-compensate-sums"> {
   ];
 }
 
+def AMLSFuseElementwise : Pass<"amls-fuse-elementwise"> {
+  let summary = "Fuse element-wise linalg ops and fold reshapes, sparing products";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` (the same patterns: producer
+    into consumer fusion of element-wise `linalg.generic`s with a single
+    use, reshapes folded into their producers and consumers by expansion,
+    `tensor.expand_shape` bubbled up, constants folded), except that no
+    reshape is folded into or out of a contraction (a `linalg.matmul` or a
+    matmul-like generic). Upstream folds the `tensor.expand_shape` with
+    which the lowering splits a reduction into parallel blocks of rows
+    (`sum((X %*% v) * y)`) into the product that produces it; the product
+    then is a generic loop nest instead of a `linalg.matmul`, and
+    `--amls-use-blas` no longer calls BLAS for it. With the products
+    spared, reductions over a product's result run as parallel blocks like
+    every other reduction.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def AMLSElementwiseInPlace : Pass<"amls-elementwise-in-place"> {
   let summary = "Offer element-wise ops a buffer they may write their result to";
   let description = [{

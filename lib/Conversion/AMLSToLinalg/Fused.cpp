@@ -118,13 +118,13 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
       rowBytes += type.getDimSize(1) * elementBytes;
       continue;
     }
-    Value bytes = arith::MulIOp::create(
-        rewriter, loc, dimOf(rewriter, loc, operand, 1),
-        indexConstant(rewriter, loc, elementBytes));
-    dynamicRowBytes = dynamicRowBytes ? arith::AddIOp::create(
-                                            rewriter, loc, dynamicRowBytes,
-                                            bytes)
-                                      : bytes;
+    Value bytes =
+        arith::MulIOp::create(rewriter, loc, dimOf(rewriter, loc, operand, 1),
+                              indexConstant(rewriter, loc, elementBytes));
+    dynamicRowBytes =
+        dynamicRowBytes
+            ? arith::AddIOp::create(rewriter, loc, dynamicRowBytes, bytes)
+            : bytes;
   }
   // Planned with the widths known; the others add theirs at run time.
   RowBlockSchedule rowBlocks = schedule.scheduleRowBlocks(rowBytes);
@@ -508,7 +508,7 @@ struct LowerFused : public AMLSPattern<FusedOp> {
     // for full aggregates, per lane for row aggregates), merged afterwards.
     BlockedReduction blocked;
     LaneSplit split;
-    if (kinds && !llvm::any_of(inputs, producedByReduction)) {
+    if (kinds) {
       if (axis == AggAxis::All)
         blocked = blockedReductionFor(schedule, main,
                                       llvm::all_of(inputs, [&](Value input) {

@@ -131,17 +131,10 @@ SmallVector<utils::IteratorType> BlockedReduction::iterators() const {
           utils::IteratorType::parallel};
 }
 
-bool producedByReduction(Value value) {
-  while (auto cast = value.getDefiningOp<tensor::CastOp>())
-    value = cast.getSource();
-  auto producer = value.getDefiningOp<linalg::LinalgOp>();
-  return producer && producer.getNumReductionLoops() > 0;
-}
-
 BlockedReduction blockedReductionFor(const LoweringSchedule &schedule,
                                      Value value, bool contiguous) {
   auto type = cast<RankedTensorType>(value.getType());
-  if (producedByReduction(value) || !type.hasStaticShape())
+  if (!type.hasStaticShape())
     return {};
   return schedule.splitFullReduction(type.getDimSize(0), type.getDimSize(1),
                                      contiguous);
@@ -180,7 +173,7 @@ std::pair<Value, AffineMap> LaneSplit::bind(OpBuilder &b, Location loc,
 
 LaneSplit laneSplitFor(const LoweringSchedule &schedule, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  if (producedByReduction(value) || !type.hasStaticShape())
+  if (!type.hasStaticShape())
     return {};
   return schedule.splitRowReduction(type.getDimSize(0), type.getDimSize(1));
 }

@@ -34,12 +34,6 @@ Reduction reductionFor(AggKind kind);
 /// infinities become the extreme integers.
 Value reductionInit(OpBuilder &b, Location loc, Type type, double value);
 
-/// Whether `value` is the result of a loop nest with reduction loops (or a
-/// cast of one). Such results are not split into views: linalg's
-/// element-wise fusion would push the reshape into the producer, turning a
-/// BLAS product into generic loops.
-bool producedByReduction(Value value);
-
 /// A full reduction split into blocks of rows (FullReductionSplit): the
 /// views of its inputs and the maps over (block, row in block, lane). The
 /// innermost loop goes along the lanes and is element-wise, which LLVM

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpenBlas.h"
+#include "Threads.h"
 
 #include "AMLS/Runtime/Runtime.h"
 
@@ -21,8 +22,12 @@
 #include <mutex>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 namespace {
+
+using amls::runtime::runThreads;
+using amls::runtime::threadsFor;
 
 enum {
   kCblasRowMajor = 101,
@@ -117,6 +122,20 @@ void *amls::runtime::openBlasSymbol(const char *name) {
   return blas.handle ? dlsym(blas.handle, name) : nullptr;
 }
 
+amls::runtime::SerialBlasSection::SerialBlasSection() {
+  const Blas &blas = getBlas();
+  if (blas.setThreads && blas.getThreads) {
+    saved = blas.getThreads();
+    if (saved > 1)
+      blas.setThreads(1);
+  }
+}
+
+amls::runtime::SerialBlasSection::~SerialBlasSection() {
+  if (saved > 1)
+    getBlas().setThreads(saved);
+}
+
 extern "C" void amls_rt_set_num_threads(int32_t threads) {
   requestedThreads = threads;
   const Blas &blas = getBlas();
@@ -167,18 +186,64 @@ template <typename Matrix> auto *origin(const Matrix *m) {
   return m->aligned + m->offset;
 }
 
+/// Below this many cells of the matrix per thread, gemv runs on the calling
+/// thread.
+constexpr int64_t kMinGemvCellsPerThread = int64_t(1) << 16;
+
 /// y += op(A) x through gemv, where op(A) is `rows` x `cols` and A is the
-/// BLAS view `opA` of `a`.
+/// BLAS view `opA` of `a`. A large product is split into blocks of the
+/// stored matrix, one per OpenMP thread, each a single-threaded gemv: gemv
+/// is short and bound by memory bandwidth, and OpenBLAS's own threads,
+/// spinning while the program's OpenMP loops run and the other way round,
+/// took 15-20% of l2svm's time in sched_yield on two cores.
 template <typename T, typename Matrix>
 void gemv(const BlasRoutines<T> &blas, const Matrix *a, BlasOperand opA,
           int64_t rows, int64_t cols, const T *x, int64_t incX, T *y,
           int64_t incY) {
-  // Row-major storage of op(A) (NoTrans) is rows x cols; of its transpose
-  // (Trans) cols x rows.
+  // The stored matrix S is m x n row-major: op(A) = S (NoTrans) or t(S).
   bool plain = opA.transpose == kCblasNoTrans;
-  blas.gemv(kCblasRowMajor, opA.transpose, plain ? rows : cols,
-            plain ? cols : rows, T(1), origin(a), opA.leadingDimension, x,
-            static_cast<int>(incX), T(1), y, static_cast<int>(incY));
+  int64_t m = plain ? rows : cols, n = plain ? cols : rows;
+  const T *s = origin(a);
+  int64_t lda = opA.leadingDimension;
+  auto call = [&](int64_t rowBegin, int64_t rowEnd, int64_t colBegin,
+                  int64_t colEnd, T *out, int64_t incOut) {
+    // Rows of S pair with x (t(S) x) or with y (S x); columns the other way.
+    int64_t xStart = plain ? colBegin : rowBegin;
+    int64_t yStart = plain ? rowBegin : colBegin;
+    blas.gemv(kCblasRowMajor, opA.transpose,
+              static_cast<int>(rowEnd - rowBegin),
+              static_cast<int>(colEnd - colBegin), T(1),
+              s + rowBegin * lda + colBegin, static_cast<int>(lda),
+              x + xStart * incX, static_cast<int>(incX), T(1),
+              out + yStart * incOut, static_cast<int>(incOut));
+  };
+  int64_t threads = threadsFor(m * n, kMinGemvCellsPerThread);
+  if (threads <= 1 || incX <= 0 || incY <= 0) {
+    call(0, m, 0, n, y, incY);
+    return;
+  }
+  // Split S's rows (contiguous blocks) unless they are too few.
+  bool splitRows = m >= 64 * threads || m >= n;
+  int64_t extent = splitRows ? m : n;
+  threads = std::min(threads, extent);
+  // Blocks along y's dimension write disjoint parts of y; along x's they
+  // each form a partial y, summed after (the first thread's into y).
+  bool partial = splitRows != plain;
+  int64_t length = plain ? m : n;
+  std::vector<T> partials(partial ? (threads - 1) * length : 0, T(0));
+  amls::runtime::SerialBlasSection serial;
+  runThreads(threads, [&](int64_t t) {
+    int64_t begin = extent * t / threads, end = extent * (t + 1) / threads;
+    T *out = partial && t > 0 ? &partials[(t - 1) * length] : y;
+    int64_t incOut = out == y ? incY : 1;
+    if (splitRows)
+      call(begin, end, 0, n, out, incOut);
+    else
+      call(0, m, begin, end, out, incOut);
+  });
+  for (int64_t t = 1; partial && t < threads; ++t)
+    for (int64_t i = 0; i < length; ++i)
+      y[i * incY] += partials[(t - 1) * length + i];
 }
 
 /// C += t(X) %*% X or X %*% t(X) through syrk when A and B are the two

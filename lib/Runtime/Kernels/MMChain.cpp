@@ -1,26 +1,59 @@
 //===- MMChain.cpp - t(X) %*% (w * (X %*% v)) in one pass over X ----------===//
 //
 // amls.mmchain (conjugate gradient's and logistic regression's inner
-// product) as two gemv calls reads X twice from memory. This kernel reads
-// each row of X once: it forms the row's dot product with v, scales it by
-// the row's weight, and adds the scaled row to the result while the row is
-// still in the first-level cache, as SystemDS's mmchain does. Rows are split
-// into one contiguous range per thread, each with its own partial result,
-// summed at the end.
+// product) as two gemv calls over all of X reads X twice from memory. This
+// kernel reads it once: a block of rows small enough for the second-level
+// cache is multiplied by v, scaled by the rows' weights and multiplied back
+// (t(block) %*% q) while it is still in the cache, both through OpenBLAS's
+// gemv, as SystemDS's mmchain does row by row. Rows are split into one
+// contiguous range per thread, each with its own partial result, summed at
+// the end, on OpenMP's threads (Threads.h) with OpenBLAS single-threaded.
+// Without OpenBLAS, or for a strided X, loops do the same row by row.
 //
 //===----------------------------------------------------------------------===//
+
+#include "OpenBlas.h"
+#include "Threads.h"
 
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
-#include <thread>
-#include <vector>
+#include <cstdint>
 
 namespace {
 
 /// Below this many cells of X a single thread is faster than starting more.
 constexpr int64_t kMinCellsPerThread = 1 << 16;
+
+/// Bytes of X per block of rows: well inside the second-level cache, so the
+/// second gemv reads the block from there.
+constexpr int64_t kBlockBytes = int64_t(256) << 10;
+
+enum { kCblasRowMajor = 101, kCblasNoTrans = 111, kCblasTrans = 112 };
+using DgemvFn = void (*)(int, int, int, int, double, const double *, int,
+                         const double *, int, double, double *, int);
+
+/// out[0..cols) += t(X[begin, end)) (w * (X[begin, end) v)) block by block
+/// through gemv, for X with unit column stride.
+void accumulateBlocks(DgemvFn gemv, const double *x, int64_t rowStride,
+                      int64_t begin, int64_t end, int64_t cols, const double *v,
+                      const double *w, int64_t weightStride, double *out) {
+  int64_t blockRows = std::max<int64_t>(
+      16, kBlockBytes / std::max<int64_t>(cols * int64_t(sizeof(double)), 1));
+  amls::runtime::memory::Vector<double> q(std::min(blockRows, end - begin));
+  for (int64_t first = begin; first < end; first += blockRows) {
+    int n = static_cast<int>(std::min(blockRows, end - first));
+    const double *block = x + first * rowStride;
+    gemv(kCblasRowMajor, kCblasNoTrans, n, static_cast<int>(cols), 1.0, block,
+         static_cast<int>(rowStride), v, 1, 0.0, q.data(), 1);
+    if (w)
+      for (int i = 0; i < n; ++i)
+        q[i] *= w[(first + i) * weightStride];
+    gemv(kCblasRowMajor, kCblasTrans, n, static_cast<int>(cols), 1.0, block,
+         static_cast<int>(rowStride), q.data(), 1, 1.0, out, 1);
+  }
+}
 
 /// out[0..cols) += w * (row . v) * row for rows [begin, end) of a matrix with
 /// unit column stride. Compiled for several instruction sets, the best
@@ -88,8 +121,15 @@ extern "C" void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
                                      : static_cast<const double *>(nullptr);
   int64_t weightStride = useWeights ? w->strides[0] : 0;
   bool contiguous = x->strides[1] == 1;
+  auto gemv = reinterpret_cast<DgemvFn>(
+      contiguous && x->strides[0] >= cols && x->strides[0] <= INT32_MAX
+          ? amls::runtime::openBlasSymbol("cblas_dgemv")
+          : nullptr);
   auto accumulate = [&](int64_t begin, int64_t end, double *partial) {
-    if (contiguous)
+    if (gemv)
+      accumulateBlocks(gemv, x->aligned + x->offset, x->strides[0], begin, end,
+                       cols, vector.data(), weights, weightStride, partial);
+    else if (contiguous)
       accumulateContiguousRows(x->aligned + x->offset, x->strides[0], begin,
                                end, cols, vector.data(), weights, weightStride,
                                partial);
@@ -98,18 +138,15 @@ extern "C" void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
                             partial);
   };
 
-  int64_t threads = std::max<int64_t>(amls_rt_get_num_threads(), 1);
-  threads =
-      std::min(threads, std::max<int64_t>(rows * cols / kMinCellsPerThread, 1));
-  threads = std::min(threads, std::max<int64_t>(rows, 1));
+  int64_t threads =
+      std::min(amls::runtime::threadsFor(rows * cols, kMinCellsPerThread),
+               std::max<int64_t>(rows, 1));
   amls::runtime::memory::Vector<double> partials(threads * cols, 0.0);
-  std::vector<std::thread> workers;
-  for (int64_t t = 1; t < threads; ++t)
-    workers.emplace_back(accumulate, rows * t / threads,
-                         rows * (t + 1) / threads, &partials[t * cols]);
-  accumulate(0, rows / threads, partials.data());
-  for (std::thread &worker : workers)
-    worker.join();
+  amls::runtime::SerialBlasSection serial;
+  amls::runtime::runThreads(threads, [&](int64_t t) {
+    accumulate(rows * t / threads, rows * (t + 1) / threads,
+               &partials[t * cols]);
+  });
 
   double *result = out->aligned + out->offset;
   for (int64_t j = 0; j < cols; ++j) {

@@ -15,6 +15,21 @@ namespace amls::runtime {
 /// missing or lacks it.
 void *openBlasSymbol(const char *name);
 
+/// OpenBLAS single-threaded while alive (its thread count restored after),
+/// for BLAS calls from several OpenMP threads at once: OpenBLAS's own
+/// threads would compete with them for the cores. Only the program's main
+/// thread may open one.
+class SerialBlasSection {
+public:
+  SerialBlasSection();
+  ~SerialBlasSection();
+  SerialBlasSection(const SerialBlasSection &) = delete;
+  SerialBlasSection &operator=(const SerialBlasSection &) = delete;
+
+private:
+  int saved = 0;
+};
+
 } // namespace amls::runtime
 
 #endif // AMLS_LIB_RUNTIME_KERNELS_OPENBLAS_H

@@ -1,8 +1,8 @@
 //===- SparseSupport.h - What the CSR kernels share -------------*- C++ -*-===//
 //
 // Views of the CSR buffers of SparseKernels.h, the threading helpers
-// (OpenMP threads; rows split by their stored entries so that power-law
-// rows balance) and the NaN-propagating
+// (Threads.h; rows split by their stored entries so that power-law rows
+// balance) and the NaN-propagating
 // min / max of the dense lowering (arith.minimumf / maximumf).
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "../Core/Failure.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
+#include "Threads.h"
 
 #include <algorithm>
 #include <atomic>
@@ -167,32 +168,8 @@ inline bool haveAvx2() {
   return have;
 }
 
-/// amls_rt_get_num_threads(), reduced so that each thread gets at least
-/// `minPerThread` of the `work`.
-inline int64_t threadsFor(int64_t work, int64_t minPerThread) {
-  int64_t threads = std::max<int64_t>(amls_rt_get_num_threads(), 1);
-  return std::max<int64_t>(
-      1, std::min(threads, work / std::max<int64_t>(minPerThread, 1)));
-}
-
-/// Runs body(t) for t in [0, threads), t = 0 on the calling thread. The
-/// threads are OpenMP's (libomp, the pool the compiled program's parallel
-/// loops use): its workers are already running and spin briefly between
-/// regions, where starting a std::thread per call cost 50-500 us on this
-/// VM and a second pool would fight the first for the same cores. A team
-/// smaller than asked for (nested, or limited) runs the remaining t's.
-template <typename Body> void runThreads(int64_t threads, Body &&body) {
-  if (threads <= 1) {
-    body(int64_t(0));
-    return;
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    int64_t team = omp_get_num_threads();
-    for (int64_t t = omp_get_thread_num(); t < threads; t += team)
-      body(t);
-  }
-}
+using amls::runtime::runThreads;
+using amls::runtime::threadsFor;
 
 /// Runs body(t, begin, end) over [0, n) in chunks handed out on demand, for
 /// work per item too uneven to split up front (SpGEMM rows).

@@ -727,13 +727,15 @@ func.func @blocked_full_reductions(%X: !amls.matrix<1000x100xf64>, %Y: !amls.mat
 
 // -----
 
-// Not for the result of a product: element-wise fusion would propagate the
-// reshape into the matmul and lose BLAS.
-// CHECK-LABEL: func @no_blocks_over_products
+// Also over the result of a product: the blocked view is a reshape of the
+// linalg.matmul, which --amls-fuse-elementwise leaves in place (the product
+// stays a BLAS call; test/Codegen/CPU/fuse-elementwise.mlir).
+// CHECK-LABEL: func @blocks_over_products
 // CHECK: %[[P:.*]] = linalg.matmul
-// CHECK-NOT: tensor.expand_shape
-// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%[[P]] : tensor<1000x100xf64>)
-func.func @no_blocks_over_products(%X: !amls.matrix<1000x100xf64>, %W: !amls.matrix<100x100xf64>) -> f64 {
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[P]]
+// CHECK: %[[V:.*]] = tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2]] output_shape [2, 3125, 16]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[V]] : tensor<2x3125x16xf64>)
+func.func @blocks_over_products(%X: !amls.matrix<1000x100xf64>, %W: !amls.matrix<100x100xf64>) -> f64 {
   %0 = amls.matmul %X, %W : !amls.matrix<1000x100xf64>, !amls.matrix<100x100xf64> -> !amls.matrix<1000x100xf64>
   %1 = amls.agg sum all %0 : !amls.matrix<1000x100xf64> -> f64
   return %1 : f64
