@@ -120,7 +120,9 @@ TEST_P(SparseProducts, TransposedSpmmMatchesDenseLoops) {
 }
 
 TEST_P(SparseProducts, DenseTimesCsrMatchesDenseLoops) {
-  for (int64_t m : {1, 2, 7}) {
+  // m = 11: a column-major A (t(D) %*% X) with more rows than threads, which
+  // the kernel computes as the transposed product too.
+  for (int64_t m : {1, 2, 7, 11}) {
     Layout aLayout = kLayouts[m % 3], cLayout = kLayouts[(m + 1) % 3];
     SCOPED_TRACE("m = " + std::to_string(m));
     std::vector<double> left = randomCells(m * a.rows, 30 + m, -1, 1);

@@ -69,7 +69,16 @@ struct LowerCSRMatmul : public CSRPattern<MatmulOp> {
       args.push_back(asRuntimeMatrix(rewriter, loc, operands[1].front()));
       kernel = RuntimeFunction::CSRSpMM;
     } else {
-      args.push_back(asRuntimeMatrix(rewriter, loc, operands[0].front()));
+      // t(D) %*% X (the format selection's form of t(X) %*% D) reads D
+      // through a transposed view: building t(D) would copy all of D.
+      auto transpose = op.getLhs().getDefiningOp<TransposeOp>();
+      Value stored = transpose && !isCSRMatrix(transpose.getInput().getType())
+                         ? rewriter.getRemappedValue(transpose.getInput())
+                         : Value();
+      args.push_back(
+          stored ? transposedView(rewriter, loc,
+                                  asRuntimeMatrix(rewriter, loc, stored))
+                 : asRuntimeMatrix(rewriter, loc, operands[0].front()));
       CSRMatrix::fromRange(operands[1]).appendRuntimeArgs(rewriter, loc, args);
       kernel = RuntimeFunction::DenseCSRMatmul;
     }

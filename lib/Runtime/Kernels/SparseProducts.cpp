@@ -9,8 +9,9 @@
 // copies would be too large or cost more to sum than the product itself;
 // then each thread owns a range of C's rows (A's columns) and picks its
 // part of every row of A by binary search. Dense %*% CSR scatters rows of B
-// into rows of C, in parallel over C's rows; with fewer rows than threads
-// it is t(t(B) %*% t(A)), the transposed product on transposed views.
+// into rows of C, in parallel over C's rows; with fewer rows than threads,
+// or A a transposed view, it is t(t(B) %*% t(A)), the transposed product on
+// transposed views.
 //
 //===----------------------------------------------------------------------===//
 
@@ -506,8 +507,12 @@ extern "C" void _mlir_ciface_amls_rt_dense_csr_mm(
         });
   int64_t work = da.rows * (sb.nnz() + sb.rows);
   int64_t threads = threadsFor(work, kMinWorkPerThread);
-  if (threads > da.rows) {
-    // Too few rows to share: t(C) = t(B) %*% t(A).
+  // t(C) = t(B) %*% t(A) when A has too few rows to share, or when A is a
+  // transposed view (t(D) %*% X, naiveBayes's counts): a row of A would be
+  // read down a column of the stored matrix, one cache line per element,
+  // where t(A)'s rows are contiguous.
+  bool columnMajor = da.rowStride == 1 && da.colStride != 1;
+  if (threads > da.rows || columnMajor) {
     spmmTransposed(sb, da.transposed(), dc.transposed());
     return;
   }

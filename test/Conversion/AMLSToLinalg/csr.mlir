@@ -68,6 +68,24 @@ func.func @products(%A: !amls.matrix<100x100xf64, format = csr>, %D: !amls.matri
 
 // -----
 
+// t(D) %*% X with a CSR X (the format selection's form of t(X) %*% D) passes
+// D to the dense-times-CSR kernel as a transposed view (strides swapped): no
+// linalg.transpose copies D.
+// CHECK-LABEL: func @transposed_dense_times_csr
+// CHECK-SAME: (%[[D:[^:]*]]: tensor<1000x8xf64>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[BUF:.*]] = bufferization.to_buffer %[[D]]
+// CHECK: %[[FLEX:.*]] = memref.cast %[[BUF]]
+// CHECK: %[[VIEW:.*]] = memref.transpose %[[FLEX]] (d0, d1) -> (d1, d0)
+// CHECK: call @amls_rt_dense_csr_mm(%[[VIEW]],
+func.func @transposed_dense_times_csr(%D: !amls.matrix<1000x8xf64>, %X: !amls.matrix<1000x10xf64, format = csr>) -> !amls.matrix<8x10xf64> {
+  %t = amls.transpose %D : !amls.matrix<1000x8xf64> -> !amls.matrix<8x1000xf64>
+  %0 = amls.matmul %t, %X : !amls.matrix<8x1000xf64>, !amls.matrix<1000x10xf64, format = csr> -> !amls.matrix<8x10xf64>
+  return %0 : !amls.matrix<8x10xf64>
+}
+
+// -----
+
 // Full aggregates reduce the values (min/max with the implicit zeros where
 // some cell is not stored), row and column aggregates call the runtime,
 // means divide the sums.
