@@ -151,7 +151,8 @@ def fmt(value):
 AMLS_FLAGS = []
 
 
-def amls(amls_run, script, args, repeat, threads):
+def run_amls(amls_run, script, args, repeat, threads):
+    """amls-run's finished process, --repeat times the compiled program."""
     command = [amls_run, script, "--timing", f"--repeat={repeat}",
                f"--threads={threads}"] + AMLS_FLAGS
     for key, value in args.items():
@@ -159,6 +160,12 @@ def amls(amls_run, script, args, repeat, threads):
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{run.stderr}")
+    return run
+
+
+def amls(amls_run, script, args, repeat, threads):
+    """amls-run's best execute time in seconds."""
+    run = run_amls(amls_run, script, args, repeat, threads)
     timing = re.search(r"compile ([\d.]+), execute ([\d.]+)", run.stderr)
     return float(timing.group(2)) / 1e3
 
@@ -183,17 +190,11 @@ def timed(driver, reads):
 
 def amls_timed(amls_run, script, args, repeat, threads):
     """The fastest of the times the driver printed (one per execution)."""
-    command = [amls_run, script, f"--repeat={repeat}",
-               f"--threads={threads}"] + AMLS_FLAGS
-    for key, value in args.items():
-        command += ["--arg", f"{key}={fmt(value)}"]
-    run = subprocess.run(command, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed:\n{run.stderr}")
+    run = run_amls(amls_run, script, args, repeat, threads)
     times = [float(t) for t in re.findall(TIMER + r" ([\d.eE+-]+)",
                                            run.stdout)]
     if not times:
-        sys.exit(f"{' '.join(command)} printed no time:\n{run.stdout}")
+        sys.exit(f"{script} printed no time:\n{run.stdout}")
     return min(times)
 
 
