@@ -235,3 +235,51 @@ TEST(Blas, ThreadedMatrixVectorProductsMatchTheDefinition) {
       EXPECT_EQ(getThreads(), blasThreads);
   }
 }
+
+TEST(Blas, ThreadedProductsMatchTheDefinition) {
+  // Large enough for gemm to split among the OpenMP threads: by C's rows
+  // (tall), by its columns (wide) and, both too few, by the inner dimension
+  // (partial products summed). A and B are read plain and transposed; C
+  // starts at 0.5 (gemm accumulates).
+  amls_rt_set_num_threads(2);
+  struct Shape {
+    int64_t m, n, k;
+  };
+  for (Shape s :
+       {Shape{3000, 7, 120}, Shape{5, 3000, 150}, Shape{10, 20, 20000}}) {
+    for (bool transposed : {false, true}) {
+      SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + " * " +
+                   std::to_string(s.k) + "x" + std::to_string(s.n) +
+                   (transposed ? ", transposed views" : ""));
+      std::vector<double> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n, 0.5);
+      for (int64_t i = 0; i < s.m * s.k; ++i)
+        a[i] = amls_rt_rand(6, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
+      for (int64_t i = 0; i < s.k * s.n; ++i)
+        b[i] = amls_rt_rand(7, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
+      // Element (i, p) of A is a[i * k + p] plain, a[p * m + i] transposed.
+      auto atA = [&](int64_t i, int64_t p) {
+        return transposed ? a[p * s.m + i] : a[i * s.k + p];
+      };
+      auto atB = [&](int64_t p, int64_t j) {
+        return transposed ? b[j * s.k + p] : b[p * s.n + j];
+      };
+      AmlsMatrixF64 da =
+          transposed
+              ? AmlsMatrixF64{a.data(), a.data(), 0, {s.m, s.k}, {1, s.m}}
+              : descriptor(a, s.m, s.k, s.k);
+      AmlsMatrixF64 db =
+          transposed
+              ? AmlsMatrixF64{b.data(), b.data(), 0, {s.k, s.n}, {1, s.k}}
+              : descriptor(b, s.k, s.n, s.n);
+      AmlsMatrixF64 dc = descriptor(c, s.m, s.n, s.n);
+      _mlir_ciface_amls_rt_gemm_f64(&da, &db, &dc);
+      for (int64_t i = 0; i < s.m; ++i)
+        for (int64_t j = 0; j < s.n; ++j) {
+          double expected = 0.5;
+          for (int64_t p = 0; p < s.k; ++p)
+            expected += atA(i, p) * atB(p, j);
+          ASSERT_NEAR(c[i * s.n + j], expected, 1e-9) << i << "," << j;
+        }
+    }
+  }
+}

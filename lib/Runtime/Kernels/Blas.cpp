@@ -280,6 +280,72 @@ bool symmetricRankK(const BlasRoutines<T> &blas, const Matrix *a,
   return true;
 }
 
+/// Below this many multiply-adds per thread, gemm runs on the calling
+/// thread.
+constexpr int64_t kMinGemmWorkPerThread = int64_t(1) << 20;
+
+/// C += op(A) op(B) (m x k times k x n, C row-major) through gemm, split
+/// like gemv: blocks of C's rows, else of its columns, one per OpenMP
+/// thread, each a single-threaded gemm. Where both are too few to share
+/// (kmeans's t(P) %*% X: 10 x 200000 times 200000 x 20), blocks of the
+/// inner dimension form partial products, summed after; OpenBLAS splits
+/// only m and n, so it ran such products on one thread.
+template <typename T, typename Matrix>
+void gemmOnThreads(const BlasRoutines<T> &blas, const Matrix *a,
+                   BlasOperand opA, const Matrix *b, BlasOperand opB, Matrix *c,
+                   int64_t m, int64_t n, int64_t k) {
+  int64_t ldc = std::max<int64_t>(c->strides[0], 1);
+  // Offsets of op(X)'s element (row, col) in a BLAS view's storage.
+  auto at = [](const Matrix *x, BlasOperand op, int64_t row, int64_t col) {
+    return op.transpose == kCblasNoTrans
+               ? origin(x) + row * op.leadingDimension + col
+               : origin(x) + col * op.leadingDimension + row;
+  };
+  auto call = [&](int64_t rows, int64_t cols, int64_t inner, const T *left,
+                  const T *right, T *out, int64_t ldOut) {
+    blas.gemm(kCblasRowMajor, opA.transpose, opB.transpose,
+              static_cast<int>(rows), static_cast<int>(cols),
+              static_cast<int>(inner), T(1), left, opA.leadingDimension, right,
+              opB.leadingDimension, T(1), out, static_cast<int>(ldOut));
+  };
+  int64_t threads = threadsFor(m * n * k, kMinGemmWorkPerThread);
+  if (threads <= 1) {
+    call(m, n, k, origin(a), origin(b), origin(c), ldc);
+    return;
+  }
+  constexpr int64_t kMinExtentPerThread = 64;
+  amls::runtime::SerialBlasSection serial;
+  if (m >= kMinExtentPerThread * threads || m >= n) {
+    threads = std::min(threads, m);
+    runThreads(threads, [&](int64_t t) {
+      int64_t begin = m * t / threads, end = m * (t + 1) / threads;
+      call(end - begin, n, k, at(a, opA, begin, 0), origin(b),
+           origin(c) + begin * ldc, ldc);
+    });
+    return;
+  }
+  if (n >= kMinExtentPerThread * threads || k < kMinExtentPerThread * threads) {
+    threads = std::min(threads, n);
+    runThreads(threads, [&](int64_t t) {
+      int64_t begin = n * t / threads, end = n * (t + 1) / threads;
+      call(m, end - begin, k, origin(a), at(b, opB, 0, begin),
+           origin(c) + begin, ldc);
+    });
+    return;
+  }
+  std::vector<T> partials((threads - 1) * m * n, T(0));
+  runThreads(threads, [&](int64_t t) {
+    int64_t begin = k * t / threads, end = k * (t + 1) / threads;
+    T *out = t == 0 ? origin(c) : &partials[(t - 1) * m * n];
+    call(m, n, end - begin, at(a, opA, 0, begin), at(b, opB, begin, 0), out,
+         t == 0 ? ldc : n);
+  });
+  for (int64_t t = 1; t < threads; ++t)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        origin(c)[i * ldc + j] += partials[((t - 1) * m + i) * n + j];
+}
+
 /// C += A %*% B: gemv for matrix-vector shapes (OpenBLAS's gemm is slow on
 /// them), syrk for t(X) %*% X and X %*% t(X), gemm otherwise, loops when
 /// BLAS is missing or a view has no unit stride.
@@ -311,10 +377,7 @@ void gemm(const Matrix *a, const Matrix *b, Matrix *c) {
   bool cRowMajor =
       c->strides[1] == 1 && c->strides[0] >= std::max<int64_t>(n, 1);
   if (blas.gemm && opA && opB && cRowMajor) {
-    blas.gemm(kCblasRowMajor, opA->transpose, opB->transpose, m, n, k, T(1),
-              origin(a), opA->leadingDimension, origin(b),
-              opB->leadingDimension, T(1), origin(c),
-              static_cast<int>(std::max<int64_t>(c->strides[0], 1)));
+    gemmOnThreads(blas, a, *opA, b, *opB, c, m, n, k);
     return;
   }
   auto at = [](const Matrix *x, int64_t r, int64_t col) {
