@@ -67,10 +67,10 @@ TEST(Blas, GemmAccumulatesAndReadsTransposedViews) {
   EXPECT_EQ(c, (std::vector<double>{27, 31, 39, 45}));
 }
 
-TEST(Blas, SymmetricProductsAccumulateBothTriangles) {
-  // t(X) %*% X and X %*% t(X) (the shapes of amls.tsmm: syrk) added to a
-  // non-zero C, X a 6x3 block of a 6x5 buffer, against the definition.
-  const int64_t rows = 6, cols = 3, stride = 5;
+/// t(X) %*% X and X %*% t(X) (the shapes of amls.tsmm: syrk) added to a
+/// non-zero C, X a rows x cols block of a buffer with row stride `stride`,
+/// against the definition.
+void checkSymmetricProducts(int64_t rows, int64_t cols, int64_t stride) {
   std::vector<double> x(rows * stride);
   for (int64_t i = 0; i < rows * stride; ++i)
     x[i] = amls_rt_rand(3, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
@@ -89,18 +89,49 @@ TEST(Blas, SymmetricProductsAccumulateBothTriangles) {
       double expected = before[i * cols + j];
       for (int64_t p = 0; p < rows; ++p)
         expected += at(p, i) * at(p, j);
-      EXPECT_NEAR(gram[i * cols + j], expected, 1e-12) << i << "," << j;
+      ASSERT_NEAR(gram[i * cols + j], expected, 1e-9) << i << "," << j;
     }
 
-  std::vector<double> outer(rows * rows, 1.0);
+  // X %*% t(X), where small enough to check cell by cell.
+  if (rows * rows <= 10000) {
+    std::vector<double> inner(rows * rows, 1.0);
+    AmlsMatrixF64 dinner = descriptor(inner, rows, rows, rows);
+    _mlir_ciface_amls_rt_gemm_f64(&plain, &transposed, &dinner);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < rows; ++j) {
+        double expected = 1.0;
+        for (int64_t p = 0; p < cols; ++p)
+          expected += at(i, p) * at(j, p);
+        ASSERT_NEAR(inner[i * rows + j], expected, 1e-9) << i << "," << j;
+      }
+  }
+}
+
+TEST(Blas, SymmetricProductsAccumulateBothTriangles) {
+  amls_rt_set_num_threads(2);
+  checkSymmetricProducts(6, 3, 5);
+  // Tall: the threads each form the product of a block of rows.
+  checkSymmetricProducts(5000, 30, 33);
+}
+
+TEST(Blas, WideSymmetricProductsSplitTheInnerDimension) {
+  // X %*% t(X) for a wide X (30 x 5000): blocks of X's columns per thread.
+  amls_rt_set_num_threads(2);
+  const int64_t rows = 30, cols = 5000;
+  std::vector<double> x(rows * cols);
+  for (int64_t i = 0; i < rows * cols; ++i)
+    x[i] = amls_rt_rand(4, i, -1, 1, 1.0, AMLS_PDF_UNIFORM);
+  AmlsMatrixF64 plain = descriptor(x, rows, cols, cols);
+  AmlsMatrixF64 transposed = {x.data(), x.data(), 0, {cols, rows}, {1, cols}};
+  std::vector<double> outer(rows * rows, -2.0);
   AmlsMatrixF64 douter = descriptor(outer, rows, rows, rows);
   _mlir_ciface_amls_rt_gemm_f64(&plain, &transposed, &douter);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < rows; ++j) {
-      double expected = 1.0;
+      double expected = -2.0;
       for (int64_t p = 0; p < cols; ++p)
-        expected += at(i, p) * at(j, p);
-      EXPECT_NEAR(outer[i * rows + j], expected, 1e-12) << i << "," << j;
+        expected += x[i * cols + p] * x[j * cols + p];
+      ASSERT_NEAR(outer[i * rows + j], expected, 1e-9) << i << "," << j;
     }
 }
 

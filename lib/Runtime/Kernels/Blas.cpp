@@ -246,6 +246,14 @@ void gemv(const BlasRoutines<T> &blas, const Matrix *a, BlasOperand opA,
       y[i * incY] += partials[(t - 1) * length + i];
 }
 
+/// Below this many multiply-adds per thread, gemm runs on the calling
+/// thread.
+constexpr int64_t kMinGemmWorkPerThread = int64_t(1) << 20;
+
+/// Below this many rows (columns, inner products) per thread, a product is
+/// not split along them.
+constexpr int64_t kMinExtentPerThread = 64;
+
 /// C += t(X) %*% X or X %*% t(X) through syrk when A and B are the two
 /// views of one matrix that make the product symmetric (amls.tsmm lowers to
 /// such a product): half the multiplications of gemm. syrk computes the
@@ -261,17 +269,38 @@ bool symmetricRankK(const BlasRoutines<T> &blas, const Matrix *a,
       b->sizes[0] != k || b->sizes[1] != n || n < 2)
     return false;
   // A is n x k; row-major with trans = NoTrans when A is stored as is (the
-  // product is A t(A)), Trans when A is t(X) for a stored X (t(X) X).
-  T *scratch = static_cast<T *>(std::calloc(n * n, sizeof(T)));
+  // product is A t(A)), Trans when A is t(X) for a stored X (t(X) X). With
+  // several threads and a long inner dimension (a tall X), each thread
+  // forms the product of a block of X's rows (syrk, OpenBLAS
+  // single-threaded) in its own scratch matrix, summed after.
+  int64_t threads = threadsFor(n * n * k / 2, kMinGemmWorkPerThread);
+  if (k < kMinExtentPerThread * threads)
+    threads = 1;
+  T *scratch = static_cast<T *>(std::calloc(threads * n * n, sizeof(T)));
   if (!scratch)
     return false;
-  blas.syrk(kCblasRowMajor, kCblasUpper, opA.transpose, static_cast<int>(n),
-            static_cast<int>(k), T(1), origin(a), opA.leadingDimension, T(0),
-            scratch, static_cast<int>(n));
+  auto syrk = [&](int64_t begin, int64_t end, T *out) {
+    const T *block = opA.transpose == kCblasNoTrans
+                         ? origin(a) + begin
+                         : origin(a) + begin * opA.leadingDimension;
+    blas.syrk(kCblasRowMajor, kCblasUpper, opA.transpose, static_cast<int>(n),
+              static_cast<int>(end - begin), T(1), block, opA.leadingDimension,
+              T(0), out, static_cast<int>(n));
+  };
+  if (threads <= 1) {
+    syrk(0, k, scratch);
+  } else {
+    amls::runtime::SerialBlasSection serial;
+    runThreads(threads, [&](int64_t t) {
+      syrk(k * t / threads, k * (t + 1) / threads, scratch + t * n * n);
+    });
+  }
   T *out = origin(c);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i; j < n; ++j) {
-      T value = scratch[i * n + j];
+      T value = 0;
+      for (int64_t t = 0; t < threads; ++t)
+        value += scratch[t * n * n + i * n + j];
       out[i * c->strides[0] + j * c->strides[1]] += value;
       if (j != i)
         out[j * c->strides[0] + i * c->strides[1]] += value;
@@ -279,10 +308,6 @@ bool symmetricRankK(const BlasRoutines<T> &blas, const Matrix *a,
   std::free(scratch);
   return true;
 }
-
-/// Below this many multiply-adds per thread, gemm runs on the calling
-/// thread.
-constexpr int64_t kMinGemmWorkPerThread = int64_t(1) << 20;
 
 /// C += op(A) op(B) (m x k times k x n, C row-major) through gemm, split
 /// like gemv: blocks of C's rows, else of its columns, one per OpenMP
@@ -313,7 +338,6 @@ void gemmOnThreads(const BlasRoutines<T> &blas, const Matrix *a,
     call(m, n, k, origin(a), origin(b), origin(c), ldc);
     return;
   }
-  constexpr int64_t kMinExtentPerThread = 64;
   amls::runtime::SerialBlasSection serial;
   if (m >= kMinExtentPerThread * threads || m >= n) {
     threads = std::min(threads, m);
