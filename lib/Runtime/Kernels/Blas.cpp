@@ -136,8 +136,19 @@ amls::runtime::SerialBlasSection::~SerialBlasSection() {
     getBlas().setThreads(saved);
 }
 
+// libomp's extension (omp.h of LLVM; the runtime is compiled against GCC's).
+extern "C" void kmp_set_blocktime(int milliseconds) __attribute__((weak));
+
 extern "C" void amls_rt_set_num_threads(int32_t threads) {
   requestedThreads = threads;
+  // libomp's workers spin for 200 ms after a parallel region before they
+  // sleep; OpenBLAS's threads (LAPACK) running in that window shared the
+  // cores with them (12 ridge solves after a threaded tsmm: 25 or 90 ms
+  // from run to run). 1 ms still keeps the workers awake between the
+  // back-to-back regions of a loop. The calling thread's setting applies
+  // to the regions it starts; KMP_BLOCKTIME, where set, is the user's.
+  if (kmp_set_blocktime && !std::getenv("KMP_BLOCKTIME"))
+    kmp_set_blocktime(1);
   const Blas &blas = getBlas();
   if (blas.setThreads && threads > 0)
     blas.setThreads(threads);
