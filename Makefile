@@ -17,6 +17,8 @@
 #   make bench-parfor  parfor at 2 workers against the sequential loop and
 #                NumPy (a compute-bound body, an imbalanced triangular loop
 #                per task partitioner, seed 001's grid search)
+#   make bench-threads  how many threads want a core at once (oversubscription)
+#                while BLAS, LAPACK, parallel loops and parfor workers run
 #   make bench-memory  the runtime's buffer pool against the system allocator
 #                (loops of temporaries, the examples' peak memory, threads;
 #                MEMORY_BENCH_FLAGS="--size large" for the large examples)
@@ -45,7 +47,7 @@ PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-library leak-check \
+.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library leak-check \
         asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml clean
@@ -125,6 +127,9 @@ bench-sums: build
 
 bench-parfor: build
 	/usr/bin/python3 bench/parfor.py --amls-run $(AMLS_RUN)
+
+bench-threads: build
+	/usr/bin/python3 bench/threads.py --amls-run $(AMLS_RUN)
 
 # Every ML algorithm of the DML library against the same algorithm in
 # NumPy/SciPy on the examples' large data (several minutes).

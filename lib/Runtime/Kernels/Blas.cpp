@@ -285,7 +285,10 @@ bool symmetricRankK(const BlasRoutines<T> &blas, const Matrix *a,
   // forms the product of a block of X's rows (syrk, OpenBLAS
   // single-threaded) in its own scratch matrix, summed after.
   int64_t threads = threadsFor(n * n * k / 2, kMinGemmWorkPerThread);
-  if (k < kMinExtentPerThread * threads)
+  // Each further thread's scratch matrix must be worth its memory.
+  constexpr int64_t kMaxScratchBytes = int64_t(256) << 20;
+  if (k < kMinExtentPerThread * threads ||
+      threads * n * n * int64_t(sizeof(T)) > kMaxScratchBytes)
     threads = 1;
   T *scratch = static_cast<T *>(std::calloc(threads * n * n, sizeof(T)));
   if (!scratch)
@@ -350,7 +353,12 @@ void gemmOnThreads(const BlasRoutines<T> &blas, const Matrix *a,
     return;
   }
   amls::runtime::SerialBlasSection serial;
-  if (m >= kMinExtentPerThread * threads || m >= n) {
+  // Disjoint blocks of C where it has enough rows or columns, else blocks
+  // of the inner dimension where it is long (each thread then reads its
+  // part of A and B once), else whichever of C's dimensions is larger.
+  int64_t enough = kMinExtentPerThread * threads;
+  bool splitInner = m < enough && n < enough && k >= enough;
+  if (!splitInner && (m >= enough || (n < enough && m >= n))) {
     threads = std::min(threads, m);
     runThreads(threads, [&](int64_t t) {
       int64_t begin = m * t / threads, end = m * (t + 1) / threads;
@@ -359,7 +367,7 @@ void gemmOnThreads(const BlasRoutines<T> &blas, const Matrix *a,
     });
     return;
   }
-  if (n >= kMinExtentPerThread * threads || k < kMinExtentPerThread * threads) {
+  if (!splitInner) {
     threads = std::min(threads, n);
     runThreads(threads, [&](int64_t t) {
       int64_t begin = n * t / threads, end = n * (t + 1) / threads;

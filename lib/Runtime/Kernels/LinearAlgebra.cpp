@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <memory>
 #include <numeric>
 #include <string>
 
@@ -56,10 +57,25 @@ using DgesddFn = void (*)(const char *, int *, int *, double *, int *, double *,
                           double *, int *, double *, int *, double *, int *,
                           int *, int *, size_t);
 
+/// Below this order, LAPACK runs with OpenBLAS single-threaded: a few
+/// milliseconds of work gain little from a second thread, and OpenBLAS's
+/// threads, spinning for a while after each call, then competed with the
+/// program's parallel loops for the cores (bench/threads.py).
+constexpr int64_t kMinThreadedLapackOrder = 512;
+
 /// The kernel being run: its DML name and the op's position for messages.
 struct Kernel {
   const char *name;
   const char *where;
+  /// OpenBLAS single-threaded for the kernel's small factorizations.
+  std::unique_ptr<amls::runtime::SerialBlasSection> serial = nullptr;
+
+  /// Runs the rest of the kernel with OpenBLAS single-threaded when its
+  /// matrices' larger dimension is small.
+  void chooseThreads(int64_t order) {
+    if (order < kMinThreadedLapackOrder && !serial)
+      serial = std::make_unique<amls::runtime::SerialBlasSection>();
+  }
 
   [[noreturn]] void error(const std::string &problem) const {
     std::string message = std::string(name) + ": " + problem;
@@ -94,11 +110,12 @@ struct Kernel {
 
   /// The order of the square, finite (and, with `symmetric`, symmetric)
   /// input `a`; reports any other.
-  int squareInput(AmlsMatrixF64 *a, bool symmetric = false) const {
+  int squareInput(AmlsMatrixF64 *a, bool symmetric = false) {
     checkSquare(a);
     checkFinite(a);
     if (symmetric)
       checkSymmetric(a);
+    chooseThreads(a->sizes[0]);
     return lapackSize(a->sizes[0]);
   }
 };
@@ -276,6 +293,7 @@ extern "C" void _mlir_ciface_amls_rt_qr(AmlsMatrixF64 *a, AmlsMatrixF64 *h,
   Kernel kernel{"qr", where};
   kernel.checkFinite(a);
   int m = kernel.lapackSize(a->sizes[0]), n = kernel.lapackSize(a->sizes[1]);
+  kernel.chooseThreads(std::max(m, n));
   fill(h, 0.0);
   fill(r, 0.0);
   int k = std::min(m, n);
@@ -387,6 +405,7 @@ extern "C" void _mlir_ciface_amls_rt_svd(AmlsMatrixF64 *a, AmlsMatrixF64 *u,
   Kernel kernel{"svd", where};
   kernel.checkFinite(a);
   int m = kernel.lapackSize(a->sizes[0]), n = kernel.lapackSize(a->sizes[1]);
+  kernel.chooseThreads(std::max(m, n));
   int k = std::min(m, n);
   fill(s, 0.0);
   if (k == 0)
