@@ -314,3 +314,16 @@ TEST(Blas, ThreadedProductsMatchTheDefinition) {
     }
   }
 }
+
+// libomp's extension, declared weak as in the runtime.
+extern "C" int kmp_get_blocktime(void) __attribute__((weak));
+
+TEST(Blas, OpenMPWorkersSleepSoonAfterARegion) {
+  // Setting the thread count makes libomp's workers sleep 1 ms after a
+  // parallel region (not spin 200 ms against OpenBLAS's threads), unless
+  // the user chose a blocktime.
+  if (!kmp_get_blocktime || std::getenv("KMP_BLOCKTIME"))
+    GTEST_SKIP() << "not libomp, or KMP_BLOCKTIME set by the user";
+  amls_rt_set_num_threads(2);
+  EXPECT_EQ(kmp_get_blocktime(), 1);
+}

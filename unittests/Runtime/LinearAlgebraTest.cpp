@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <dlfcn.h>
 #include <vector>
 
 namespace {
@@ -234,4 +235,22 @@ TEST(LinearAlgebraDeathTest, CholeskyNeedsSymmetricPositiveDefinite) {
   EXPECT_EXIT(
       _mlir_ciface_amls_rt_eigen(&skew.desc, &values.desc, &vectors.desc, ""),
       ::testing::ExitedWithCode(1), "eigen: the matrix is not symmetric");
+}
+
+TEST(LinearAlgebra, SmallKernelsRestoreOpenBlasThreads) {
+  // solve on a small matrix runs with OpenBLAS single-threaded and gives
+  // OpenBLAS's thread count back afterwards; the result is unchanged.
+  amls_rt_set_num_threads(2);
+  void *openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
+  if (!openblas)
+    GTEST_SKIP() << "OpenBLAS is not loaded";
+  auto getThreads =
+      reinterpret_cast<int (*)()>(dlsym(openblas, "openblas_get_num_threads"));
+  ASSERT_NE(getThreads, nullptr);
+  int before = getThreads();
+  Dense a(2, 2, {2, 1, 1, 3}), b(2, 1, {3, 5}), x(2, 1);
+  _mlir_ciface_amls_rt_solve(&a.desc, &b.desc, &x.desc, "");
+  expectNear(x.data, {0.8, 1.4});
+  EXPECT_EQ(getThreads(), before);
+  dlclose(openblas);
 }

@@ -197,6 +197,10 @@ template <typename Matrix> auto *origin(const Matrix *m) {
   return m->aligned + m->offset;
 }
 
+/// Below this many rows (columns, inner products) per thread, a product is
+/// not split along them.
+constexpr int64_t kMinExtentPerThread = 64;
+
 /// Below this many cells of the matrix per thread, gemv runs on the calling
 /// thread.
 constexpr int64_t kMinGemvCellsPerThread = int64_t(1) << 16;
@@ -234,7 +238,7 @@ void gemv(const BlasRoutines<T> &blas, const Matrix *a, BlasOperand opA,
     return;
   }
   // Split S's rows (contiguous blocks) unless they are too few.
-  bool splitRows = m >= 64 * threads || m >= n;
+  bool splitRows = m >= kMinExtentPerThread * threads || m >= n;
   int64_t extent = splitRows ? m : n;
   threads = std::min(threads, extent);
   // Blocks along y's dimension write disjoint parts of y; along x's they
@@ -260,10 +264,6 @@ void gemv(const BlasRoutines<T> &blas, const Matrix *a, BlasOperand opA,
 /// Below this many multiply-adds per thread, gemm runs on the calling
 /// thread.
 constexpr int64_t kMinGemmWorkPerThread = int64_t(1) << 20;
-
-/// Below this many rows (columns, inner products) per thread, a product is
-/// not split along them.
-constexpr int64_t kMinExtentPerThread = 64;
 
 /// C += t(X) %*% X or X %*% t(X) through syrk when A and B are the two
 /// views of one matrix that make the product symmetric (amls.tsmm lowers to
