@@ -197,6 +197,16 @@ LogicalResult ParforOp::verify() {
              << i << " has type " << shared << " but its body argument is "
              << arg << " and its result is " << result;
   }
+  if (std::optional<ArrayRef<int32_t>> merge = getResultMerge()) {
+    if (merge->size() != getShared().size())
+      return emitOpError("expects one 'result_merge' entry per shared matrix (")
+             << getShared().size() << "), found " << merge->size();
+    for (int32_t mode : *merge)
+      if (!symbolizeParforResultMerge(mode))
+        return emitOpError("expects 'result_merge' entries 0 (in place), 1 "
+                           "(compare) or 2 (nonzeros), found ")
+               << mode;
+  }
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield)
     return emitOpError("body must end in 'amls.yield'");

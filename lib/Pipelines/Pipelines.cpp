@@ -123,7 +123,9 @@ void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
   // `X = X + i` in a loop then updates X in place too.
   // A while loop whose update is a new buffer (`y = A %*% x`) forwards the
   // carried buffer uncopied where nothing writes it (ElideWhileCopies.cpp).
-  addPipeline(pm, "func.func(amls-fuse-elementwise,"
+  // Results of unchecked parfor loops: one copy per worker, merged after.
+  addPipeline(pm, "func.func(amls-parfor-private-results,"
+                  "amls-fuse-elementwise,"
                   "amls-elementwise-in-place),"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "

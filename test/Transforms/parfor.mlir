@@ -237,9 +237,12 @@ func.func @half_stride(%R: !amls.matrix<10x1xf64>) -> !amls.matrix<10x1xf64> {
 // -----
 
 // check=0 (unchecked): the same loop runs as independent, as asked.
-// EXPLAIN: amls-parfor: parfor at {{.*}}: R dependent (check=0: run as independent)
+// Each worker then updates its own copy of R, merged after the loop by the
+// cells that changed (result_merge 1: R is not known to be all zeros).
+// EXPLAIN: amls-parfor: parfor at {{.*}}: R dependent: a copy per worker, merged by the cells that changed (check=0: run as independent)
 // CHECK-LABEL: func @unchecked
 // CHECK: independent
+// CHECK-SAME: result_merge = array<i32: 1>
 func.func @unchecked(%R: !amls.matrix<10x10xf64>) -> !amls.matrix<10x10xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -252,6 +255,32 @@ func.func @unchecked(%R: !amls.matrix<10x10xf64>) -> !amls.matrix<10x10xf64> {
     amls.yield %w : !amls.matrix<10x10xf64>
   } {shared_names = ["R"], unchecked} -> !amls.matrix<10x10xf64>
   return %0 : !amls.matrix<10x10xf64>
+}
+
+// -----
+
+// An unchecked loop with a result that starts as matrix(0, ...) and one
+// that it writes by rows: the first is merged by its nonzero cells
+// (result_merge 2), the second stays in place (0).
+// EXPLAIN: amls-parfor: parfor at {{.*}}: Z dependent: a copy per worker, merged by its nonzero cells; R by rows (stride 1) (check=0: run as independent)
+// CHECK-LABEL: func @unchecked_zeros
+// CHECK: result_merge = array<i32: 2, 0>
+func.func @unchecked_zeros(%R: !amls.matrix<10x10xf64>, %n: index) -> (!amls.matrix<?x10xf64>, !amls.matrix<10x10xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %zero = arith.constant 0.0 : f64
+  %v = arith.constant 1.0 : f64
+  %Z = amls.fill %zero, %n, %c10 : f64 -> !amls.matrix<?x10xf64>
+  %0:2 = amls.parfor %c0 to %c10 step %c1 shared(%Z, %R : !amls.matrix<?x10xf64>, !amls.matrix<10x10xf64>) {
+  ^bb0(%i: index, %z: !amls.matrix<?x10xf64>, %acc: !amls.matrix<10x10xf64>):
+    %row = amls.fill %v, %c1, %c10 : f64 -> !amls.matrix<1x10xf64>
+    %z2 = amls.insert_slice %row into %z[%c0 : %c1, %c0 : %c10] : !amls.matrix<1x10xf64> into !amls.matrix<?x10xf64> -> !amls.matrix<?x10xf64>
+    %i1 = arith.addi %i, %c1 : index
+    %w = amls.insert_slice %row into %acc[%i : %i1, %c0 : %c10] : !amls.matrix<1x10xf64> into !amls.matrix<10x10xf64> -> !amls.matrix<10x10xf64>
+    amls.yield %z2, %w : !amls.matrix<?x10xf64>, !amls.matrix<10x10xf64>
+  } {shared_names = ["Z", "R"], unchecked} -> !amls.matrix<?x10xf64>, !amls.matrix<10x10xf64>
+  return %0#0, %0#1 : !amls.matrix<?x10xf64>, !amls.matrix<10x10xf64>
 }
 
 // -----

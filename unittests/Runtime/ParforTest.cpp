@@ -4,6 +4,7 @@
 #include "AMLS/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <numeric>
 #include <thread>
@@ -106,6 +107,31 @@ TEST(ParforQueueTest, NoIterationsNoTasks) {
   void *queue = amls_rt_parfor_begin(0, AMLS_PARFOR_FACTORING, 0, 2);
   EXPECT_EQ(amls_rt_parfor_next(queue), -1);
   amls_rt_parfor_end(queue);
+}
+
+TEST(ParforWorkerTest, EachWorkerOfATeamHasItsOwnCopy) {
+  // Outside a team, and for a team of as many workers as copies: the
+  // thread's number, so that no two workers update the same copy.
+  EXPECT_EQ(amls_rt_parfor_worker(4), 0);
+  std::vector<int64_t> copyOf(4, -1);
+#pragma omp parallel num_threads(4)
+  {
+    if (omp_get_num_threads() == 4)
+      copyOf[omp_get_thread_num()] = amls_rt_parfor_worker(4);
+  }
+  if (copyOf[3] != -1) // libomp may give fewer threads than asked.
+    EXPECT_EQ(copyOf, (std::vector<int64_t>{0, 1, 2, 3}));
+  // A team larger than the copies (a parfor nested in an outer worker runs
+  // on that worker alone): a valid copy for every thread.
+#pragma omp parallel num_threads(3)
+  {
+    int64_t copy = amls_rt_parfor_worker(2);
+#pragma omp critical
+    {
+      EXPECT_GE(copy, 0);
+      EXPECT_LT(copy, 2);
+    }
+  }
 }
 
 TEST(ParforQueueDeathTest, UnknownPartitionerStops) {

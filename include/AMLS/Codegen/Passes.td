@@ -169,6 +169,29 @@ def AMLSCheckBufferSizes : Pass<"amls-check-buffer-sizes", "ModuleOp"> {
   ];
 }
 
+def AMLSParforPrivateResults : Pass<"amls-parfor-private-results"> {
+  let summary = "Give each parfor worker its own copy of a result to merge";
+  let description = [{
+    On tensors, before bufferization. A result of a planned parfor
+    (`amls.parfor_plan`) whose `result_merge` entry is 1 (compare) or 2
+    (nonzeros), i.e. a result of an unchecked loop (`check=0`) whose writes
+    were not proven disjoint, becomes `workers` copies (k x rows x cols:
+    copies of the value before the loop, or zeros). Each iteration works on
+    the copy of the worker that runs it (`amls_rt_parfor_worker`) and
+    writes it back in place; after the loop, each cell is taken from the
+    last copy in which it differs from the value before the loop, bit for
+    bit (compare), or is nonzero (nonzeros), else kept: SystemDS's result
+    merge with and without compare, as one parallel loop over the cells.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def AMLSParforWorkers : Pass<"amls-parfor-workers", "ModuleOp"> {
   let summary = "Run planned parfor loops on worker threads";
   let description = [{

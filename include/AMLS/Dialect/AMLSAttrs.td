@@ -77,6 +77,21 @@ def AMLS_ParforPartitioner : AMLS_I32Enum<"ParforPartitioner",
   I32EnumAttrCase<"Factoring", 3, "factoring">
 ]>;
 
+// How the workers' writes to a shared matrix of a parfor reach its result
+// (SystemDS's result merge). The values are the entries of amls.parfor's
+// `result_merge`.
+def AMLS_ParforResultMerge : AMLS_I32Enum<"ParforResultMerge",
+    "how a parfor's result matrix is merged", [
+  // The iterations write disjoint parts of the one buffer (proven).
+  I32EnumAttrCase<"InPlace", 0, "in_place">,
+  // Each worker updates its own copy; cells that differ from the value
+  // before the loop are copied into the result.
+  I32EnumAttrCase<"Compare", 1, "compare">,
+  // Each worker updates its own copy of an all-zero matrix; its nonzero
+  // cells are copied into the result (no copy of the value before).
+  I32EnumAttrCase<"NonZeros", 2, "nonzeros">
+]>;
+
 def AMLS_FileFormat : AMLS_I32Enum<"FileFormat", "matrix file format", [
   I32EnumAttrCase<"CSV", 0, "csv">,
   I32EnumAttrCase<"MatrixMarket", 1, "mm">,

@@ -46,7 +46,12 @@ def AMLS_ParforOp : AMLS_Op<"parfor", [
     used as they are); `shared_names` names the shared matrices in the
     source (for diagnostics). `--amls-parfor` sets `independent` on a loop whose
     iterations it proved independent (or that is `unchecked`); only those
-    run in parallel.
+    run in parallel. `result_merge` (absent: all in place) has one entry per
+    shared matrix, a
+    `ParforResultMerge` value: 0 (in place) where the iterations provably
+    write disjoint parts, else (an `unchecked` loop) 1 (each worker updates
+    a copy whose changed cells are merged) or 2 (the matrix is all zeros
+    before the loop; each worker's nonzero cells are merged).
   }];
   let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
                        Variadic<AMLS_Matrix>:$shared,
@@ -56,7 +61,8 @@ def AMLS_ParforOp : AMLS_Op<"parfor", [
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$inner_threads,
                        UnitAttr:$unchecked, UnitAttr:$fixed_plan,
                        UnitAttr:$independent,
-                       OptionalAttr<StrArrayAttr>:$shared_names);
+                       OptionalAttr<StrArrayAttr>:$shared_names,
+                       OptionalAttr<DenseI32ArrayAttr>:$result_merge);
   let results = (outs Variadic<AMLS_Matrix>:$results);
   let builders = [
     // A parfor without options or plan (its body is added by the caller).
@@ -66,7 +72,8 @@ def AMLS_ParforOp : AMLS_Op<"parfor", [
             shared, /*workers=*/nullptr, /*partitioner=*/nullptr,
             /*task_size=*/nullptr, /*inner_threads=*/nullptr,
             /*unchecked=*/false, /*fixed_plan=*/false,
-            /*independent=*/false, /*shared_names=*/nullptr);
+            /*independent=*/false, /*shared_names=*/nullptr,
+            /*result_merge=*/nullptr);
     }]>
   ];
   let regions = (region SizedRegion<1>:$body);

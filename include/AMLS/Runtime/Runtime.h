@@ -285,6 +285,11 @@ int64_t amls_rt_parfor_task_first(void *queue, int64_t task);
 /// One past the last iteration of task `task`.
 int64_t amls_rt_parfor_task_end(void *queue, int64_t task);
 void amls_rt_parfor_end(void *queue);
+/// Which of `copies` worker-private copies of a merged parfor result the
+/// calling thread updates: its number in the workers' team, modulo
+/// `copies` (0 outside a parallel region; a parfor nested in a worker runs
+/// on that worker alone, whose copies are its own).
+int64_t amls_rt_parfor_worker(int64_t copies);
 
 #ifdef __cplusplus
 }

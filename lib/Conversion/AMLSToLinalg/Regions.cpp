@@ -37,7 +37,7 @@ struct LowerParfor : public AMLSPattern<ParforOp> {
       return failure();
     if (op.getIndependent() && op.getWorkers().value_or(1) > 1) {
       Builder b(op.getContext());
-      NamedAttribute plan[] = {
+      SmallVector<NamedAttribute> plan = {
           b.getNamedAttr("workers", op.getWorkersAttr()),
           b.getNamedAttr("partitioner",
                          b.getI32IntegerAttr(static_cast<int32_t>(
@@ -48,6 +48,9 @@ struct LowerParfor : public AMLSPattern<ParforOp> {
           b.getNamedAttr(
               "inner_threads",
               b.getI64IntegerAttr(op.getInnerThreads().value_or(1)))};
+      if (op.getResultMergeAttr())
+        plan.push_back(
+            b.getNamedAttr("result_merge", op.getResultMergeAttr()));
       loop->setAttr(kParforPlanAttrName, b.getDictionaryAttr(plan));
     }
     rewriter.replaceOp(op, loop.getResults());

@@ -234,6 +234,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_parfor_task_end", {T::Ptr, T::I64}, T::I64};
   case F::ParforEnd:
     return {"amls_rt_parfor_end", {T::Ptr}, {}};
+  case F::ParforWorker:
+    return {"amls_rt_parfor_worker", {T::I64}, T::I64};
   case F::CSRCountDense:
     return {"amls_rt_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
   case F::CSRFromDense:

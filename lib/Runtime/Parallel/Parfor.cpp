@@ -14,6 +14,8 @@
 
 #include "../Core/Failure.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <string>
 
@@ -91,4 +93,8 @@ extern "C" int64_t amls_rt_parfor_task_end(void *queue, int64_t task) {
 
 extern "C" void amls_rt_parfor_end(void *queue) {
   delete static_cast<TaskQueue *>(queue);
+}
+
+extern "C" int64_t amls_rt_parfor_worker(int64_t copies) {
+  return copies > 0 ? omp_get_thread_num() % copies : 0;
 }

@@ -65,6 +65,25 @@ double bodyCells(Region &region, double unknownDim) {
   return cells;
 }
 
+/// The cells of the shared matrices that each worker copies (merged
+/// results), a dimension of unknown size counting as `unknownDim`.
+double mergedCells(ParforOp parfor, double unknownDim) {
+  std::optional<ArrayRef<int32_t>> merge = parfor.getResultMerge();
+  if (!merge)
+    return 0;
+  double cells = 0;
+  for (auto [mode, shared] : llvm::zip(*merge, parfor.getShared())) {
+    if (mode == static_cast<int32_t>(ParforResultMerge::InPlace))
+      continue;
+    auto matrix = cast<MatrixType>(shared.getType());
+    auto size = [&](int64_t dim) {
+      return ShapedType::isDynamic(dim) ? unknownDim : static_cast<double>(dim);
+    };
+    cells += size(matrix.getRows()) * size(matrix.getCols());
+  }
+  return cells;
+}
+
 struct ParforPass : public mlir::amls::impl::AMLSParforBase<ParforPass> {
   using AMLSParforBase::AMLSParforBase;
 
@@ -89,9 +108,19 @@ struct ParforPass : public mlir::amls::impl::AMLSParforBase<ParforPass> {
     return "#" + std::to_string(i);
   }
 
+  /// Whether `matrix` is all zeros by construction (matrix(0, ...)).
+  static bool isZeroFill(Value matrix) {
+    while (auto cast = matrix.getDefiningOp<CastOp>())
+      matrix = cast.getInput();
+    auto fill = matrix.getDefiningOp<FillOp>();
+    return fill && (matchPattern(fill.getValue(), m_AnyZeroFloat()) ||
+                    matchPattern(fill.getValue(), m_Zero()));
+  }
+
   bool check(ParforOp parfor) {
     std::vector<SharedMatrixDependence> results =
         analyzeParforDependences(parfor);
+    SmallVector<int32_t> merge;
     bool independent = true;
     std::string summary;
     llvm::raw_string_ostream os(summary);
@@ -99,6 +128,7 @@ struct ParforPass : public mlir::amls::impl::AMLSParforBase<ParforPass> {
       std::string name = sharedName(parfor, i);
       if (i)
         os << "; ";
+      merge.push_back(static_cast<int32_t>(ParforResultMerge::InPlace));
       if (result.independent) {
         os << name;
         if (result.dimension >= 0)
@@ -110,8 +140,16 @@ struct ParforPass : public mlir::amls::impl::AMLSParforBase<ParforPass> {
       }
       independent = false;
       os << name << " dependent";
-      if (parfor.getUnchecked())
+      if (parfor.getUnchecked()) {
+        // SystemDS's result merge: the workers' writes may overlap or be
+        // read by other iterations, so each worker updates its own copy.
+        bool zero = isZeroFill(parfor.getShared()[i]);
+        merge.back() = static_cast<int32_t>(
+            zero ? ParforResultMerge::NonZeros : ParforResultMerge::Compare);
+        os << ": a copy per worker, merged by "
+           << (zero ? "its nonzero cells" : "the cells that changed");
         continue;
+      }
       InFlightDiagnostic diag =
           (result.first ? result.first : parfor.getOperation())->emitError();
       diag << "parfor: iterations may depend on each other through '" << name
@@ -125,6 +163,8 @@ struct ParforPass : public mlir::amls::impl::AMLSParforBase<ParforPass> {
     if (!independent && !parfor.getUnchecked())
       return false;
     parfor.setIndependent(true);
+    if (llvm::any_of(merge, [](int32_t mode) { return mode != 0; }))
+      parfor.setResultMerge(merge);
     if (explain) {
       llvm::errs() << "amls-parfor: parfor at " << positionOf(parfor) << ": ";
       if (results.empty())
@@ -165,8 +205,10 @@ struct ParforPass : public mlir::amls::impl::AMLSParforBase<ParforPass> {
             static_cast<int64_t>(cells * *iterations)));
         workers = 1;
       }
-      // Each worker's matrices at once must fit the budget.
-      double bytes = 8 * bodyCells(parfor.getBody(), 0);
+      // Each worker's matrices at once must fit the budget, with its
+      // copies of the results that are merged.
+      double bytes = 8 * (bodyCells(parfor.getBody(), 0) +
+                          mergedCells(parfor, 0));
       int64_t wanted = workers;
       while (memoryLimit > 0 && workers > 1 && bytes * workers > memoryLimit)
         --workers;

@@ -277,6 +277,26 @@ func.func @parfor(%init: !amls.matrix<10x1xf64>, %n: index) -> !amls.matrix<10x1
 
 // -----
 
+// A planned parfor (independent, several workers) carries its plan to the
+// scf.for, with how each result is merged.
+// CHECK-LABEL: func @planned_parfor
+// CHECK: scf.for
+// CHECK: } {amls.parfor_plan = {inner_threads = 1 : i64, partitioner = 0 : i32, result_merge = array<i32: 1>, task_size = 1 : i64, workers = 2 : i64}}
+func.func @planned_parfor(%init: !amls.matrix<10x1xf64>, %n: index) -> !amls.matrix<10x1xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 2.0 : f64
+  %r = amls.parfor %c0 to %n step %c1 shared(%init : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    %cell = amls.as_matrix %v : f64 -> !amls.matrix<1x1xf64>
+    %next = amls.insert_slice %cell into %acc[%c0 : %c1, %c0 : %c1] : !amls.matrix<1x1xf64> into !amls.matrix<10x1xf64> -> !amls.matrix<10x1xf64>
+    amls.yield %next : !amls.matrix<10x1xf64>
+  } {independent, unchecked, workers = 2 : i64, partitioner = 0 : i32, inner_threads = 1 : i64, task_size = 1 : i64, result_merge = array<i32: 1>} -> !amls.matrix<10x1xf64>
+  return %r : !amls.matrix<10x1xf64>
+}
+
+// -----
+
 // CHECK-LABEL: func @sizes_and_casts
 // CHECK-SAME: (%[[X:.*]]: tensor<?x3xf64>)
 // CHECK: %[[N:.*]] = tensor.dim %[[X]], %c0

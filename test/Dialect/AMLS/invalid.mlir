@@ -683,6 +683,28 @@ func.func @parfor_induction(%init: !amls.matrix<10x1xf64>, %n: index) {
 
 // -----
 
+func.func @parfor_merge_count(%init: !amls.matrix<10x1xf64>, %n: index) {
+  // expected-error @+1 {{'amls.parfor' op expects one 'result_merge' entry per shared matrix (1), found 2}}
+  %r = amls.parfor %n to %n step %n shared(%init : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    amls.yield %acc : !amls.matrix<10x1xf64>
+  } {result_merge = array<i32: 1, 1>} -> !amls.matrix<10x1xf64>
+  return
+}
+
+// -----
+
+func.func @parfor_merge_mode(%init: !amls.matrix<10x1xf64>, %n: index) {
+  // expected-error @+1 {{'amls.parfor' op expects 'result_merge' entries 0 (in place), 1 (compare) or 2 (nonzeros), found 3}}
+  %r = amls.parfor %n to %n step %n shared(%init : !amls.matrix<10x1xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x1xf64>):
+    amls.yield %acc : !amls.matrix<10x1xf64>
+  } {result_merge = array<i32: 3>} -> !amls.matrix<10x1xf64>
+  return
+}
+
+// -----
+
 func.func @parfor_results(%init: !amls.matrix<10x1xf64>, %n: index) {
   // expected-error @+1 {{'amls.parfor' op expects one result per shared matrix (1), found 0}}
   amls.parfor %n to %n step %n shared(%init : !amls.matrix<10x1xf64>) {

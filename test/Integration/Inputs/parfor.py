@@ -26,7 +26,9 @@ def data(directory):
     D = rng.standard_normal((300, 6)) @ rng.standard_normal((6, 6))
     W = 0.3 * rng.standard_normal((8, 3))
     labels = rng.integers(1, 5, size=(1000, 1)).astype(float)
-    for name, value in dict(X=X, y=y, D=D, W=W, labels=labels).items():
+    perm = (rng.permutation(1000) + 1).astype(float)[:, None]
+    for name, value in dict(X=X, y=y, D=D, W=W, labels=labels,
+                            perm=perm).items():
         np.savetxt(os.path.join(directory, name + ".csv"), value,
                    delimiter=",", fmt="%.17g")
 
@@ -43,6 +45,7 @@ def ridge(X, y, reg):
 def expected(directory):
     X, y, D, W = (load(directory, n) for n in ("X", "y", "D", "W"))
     labels = load(directory, "labels")
+    perm = load(directory, "perm").astype(int)[:, 0]
     reg = 10.0 ** np.arange(-1, -13, -1)
     grid = np.vstack([ridge(X, y, r).T for r in reg])
     m = D.shape[1]
@@ -56,8 +59,12 @@ def expected(directory):
     random = np.vstack([amls_rand(7 + i, 50, 4, -1.0, 1.0, 1.0).sum(axis=0)
                         for i in range(1, 21)])
     norms = np.linalg.norm(D, axis=0)[None, :]
+    shift = X[:200].copy()
+    shift[:199] = 2 * X[1:200]
+    scatter = np.zeros((len(perm), 4))
+    scatter[perm - 1] = X[:, :4]
     return dict(grid=grid, corr=corr, scores=scores, classes=classes,
-                random=random, norms=norms)
+                random=random, norms=norms, shift=shift, scatter=scatter)
 
 
 def main():

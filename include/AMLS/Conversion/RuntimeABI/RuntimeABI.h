@@ -75,6 +75,7 @@ enum class RuntimeFunction {
   ParforTaskFirst,
   ParforTaskEnd,
   ParforEnd,
+  ParforWorker,
   // CSR kernels (include/AMLS/Runtime/SparseKernels.h). A CSR matrix is
   // passed as its row pointers, column indices, values and column count.
   CSRCountDense,
