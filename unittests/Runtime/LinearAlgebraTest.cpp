@@ -237,9 +237,10 @@ TEST(LinearAlgebraDeathTest, CholeskyNeedsSymmetricPositiveDefinite) {
       ::testing::ExitedWithCode(1), "eigen: the matrix is not symmetric");
 }
 
-TEST(LinearAlgebra, SmallKernelsRestoreOpenBlasThreads) {
-  // solve on a small matrix runs with OpenBLAS single-threaded and gives
-  // OpenBLAS's thread count back afterwards; the result is unchanged.
+TEST(LinearAlgebra, LapackLeavesOpenBlasSingleThreaded) {
+  // A small solve runs with OpenBLAS single-threaded, a large one on
+  // OpenBLAS's threads; both leave OpenBLAS single-threaded after, and the
+  // large one solves A x = A 1 (x = 1).
   amls_rt_set_num_threads(2);
   void *openblas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
   if (!openblas)
@@ -247,10 +248,19 @@ TEST(LinearAlgebra, SmallKernelsRestoreOpenBlasThreads) {
   auto getThreads =
       reinterpret_cast<int (*)()>(dlsym(openblas, "openblas_get_num_threads"));
   ASSERT_NE(getThreads, nullptr);
-  int before = getThreads();
   Dense a(2, 2, {2, 1, 1, 3}), b(2, 1, {3, 5}), x(2, 1);
   _mlir_ciface_amls_rt_solve(&a.desc, &b.desc, &x.desc, "");
   expectNear(x.data, {0.8, 1.4});
-  EXPECT_EQ(getThreads(), before);
+  EXPECT_EQ(getThreads(), 1);
+  const int64_t n = 600;
+  Dense large(n, n), rhs(n, 1), solution(n, 1);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      large.data[i * n + j] = i == j ? n : std::sin(0.3 * i + 0.7 * j);
+      rhs.data[i] += large.data[i * n + j];
+    }
+  _mlir_ciface_amls_rt_solve(&large.desc, &rhs.desc, &solution.desc, "");
+  expectNear(solution.data, std::vector<double>(n, 1.0), 1e-10);
+  EXPECT_EQ(getThreads(), 1);
   dlclose(openblas);
 }

@@ -88,6 +88,9 @@ const Blas &getBlas() {
     if (!std::getenv("OPENBLAS_CORETYPE"))
       if (const char *core = coreTypeForThisCpu())
         setenv("OPENBLAS_CORETYPE", core, /*overwrite=*/0);
+    // No thread pool at load: OpenBLAS's threads start (and spin) only
+    // when a ThreadedBlasSection first asks for them.
+    setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
     for (const char *name : {"libopenblas.so.0", "libopenblas.so"}) {
       void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
       if (!handle)
@@ -109,8 +112,10 @@ const Blas &getBlas() {
         break;
       }
     }
-    if (blas.setThreads && requestedThreads > 0)
-      blas.setThreads(requestedThreads);
+    // Single-threaded between ThreadedBlasSections, whatever the
+    // environment asked for at load.
+    if (blas.setThreads)
+      blas.setThreads(1);
   });
   return blas;
 }
@@ -136,6 +141,23 @@ amls::runtime::SerialBlasSection::~SerialBlasSection() {
     getBlas().setThreads(saved);
 }
 
+/// Set by amls_rt_blas_serial while a parfor's workers run.
+static std::atomic<bool> blasSerial{false};
+
+amls::runtime::ThreadedBlasSection::ThreadedBlasSection() {
+  const Blas &blas = getBlas();
+  if (!blas.setThreads || requestedThreads <= 1 || blasSerial.load() ||
+      omp_in_parallel())
+    return;
+  blas.setThreads(requestedThreads);
+  raised = true;
+}
+
+amls::runtime::ThreadedBlasSection::~ThreadedBlasSection() {
+  if (raised)
+    getBlas().setThreads(1);
+}
+
 // libomp's extension (omp.h of LLVM; the runtime is compiled against GCC's).
 extern "C" void kmp_set_blocktime(int milliseconds) __attribute__((weak));
 
@@ -149,9 +171,8 @@ extern "C" void amls_rt_set_num_threads(int32_t threads) {
   // to the regions it starts; KMP_BLOCKTIME, where set, is the user's.
   if (kmp_set_blocktime && !std::getenv("KMP_BLOCKTIME"))
     kmp_set_blocktime(1);
-  const Blas &blas = getBlas();
-  if (blas.setThreads && threads > 0)
-    blas.setThreads(threads);
+  // OpenBLAS itself stays single-threaded (ThreadedBlasSection).
+  getBlas();
 }
 
 extern "C" int32_t amls_rt_get_num_threads(void) {
@@ -160,16 +181,7 @@ extern "C" int32_t amls_rt_get_num_threads(void) {
 
 extern "C" void amls_rt_blas_serial(int32_t serial) {
   // Only the program's main thread calls this, around parallel loops.
-  static int savedThreads = 0;
-  const Blas &blas = getBlas();
-  if (!blas.setThreads || !blas.getThreads)
-    return;
-  if (serial) {
-    savedThreads = blas.getThreads();
-    blas.setThreads(1);
-  } else if (savedThreads > 0) {
-    blas.setThreads(savedThreads);
-  }
+  blasSerial.store(serial != 0);
 }
 
 namespace {

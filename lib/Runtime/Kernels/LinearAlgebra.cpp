@@ -57,24 +57,25 @@ using DgesddFn = void (*)(const char *, int *, int *, double *, int *, double *,
                           double *, int *, double *, int *, double *, int *,
                           int *, int *, size_t);
 
-/// Below this order, LAPACK runs with OpenBLAS single-threaded: a few
-/// milliseconds of work gain little from a second thread, and OpenBLAS's
-/// threads, spinning for a while after each call, then competed with the
-/// program's parallel loops for the cores (bench/threads.py).
+/// From this order on, LAPACK runs on OpenBLAS's threads; below it, with
+/// OpenBLAS single-threaded: a few milliseconds of work gain little from a
+/// second thread, and OpenBLAS's threads, spinning for a while after each
+/// call, then competed with the program's parallel loops for the cores
+/// (bench/threads.py).
 constexpr int64_t kMinThreadedLapackOrder = 512;
 
 /// The kernel being run: its DML name and the op's position for messages.
 struct Kernel {
   const char *name;
   const char *where;
-  /// OpenBLAS single-threaded for the kernel's small factorizations.
-  std::unique_ptr<amls::runtime::SerialBlasSection> serial = nullptr;
+  /// OpenBLAS threaded for the kernel's large factorizations.
+  std::unique_ptr<amls::runtime::ThreadedBlasSection> threaded = nullptr;
 
-  /// Runs the rest of the kernel with OpenBLAS single-threaded when its
-  /// matrices' larger dimension is small.
+  /// Runs the rest of the kernel on OpenBLAS's threads when its matrices'
+  /// larger dimension is large.
   void chooseThreads(int64_t order) {
-    if (order < kMinThreadedLapackOrder && !serial)
-      serial = std::make_unique<amls::runtime::SerialBlasSection>();
+    if (order >= kMinThreadedLapackOrder && !threaded)
+      threaded = std::make_unique<amls::runtime::ThreadedBlasSection>();
   }
 
   [[noreturn]] void error(const std::string &problem) const {
