@@ -4,6 +4,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
 
@@ -69,7 +70,12 @@ std::string mlir::amls::dml::toDMLMessage(llvm::StringRef message) {
 
 DMLDiagnosticHandler::DMLDiagnosticHandler(llvm::SourceMgr &sourceMgr,
                                            MLIRContext *context)
-    : SourceMgrDiagnosticHandler(sourceMgr, context) {
+    : DMLDiagnosticHandler(sourceMgr, context, llvm::errs()) {}
+
+DMLDiagnosticHandler::DMLDiagnosticHandler(llvm::SourceMgr &sourceMgr,
+                                           MLIRContext *context,
+                                           llvm::raw_ostream &os)
+    : SourceMgrDiagnosticHandler(sourceMgr, context, os) {
   context->printOpOnDiagnostic(false);
   setHandler([this](Diagnostic &diag) {
     Diagnostic rewritten(diag.getLocation(), diag.getSeverity());

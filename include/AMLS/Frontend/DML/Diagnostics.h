@@ -28,6 +28,9 @@ std::string toDMLMessage(llvm::StringRef message);
 class DMLDiagnosticHandler : public SourceMgrDiagnosticHandler {
 public:
   DMLDiagnosticHandler(llvm::SourceMgr &sourceMgr, MLIRContext *context);
+  /// The same, printing to `os` (an embedding host's error message).
+  DMLDiagnosticHandler(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                       llvm::raw_ostream &os);
 };
 
 } // namespace mlir::amls::dml

@@ -1,0 +1,148 @@
+/*===- Session.h - AMLS C API: sessions and programs ----------------*- C -*-===*\
+|*                                                                            *|
+|* A session compiles and runs AMLS programs: from DML source, from          *|
+|* AMLS/MLIR text, or from an MlirModule built in its context. A program's  *|
+|* entry is specialized to the sizes of each run's inputs and JIT-compiled;  *|
+|* the compiled code is cached, so runs with inputs of the same sizes do     *|
+|* not compile again.                                                        *|
+|*                                                                            *|
+|* Thread safety: sessions are independent (each has its own MLIR context,  *|
+|* programs and caches), so different threads may use different sessions at *|
+|* once. Calls on one session are serialized. The memory budget and         *|
+|* OpenBLAS's settings are process-wide.                                     *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef AMLS_C_SESSION_H
+#define AMLS_C_SESSION_H
+
+#include "amls-c/Support.h"
+#include "amls-c/Value.h"
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+AMLS_DEFINE_C_API_STRUCT(AmlsSession, void);
+AMLS_DEFINE_C_API_STRUCT(AmlsProgram, void);
+
+/// A session's settings; amlsSessionOptionsInit fills in the defaults.
+/// The strings are read when the session is created (NULL: the default).
+typedef struct AmlsSessionOptions {
+  /// Threads of parallel loops and BLAS; 1 generates sequential code.
+  unsigned threads;
+  /// Bytes the programs' buffers may take at once (process-wide); 0 keeps
+  /// the runtime's default (80% of the machine's memory).
+  uint64_t memoryLimit;
+  /// The optimizer's rewrite families: "all" (default), "none" (-O0) or a
+  /// comma-separated list (simplify, simplify-dynamic, matmul-chain, ipa,
+  /// vectorize-loops).
+  const char *rewrites;
+  /// Operator fusion: "cost" (default), "fuse-all", "fuse-no-redundancy",
+  /// "none".
+  const char *fusion;
+  /// Storage formats: "auto" (default), "dense", "csr".
+  const char *formats;
+  /// Sums: "kahan" (default, as SystemDS) or "plain".
+  const char *sums;
+  /// When products call BLAS: "auto" (default), "always", "never".
+  const char *blas;
+} AmlsSessionOptions;
+
+AMLS_CAPI_EXPORTED void amlsSessionOptionsInit(AmlsSessionOptions *options);
+
+/// A new session (NULL options: the defaults); null, with `error` set, for
+/// an option value that is not one of those listed.
+AMLS_CAPI_EXPORTED AmlsSession
+amlsSessionCreate(const AmlsSessionOptions *options, AmlsError *error);
+/// Destroys the session and its programs.
+AMLS_CAPI_EXPORTED void amlsSessionDestroy(AmlsSession session);
+static inline bool amlsSessionIsNull(AmlsSession session) {
+  return !session.ptr;
+}
+
+/// The context that programs built for the session must be created in
+/// (every dialect the compiler needs is loaded). Use it from one thread at
+/// a time.
+AMLS_CAPI_EXPORTED MlirContext amlsSessionGetContext(AmlsSession session);
+
+/// Parses `source`, AMLS IR in MLIR's text form (`sourceName` names it in
+/// messages), and loads its function `entry`. Null, with `error` set, when
+/// the text does not parse or verify or the entry cannot be run.
+AMLS_CAPI_EXPORTED AmlsProgram amlsSessionCompileMLIR(AmlsSession session,
+                                                      MlirStringRef source,
+                                                      MlirStringRef sourceName,
+                                                      MlirStringRef entry,
+                                                      AmlsError *error);
+/// Imports the DML script `source` as a program whose entry takes no
+/// arguments (its inputs are read from files); `$name` arguments are bound
+/// from `argumentNames`/`argumentValues` (`numArguments` of each).
+AMLS_CAPI_EXPORTED AmlsProgram amlsSessionCompileDML(
+    AmlsSession session, MlirStringRef source, MlirStringRef sourceName,
+    const MlirStringRef *argumentNames, const MlirStringRef *argumentValues,
+    intptr_t numArguments, AmlsError *error);
+/// Takes `module` (built in amlsSessionGetContext's context; the session
+/// owns it from now on, also when the call fails) and loads its function
+/// `entry`.
+AMLS_CAPI_EXPORTED AmlsProgram amlsSessionLoadModule(AmlsSession session,
+                                                     MlirModule module,
+                                                     MlirStringRef entry,
+                                                     AmlsError *error);
+
+static inline bool amlsProgramIsNull(AmlsProgram program) {
+  return !program.ptr;
+}
+
+/// The entry's parameters: names (the `amls.name` argument attribute, or
+/// `argN`) and types, and its result types. Programs live as long as their
+/// session.
+AMLS_CAPI_EXPORTED intptr_t amlsProgramGetNumParameters(AmlsProgram program);
+AMLS_CAPI_EXPORTED MlirStringRef amlsProgramGetParameterName(AmlsProgram program,
+                                                            intptr_t index);
+AMLS_CAPI_EXPORTED MlirType amlsProgramGetParameterType(AmlsProgram program,
+                                                        intptr_t index);
+/// The index of the parameter called `name`, or -1.
+AMLS_CAPI_EXPORTED intptr_t amlsProgramFindParameter(AmlsProgram program,
+                                                     MlirStringRef name);
+AMLS_CAPI_EXPORTED intptr_t amlsProgramGetNumResults(AmlsProgram program);
+AMLS_CAPI_EXPORTED MlirType amlsProgramGetResultType(AmlsProgram program,
+                                                     intptr_t index);
+
+/// Runs the entry on `arguments` (one per parameter, in order), compiling a
+/// specialization for their sizes unless one is cached, and stores one new
+/// value per result in `results` (amlsProgramGetNumResults of them; the
+/// caller destroys them). Fails, with `error` set, for a wrong number or
+/// kind of arguments, a size error that inference finds, or a compile
+/// failure. (A failure while the compiled code runs, such as a file that
+/// cannot be read, still ends the process: see docs/c-api.md.)
+AMLS_CAPI_EXPORTED MlirLogicalResult amlsProgramRun(AmlsProgram program,
+                                                    const AmlsValue *arguments,
+                                                    intptr_t numArguments,
+                                                    AmlsValue *results,
+                                                    AmlsError *error);
+
+/// What a session has done so far.
+typedef struct AmlsSessionStatistics {
+  uint64_t runs;
+  /// Specializations compiled, and runs served by one compiled before.
+  uint64_t compilations;
+  uint64_t cacheHits;
+  /// Milliseconds in the optimizer, in code generation and JIT compilation,
+  /// and in running compiled code, over all runs.
+  double optimizeMilliseconds;
+  double compileMilliseconds;
+  double executeMilliseconds;
+  /// The most bytes of program buffers live at once in the process (the
+  /// runtime's pool is process-wide).
+  uint64_t peakMemoryBytes;
+} AmlsSessionStatistics;
+
+AMLS_CAPI_EXPORTED AmlsSessionStatistics
+amlsSessionGetStatistics(AmlsSession session);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMLS_C_SESSION_H */

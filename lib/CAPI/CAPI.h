@@ -1,0 +1,74 @@
+//===- CAPI.h - AMLS C API: the objects behind the handles ------*- C++ -*-===//
+
+#ifndef AMLS_LIB_CAPI_CAPI_H
+#define AMLS_LIB_CAPI_CAPI_H
+
+#include "amls-c/Session.h"
+#include "amls-c/Support.h"
+#include "amls-c/Value.h"
+
+#include "AMLS/ExecutionEngine/Session.h"
+
+#include "llvm/Support/SourceMgr.h"
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mlir::amls::capi {
+
+struct CError {
+  std::string message;
+};
+
+struct CValue {
+  RuntimeValue value;
+  /// The cells of an input converted to row-major f64.
+  std::vector<double> cells;
+};
+
+struct CProgram;
+
+struct CSession {
+  explicit CSession(SessionOptions options) : session(std::move(options)) {}
+
+  Session session;
+  /// The sources of the programs, for messages that show the line.
+  llvm::SourceMgr sources;
+  std::vector<std::unique_ptr<CProgram>> programs;
+  double optimizeMilliseconds = 0, compileMilliseconds = 0,
+         executeMilliseconds = 0;
+  /// Serializes the calls on the session (its context's diagnostics).
+  std::mutex mutex;
+};
+
+struct CProgram {
+  Program *program;
+  /// Messages in DML's words (no IR op names).
+  bool isDML;
+  CSession *session;
+};
+
+inline AmlsError wrap(CError *error) { return {error}; }
+inline CError *unwrap(AmlsError error) {
+  return static_cast<CError *>(error.ptr);
+}
+inline AmlsValue wrap(CValue *value) { return {value}; }
+inline CValue *unwrap(AmlsValue value) {
+  return static_cast<CValue *>(value.ptr);
+}
+inline AmlsSession wrap(CSession *session) { return {session}; }
+inline CSession *unwrap(AmlsSession session) {
+  return static_cast<CSession *>(session.ptr);
+}
+inline AmlsProgram wrap(CProgram *program) { return {program}; }
+inline CProgram *unwrap(AmlsProgram program) {
+  return static_cast<CProgram *>(program.ptr);
+}
+
+/// Stores a new error with `message` in `error` (if not null).
+void setError(AmlsError *error, std::string message);
+
+} // namespace mlir::amls::capi
+
+#endif // AMLS_LIB_CAPI_CAPI_H

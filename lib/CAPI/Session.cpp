@@ -1,0 +1,316 @@
+//===- Session.cpp - AMLS C API: sessions and programs --------------------===//
+
+#include "amls-c/Session.h"
+#include "CAPI.h"
+
+#include "AMLS/Frontend/DML/Diagnostics.h"
+#include "AMLS/Frontend/DML/ImportDML.h"
+#include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Runtime/Memory.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::capi;
+
+void mlir::amls::capi::setError(AmlsError *error, std::string message) {
+  if (!error)
+    return;
+  // Messages end without the diagnostic printer's last newline.
+  while (!message.empty() && message.back() == '\n')
+    message.pop_back();
+  *error = wrap(new CError{std::move(message)});
+}
+
+MlirStringRef amlsErrorGetMessage(AmlsError error) {
+  const std::string &message = unwrap(error)->message;
+  return mlirStringRefCreate(message.data(), message.size());
+}
+
+void amlsErrorDestroy(AmlsError error) { delete unwrap(error); }
+
+namespace {
+
+/// Collects what the session's context reports during one call, printed as
+/// amls-run prints it (file:line:col, the line and a caret), in DML's
+/// words for a DML program.
+class CapturedDiagnostics {
+public:
+  CapturedDiagnostics(CSession &session, bool isDML) : stream(text) {
+    MLIRContext *context = &session.session.getContext();
+    // A host's message shows the position, not an IR dump.
+    context->printOpOnDiagnostic(false);
+    if (isDML)
+      dmlHandler.emplace(session.sources, context, stream);
+    else
+      irHandler.emplace(session.sources, context, stream);
+  }
+  std::string take() {
+    stream.flush();
+    if (text.empty())
+      return "failed without a message";
+    // The module of a parsed text sits at line 0, column 0 of its source,
+    // which says nothing: drop that position.
+    std::string message;
+    StringRef rest = text;
+    while (!rest.empty()) {
+      size_t at = rest.find(":0:0: ");
+      message += rest.take_front(at).str();
+      if (at == StringRef::npos)
+        break;
+      message += ": ";
+      rest = rest.drop_front(at + 6);
+    }
+    return message;
+  }
+
+private:
+  std::string text;
+  llvm::raw_string_ostream stream;
+  std::optional<SourceMgrDiagnosticHandler> irHandler;
+  std::optional<dml::DMLDiagnosticHandler> dmlHandler;
+};
+
+std::string toString(const char *text, const char *otherwise) {
+  return text ? text : otherwise;
+}
+
+/// Adds `source` to the session's sources, named `sourceName`.
+void addSource(CSession &session, MlirStringRef source,
+               MlirStringRef sourceName) {
+  session.sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(unwrap(source), unwrap(sourceName)),
+      llvm::SMLoc());
+}
+
+/// Loads `module` into the session; null with `error` set on failure.
+AmlsProgram load(CSession &session, OwningOpRef<ModuleOp> module,
+                 StringRef entry, bool isDML,
+                 CapturedDiagnostics &diagnostics, AmlsError *error) {
+  FailureOr<Program *> program =
+      session.session.load(std::move(module), entry);
+  if (failed(program)) {
+    setError(error, diagnostics.take());
+    return {nullptr};
+  }
+  session.programs.push_back(
+      std::make_unique<CProgram>(CProgram{*program, isDML, &session}));
+  return wrap(session.programs.back().get());
+}
+
+} // namespace
+
+void amlsSessionOptionsInit(AmlsSessionOptions *options) {
+  SessionOptions defaults;
+  options->threads = defaults.threads;
+  options->memoryLimit = defaults.memoryLimit;
+  options->rewrites = nullptr;
+  options->fusion = nullptr;
+  options->formats = nullptr;
+  options->sums = nullptr;
+  options->blas = nullptr;
+}
+
+AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
+                              AmlsError *error) {
+  AmlsSessionOptions given;
+  amlsSessionOptionsInit(&given);
+  if (options)
+    given = *options;
+  SessionOptions settings;
+  settings.threads = std::max(given.threads, 1u);
+  settings.memoryLimit = given.memoryLimit;
+  settings.rewrites = toString(given.rewrites, "all");
+  settings.fusion = toString(given.fusion, "cost");
+  settings.formats = toString(given.formats, "auto");
+  settings.sums = toString(given.sums, "kahan");
+  settings.blas = toString(given.blas, "auto");
+  CompileOptions compile;
+  compile.rewrites = settings.rewrites;
+  compile.fusion = settings.fusion;
+  compile.formats = settings.formats;
+  compile.sums = settings.sums;
+  std::string problem = checkCompileOptions(compile);
+  if (problem.empty() && settings.blas != "auto" &&
+      settings.blas != "always" && settings.blas != "never")
+    problem = "expected blas 'auto', 'always' or 'never', found '" +
+              settings.blas + "'";
+  if (!problem.empty()) {
+    setError(error, "invalid session options: " + problem);
+    return {nullptr};
+  }
+  return wrap(new CSession(std::move(settings)));
+}
+
+void amlsSessionDestroy(AmlsSession session) { delete unwrap(session); }
+
+MlirContext amlsSessionGetContext(AmlsSession session) {
+  return wrap(&unwrap(session)->session.getContext());
+}
+
+AmlsProgram amlsSessionCompileMLIR(AmlsSession handle, MlirStringRef source,
+                                   MlirStringRef sourceName,
+                                   MlirStringRef entry, AmlsError *error) {
+  CSession &session = *unwrap(handle);
+  std::lock_guard<std::mutex> lock(session.mutex);
+  CapturedDiagnostics diagnostics(session, /*isDML=*/false);
+  addSource(session, source, sourceName);
+  // Parse the buffer just added, in a source manager of its own that
+  // shares the buffer's text (the parser takes the main buffer).
+  llvm::SourceMgr parseSources;
+  parseSources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(
+          session.sources.getMemoryBuffer(session.sources.getNumBuffers())
+              ->getMemBufferRef(),
+          /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      parseSources, ParserConfig(&session.session.getContext()));
+  if (!module) {
+    setError(error, diagnostics.take());
+    return {nullptr};
+  }
+  return load(session, std::move(module), unwrap(entry), false, diagnostics,
+              error);
+}
+
+AmlsProgram amlsSessionCompileDML(AmlsSession handle, MlirStringRef source,
+                                  MlirStringRef sourceName,
+                                  const MlirStringRef *argumentNames,
+                                  const MlirStringRef *argumentValues,
+                                  intptr_t numArguments, AmlsError *error) {
+  CSession &session = *unwrap(handle);
+  std::lock_guard<std::mutex> lock(session.mutex);
+  CapturedDiagnostics diagnostics(session, /*isDML=*/true);
+  dml::ImportOptions options;
+  for (intptr_t i = 0; i < numArguments; ++i) {
+    StringRef name = unwrap(argumentNames[i]);
+    if (!options.arguments.try_emplace(name, unwrap(argumentValues[i]).str())
+             .second) {
+      setError(error, "argument '$" + name.str() + "' is bound twice");
+      return {nullptr};
+    }
+  }
+  addSource(session, source, sourceName);
+  llvm::SourceMgr importSources;
+  importSources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(
+          session.sources.getMemoryBuffer(session.sources.getNumBuffers())
+              ->getMemBufferRef(),
+          /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      dml::importDML(importSources, &session.session.getContext(), options);
+  if (!module) {
+    setError(error, diagnostics.take());
+    return {nullptr};
+  }
+  return load(session, std::move(module), options.entryName, true,
+              diagnostics, error);
+}
+
+AmlsProgram amlsSessionLoadModule(AmlsSession handle, MlirModule module,
+                                  MlirStringRef entry, AmlsError *error) {
+  CSession &session = *unwrap(handle);
+  std::lock_guard<std::mutex> lock(session.mutex);
+  CapturedDiagnostics diagnostics(session, /*isDML=*/false);
+  OwningOpRef<ModuleOp> owned(unwrap(module));
+  if (failed(verify(*owned))) {
+    setError(error, diagnostics.take());
+    return {nullptr};
+  }
+  return load(session, std::move(owned), unwrap(entry), false, diagnostics,
+              error);
+}
+
+intptr_t amlsProgramGetNumParameters(AmlsProgram program) {
+  return unwrap(program)->program->getParameters().size();
+}
+
+MlirStringRef amlsProgramGetParameterName(AmlsProgram program,
+                                          intptr_t index) {
+  const std::string &name =
+      unwrap(program)->program->getParameters()[index].name;
+  return mlirStringRefCreate(name.data(), name.size());
+}
+
+MlirType amlsProgramGetParameterType(AmlsProgram program, intptr_t index) {
+  return wrap(unwrap(program)->program->getParameters()[index].type);
+}
+
+intptr_t amlsProgramFindParameter(AmlsProgram program, MlirStringRef name) {
+  for (auto [i, parameter] :
+       llvm::enumerate(unwrap(program)->program->getParameters()))
+    if (parameter.name == unwrap(name))
+      return i;
+  return -1;
+}
+
+intptr_t amlsProgramGetNumResults(AmlsProgram program) {
+  return unwrap(program)->program->getResultTypes().size();
+}
+
+MlirType amlsProgramGetResultType(AmlsProgram program, intptr_t index) {
+  return wrap(unwrap(program)->program->getResultTypes()[index]);
+}
+
+MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,
+                                 intptr_t numArguments, AmlsValue *results,
+                                 AmlsError *error) {
+  CProgram &program = *unwrap(handle);
+  CSession &session = *program.session;
+  std::lock_guard<std::mutex> lock(session.mutex);
+  CapturedDiagnostics diagnostics(session, program.isDML);
+  ArrayRef<Program::Parameter> parameters = program.program->getParameters();
+  if (numArguments != static_cast<intptr_t>(parameters.size())) {
+    std::string names;
+    for (const Program::Parameter &parameter : parameters)
+      names += (names.empty() ? "" : ", ") + parameter.name;
+    setError(error, program.program->getEntryName().str() + ": expected " +
+                        std::to_string(parameters.size()) + " arguments (" +
+                        names + "), found " + std::to_string(numArguments));
+    return mlirLogicalResultFailure();
+  }
+  SmallVector<RuntimeValue> values;
+  for (intptr_t i = 0; i < numArguments; ++i) {
+    if (!arguments[i].ptr) {
+      setError(error, "argument #" + std::to_string(i) + " is a null value");
+      return mlirLogicalResultFailure();
+    }
+    values.push_back(unwrap(arguments[i])->value);
+  }
+  FailureOr<RunResult> result = program.program->run(values);
+  if (failed(result)) {
+    setError(error, diagnostics.take());
+    return mlirLogicalResultFailure();
+  }
+  session.optimizeMilliseconds += result->times.optimize;
+  session.compileMilliseconds += result->times.compile;
+  session.executeMilliseconds += result->times.execute;
+  for (auto [i, value] : llvm::enumerate(result->values))
+    results[i] = wrap(new CValue{std::move(value), {}});
+  return mlirLogicalResultSuccess();
+}
+
+AmlsSessionStatistics amlsSessionGetStatistics(AmlsSession handle) {
+  CSession &session = *unwrap(handle);
+  std::lock_guard<std::mutex> lock(session.mutex);
+  SessionStatistics counts = session.session.getStatistics();
+  AmlsSessionStatistics statistics;
+  statistics.runs = counts.runs;
+  statistics.compilations = counts.compilations;
+  statistics.cacheHits = counts.cacheHits;
+  statistics.optimizeMilliseconds = session.optimizeMilliseconds;
+  statistics.compileMilliseconds = session.compileMilliseconds;
+  statistics.executeMilliseconds = session.executeMilliseconds;
+  statistics.peakMemoryBytes =
+      ::amls::runtime::memory::getStatistics().peakLiveBytes;
+  return statistics;
+}

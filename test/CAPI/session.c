@@ -1,0 +1,272 @@
+/* The C API from C: sessions, programs from AMLS IR and DML text, values
+ * over the caller's memory, results handed over, errors with locations,
+ * statistics and the compile cache, and sessions running concurrently.
+ * Oracles are hand-derived (t(X) X of small integer matrices, sums).
+ *
+ * RUN: amls-capi-session 2>&1 | FileCheck %s
+ */
+
+#include "amls-c/Dialect.h"
+#include "amls-c/Session.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static MlirStringRef ref(const char *text) {
+  return mlirStringRefCreateFromCString(text);
+}
+
+static void printError(const char *what, AmlsError error) {
+  MlirStringRef message = amlsErrorGetMessage(error);
+  printf("%s: %.*s\n", what, (int)message.length, message.data);
+  fflush(stdout);
+  amlsErrorDestroy(error);
+}
+
+static const char *kGram =
+    "func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = \"X\"},\n"
+    "                %w: f64 {amls.name = \"w\"})\n"
+    "    -> (!amls.matrix<?x?xf64>, f64) {\n"
+    "  %t = amls.transpose %X : !amls.matrix<?x?xf64> -> "
+    "!amls.matrix<?x?xf64>\n"
+    "  %G = amls.matmul %t, %X : !amls.matrix<?x?xf64>, "
+    "!amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>\n"
+    "  %s = amls.agg sum all %X : !amls.matrix<?x?xf64> -> f64\n"
+    "  %ws = arith.mulf %s, %w : f64\n"
+    "  return %G, %ws : !amls.matrix<?x?xf64>, f64\n"
+    "}\n";
+
+/* X = [1 2; 3 4; 5 6]: t(X) X = [35 44; 44 56], sum = 21. */
+static void gram(void) {
+  AmlsSessionOptions options;
+  amlsSessionOptionsInit(&options);
+  options.threads = 1;
+  AmlsError error = {NULL};
+  AmlsSession session = amlsSessionCreate(&options, &error);
+  AmlsProgram program = amlsSessionCompileMLIR(session, ref(kGram),
+                                               ref("gram.mlir"), ref("main"),
+                                               &error);
+  if (amlsProgramIsNull(program)) {
+    printError("gram", error);
+    return;
+  }
+  // CHECK-LABEL: gram
+  // CHECK-NEXT: parameters 2: X w, results 2
+  // CHECK-NEXT: X is a matrix: 1, rows ? (1)
+  printf("gram\nparameters %ld: ", (long)amlsProgramGetNumParameters(program));
+  for (intptr_t i = 0; i < amlsProgramGetNumParameters(program); ++i) {
+    MlirStringRef name = amlsProgramGetParameterName(program, i);
+    printf("%s%.*s", i ? " " : "", (int)name.length, name.data);
+  }
+  printf(", results %ld\n", (long)amlsProgramGetNumResults(program));
+  MlirType x = amlsProgramGetParameterType(program, 0);
+  printf("X is a matrix: %d, rows ? (%d)\n", amlsTypeIsAMatrix(x),
+         amlsMatrixTypeGetRows(x) == amlsMatrixTypeGetDynamicSize());
+
+  double cells[6] = {1, 2, 3, 4, 5, 6};
+  AmlsValue arguments[2] = {
+      amlsValueCreateDense(cells, AMLS_ELEMENT_F64, 3, 2, 2, 1),
+      amlsValueCreateFloat(2.0)};
+  AmlsValue results[2];
+  for (int run = 0; run < 3; ++run) {
+    if (mlirLogicalResultIsFailure(
+            amlsProgramRun(program, arguments, 2, results, &error))) {
+      printError("gram run", error);
+      return;
+    }
+    if (run < 2) {
+      amlsValueDestroy(results[0]);
+      amlsValueDestroy(results[1]);
+    }
+  }
+  // CHECK-NEXT: G = [35 44; 44 56], 2 * sum = 42
+  AmlsMatrixRef G;
+  amlsValueGetMatrix(results[0], &G);
+  const double *g = (const double *)G.data;
+  printf("G = [%g %g; %g %g], 2 * sum = %g\n", g[0], g[G.strides[0] > 1],
+         g[G.strides[0]], g[G.strides[0] + 1], amlsValueGetFloat(results[1]));
+  // The caller takes the result's memory; the value is left empty.
+  // CHECK-NEXT: taken 1, value now 0x0, taken again 0, G[1,1] = 56
+  AmlsMatrixRef taken;
+  int ok = amlsValueTakeMatrix(results[0], &taken);
+  AmlsMatrixRef left;
+  amlsValueGetMatrix(results[0], &left);
+  AmlsMatrixRef again;
+  printf("taken %d, value now %ldx%ld, taken again %d, G[1,1] = %g\n", ok,
+         (long)left.rows, (long)left.cols,
+         amlsValueTakeMatrix(results[0], &again),
+         ((const double *)taken.data)[taken.strides[0] + taken.strides[1]]);
+  amlsMatrixMemoryFree(taken.allocation);
+  // A borrowed input cannot be taken.
+  // CHECK-NEXT: borrowed input taken 0
+  printf("borrowed input taken %d\n",
+         amlsValueTakeMatrix(arguments[0], &again));
+  // Three runs, one compilation: the second and third hit the cache.
+  // CHECK-NEXT: runs 3, compilations 1, cache hits 2
+  AmlsSessionStatistics statistics = amlsSessionGetStatistics(session);
+  printf("runs %lu, compilations %lu, cache hits %lu\n",
+         (unsigned long)statistics.runs,
+         (unsigned long)statistics.compilations,
+         (unsigned long)statistics.cacheHits);
+  // A column-major view (strides 1, 3) of the same cells is read in place
+  // and an f32 copy converted once: both give t(X) X of their matrix.
+  // CHECK-NEXT: column-major G[0,0] = 14, f32 G[0,0] = 35
+  double columnMajor[6] = {1, 2, 3, 4, 5, 6}; /* X = [1 4; 2 5; 3 6] */
+  float singles[6] = {1, 2, 3, 4, 5, 6};
+  AmlsValue views[2] = {
+      amlsValueCreateDense(columnMajor, AMLS_ELEMENT_F64, 3, 2, 1, 3),
+      amlsValueCreateDense(singles, AMLS_ELEMENT_F32, 3, 2, 2, 1)};
+  double firstCell[2];
+  for (int i = 0; i < 2; ++i) {
+    AmlsValue in[2] = {views[i], arguments[1]};
+    AmlsValue out[2];
+    if (mlirLogicalResultIsFailure(
+            amlsProgramRun(program, in, 2, out, &error))) {
+      printError("views", error);
+      return;
+    }
+    AmlsMatrixRef m;
+    amlsValueGetMatrix(out[0], &m);
+    firstCell[i] = ((const double *)m.data)[0];
+    amlsValueDestroy(out[0]);
+    amlsValueDestroy(out[1]);
+    amlsValueDestroy(views[i]);
+  }
+  printf("column-major G[0,0] = %g, f32 G[0,0] = %g\n", firstCell[0],
+         firstCell[1]);
+
+  // Wrong argument count and kind: errors, not crashes.
+  // CHECK-NEXT: run error: main: expected 2 arguments (X, w), found 1
+  if (mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 1, results + 1, &error)))
+    printError("run error", error);
+  amlsValueDestroy(results[0]);
+  amlsValueDestroy(results[1]);
+  amlsValueDestroy(arguments[0]);
+  amlsValueDestroy(arguments[1]);
+  amlsSessionDestroy(session);
+}
+
+static void errors(void) {
+  // CHECK-LABEL: errors
+  printf("errors\n");
+  fflush(stdout);
+  AmlsSessionOptions options;
+  amlsSessionOptionsInit(&options);
+  options.fusion = "everything";
+  AmlsError error = {NULL};
+  // CHECK: options: invalid session options: expected fusion 'cost', 'fuse-all', 'fuse-no-redundancy' or 'none', found 'everything'
+  AmlsSession session = amlsSessionCreate(&options, &error);
+  if (amlsSessionIsNull(session))
+    printError("options", error);
+  session = amlsSessionCreate(NULL, NULL);
+  // A parse error names the source, line and column.
+  // CHECK: parse: bad.mlir:2:3: error: custom op 'amls.nonsense' is unknown
+  // CHECK-NEXT: amls.nonsense
+  // CHECK-NEXT: ^
+  AmlsProgram program = amlsSessionCompileMLIR(
+      session, ref("func.func @main() {\n  amls.nonsense\n}\n"),
+      ref("bad.mlir"), ref("main"), &error);
+  if (amlsProgramIsNull(program))
+    printError("parse", error);
+  // CHECK: entry: gram.mlir: error: no function 'start' to run; functions: main
+  program = amlsSessionCompileMLIR(session, ref(kGram), ref("gram.mlir"),
+                                   ref("start"), &error);
+  if (amlsProgramIsNull(program))
+    printError("entry", error);
+  // A DML error speaks DML, at the script's line and column.
+  // CHECK: dml: script.dml:2:5: error: undefined variable 'z'
+  // CHECK-NEXT: y = z + 1
+  program = amlsSessionCompileDML(session, ref("x = 1\ny = z + 1\nprint(y)\n"),
+                                  ref("script.dml"), NULL, NULL, 0, &error);
+  if (amlsProgramIsNull(program))
+    printError("dml", error);
+  // A DML script with a $ argument runs (its output is the print).
+  // CHECK: dml with $n: 0 parameters
+  // CHECK-NEXT: 42.0
+  const MlirStringRef names[1] = {ref("n")};
+  const MlirStringRef values[1] = {ref("6")};
+  program = amlsSessionCompileDML(session, ref("print(sum(seq(1, $n)) * 2)\n"),
+                                  ref("n.dml"), names, values, 1, &error);
+  if (amlsProgramIsNull(program)) {
+    printError("dml with $n", error);
+  } else {
+    printf("dml with $n: %ld parameters\n",
+           (long)amlsProgramGetNumParameters(program));
+    fflush(stdout);
+    if (mlirLogicalResultIsFailure(
+            amlsProgramRun(program, NULL, 0, NULL, &error)))
+      printError("dml run", error);
+    fflush(stdout);
+  }
+  amlsSessionDestroy(session);
+}
+
+/* Each thread its own session; all must compute the same Gram matrix of
+ * their own data: X = k * [1 2; 3 4; 5 6], G = k^2 [35 44; 44 56]. */
+static void *runSession(void *argument) {
+  double k = *(double *)argument;
+  AmlsSessionOptions options;
+  amlsSessionOptionsInit(&options);
+  options.threads = 1;
+  AmlsSession session = amlsSessionCreate(&options, NULL);
+  AmlsProgram program = amlsSessionCompileMLIR(
+      session, ref(kGram), ref("gram.mlir"), ref("main"), NULL);
+  double cells[6];
+  for (int i = 0; i < 6; ++i)
+    cells[i] = k * (i + 1);
+  AmlsValue arguments[2] = {
+      amlsValueCreateDense(cells, AMLS_ELEMENT_F64, 3, 2, 2, 1),
+      amlsValueCreateFloat(1.0)};
+  int wrong = amlsProgramIsNull(program);
+  for (int run = 0; run < 5 && !wrong; ++run) {
+    AmlsValue results[2];
+    if (mlirLogicalResultIsFailure(
+            amlsProgramRun(program, arguments, 2, results, NULL))) {
+      wrong = 1;
+      break;
+    }
+    AmlsMatrixRef G;
+    amlsValueGetMatrix(results[0], &G);
+    const double *g = (const double *)G.data;
+    wrong |= fabs(g[0] - 35 * k * k) > 1e-9 ||
+             fabs(g[G.strides[0] + 1] - 56 * k * k) > 1e-9 ||
+             fabs(amlsValueGetFloat(results[1]) - 21 * k) > 1e-9;
+    amlsValueDestroy(results[0]);
+    amlsValueDestroy(results[1]);
+  }
+  amlsValueDestroy(arguments[0]);
+  amlsValueDestroy(arguments[1]);
+  amlsSessionDestroy(session);
+  *(double *)argument = wrong ? -1 : 0;
+  return NULL;
+}
+
+static void concurrentSessions(void) {
+  // CHECK-LABEL: concurrent
+  // CHECK-NEXT: 4 sessions on 4 threads: 0 wrong
+  enum { kThreads = 4 };
+  pthread_t threads[kThreads];
+  double arguments[kThreads];
+  for (int i = 0; i < kThreads; ++i) {
+    arguments[i] = i + 1;
+    pthread_create(&threads[i], NULL, runSession, &arguments[i]);
+  }
+  int wrong = 0;
+  for (int i = 0; i < kThreads; ++i) {
+    pthread_join(threads[i], NULL);
+    wrong += arguments[i] != 0;
+  }
+  printf("concurrent\n%d sessions on %d threads: %d wrong\n", kThreads,
+         kThreads, wrong);
+}
+
+int main(void) {
+  gram();
+  errors();
+  concurrentSessions();
+  return 0;
+}
