@@ -1,10 +1,11 @@
 /*===- Value.h - AMLS C API: values passed to and from programs -----*- C -*-===*\
 |*                                                                            *|
 |* A value is a matrix, a float or an integer. An input matrix borrows the   *|
-|* caller's memory: the compiled code reads it in place, without a copy, as  *|
-|* long as it is dense f64 with a unit stride in one dimension; other        *|
-|* layouts and element types are converted once into a row-major f64 copy   *|
-|* that the value owns. A result matrix owns the memory the program         *|
+|* caller's memory when it is dense f64 with a unit stride in one           *|
+|* dimension: a contiguous row-major matrix is read in place by the         *|
+|* compiled code, other layouts are copied into row-major order by each     *|
+|* run. f32 and i64 cells are converted once, when the value is made, into  *|
+|* a row-major f64 copy that the value owns. A result matrix owns the       *|
 |* allocated: it is freed with the value, or handed to the caller            *|
 |* (amlsValueTakeMatrix), who frees it with amlsMatrixMemoryFree. Values     *|
 |* belong to no session and may be used with any.                            *|
@@ -32,7 +33,8 @@ typedef enum AmlsValueKind {
 /// A `rows` x `cols` matrix whose cell (r, c) is element
 /// `r * rowStride + c * colStride` of `data`, of `elementType`. f64 data
 /// with a unit stride is borrowed: the caller keeps it alive and unchanged
-/// while a run reads it. Other data is copied now. Null for a negative size.
+/// while a run reads it. Other data is converted now. Null for a negative
+/// size, null data with cells, or another element type.
 AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateDense(const void *data,
                                                   AmlsElementType elementType,
                                                   int64_t rows, int64_t cols,
