@@ -23,8 +23,8 @@
 #                (loops of temporaries, the examples' peak memory, threads;
 #                MEMORY_BENCH_FLAGS="--size large" for the large examples)
 #   make leak-check  the integration tests under valgrind's leak checker
-#   make asan-check  the integration, example and C API tests and the runtime's
-#                unit tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make asan-check  the integration and example tests and the runtime's unit
+#                tests built with AddressSanitizer + UndefinedBehaviorSanitizer
 #                (in build-asan/; CI runs it after `make check`)
 #   make docs    regenerate the ODS references in docs/
 #   make fuzz    fuzz the DML frontend (make fuzz-dml) and the file readers
@@ -100,8 +100,7 @@ leak-check: build
 # the runtime's kernels are checked against the sizes compiled code asked for.
 ASAN_BUILD_DIR ?= build-asan
 ASAN_TARGETS := amls-opt amls-run amls-translate amls_runtime AMLSRuntimeTests \
-                AMLSSessionTests AMLSCAPI amls-capi-session amls-capi-frontend \
-                amls-example-ridge
+                AMLSSessionTests
 export ASAN_OPTIONS ?= detect_leaks=1:allocator_may_return_null=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 asan-check: deps
@@ -113,8 +112,7 @@ asan-check: deps
 	  -DPython3_EXECUTABLE=/usr/bin/python3
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(ASAN_TARGETS)
 	$(LLVM_PREFIX)/bin/lit -sv --param sanitized=1 \
-	  $(ASAN_BUILD_DIR)/test/Integration $(ASAN_BUILD_DIR)/test/Examples \
-	  $(ASAN_BUILD_DIR)/test/CAPI
+	  $(ASAN_BUILD_DIR)/test/Integration $(ASAN_BUILD_DIR)/test/Examples
 	$(ASAN_BUILD_DIR)/unittests/AMLSRuntimeTests --gtest_brief=1
 	$(ASAN_BUILD_DIR)/unittests/AMLSSessionTests --gtest_brief=1
 

@@ -82,6 +82,30 @@ AMLS_CAPI_EXPORTED AmlsProgram amlsSessionCompileDML(
     AmlsSession session, MlirStringRef source, MlirStringRef sourceName,
     const MlirStringRef *argumentNames, const MlirStringRef *argumentValues,
     intptr_t numArguments, AmlsError *error);
+/// What a host passes to a DML script called as a function.
+typedef enum AmlsInputKind {
+  AMLS_INPUT_MATRIX = 0,  /* a dense f64 matrix */
+  AMLS_INPUT_DOUBLE = 1,  /* a double */
+  AMLS_INPUT_INTEGER = 2, /* an int64 (DML's INT) */
+  AMLS_INPUT_BOOLEAN = 3  /* a boolean, passed as an integer 0 or 1 */
+} AmlsInputKind;
+
+typedef struct AmlsScriptInput {
+  MlirStringRef name;
+  AmlsInputKind kind;
+} AmlsScriptInput;
+
+/// Imports the DML script `source` as a function: each input becomes a
+/// parameter, read by the script as the variable of that name (one it does
+/// not assign first) or as `$name`; the results are the variables named
+/// by `outputs` or, with `numOutputs` 0, every variable the script's top
+/// level assigns that holds a matrix, number or boolean at its end, in name
+/// order (amlsProgramGetResultName). A script reading a variable that is
+/// neither an input nor assigned is an error at that read.
+AMLS_CAPI_EXPORTED AmlsProgram amlsSessionCompileDMLFunction(
+    AmlsSession session, MlirStringRef source, MlirStringRef sourceName,
+    const AmlsScriptInput *inputs, intptr_t numInputs,
+    const MlirStringRef *outputs, intptr_t numOutputs, AmlsError *error);
 /// Takes `module` (built in amlsSessionGetContext's context; the session
 /// owns it from now on, also when the call fails) and loads its function
 /// `entry`.
@@ -108,6 +132,13 @@ AMLS_CAPI_EXPORTED intptr_t amlsProgramFindParameter(AmlsProgram program,
 AMLS_CAPI_EXPORTED intptr_t amlsProgramGetNumResults(AmlsProgram program);
 AMLS_CAPI_EXPORTED MlirType amlsProgramGetResultType(AmlsProgram program,
                                                      intptr_t index);
+/// A result's name (the `amls.name` result attribute, a DML variable's
+/// name, or `resultN`), and whether it is a boolean returned as an integer
+/// 0 or 1.
+AMLS_CAPI_EXPORTED MlirStringRef amlsProgramGetResultName(AmlsProgram program,
+                                                         intptr_t index);
+AMLS_CAPI_EXPORTED bool amlsProgramIsBooleanResult(AmlsProgram program,
+                                                   intptr_t index);
 
 /// Runs the entry on `arguments` (one per parameter, in order), compiling a
 /// specialization for their sizes unless one is cached, and stores one new

@@ -51,9 +51,7 @@ MlirType amlsMatrixTypeGet(MlirContext, int64_t rows, int64_t cols,
   return getMatrixType(rows, cols, elementType, -1, std::nullopt);
 }
 
-bool amlsTypeIsAMatrix(MlirType type) {
-  return isa<MatrixType>(unwrap(type));
-}
+bool amlsTypeIsAMatrix(MlirType type) { return isa<MatrixType>(unwrap(type)); }
 
 int64_t amlsMatrixTypeGetRows(MlirType type) {
   return cast<MatrixType>(unwrap(type)).getRows();

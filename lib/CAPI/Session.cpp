@@ -13,6 +13,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -92,10 +93,9 @@ void addSource(CSession &session, MlirStringRef source,
 
 /// Loads `module` into the session; null with `error` set on failure.
 AmlsProgram load(CSession &session, OwningOpRef<ModuleOp> module,
-                 StringRef entry, bool isDML,
-                 CapturedDiagnostics &diagnostics, AmlsError *error) {
-  FailureOr<Program *> program =
-      session.session.load(std::move(module), entry);
+                 StringRef entry, bool isDML, CapturedDiagnostics &diagnostics,
+                 AmlsError *error) {
+  FailureOr<Program *> program = session.session.load(std::move(module), entry);
   if (failed(program)) {
     setError(error, diagnostics.take());
     return {nullptr};
@@ -138,8 +138,8 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   compile.formats = settings.formats;
   compile.sums = settings.sums;
   std::string problem = checkCompileOptions(compile);
-  if (problem.empty() && settings.blas != "auto" &&
-      settings.blas != "always" && settings.blas != "never")
+  if (problem.empty() && settings.blas != "auto" && settings.blas != "always" &&
+      settings.blas != "never")
     problem = "expected blas 'auto', 'always' or 'never', found '" +
               settings.blas + "'";
   if (!problem.empty()) {
@@ -181,23 +181,13 @@ AmlsProgram amlsSessionCompileMLIR(AmlsSession handle, MlirStringRef source,
               error);
 }
 
-AmlsProgram amlsSessionCompileDML(AmlsSession handle, MlirStringRef source,
-                                  MlirStringRef sourceName,
-                                  const MlirStringRef *argumentNames,
-                                  const MlirStringRef *argumentValues,
-                                  intptr_t numArguments, AmlsError *error) {
-  CSession &session = *unwrap(handle);
-  std::lock_guard<std::mutex> lock(session.mutex);
+namespace {
+
+/// Imports DML `source` with `options` and loads its entry.
+AmlsProgram compileDML(CSession &session, MlirStringRef source,
+                       MlirStringRef sourceName, dml::ImportOptions &options,
+                       AmlsError *error) {
   CapturedDiagnostics diagnostics(session, /*isDML=*/true);
-  dml::ImportOptions options;
-  for (intptr_t i = 0; i < numArguments; ++i) {
-    StringRef name = unwrap(argumentNames[i]);
-    if (!options.arguments.try_emplace(name, unwrap(argumentValues[i]).str())
-             .second) {
-      setError(error, "argument '$" + name.str() + "' is bound twice");
-      return {nullptr};
-    }
-  }
   addSource(session, source, sourceName);
   llvm::SourceMgr importSources;
   importSources.AddNewSourceBuffer(
@@ -212,8 +202,71 @@ AmlsProgram amlsSessionCompileDML(AmlsSession handle, MlirStringRef source,
     setError(error, diagnostics.take());
     return {nullptr};
   }
-  return load(session, std::move(module), options.entryName, true,
-              diagnostics, error);
+  return load(session, std::move(module), options.entryName, true, diagnostics,
+              error);
+}
+
+} // namespace
+
+AmlsProgram amlsSessionCompileDML(AmlsSession handle, MlirStringRef source,
+                                  MlirStringRef sourceName,
+                                  const MlirStringRef *argumentNames,
+                                  const MlirStringRef *argumentValues,
+                                  intptr_t numArguments, AmlsError *error) {
+  CSession &session = *unwrap(handle);
+  std::lock_guard<std::mutex> lock(session.mutex);
+  dml::ImportOptions options;
+  for (intptr_t i = 0; i < numArguments; ++i) {
+    StringRef name = unwrap(argumentNames[i]);
+    if (!options.arguments.try_emplace(name, unwrap(argumentValues[i]).str())
+             .second) {
+      setError(error, "argument '$" + name.str() + "' is bound twice");
+      return {nullptr};
+    }
+  }
+  return compileDML(session, source, sourceName, options, error);
+}
+
+AmlsProgram amlsSessionCompileDMLFunction(
+    AmlsSession handle, MlirStringRef source, MlirStringRef sourceName,
+    const AmlsScriptInput *inputs, intptr_t numInputs,
+    const MlirStringRef *outputs, intptr_t numOutputs, AmlsError *error) {
+  CSession &session = *unwrap(handle);
+  std::lock_guard<std::mutex> lock(session.mutex);
+  dml::ImportOptions options;
+  using Kind = dml::ImportOptions::Input::Kind;
+  llvm::StringSet<> seen;
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    std::string name = unwrap(inputs[i].name).str();
+    if (!seen.insert(name).second) {
+      setError(error, "input '" + name + "' is given twice");
+      return {nullptr};
+    }
+    Kind kind;
+    switch (inputs[i].kind) {
+    case AMLS_INPUT_MATRIX:
+      kind = Kind::Matrix;
+      break;
+    case AMLS_INPUT_DOUBLE:
+      kind = Kind::Double;
+      break;
+    case AMLS_INPUT_INTEGER:
+      kind = Kind::Integer;
+      break;
+    case AMLS_INPUT_BOOLEAN:
+      kind = Kind::Boolean;
+      break;
+    default:
+      setError(error, "input '" + name + "' has an unknown kind " +
+                          std::to_string(static_cast<int>(inputs[i].kind)));
+      return {nullptr};
+    }
+    options.inputs.push_back({name, kind});
+  }
+  for (intptr_t i = 0; i < numOutputs; ++i)
+    options.outputs.push_back(unwrap(outputs[i]).str());
+  options.returnAssigned = numOutputs == 0;
+  return compileDML(session, source, sourceName, options, error);
 }
 
 AmlsProgram amlsSessionLoadModule(AmlsSession handle, MlirModule module,
@@ -234,8 +287,7 @@ intptr_t amlsProgramGetNumParameters(AmlsProgram program) {
   return unwrap(program)->program->getParameters().size();
 }
 
-MlirStringRef amlsProgramGetParameterName(AmlsProgram program,
-                                          intptr_t index) {
+MlirStringRef amlsProgramGetParameterName(AmlsProgram program, intptr_t index) {
   const std::string &name =
       unwrap(program)->program->getParameters()[index].name;
   return mlirStringRefCreate(name.data(), name.size());
@@ -259,6 +311,15 @@ intptr_t amlsProgramGetNumResults(AmlsProgram program) {
 
 MlirType amlsProgramGetResultType(AmlsProgram program, intptr_t index) {
   return wrap(unwrap(program)->program->getResultTypes()[index]);
+}
+
+MlirStringRef amlsProgramGetResultName(AmlsProgram program, intptr_t index) {
+  const std::string &name = unwrap(program)->program->getResultNames()[index];
+  return mlirStringRefCreate(name.data(), name.size());
+}
+
+bool amlsProgramIsBooleanResult(AmlsProgram program, intptr_t index) {
+  return unwrap(program)->program->isBooleanResult(index);
 }
 
 MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,

@@ -12,8 +12,7 @@ using namespace mlir::amls::capi;
 
 namespace {
 
-template <typename T>
-double cellAt(const void *data, int64_t index) {
+template <typename T> double cellAt(const void *data, int64_t index) {
   return static_cast<double>(static_cast<const T *>(data)[index]);
 }
 
@@ -38,10 +37,10 @@ AmlsValue amlsValueCreateDense(const void *data, AmlsElementType elementType,
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
       int64_t index = r * rowStride + c * colStride;
-      double cell = elementType == AMLS_ELEMENT_F64 ? cellAt<double>(data, index)
-                    : elementType == AMLS_ELEMENT_F32
-                        ? cellAt<float>(data, index)
-                        : cellAt<int64_t>(data, index);
+      double cell =
+          elementType == AMLS_ELEMENT_F64   ? cellAt<double>(data, index)
+          : elementType == AMLS_ELEMENT_F32 ? cellAt<float>(data, index)
+                                            : cellAt<int64_t>(data, index);
       value->cells[r * cols + c] = cell;
     }
   value->value = RuntimeValue::ofMatrix(

@@ -291,6 +291,12 @@ FailureOr<Program *> Session::load(OwningOpRef<ModuleOp> module,
              << ", which the execution session cannot return (matrices, "
                 "floats and integers only)";
     program->resultTypes.push_back(type);
+    std::string name = "result" + std::to_string(i);
+    if (auto attr = entry.getResultAttrOfType<StringAttr>(i, "amls.name"))
+      name = attr.getValue().str();
+    program->resultNames.push_back(name);
+    program->booleanResults.push_back(
+        static_cast<bool>(entry.getResultAttr(i, "amls.boolean")));
   }
   programs.push_back(std::move(program));
   return programs.back().get();

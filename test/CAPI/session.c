@@ -205,6 +205,99 @@ static void errors(void) {
   amlsSessionDestroy(session);
 }
 
+/* A DML script called as a function: its free variables and $k are
+ * inputs, every variable it assigns a result. X = [1 2; 3 4; 5 6],
+ * y = (1, 1, 1): t(X) X = [35 44; 44 56], t(X) y = (9, 12),
+ * sum(X * X) = 91. */
+static void dmlFunction(void) {
+  // CHECK-LABEL: dml function
+  printf("dml function\n");
+  AmlsSessionOptions options;
+  amlsSessionOptionsInit(&options);
+  options.threads = 1;
+  AmlsSession session = amlsSessionCreate(&options, NULL);
+  AmlsError error = {NULL};
+  AmlsScriptInput inputs[3] = {{ref("X"), AMLS_INPUT_MATRIX},
+                               {ref("y"), AMLS_INPUT_MATRIX},
+                               {ref("k"), AMLS_INPUT_INTEGER}};
+  AmlsProgram program = amlsSessionCompileDMLFunction(
+      session,
+      ref("G = t(X) %*% X\nb = t(X) %*% y\ns = sum(X * X)\n"
+          "big = s > 90\nn = $k + 1\n"),
+      ref("gram.dml"), inputs, 3, NULL, 0, &error);
+  if (amlsProgramIsNull(program)) {
+    printError("dml function", error);
+    return;
+  }
+  // CHECK-NEXT: parameters: X y k
+  // CHECK-NEXT: results: G b big (boolean) n s
+  printf("parameters:");
+  for (intptr_t i = 0; i < amlsProgramGetNumParameters(program); ++i) {
+    MlirStringRef name = amlsProgramGetParameterName(program, i);
+    printf(" %.*s", (int)name.length, name.data);
+  }
+  printf("\nresults:");
+  intptr_t numResults = amlsProgramGetNumResults(program);
+  for (intptr_t i = 0; i < numResults; ++i) {
+    MlirStringRef name = amlsProgramGetResultName(program, i);
+    printf(" %.*s%s", (int)name.length, name.data,
+           amlsProgramIsBooleanResult(program, i) ? " (boolean)" : "");
+  }
+  printf("\n");
+  double cells[6] = {1, 2, 3, 4, 5, 6}, ones[3] = {1, 1, 1};
+  AmlsValue arguments[3] = {
+      amlsValueCreateDense(cells, AMLS_ELEMENT_F64, 3, 2, 2, 1),
+      amlsValueCreateDense(ones, AMLS_ELEMENT_F64, 3, 1, 1, 1),
+      amlsValueCreateInteger(41)};
+  AmlsValue results[5];
+  if (numResults != 5 ||
+      mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 3, results, &error))) {
+    printError("dml function run", error);
+    return;
+  }
+  // CHECK-NEXT: G[1,1] = 56, b = (9, 12), big = 1, n = 42, s = 91
+  AmlsMatrixRef G, b;
+  amlsValueGetMatrix(results[0], &G);
+  amlsValueGetMatrix(results[1], &b);
+  const double *g = (const double *)G.data, *bv = (const double *)b.data;
+  printf("G[1,1] = %g, b = (%g, %g), big = %ld, n = %g, s = %g\n",
+         g[G.strides[0] + G.strides[1]], bv[0], bv[b.strides[0]],
+         (long)amlsValueGetInteger(results[2]), amlsValueGetFloat(results[3]),
+         amlsValueGetFloat(results[4]));
+  for (int i = 0; i < 5; ++i)
+    amlsValueDestroy(results[i]);
+  for (int i = 0; i < 3; ++i)
+    amlsValueDestroy(arguments[i]);
+
+  // Only the outputs asked for; one the script does not assign is an error.
+  // CHECK-NEXT: outputs: 1 (s)
+  const MlirStringRef only[1] = {ref("s")};
+  program = amlsSessionCompileDMLFunction(session, ref("s = sum(X)\nt = 2\n"),
+                                          ref("s.dml"), inputs, 1, only, 1,
+                                          &error);
+  if (!amlsProgramIsNull(program)) {
+    MlirStringRef name = amlsProgramGetResultName(program, 0);
+    printf("outputs: %ld (%.*s)\n", (long)amlsProgramGetNumResults(program),
+           (int)name.length, name.data);
+  }
+  // CHECK-NEXT: missing: w.dml: error: the script does not assign 'w', which was asked for as an output
+  const MlirStringRef missing[1] = {ref("w")};
+  program = amlsSessionCompileDMLFunction(session, ref("s = sum(X)\n"),
+                                          ref("w.dml"), inputs, 1, missing, 1,
+                                          &error);
+  if (amlsProgramIsNull(program))
+    printError("missing", error);
+  // A variable that is neither an input nor assigned.
+  // CHECK-NEXT: free: f.dml:1:9: error: undefined variable 'Z'
+  program = amlsSessionCompileDMLFunction(session, ref("s = X + Z\n"),
+                                          ref("f.dml"), inputs, 1, NULL, 0,
+                                          &error);
+  if (amlsProgramIsNull(program))
+    printError("free", error);
+  amlsSessionDestroy(session);
+}
+
 /* Each thread its own session; all must compute the same Gram matrix of
  * their own data: X = k * [1 2; 3 4; 5 6], G = k^2 [35 44; 44 56]. */
 static void *runSession(void *argument) {
@@ -267,6 +360,7 @@ static void concurrentSessions(void) {
 int main(void) {
   gram();
   errors();
+  dmlFunction();
   concurrentSessions();
   return 0;
 }

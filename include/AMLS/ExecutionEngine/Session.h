@@ -103,6 +103,11 @@ public:
   std::optional<unsigned> findParameter(StringRef name) const;
   /// The entry's result types (matrices, floats, integers).
   ArrayRef<Type> getResultTypes() const { return resultTypes; }
+  /// A result's name: its `amls.name` result attribute, or `resultN`.
+  ArrayRef<std::string> getResultNames() const { return resultNames; }
+  /// Whether result `i` is a boolean returned as an integer 0 or 1 (its
+  /// `amls.boolean` result attribute).
+  bool isBooleanResult(unsigned i) const { return booleanResults[i]; }
 
   /// Runs the entry on `args` (one per parameter), compiling a version
   /// specialized to their types unless one is cached. Matrix arguments are
@@ -127,6 +132,8 @@ private:
   std::string entryName;
   SmallVector<Parameter> parameters;
   SmallVector<Type> resultTypes;
+  SmallVector<std::string> resultNames;
+  SmallVector<bool> booleanResults;
   /// Compiled specializations by the text of their parameter types.
   llvm::StringMap<std::unique_ptr<CompiledProgram>> cache;
 };

@@ -186,6 +186,9 @@ DValue Importer::gen(const Expr *expr) {
 DValue Importer::genCommandLineArg(const CommandLineArgExpr *arg) {
   auto it = options.arguments.find(arg->name);
   if (it == options.arguments.end()) {
+    auto input = entryInputs.find(arg->name);
+    if (input != entryInputs.end())
+      return input->second;
     error(arg->getLoc()) << "no value for command-line argument '$" << arg->name
                          << "': pass --arg " << arg->name
                          << "=VALUE, or use ifdef($" << arg->name

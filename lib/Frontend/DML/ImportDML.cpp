@@ -950,13 +950,25 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
   for (const FunctionStmt *function : ordered)
     declareFunction(function);
 
-  // The entry function: the top-level statements.
+  // The entry function: the top-level statements, taking the host's
+  // inputs and returning its outputs where it calls the script.
+  SmallVector<Type> inputTypes;
+  for (const ImportOptions::Input &input : options.inputs)
+    inputTypes.push_back(inputType(input.kind));
   auto entry = func::FuncOp::create(builder, loc(SMLoc()), options.entryName,
-                                    builder.getFunctionType({}, {}));
+                                    builder.getFunctionType(inputTypes, {}));
   {
     env.clear();
+    entryInputs.clear();
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(entry.addEntryBlock());
+    Block *body = entry.addEntryBlock();
+    builder.setInsertionPointToEnd(body);
+    for (auto [i, input] : llvm::enumerate(options.inputs)) {
+      entry.setArgAttr(i, "amls.name", builder.getStringAttr(input.name));
+      DValue value = inputValue(input.kind, body->getArgument(i));
+      env[input.name] = value;
+      entryInputs[input.name] = value;
+    }
     openBlocks.emplace_back(&script.statements, 0);
     for (size_t i = 0; i < script.statements.size(); ++i) {
       openBlocks.back().second = i;
@@ -964,7 +976,7 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
         genStatement(script.statements[i].get());
     }
     openBlocks.pop_back();
-    func::ReturnOp::create(builder, loc(SMLoc()));
+    returnOutputs(entry, script);
   }
   for (const FunctionStmt *function : ordered)
     if (!isGeneric(function))
@@ -977,6 +989,90 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
   if (hadError || failed(verify(module)))
     return nullptr;
   return owned;
+}
+
+Type Importer::inputType(ImportOptions::Input::Kind kind) {
+  switch (kind) {
+  case ImportOptions::Input::Kind::Matrix:
+    return MatrixType::get(ShapedType::kDynamic, ShapedType::kDynamic,
+                           builder.getF64Type());
+  case ImportOptions::Input::Kind::Double:
+    return builder.getF64Type();
+  case ImportOptions::Input::Kind::Integer:
+    return builder.getI64Type();
+  case ImportOptions::Input::Kind::Boolean:
+    return builder.getI1Type();
+  }
+  return builder.getF64Type();
+}
+
+DValue Importer::inputValue(ImportOptions::Input::Kind kind, Value argument) {
+  switch (kind) {
+  case ImportOptions::Input::Kind::Matrix:
+    return DValue::matrix(argument);
+  case ImportOptions::Input::Kind::Double:
+    return DValue::scalar(argument);
+  case ImportOptions::Input::Kind::Integer:
+    // DML's integers are f64 values known to be integral.
+    return DValue::integerScalar(arith::SIToFPOp::create(
+        builder, argument.getLoc(), builder.getF64Type(), argument));
+  case ImportOptions::Input::Kind::Boolean:
+    return DValue::boolean(argument);
+  }
+  return {};
+}
+
+void Importer::returnOutputs(func::FuncOp entry, const Script &script) {
+  Location l = loc(SMLoc());
+  std::vector<std::string> names = options.outputs;
+  if (names.empty() && options.returnAssigned) {
+    std::set<std::string> assigned;
+    collectAssigned(script.statements, assigned);
+    for (const std::string &name : assigned) {
+      auto it = env.find(name);
+      // Not a variable assigned on some paths only: reading it where the
+      // path taken did not would stop the host's run.
+      if (it != env.end() && !it->second.defined &&
+          (it->second.isMatrix() || it->second.isNumeric()))
+        names.push_back(name);
+    }
+  }
+  SmallVector<Value> results;
+  SmallVector<Attribute> resultAttrs;
+  for (const std::string &name : names) {
+    auto it = env.find(name);
+    if (it == env.end()) {
+      error(SMLoc()) << "the script does not assign '" << name
+                     << "', which was asked for as an output";
+      continue;
+    }
+    DValue value = readVariable(name, SMLoc());
+    if (!value.isValid())
+      continue;
+    NamedAttrList attrs;
+    attrs.append("amls.name", builder.getStringAttr(name));
+    if (value.isMatrix()) {
+      results.push_back(value.value);
+    } else if (value.kind == DValue::Kind::Scalar) {
+      results.push_back(value.value);
+    } else if (value.kind == DValue::Kind::Bool) {
+      results.push_back(arith::ExtUIOp::create(builder, l, builder.getI64Type(),
+                                               value.value));
+      attrs.append("amls.boolean", builder.getUnitAttr());
+    } else {
+      error(SMLoc()) << "output '" << name << "' is a "
+                     << kindName(value.kind)
+                     << ", which the script cannot return (matrices, numbers "
+                        "and booleans only)";
+      continue;
+    }
+    resultAttrs.push_back(attrs.getDictionary(builder.getContext()));
+  }
+  func::ReturnOp::create(builder, l, results);
+  entry.setType(builder.getFunctionType(entry.getArgumentTypes(),
+                                        ValueRange(results).getTypes()));
+  for (auto [i, attrs] : llvm::enumerate(resultAttrs))
+    entry.setResultAttrs(i, cast<DictionaryAttr>(attrs));
 }
 
 OwningOpRef<ModuleOp> mlir::amls::dml::importDML(llvm::SourceMgr &sourceMgr,

@@ -345,6 +345,11 @@ public:
 
 private:
   DValue genCommandLineArg(const CommandLineArgExpr *arg);
+  /// The entry's parameter type and DML value of a host's input.
+  Type inputType(ImportOptions::Input::Kind kind);
+  DValue inputValue(ImportOptions::Input::Kind kind, Value argument);
+  /// Ends the entry: returns the host's outputs (ImportOptions::outputs).
+  void returnOutputs(func::FuncOp entry, const Script &script);
   DValue genUnary(const UnaryExpr *expr);
   DValue genIndex(const IndexExpr *expr);
   /// Begin/end (0-based, half-open) of one index dimension.
@@ -499,6 +504,9 @@ private:
 
   ModuleOp module;
   Environment env;
+  /// The entry's parameters by input name (ImportOptions::inputs), for
+  /// `$name` reads.
+  std::map<std::string, DValue> entryInputs;
   llvm::StringMap<const FunctionStmt *> functions;
   llvm::StringMap<func::FuncOp> funcOps;
   std::vector<std::unique_ptr<SourcedScript>> sourcedScripts;

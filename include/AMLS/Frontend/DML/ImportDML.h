@@ -32,6 +32,24 @@ struct ImportOptions {
   /// builtin for loads `f.dml` from the first that has it, which must
   /// define `m_f` (SystemDS's convention for its DML-bodied builtins).
   std::vector<std::string> builtinDirs = getDefaultBuiltinDirs();
+
+  /// For a host that calls the script as a function (the C API, Python):
+  /// the script's inputs, in order, become the entry's parameters (named
+  /// by `amls.name`). An input is read as a variable the script does not
+  /// assign first, or as `$name` where `arguments` does not bind it.
+  struct Input {
+    enum class Kind { Matrix, Double, Integer, Boolean };
+    std::string name;
+    Kind kind;
+  };
+  std::vector<Input> inputs;
+  /// Which variables the entry returns, by name, in order, each result
+  /// named by `amls.name` (a boolean is returned as an i64 0 or 1 and
+  /// marked `amls.boolean`). Unless `returnAssigned`, only `outputs`;
+  /// with it, every variable the top level assigns (in name order) that
+  /// holds a matrix, number or boolean at the end.
+  std::vector<std::string> outputs;
+  bool returnAssigned = false;
 };
 
 /// Parses the script in the main buffer of `sourceMgr` and builds a module:
