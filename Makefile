@@ -17,6 +17,8 @@
 #   make bench-parfor  parfor at 2 workers against the sequential loop and
 #                NumPy (a compute-bound body, an imbalanced triangular loop
 #                per task partitioner, seed 001's grid search)
+#   make bench-embedding  the per-call overhead of a compiled function called
+#                from Python and from the C API
 #   make bench-threads  how many threads want a core at once (oversubscription)
 #                while BLAS, LAPACK, parallel loops and parfor workers run
 #   make bench-memory  the runtime's buffer pool against the system allocator
@@ -40,14 +42,15 @@ AMLS_RUN := $(BUILD_DIR)/bin/amls-run
 
 PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
-            libomp-22-dev python3-numpy python3-scipy libboost-dev
+            libomp-22-dev python3-numpy python3-scipy libboost-dev \
+            python3-dev pybind11-dev python3-pytest
 
 # What the benchmarks need beyond the build (the sparse bench compiles its
 # GraphBLAS and bandwidth programs with cc).
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library leak-check \
+.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
         asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml clean
@@ -70,9 +73,7 @@ build: deps $(BUILD_DIR)/build.ninja
 demo: build
 	@echo "== Inferred sizes and sparsity: amls-opt --amls-infer-properties --canonicalize examples/linreg-cg.mlir"
 	@$(AMLS_OPT) --amls-infer-properties --canonicalize examples/linreg-cg.mlir | grep -E "amls.rand|scf.while" | cut -c1-160
-	@echo "== Linear regression by conjugate gradient (1000x100 generated data), coefficients w:"
-	@$(AMLS_RUN) examples/linreg-cg.mlir --arg seed=7 --arg max_iter=100 \
-	  --arg lambda=0 --arg tolerance=1e-9 --timing
+	@/usr/bin/python3 examples/demo.py --amls-run $(AMLS_RUN) --dir $(BUILD_DIR)/demo
 
 EXAMPLES ?= linreg-cg l2svm mlogreg pagerank components kmeans
 EXAMPLE_SIZE ?= small
@@ -127,6 +128,11 @@ bench-sums: build
 
 bench-parfor: build
 	/usr/bin/python3 bench/parfor.py --amls-run $(AMLS_RUN)
+
+# The per-call overhead of a compiled function from Python and from C.
+bench-embedding: build
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	/usr/bin/python3 bench/embedding.py --build $(BUILD_DIR)
 
 bench-threads: build
 	/usr/bin/python3 bench/threads.py --amls-run $(AMLS_RUN)

@@ -23,6 +23,6 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.amls_tools_dir, config.llvm_tools_dir]
-tools = ["amls-capi-frontend", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count"]
+tools = ["amls-capi-frontend", "amls-capi-known-issue-fused", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count"]
 config.substitutions.append(("%python", config.python_executable))
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -39,8 +39,9 @@ typedef struct AmlsSessionOptions {
   /// comma-separated list (simplify, simplify-dynamic, matmul-chain, ipa,
   /// vectorize-loops).
   const char *rewrites;
-  /// Operator fusion: "cost" (default), "fuse-all", "fuse-no-redundancy",
-  /// "none".
+  /// Operator fusion: "none" (the C API's default for now: fused operators
+  /// do not verify from a shared library yet, docs/c-api.md), "cost"
+  /// (amls-run's default), "fuse-all", "fuse-no-redundancy".
   const char *fusion;
   /// Storage formats: "auto" (default), "dense", "csr".
   const char *formats;
@@ -101,11 +102,16 @@ typedef struct AmlsScriptInput {
 /// by `outputs` or, with `numOutputs` 0, every variable the script's top
 /// level assigns that holds a matrix, number or boolean at its end, in name
 /// order (amlsProgramGetResultName). A script reading a variable that is
-/// neither an input nor assigned is an error at that read.
+/// neither an input nor assigned is an error at that read. `$name`
+/// arguments bound in `argumentNames`/`argumentValues` (`numArguments`;
+/// text, as amlsSessionCompileDML takes them) are constants of the
+/// program instead of inputs.
 AMLS_CAPI_EXPORTED AmlsProgram amlsSessionCompileDMLFunction(
     AmlsSession session, MlirStringRef source, MlirStringRef sourceName,
     const AmlsScriptInput *inputs, intptr_t numInputs,
-    const MlirStringRef *outputs, intptr_t numOutputs, AmlsError *error);
+    const MlirStringRef *outputs, intptr_t numOutputs,
+    const MlirStringRef *argumentNames, const MlirStringRef *argumentValues,
+    intptr_t numArguments, AmlsError *error);
 /// Takes `module` (built in amlsSessionGetContext's context; the session
 /// owns it from now on, also when the call fails) and loads its function
 /// `entry`.

@@ -224,7 +224,7 @@ static void dmlFunction(void) {
       session,
       ref("G = t(X) %*% X\nb = t(X) %*% y\ns = sum(X * X)\n"
           "big = s > 90\nn = $k + 1\n"),
-      ref("gram.dml"), inputs, 3, NULL, 0, &error);
+      ref("gram.dml"), inputs, 3, NULL, 0, NULL, NULL, 0, &error);
   if (amlsProgramIsNull(program)) {
     printError("dml function", error);
     return;
@@ -275,7 +275,7 @@ static void dmlFunction(void) {
   const MlirStringRef only[1] = {ref("s")};
   program = amlsSessionCompileDMLFunction(session, ref("s = sum(X)\nt = 2\n"),
                                           ref("s.dml"), inputs, 1, only, 1,
-                                          &error);
+                                          NULL, NULL, 0, &error);
   if (!amlsProgramIsNull(program)) {
     MlirStringRef name = amlsProgramGetResultName(program, 0);
     printf("outputs: %ld (%.*s)\n", (long)amlsProgramGetNumResults(program),
@@ -285,14 +285,35 @@ static void dmlFunction(void) {
   const MlirStringRef missing[1] = {ref("w")};
   program = amlsSessionCompileDMLFunction(session, ref("s = sum(X)\n"),
                                           ref("w.dml"), inputs, 1, missing, 1,
-                                          &error);
+                                          NULL, NULL, 0, &error);
   if (amlsProgramIsNull(program))
     printError("missing", error);
+  // A bound $argument is a constant of the program, not an input.
+  // CHECK-NEXT: bound $scale: 1 parameter, 2 * sum(X) = 42
+  const MlirStringRef argName[1] = {ref("scale")};
+  const MlirStringRef argValue[1] = {ref("2")};
+  program = amlsSessionCompileDMLFunction(
+      session, ref("s = $scale * sum(X)\n"), ref("b.dml"), inputs, 1, NULL, 0,
+      argName, argValue, 1, &error);
+  if (amlsProgramIsNull(program)) {
+    printError("bound", error);
+  } else {
+    double xs[6] = {1, 2, 3, 4, 5, 6};
+    AmlsValue x = amlsValueCreateDense(xs, AMLS_ELEMENT_F64, 3, 2, 2, 1);
+    AmlsValue sum;
+    if (mlirLogicalResultIsSuccess(amlsProgramRun(program, &x, 1, &sum, NULL))) {
+      printf("bound $scale: %ld parameter, 2 * sum(X) = %g\n",
+             (long)amlsProgramGetNumParameters(program),
+             amlsValueGetFloat(sum));
+      amlsValueDestroy(sum);
+    }
+    amlsValueDestroy(x);
+  }
   // A variable that is neither an input nor assigned.
   // CHECK-NEXT: free: f.dml:1:9: error: undefined variable 'Z'
   program = amlsSessionCompileDMLFunction(session, ref("s = X + Z\n"),
                                           ref("f.dml"), inputs, 1, NULL, 0,
-                                          &error);
+                                          NULL, NULL, 0, &error);
   if (amlsProgramIsNull(program))
     printError("free", error);
   amlsSessionDestroy(session);

@@ -1,0 +1,216 @@
+"""AMLS from Python: compile DML or AMLS IR once, call it on NumPy arrays.
+
+    import numpy as np, amls
+    s = amls.Session(threads=2)
+    f = s.compile_dml("G = t(X) %*% X\\nb = t(X) %*% y\\ns = sum(X * X)\\n")
+    out = f(X=X, y=y)                  # a dict of the script's variables
+    G, b, total = out["G"], out["b"], out["s"]
+    s.stats()                          # compilations, cache hits, times
+    amls.run_dml("B = t(X) %*% X", X=X)["B"]
+
+Matrices are 2-D NumPy arrays (a 1-D array is a column). float64 arrays
+that are C- or F-contiguous cross without a copy (a row-major one is read in
+place, a column-major one copied once into row-major order by the run);
+float32 and int64 arrays are converted once; anything else goes through
+`numpy.asarray(x, dtype=float64)`. Result matrices are float64 arrays over
+the buffer the program allocated (no copy). A function compiles once per
+kind of input (matrix, float, int, bool) and the session once per set of
+input sizes: calling it in a loop with same-shaped inputs never recompiles.
+docs/python.md has the details.
+"""
+
+import os
+import sys
+import threading
+
+import numpy as _np
+
+# The JIT-compiled programs call AMLS's runtime, which the native module
+# brings in; it must be visible to the whole process.
+_flags = sys.getdlopenflags()
+sys.setdlopenflags(_flags | os.RTLD_GLOBAL | os.RTLD_NOW)
+try:
+    from . import _amls
+finally:
+    sys.setdlopenflags(_flags)
+
+__all__ = ["Session", "Function", "Error", "CompileError", "run_dml"]
+
+
+class Error(Exception):
+    """What AMLS reports: the message with its source position
+    (file:line:col and the line)."""
+
+
+class CompileError(Error):
+    """A program that does not import, parse, verify or compile, or an
+    input that contradicts it."""
+
+
+def _kind(name, value):
+    """The DML kind of a Python argument, and the value to pass."""
+    if isinstance(value, (bool, _np.bool_)):
+        return "bool", bool(value)
+    if isinstance(value, (int, _np.integer)):
+        return "int", int(value)
+    if isinstance(value, (float, _np.floating)):
+        return "float", float(value)
+    if isinstance(value, (_np.ndarray, list, tuple)) or hasattr(
+            value, "__array__"):
+        return "matrix", _matrix(name, value)
+    raise TypeError(
+        f"argument '{name}': expected a NumPy array (or a nested list), "
+        f"float, int or bool, "
+        f"found {type(value).__name__}")
+
+
+def _matrix(name, value):
+    array = _np.asarray(value)
+    if array.ndim == 1:
+        array = array.reshape(-1, 1)
+    if array.ndim != 2:
+        raise TypeError(f"argument '{name}': expected a 1-D or 2-D array, "
+                        f"found {array.ndim} dimensions")
+    if array.dtype not in (_np.float64, _np.float32, _np.int64):
+        array = array.astype(_np.float64)
+    if not (array.flags.c_contiguous or array.flags.f_contiguous):
+        array = _np.ascontiguousarray(array)
+    return array
+
+
+def _run(program, arguments):
+    try:
+        return program.run(arguments)
+    except _amls.Error as error:
+        raise CompileError(str(error)) from None
+
+
+class Function:
+    """A compiled DML script or AMLS IR function; call it with keyword
+    arguments, one per input, to get a dict of its results."""
+
+    def __init__(self, session, compile, fixed=None, name="<function>"):
+        self._session = session
+        self._compile = compile
+        self._programs = {}
+        self._fixed = fixed
+        self._lock = threading.Lock()
+        self.__name__ = name
+
+    def _program(self, signature):
+        with self._lock:
+            program = self._programs.get(signature)
+            if program is None:
+                try:
+                    program = self._compile(signature)
+                except _amls.Error as error:
+                    raise CompileError(str(error)) from None
+                self._programs[signature] = program
+            return program
+
+    def __call__(self, **arguments):
+        if self._fixed is not None:
+            return self._call_fixed(arguments)
+        inputs, values, texts = [], [], []
+        for name in sorted(arguments):
+            if isinstance(arguments[name], str):
+                # A string binds $name as amls-run's --arg does: a
+                # constant of the program (a file name, an option).
+                texts.append((name, arguments[name]))
+                continue
+            kind, value = _kind(name, arguments[name])
+            inputs.append((name, kind))
+            values.append(value)
+        program = self._program((tuple(inputs), tuple(texts)))
+        return dict(zip(program.result_names, _run(program, values)))
+
+    def _call_fixed(self, arguments):
+        program = self._fixed
+        names, kinds = program.parameter_names, program.parameter_kinds
+        unknown = sorted(set(arguments) - set(names))
+        if unknown:
+            raise TypeError(f"unknown argument '{unknown[0]}'; the parameters "
+                            f"are {', '.join(names)}")
+        values = []
+        for name, kind in zip(names, kinds):
+            if name not in arguments:
+                raise TypeError(f"missing argument '{name}'")
+            given, value = _kind(name, arguments[name])
+            if (given == "matrix") != (kind == "matrix"):
+                raise TypeError(f"argument '{name}': expected a "
+                                f"{'matrix' if kind == 'matrix' else 'scalar'}"
+                                f", found a {given}")
+            values.append(value)
+        return dict(zip(program.result_names, _run(program, values)))
+
+    @property
+    def parameters(self):
+        """The parameter names (AMLS IR functions; a DML function takes
+        whatever inputs it is called with)."""
+        return list(self._fixed.parameter_names) if self._fixed else None
+
+
+class Session:
+    """A compilation and execution session: options, compiled programs and
+    their caches. Sessions are independent; threads may use different
+    sessions at once, and the GIL is released while a program runs.
+
+    threads: threads of parallel loops and BLAS (1: sequential code);
+    memory_limit: bytes the programs' buffers may take (0: 80% of memory);
+    rewrites, fusion, formats, sums, blas: as amls-run's flags, except
+    that fusion is off by default for now (docs/python.md, "Known
+    issues")."""
+
+    def __init__(self, threads=2, memory_limit=0, rewrites="all",
+                 fusion="none", formats="auto", sums="kahan", blas="auto"):
+        try:
+            self._native = _amls.Session(threads, memory_limit, rewrites,
+                                         fusion, formats, sums, blas)
+        except _amls.Error as error:
+            raise ValueError(str(error)) from None
+        self._count = 0
+
+    def _name(self, suffix):
+        self._count += 1
+        return f"<amls {self._count}>{suffix}"
+
+    def compile_dml(self, source, outputs=None, name=None):
+        """A DML script as a function. Its inputs are the variables it reads
+        without assigning them first and its `$name` arguments, passed by
+        keyword; it returns a dict of every top-level variable it assigns
+        (matrices, numbers, booleans), or of `outputs` only."""
+        name = name or self._name(".dml")
+        outputs = list(outputs) if outputs is not None else None
+        native = self._native
+        return Function(
+            self, lambda signature: native.compile_dml(
+                source, name, list(signature[0]), outputs,
+                list(signature[1])), name=name)
+
+    def compile_mlir(self, source, entry="main", name=None):
+        """An AMLS IR function (MLIR text) as a function; arguments bind by
+        parameter name (the `amls.name` argument attribute)."""
+        name = name or self._name(".mlir")
+        try:
+            program = self._native.compile_mlir(source, name, entry)
+        except _amls.Error as error:
+            raise CompileError(str(error)) from None
+        return Function(self, None, fixed=program, name=name)
+
+    def stats(self):
+        """runs, compilations, cache_hits, optimize_ms, compile_ms,
+        execute_ms, peak_memory_bytes."""
+        return self._native.stats()
+
+
+_default = None
+_default_lock = threading.Lock()
+
+
+def run_dml(source, **arguments):
+    """Compiles and runs a DML script once (in a shared session)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Session()
+    return _default.compile_dml(source)(**arguments)

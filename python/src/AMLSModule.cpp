@@ -1,0 +1,294 @@
+//===- AMLSModule.cpp - The amls Python package's native part -------------===//
+//
+// A thin layer over the C API (include/amls-c/): sessions, programs from
+// AMLS IR or DML, and runs on NumPy arrays. NumPy arrays of f64 go in
+// without copies (the C API borrows them); result matrices come back as
+// NumPy arrays over the buffer the program allocated, which the array owns
+// through a capsule. python/amls/__init__.py binds arguments by name and
+// caches the programs of a DML function per kind of input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amls-c/Dialect.h"
+#include "amls-c/Session.h"
+
+#include "mlir-c/BuiltinTypes.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+/// Raised for what a compile or a run reports (amls.Error in Python).
+struct AmlsException {
+  std::string message;
+};
+
+std::string takeMessage(AmlsError error) {
+  MlirStringRef message = amlsErrorGetMessage(error);
+  std::string text(message.data, message.length);
+  amlsErrorDestroy(error);
+  return text;
+}
+
+MlirStringRef ref(const std::string &text) {
+  return mlirStringRefCreate(text.data(), text.size());
+}
+
+/// An AmlsValue destroyed with its owner.
+struct OwnedValue {
+  AmlsValue value;
+  explicit OwnedValue(AmlsValue value) : value(value) {}
+  ~OwnedValue() { amlsValueDestroy(value); }
+  OwnedValue(const OwnedValue &) = delete;
+  OwnedValue &operator=(const OwnedValue &) = delete;
+};
+
+class Session;
+
+class Program {
+public:
+  Program(std::shared_ptr<AmlsSession> session, AmlsProgram program)
+      : session(std::move(session)), program(program) {}
+
+  std::vector<std::string> parameterNames() const {
+    std::vector<std::string> names;
+    for (intptr_t i = 0; i < amlsProgramGetNumParameters(program); ++i) {
+      MlirStringRef name = amlsProgramGetParameterName(program, i);
+      names.emplace_back(name.data, name.length);
+    }
+    return names;
+  }
+
+  /// "matrix", "f64", "i64" or "i1" per parameter.
+  std::vector<std::string> parameterKinds() const {
+    std::vector<std::string> kinds;
+    for (intptr_t i = 0; i < amlsProgramGetNumParameters(program); ++i) {
+      MlirType type = amlsProgramGetParameterType(program, i);
+      if (amlsTypeIsAMatrix(type))
+        kinds.push_back("matrix");
+      else if (mlirTypeIsAF64(type) || mlirTypeIsAF32(type))
+        kinds.push_back("float");
+      else if (mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) == 1)
+        kinds.push_back("bool");
+      else
+        kinds.push_back("int");
+    }
+    return kinds;
+  }
+
+  std::vector<std::string> resultNames() const {
+    std::vector<std::string> names;
+    for (intptr_t i = 0; i < amlsProgramGetNumResults(program); ++i) {
+      MlirStringRef name = amlsProgramGetResultName(program, i);
+      names.emplace_back(name.data, name.length);
+    }
+    return names;
+  }
+
+  /// Runs on `arguments` (one per parameter, already of the right kind:
+  /// 2-D float64/float32/int64 arrays, floats, ints, bools) and returns
+  /// the results: NumPy arrays owning the program's buffers, floats, ints
+  /// and bools.
+  py::list run(const py::list &arguments) {
+    std::vector<std::unique_ptr<OwnedValue>> owned;
+    std::vector<AmlsValue> values;
+    for (const py::handle &argument : arguments) {
+      AmlsValue value;
+      if (py::isinstance<py::array>(argument)) {
+        auto array = py::reinterpret_borrow<py::array>(argument);
+        AmlsElementType element;
+        if (array.dtype().is(py::dtype::of<double>()))
+          element = AMLS_ELEMENT_F64;
+        else if (array.dtype().is(py::dtype::of<float>()))
+          element = AMLS_ELEMENT_F32;
+        else
+          element = AMLS_ELEMENT_I64;
+        auto itemSize = static_cast<int64_t>(array.itemsize());
+        value = amlsValueCreateDense(
+            array.data(), element, array.shape(0), array.shape(1),
+            array.strides(0) / itemSize, array.strides(1) / itemSize);
+      } else if (py::isinstance<py::bool_>(argument)) {
+        value = amlsValueCreateInteger(argument.cast<bool>() ? 1 : 0);
+      } else if (py::isinstance<py::int_>(argument)) {
+        value = amlsValueCreateInteger(argument.cast<int64_t>());
+      } else {
+        value = amlsValueCreateFloat(argument.cast<double>());
+      }
+      if (amlsValueIsNull(value))
+        throw AmlsException{"an argument could not be passed"};
+      owned.push_back(std::make_unique<OwnedValue>(value));
+      values.push_back(value);
+    }
+    intptr_t numResults = amlsProgramGetNumResults(program);
+    std::vector<AmlsValue> results(numResults);
+    AmlsError error = {nullptr};
+    MlirLogicalResult ran;
+    {
+      py::gil_scoped_release released;
+      ran = amlsProgramRun(program, values.data(),
+                           static_cast<intptr_t>(values.size()), results.data(),
+                           &error);
+    }
+    if (mlirLogicalResultIsFailure(ran))
+      throw AmlsException{takeMessage(error)};
+    py::list out;
+    for (intptr_t i = 0; i < numResults; ++i) {
+      AmlsValue result = results[i];
+      switch (amlsValueGetKind(result)) {
+      case AMLS_VALUE_KIND_MATRIX: {
+        AmlsMatrixRef matrix;
+        amlsValueGetMatrix(result, &matrix);
+        // The array owns the value, and with it the program's buffer.
+        py::capsule owner(result.ptr, [](void *value) {
+          amlsValueDestroy(AmlsValue{value});
+        });
+        out.append(py::array(py::dtype::of<double>(),
+                             {matrix.rows, matrix.cols},
+                             {matrix.strides[0] * 8, matrix.strides[1] * 8},
+                             static_cast<double *>(matrix.data), owner));
+        continue;
+      }
+      case AMLS_VALUE_KIND_FLOAT:
+        out.append(amlsValueGetFloat(result));
+        break;
+      case AMLS_VALUE_KIND_INTEGER:
+        if (amlsProgramIsBooleanResult(program, i))
+          out.append(py::bool_(amlsValueGetInteger(result) != 0));
+        else
+          out.append(amlsValueGetInteger(result));
+        break;
+      }
+      amlsValueDestroy(result);
+    }
+    return out;
+  }
+
+private:
+  /// Keeps the session (and so the program) alive.
+  std::shared_ptr<AmlsSession> session;
+  AmlsProgram program;
+};
+
+class Session {
+public:
+  Session(unsigned threads, uint64_t memoryLimit, const std::string &rewrites,
+          const std::string &fusion, const std::string &formats,
+          const std::string &sums, const std::string &blas) {
+    AmlsSessionOptions options;
+    amlsSessionOptionsInit(&options);
+    options.threads = threads;
+    options.memoryLimit = memoryLimit;
+    options.rewrites = rewrites.c_str();
+    options.fusion = fusion.c_str();
+    options.formats = formats.c_str();
+    options.sums = sums.c_str();
+    options.blas = blas.c_str();
+    AmlsError error = {nullptr};
+    AmlsSession created = amlsSessionCreate(&options, &error);
+    if (amlsSessionIsNull(created))
+      throw AmlsException{takeMessage(error)};
+    session = std::shared_ptr<AmlsSession>(new AmlsSession(created),
+                                           [](AmlsSession *session) {
+                                             amlsSessionDestroy(*session);
+                                             delete session;
+                                           });
+  }
+
+  Program compileMLIR(const std::string &source, const std::string &name,
+                      const std::string &entry) {
+    AmlsError error = {nullptr};
+    AmlsProgram program = amlsSessionCompileMLIR(*session, ref(source),
+                                                 ref(name), ref(entry), &error);
+    if (amlsProgramIsNull(program))
+      throw AmlsException{takeMessage(error)};
+    return Program(session, program);
+  }
+
+  /// `inputs`: (name, kind) with kind "matrix", "float", "int" or "bool";
+  /// `outputs`: the variables to return, or all the script assigns.
+  /// `arguments`: `$name` arguments bound as text (constants).
+  Program compileDML(
+      const std::string &source, const std::string &name,
+      const std::vector<std::pair<std::string, std::string>> &inputs,
+      const std::optional<std::vector<std::string>> &outputs,
+      const std::vector<std::pair<std::string, std::string>> &arguments) {
+    std::vector<AmlsScriptInput> scriptInputs;
+    for (const auto &[inputName, kind] : inputs) {
+      AmlsInputKind inputKind = kind == "matrix" ? AMLS_INPUT_MATRIX
+                                : kind == "int"  ? AMLS_INPUT_INTEGER
+                                : kind == "bool" ? AMLS_INPUT_BOOLEAN
+                                                 : AMLS_INPUT_DOUBLE;
+      scriptInputs.push_back({ref(inputName), inputKind});
+    }
+    std::vector<MlirStringRef> outputRefs;
+    if (outputs)
+      for (const std::string &output : *outputs)
+        outputRefs.push_back(ref(output));
+    std::vector<MlirStringRef> argumentNames, argumentValues;
+    for (const auto &[argumentName, value] : arguments) {
+      argumentNames.push_back(ref(argumentName));
+      argumentValues.push_back(ref(value));
+    }
+    AmlsError error = {nullptr};
+    AmlsProgram program = amlsSessionCompileDMLFunction(
+        *session, ref(source), ref(name), scriptInputs.data(),
+        static_cast<intptr_t>(scriptInputs.size()), outputRefs.data(),
+        static_cast<intptr_t>(outputRefs.size()), argumentNames.data(),
+        argumentValues.data(), static_cast<intptr_t>(argumentNames.size()),
+        &error);
+    if (amlsProgramIsNull(program))
+      throw AmlsException{takeMessage(error)};
+    return Program(session, program);
+  }
+
+  py::dict stats() const {
+    AmlsSessionStatistics statistics = amlsSessionGetStatistics(*session);
+    py::dict out;
+    out["runs"] = statistics.runs;
+    out["compilations"] = statistics.compilations;
+    out["cache_hits"] = statistics.cacheHits;
+    out["optimize_ms"] = statistics.optimizeMilliseconds;
+    out["compile_ms"] = statistics.compileMilliseconds;
+    out["execute_ms"] = statistics.executeMilliseconds;
+    out["peak_memory_bytes"] = statistics.peakMemoryBytes;
+    return out;
+  }
+
+private:
+  std::shared_ptr<AmlsSession> session;
+};
+
+} // namespace
+
+PYBIND11_MODULE(_amls, m) {
+  m.doc() = "AMLS's native layer (see the amls package)";
+  static py::exception<AmlsException> error(m, "Error");
+  py::register_exception_translator([](std::exception_ptr pointer) {
+    try {
+      if (pointer)
+        std::rethrow_exception(pointer);
+    } catch (const AmlsException &e) {
+      error(e.message.c_str());
+    }
+  });
+  py::class_<Program>(m, "Program")
+      .def_property_readonly("parameter_names", &Program::parameterNames)
+      .def_property_readonly("parameter_kinds", &Program::parameterKinds)
+      .def_property_readonly("result_names", &Program::resultNames)
+      .def("run", &Program::run);
+  py::class_<Session>(m, "Session")
+      .def(py::init<unsigned, uint64_t, const std::string &,
+                    const std::string &, const std::string &,
+                    const std::string &, const std::string &>())
+      .def("compile_mlir", &Session::compileMLIR)
+      .def("compile_dml", &Session::compileDML)
+      .def("stats", &Session::stats);
+}

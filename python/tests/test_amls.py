@@ -1,0 +1,184 @@
+"""The amls package against NumPy: dtypes and layouts, the compile cache,
+results that own the program's buffers, errors, and sessions used from
+two Python threads at once. Run by `make check` (test/Python)."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import amls
+
+GRAM = "G = t(X) %*% X\nb = t(X) %*% y\ns = sum(X * X)\n"
+
+
+@pytest.fixture(scope="module")
+def session():
+    return amls.Session(threads=2)
+
+
+def data(rows=50, cols=4, seed=1):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((rows, cols)), rng.standard_normal(rows)
+
+
+def check_gram(out, X, y):
+    X64 = np.asarray(X, dtype=np.float64)
+    np.testing.assert_allclose(out["G"], X64.T @ X64, rtol=1e-12)
+    np.testing.assert_allclose(out["b"][:, 0], X64.T @ y, rtol=1e-12,
+                               atol=1e-12)
+    assert out["s"] == pytest.approx(float((X64 * X64).sum()), rel=1e-12)
+
+
+def test_readme_quick_start(session):
+    X, y = data()
+    f = session.compile_dml(GRAM)
+    out = f(X=X, y=y)
+    assert sorted(out) == ["G", "b", "s"]
+    assert isinstance(out["G"], np.ndarray) and isinstance(out["s"], float)
+    check_gram(out, X, y)
+    np.testing.assert_allclose(amls.run_dml("B = t(X) %*% X", X=X)["B"],
+                               X.T @ X, rtol=1e-12)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "float32", "int64",
+                                    "list"])
+def test_dtypes_and_layouts(session, layout):
+    X, y = data(seed=2)
+    if layout == "F":
+        X = np.asfortranarray(X)
+    elif layout == "strided":
+        X = np.repeat(X, 2, axis=1)[:, ::2]        # a view with a gap
+        assert not X.flags.c_contiguous and not X.flags.f_contiguous
+    elif layout == "float32":
+        X = X.astype(np.float32)
+    elif layout == "int64":
+        X = np.rint(X * 10).astype(np.int64)
+    elif layout == "list":
+        X = X.tolist()
+    f = session.compile_dml(GRAM)
+    check_gram(f(X=X, y=y), np.asarray(X), y)
+
+
+def test_contiguous_float64_inputs_are_not_copied():
+    # The package hands C- and F-contiguous float64 arrays to the C API as
+    # they are (which borrows them); others are converted once.
+    X, _ = data()
+    assert amls._matrix("X", X) is X
+    F = np.asfortranarray(X)
+    assert amls._matrix("X", F) is F
+    assert amls._matrix("X", X[:, ::2]) is not X
+    assert amls._matrix("X", X.astype(np.float32)).dtype == np.float32
+
+
+def test_results_own_the_programs_buffer(session):
+    X, y = data()
+    out = session.compile_dml(GRAM)(X=X, y=y)
+    G = out["G"]
+    # A view over the program's buffer, kept alive by a capsule: no copy.
+    assert not G.flags.owndata
+    assert type(G.base).__name__ == "PyCapsule"
+    del out
+    np.testing.assert_allclose(G, X.T @ X, rtol=1e-12)
+    G[0, 0] = 1.0                                  # writable, ours now
+
+
+def test_scalars_booleans_and_arguments(session):
+    f = session.compile_dml("n = $k + 1\nbig = x > 10\nh = x / 2\n")
+    out = f(k=41, x=12.5)
+    assert out == {"n": 42.0, "big": True, "h": 6.25}
+    assert isinstance(out["big"], bool)
+    assert f(k=1, x=3.0)["big"] is False
+
+
+def test_string_arguments_bind_dollar_names(session, tmp_path):
+    # A string binds $name as amls-run's --arg: here the file the script
+    # reads and writes.
+    X, _ = data(rows=6, cols=3)
+    np.savetxt(tmp_path / "X.csv", X, delimiter=",")
+    f = session.compile_dml('A = read($X)\nwrite(A * 2, $out, format="csv")\n'
+                            's = sum(A)\n')
+    out = f(X=str(tmp_path / "X.csv"), out=str(tmp_path / "Y.csv"))
+    assert out["s"] == pytest.approx(X.sum(), rel=1e-12)
+    np.testing.assert_allclose(np.loadtxt(tmp_path / "Y.csv", delimiter=","),
+                               2 * X, rtol=1e-12)
+
+
+def test_outputs_restrict_the_results(session):
+    X, y = data()
+    out = session.compile_dml(GRAM, outputs=["s"])(X=X, y=y)
+    assert list(out) == ["s"]
+
+
+def test_same_shapes_never_recompile():
+    s = amls.Session(threads=1)
+    f = s.compile_dml(GRAM)
+    for seed in range(5):
+        X, y = data(seed=seed)
+        check_gram(f(X=X, y=y), X, y)
+    stats = s.stats()
+    assert stats["runs"] == 5
+    assert stats["compilations"] == 1 and stats["cache_hits"] == 4
+    X, y = data(rows=80)
+    f(X=X, y=y)
+    assert s.stats()["compilations"] == 2
+    assert set(stats) >= {"optimize_ms", "compile_ms", "execute_ms",
+                          "peak_memory_bytes"}
+
+
+def test_compile_mlir_binds_by_name(session):
+    g = session.compile_mlir("""
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"},
+                %w: f64 {amls.name = "w"}) -> !amls.matrix<?x?xf64> {
+  %t = amls.transpose %X : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %s = amls.mul %t, %w : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  return %s : !amls.matrix<?x?xf64>
+}""")
+    X, _ = data()
+    assert g.parameters == ["X", "w"]
+    np.testing.assert_allclose(g(X=X, w=3.0)["result0"], 3.0 * X.T)
+    with pytest.raises(TypeError, match="unknown argument 'Y'"):
+        g(X=X, w=1.0, Y=X)
+    with pytest.raises(TypeError, match="missing argument 'w'"):
+        g(X=X)
+    with pytest.raises(TypeError, match="argument 'w': expected a scalar"):
+        g(X=X, w=X)
+
+
+def test_errors_carry_the_position(session):
+    with pytest.raises(amls.CompileError,
+                       match=r"\.dml:2:9: error: undefined variable 'Z'"):
+        session.compile_dml("a = 1\nb = X + Z\n")(X=np.ones((2, 2)))
+    with pytest.raises(amls.CompileError, match=r"custom op 'amls.nope'"):
+        session.compile_mlir("func.func @main() {\n  amls.nope\n}\n")
+    with pytest.raises(TypeError, match="argument 'X': expected a NumPy"):
+        session.compile_dml("a = X")(X={"not": "a matrix"})
+    # A string binds $X, not the variable X.
+    with pytest.raises(amls.CompileError, match="undefined variable 'X'"):
+        session.compile_dml("a = X")(X="text")
+    with pytest.raises(ValueError, match="expected fusion"):
+        amls.Session(fusion="everything")
+
+
+def test_two_threads_two_sessions():
+    # Each thread its own session; the GIL is released while AMLS runs.
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            s = amls.Session(threads=1)
+            f = s.compile_dml(GRAM)
+            for seed in range(4):
+                X, y = data(rows=300, seed=10 * k + seed)
+                check_gram(f(X=X, y=y), X, y)
+            results[k] = s.stats()["runs"]
+        except Exception as error:             # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert results == {0: 4, 1: 4}
