@@ -9,6 +9,8 @@
 
 #include "AMLS/ExecutionEngine/Session.h"
 
+#include "mlir/CAPI/Wrap.h"
+
 #include "llvm/Support/SourceMgr.h"
 
 #include <mutex>
@@ -49,22 +51,10 @@ struct CProgram {
   CSession *session;
 };
 
-inline AmlsError wrap(CError *error) { return {error}; }
-inline CError *unwrap(AmlsError error) {
-  return static_cast<CError *>(error.ptr);
-}
-inline AmlsValue wrap(CValue *value) { return {value}; }
-inline CValue *unwrap(AmlsValue value) {
-  return static_cast<CValue *>(value.ptr);
-}
-inline AmlsSession wrap(CSession *session) { return {session}; }
-inline CSession *unwrap(AmlsSession session) {
-  return static_cast<CSession *>(session.ptr);
-}
-inline AmlsProgram wrap(CProgram *program) { return {program}; }
-inline CProgram *unwrap(AmlsProgram program) {
-  return static_cast<CProgram *>(program.ptr);
-}
+DEFINE_C_API_PTR_METHODS(AmlsError, CError)
+DEFINE_C_API_PTR_METHODS(AmlsValue, CValue)
+DEFINE_C_API_PTR_METHODS(AmlsSession, CSession)
+DEFINE_C_API_PTR_METHODS(AmlsProgram, CProgram)
 
 /// Stores a new error with `message` in `error` (if not null).
 void setError(AmlsError *error, std::string message);

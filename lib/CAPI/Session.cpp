@@ -83,11 +83,19 @@ std::string toString(const char *text, const char *otherwise) {
   return text ? text : otherwise;
 }
 
-/// Adds `source` to the session's sources, named `sourceName`.
+/// Adds `source` to the session's sources, named `sourceName` (where
+/// messages find the line), and puts a view of it as the main buffer of
+/// `parseSources`, which the parser and the DML importer read.
 void addSource(CSession &session, MlirStringRef source,
-               MlirStringRef sourceName) {
+               MlirStringRef sourceName, llvm::SourceMgr &parseSources) {
   session.sources.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(unwrap(source), unwrap(sourceName)),
+      llvm::SMLoc());
+  parseSources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(
+          session.sources.getMemoryBuffer(session.sources.getNumBuffers())
+              ->getMemBufferRef(),
+          /*RequiresNullTerminator=*/false),
       llvm::SMLoc());
 }
 
@@ -163,16 +171,8 @@ AmlsProgram amlsSessionCompileMLIR(AmlsSession handle, MlirStringRef source,
   CSession &session = *unwrap(handle);
   std::lock_guard<std::mutex> lock(session.mutex);
   CapturedDiagnostics diagnostics(session, /*isDML=*/false);
-  addSource(session, source, sourceName);
-  // Parse the buffer just added, in a source manager of its own that
-  // shares the buffer's text (the parser takes the main buffer).
   llvm::SourceMgr parseSources;
-  parseSources.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(
-          session.sources.getMemoryBuffer(session.sources.getNumBuffers())
-              ->getMemBufferRef(),
-          /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
+  addSource(session, source, sourceName, parseSources);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
       parseSources, ParserConfig(&session.session.getContext()));
   if (!module) {
@@ -190,14 +190,8 @@ AmlsProgram compileDML(CSession &session, MlirStringRef source,
                        MlirStringRef sourceName, dml::ImportOptions &options,
                        AmlsError *error) {
   CapturedDiagnostics diagnostics(session, /*isDML=*/true);
-  addSource(session, source, sourceName);
   llvm::SourceMgr importSources;
-  importSources.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(
-          session.sources.getMemoryBuffer(session.sources.getNumBuffers())
-              ->getMemBufferRef(),
-          /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
+  addSource(session, source, sourceName, importSources);
   OwningOpRef<ModuleOp> module =
       dml::importDML(importSources, &session.session.getContext(), options);
   if (!module) {
