@@ -40,7 +40,7 @@ LLVM_PREFIX ?= /usr/lib/llvm-22
 AMLS_OPT := $(BUILD_DIR)/bin/amls-opt
 AMLS_RUN := $(BUILD_DIR)/bin/amls-run
 
-PACKAGES := cmake ninja-build ccache g++ python3 llvm-22-dev llvm-22-tools \
+PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-tools \
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
             libomp-22-dev python3-numpy python3-scipy libboost-dev \
             python3-dev pybind11-dev python3-pytest
@@ -60,9 +60,14 @@ all: build
 deps:
 	@scripts/ensure-packages.sh $(PACKAGES)
 
+# Built with clang-22, the compiler of Debian's libMLIR.so: a type's implicit
+# TypeID is keyed by its name as the compiler spells it, and code in a
+# shared library (the C API, the Python package) must spell the names of
+# MLIR's traits as libMLIR does (docs/design-notes.md).
 $(BUILD_DIR)/build.ninja:
 	cmake -S . -B $(BUILD_DIR) -G Ninja \
 	  -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
 	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
 	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
 	  -DPython3_EXECUTABLE=/usr/bin/python3
@@ -104,8 +109,11 @@ ASAN_TARGETS := amls-opt amls-run amls-translate amls_runtime AMLSRuntimeTests \
                 AMLSSessionTests
 export ASAN_OPTIONS ?= detect_leaks=1:allocator_may_return_null=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+# GCC's sanitizers, as validated so far; its targets are executables, which
+# the TypeID naming above does not affect.
 asan-check: deps
 	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
 	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
 	  -DAMLS_SANITIZERS=address,undefined \
 	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \

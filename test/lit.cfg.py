@@ -23,6 +23,44 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.amls_tools_dir, config.llvm_tools_dir]
-tools = ["amls-capi-frontend", "amls-capi-known-issue-fused", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count"]
+tools = ["amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count"]
 config.substitutions.append(("%python", config.python_executable))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# GPU tests. `ptxas`: the CUDA toolkit's assembler checks the generated PTX
+# (gpu-module-to-binary runs it for bin and fatbin). `cuda-runtime`: this
+# build has libamls_cuda_runtime. `cuda-stub`: the toolkit's stub driver,
+# which loads but has no device (the error path). `cuda-device`: a driver
+# and a GPU, where the execution tests run.
+import ctypes
+import shutil
+
+cuda_root = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+ptxas = shutil.which("ptxas") or os.path.join(cuda_root, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.environment["PATH"] = (
+        config.environment["PATH"] + os.pathsep + os.path.dirname(ptxas))
+if config.amls_cuda_runtime:
+    config.available_features.add("cuda-runtime")
+stub = os.path.join(cuda_root, "lib64", "stubs", "libcuda.so")
+if os.path.exists(stub):
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", stub))
+
+
+def has_cuda_device():
+    if not os.path.exists("/dev/nvidiactl"):
+        return False
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return (driver.cuInit(0) == 0 and
+                driver.cuDeviceGetCount(ctypes.byref(count)) == 0 and
+                count.value > 0)
+    except OSError:
+        return False
+
+
+if has_cuda_device():
+    config.available_features.add("cuda-device")

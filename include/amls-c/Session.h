@@ -39,9 +39,8 @@ typedef struct AmlsSessionOptions {
   /// comma-separated list (simplify, simplify-dynamic, matmul-chain, ipa,
   /// vectorize-loops).
   const char *rewrites;
-  /// Operator fusion: "none" (the C API's default for now: fused operators
-  /// do not verify from a shared library yet, docs/c-api.md), "cost"
-  /// (amls-run's default), "fuse-all", "fuse-no-redundancy".
+  /// Operator fusion: "cost" (default, cost-based plans), "fuse-all",
+  /// "fuse-no-redundancy", "none".
   const char *fusion;
   /// Storage formats: "auto" (default), "dense", "csr".
   const char *formats;

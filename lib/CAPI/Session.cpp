@@ -120,9 +120,7 @@ void amlsSessionOptionsInit(AmlsSessionOptions *options) {
   options->threads = defaults.threads;
   options->memoryLimit = defaults.memoryLimit;
   options->rewrites = nullptr;
-  // Known issue (docs/c-api.md): from a shared library, fused operators do
-  // not verify yet; without fusion every program compiles.
-  options->fusion = "none";
+  options->fusion = nullptr;
   options->formats = nullptr;
   options->sums = nullptr;
   options->blas = nullptr;
@@ -138,7 +136,7 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.threads = std::max(given.threads, 1u);
   settings.memoryLimit = given.memoryLimit;
   settings.rewrites = toString(given.rewrites, "all");
-  settings.fusion = toString(given.fusion, "none");
+  settings.fusion = toString(given.fusion, "cost");
   settings.formats = toString(given.formats, "auto");
   settings.sums = toString(given.sums, "kahan");
   settings.blas = toString(given.blas, "auto");
@@ -259,7 +257,14 @@ AmlsProgram amlsSessionCompileDMLFunction(
       setError(error, "input '" + name + "' is given twice");
       return {nullptr};
     }
-    Kind kind;
+    // A C caller can pass any integer as the enum.
+    int rawKind = static_cast<int>(inputs[i].kind);
+    if (rawKind < AMLS_INPUT_MATRIX || rawKind > AMLS_INPUT_BOOLEAN) {
+      setError(error, "input '" + name + "' has an unknown kind " +
+                          std::to_string(rawKind));
+      return {nullptr};
+    }
+    Kind kind = Kind::Matrix;
     switch (inputs[i].kind) {
     case AMLS_INPUT_MATRIX:
       kind = Kind::Matrix;
@@ -273,10 +278,6 @@ AmlsProgram amlsSessionCompileDMLFunction(
     case AMLS_INPUT_BOOLEAN:
       kind = Kind::Boolean;
       break;
-    default:
-      setError(error, "input '" + name + "' has an unknown kind " +
-                          std::to_string(static_cast<int>(inputs[i].kind)));
-      return {nullptr};
     }
     options.inputs.push_back({name, kind});
   }

@@ -157,12 +157,10 @@ class Session:
 
     threads: threads of parallel loops and BLAS (1: sequential code);
     memory_limit: bytes the programs' buffers may take (0: 80% of memory);
-    rewrites, fusion, formats, sums, blas: as amls-run's flags, except
-    that fusion is off by default for now (docs/python.md, "Known
-    issues")."""
+    rewrites, fusion, formats, sums, blas: as amls-run's flags."""
 
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
-                 fusion="none", formats="auto", sums="kahan", blas="auto"):
+                 fusion="cost", formats="auto", sums="kahan", blas="auto"):
         try:
             self._native = _amls.Session(threads, memory_limit, rewrites,
                                          fusion, formats, sums, blas)

@@ -68,14 +68,15 @@ Value compensate(RewriterBase &rewriter, const Accumulation &accumulation,
       arith::SubFOp::create(rewriter, loc, corrected,
                             arith::SubFOp::create(rewriter, loc, next, sum));
   Type type = add.getType();
+  // Operands are created one statement each: the order of evaluation of
+  // call arguments differs between compilers, and so would the IR.
+  Value magnitude = math::AbsFOp::create(rewriter, loc, next);
+  Value infinity = arith::ConstantOp::create(
+      rewriter, loc,
+      rewriter.getFloatAttr(
+          type, APFloat::getInf(cast<FloatType>(type).getFloatSemantics())));
   Value infinite = arith::CmpFOp::create(
-      rewriter, loc, arith::CmpFPredicate::OEQ,
-      math::AbsFOp::create(rewriter, loc, next),
-      arith::ConstantOp::create(
-          rewriter, loc,
-          rewriter.getFloatAttr(
-              type,
-              APFloat::getInf(cast<FloatType>(type).getFloatSemantics()))));
+      rewriter, loc, arith::CmpFPredicate::OEQ, magnitude, infinity);
   lost = arith::SelectOp::create(
       rewriter, loc, infinite,
       arith::ConstantOp::create(rewriter, loc,

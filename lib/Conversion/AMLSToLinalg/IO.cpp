@@ -40,7 +40,10 @@ struct LowerRead : public LowerToValue<ReadOp> {
                                             rewriter.getIndexType(), rows64);
     Value cols = arith::IndexCastOp::create(rewriter, loc,
                                             rewriter.getIndexType(), cols64);
-    for (auto [d, size] : llvm::enumerate(ValueRange{rows, cols}))
+    // A named array: a ValueRange over a braced list would outlive the
+    // list's temporary array in the loop.
+    Value sizes[] = {rows, cols};
+    for (auto [d, size] : llvm::enumerate(sizes))
       if (!type.isDynamicDim(d))
         checkEqual(rewriter, loc, size,
                    indexConstant(rewriter, loc, type.getDimSize(d)), op,

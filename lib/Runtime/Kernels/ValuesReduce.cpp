@@ -76,7 +76,7 @@ reduceRange(const double *values, int64_t begin, int64_t end, int kind) {
         add(lane, values[i + lane]);
     for (; i < end; ++i)
       add(0, values[i]);
-    KahanSum total;
+    KahanSum total{0.0, 0.0};
     for (int lane = 0; lane < kLanes; ++lane)
       total.add(KahanSum{lanes[lane], corrections[lane]});
     return total.sum + total.correction;

@@ -17,8 +17,8 @@
 // CHECK-NEXT: %[[T:.*]] = arith.addf %[[S]], %[[Y]] : f64
 // CHECK-NEXT: %[[D:.*]] = arith.subf %[[T]], %[[S]] : f64
 // CHECK-NEXT: %[[L:.*]] = arith.subf %[[Y]], %[[D]] : f64
-// CHECK-NEXT: %[[INF:.*]] = arith.constant 0x7FF0000000000000 : f64
 // CHECK-NEXT: %[[ABS:.*]] = math.absf %[[T]] : f64
+// CHECK-NEXT: %[[INF:.*]] = arith.constant 0x7FF0000000000000 : f64
 // CHECK-NEXT: %[[IS_INF:.*]] = arith.cmpf oeq, %[[ABS]], %[[INF]] : f64
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT: %[[L2:.*]] = arith.select %[[IS_INF]], %[[Z]], %[[L]] : f64
