@@ -22,6 +22,9 @@
 
 #include "AMLS/ExecutionEngine/Session.h"
 #include "AMLS/Runtime/Memory.h"
+#ifdef AMLS_HAVE_CUDA_RUNTIME
+#include "AMLS/Runtime/CUDA.h"
+#endif
 
 #include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/Passes.h"
@@ -237,6 +240,29 @@ static double millisecondsSince(Clock::time_point start) {
 // Session
 //===----------------------------------------------------------------------===//
 
+std::string mlir::amls::prepareTarget(SessionOptions &options) {
+  if (options.target == "cpu")
+    return "";
+  if (options.target != "gpu")
+    return "expected target 'cpu' or 'gpu', found '" + options.target + "'";
+#ifdef AMLS_HAVE_CUDA_RUNTIME
+  std::string problem = runtime::cuda::initialize();
+  if (!problem.empty())
+    return "--target=gpu: " + problem;
+  static std::once_flag managed;
+  std::call_once(managed, [] { runtime::cuda::useManagedMemory(); });
+  if (options.gpuChip.empty()) {
+    runtime::cuda::DeviceInfo device = runtime::cuda::getDeviceInfo();
+    options.gpuChip =
+        runtime::cuda::chipName(device.computeMajor, device.computeMinor);
+  }
+  return "";
+#else
+  return "--target=gpu: this AMLS was built without the CUDA runtime "
+         "(cuda.h was not found when it was configured)";
+#endif
+}
+
 Session::Session(SessionOptions options) : options(std::move(options)) {
   DialectRegistry registry;
   registerExecutionDialects(registry);
@@ -367,6 +393,16 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   compile.wrapEntry = entryName;
   compile.threads = options.threads;
   compile.blas = options.blas;
+  compile.target = options.target;
+  if (options.target == "gpu") {
+    // The device's chip, once the process is ready for it.
+    SessionOptions ready = options;
+    std::string why = prepareTarget(ready);
+    if (!why.empty())
+      return module->emitError(why);
+    compile.gpuChip = ready.gpuChip;
+    compile.gpuFormat = options.gpuFormat;
+  }
   std::string problem = checkCompileOptions(compile);
   if (!problem.empty())
     return module->emitError(problem);

@@ -20,6 +20,8 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::amls;
 
@@ -90,9 +92,9 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error("amls: invalid pass pipeline");
 }
 
-void mlir::amls::buildToLinalgPipeline(OpPassManager &pm,
-                                       bool compensatedSums) {
-  addPipeline(pm, "convert-amls-to-linalg");
+void mlir::amls::buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums,
+                                       StringRef schedule) {
+  addPipeline(pm, ("convert-amls-to-linalg{schedule=" + schedule + "}").str());
   // scf.for's ForOpTensorCastFolder narrows a loop-carried tensor to the
   // static type of its initial value (tensor.cast of 1x3 to ?x3 in, ?x3 to 1x3
   // out), which is wrong when the loop changes the size: `C = rbind(C, row)`
@@ -151,13 +153,95 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
   std::string pipeline =
       "convert-bufferization-to-memref,amls-check-buffer-sizes,"
       "amls-use-blas{mode=" +
-      options.blas + "}," + (options.threads > 1 ? "amls-parfor-workers," : "") +
-      parallelLoops +
+      options.blas + "}," +
+      (options.threads > 1 ? "amls-parfor-workers," : "") + parallelLoops +
       "expand-strided-metadata,lower-affine,"
       // Every buffer through the runtime's pool and budget (Memory.h).
       "finalize-memref-to-llvm{use-aligned-alloc use-generic-functions},"
       "convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,"
       "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
+  addPipeline(pm, pipeline);
+}
+
+std::string mlir::amls::checkNVVMOptions(StringRef chip, StringRef format,
+                                         unsigned optLevel) {
+  unsigned version = 0;
+  StringRef rest = chip;
+  if (!rest.consume_front("sm_") || rest.consumeInteger(10, version) ||
+      (!rest.empty() && rest != "a") || version < 52)
+    return "expected a GPU chip sm_NN (sm_52 or newer, e.g. sm_80, sm_90), "
+           "found '" +
+           chip.str() + "'";
+  if (format != "isa" && format != "bin" && format != "fatbin")
+    return "expected GPU format 'isa', 'bin' or 'fatbin', found '" +
+           format.str() + "'";
+  if (optLevel > 3)
+    return "expected a GPU optimization level 0-3, found " +
+           std::to_string(optLevel);
+  return "";
+}
+
+/// The CUDA toolkit whose ptxas assembles kernels and whose libdevice
+/// implements their math functions: the environment's (as MLIR looks for
+/// it), else the one AMLS was configured with.
+static std::string getDefaultCUDAToolkit() {
+  for (const char *variable : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(variable); value && *value)
+      return value;
+#ifdef AMLS_CUDA_TOOLKIT_DIR
+  return AMLS_CUDA_TOOLKIT_DIR;
+#else
+  return "";
+#endif
+}
+
+void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
+                                           const LowerToNVVMOptions &options) {
+  buildBufferizePipeline(pm);
+  // Kernels: the parallel loops whose bodies a GPU can run (no calls, no
+  // allocations), tiled into thread blocks; loops nested in them run
+  // sequentially in each thread. What stays on the CPU is lowered as
+  // buildLinalgToLLVMPipeline lowers it (BLAS, OpenMP).
+  std::string cpuLoops =
+      options.threads > 1
+          ? llvm::formatv("func.func(amls-sequential-small-loops),"
+                          "convert-scf-to-openmp{{num-threads={0}},",
+                          unsigned(options.threads))
+                .str()
+          : ""; // convert-scf-to-cf runs them as sequential loops.
+  std::string features =
+      options.features.empty() ? "" : " features=" + options.features;
+  // Without a toolkit, math functions would stay unresolved in the PTX.
+  std::string toolkitPath = options.toolkit.empty()
+                                ? getDefaultCUDAToolkit()
+                                : options.toolkit.getValue();
+  std::string toolkit = toolkitPath.empty() ? "" : " toolkit=" + toolkitPath;
+  std::string pipeline =
+      "convert-bufferization-to-memref,amls-check-buffer-sizes,"
+      "amls-use-blas{mode=" +
+      options.blas +
+      "},"
+      "func.func(scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
+      "amls-map-parallel-loops-to-gpu),"
+      "convert-parallel-loops-to-gpu," +
+      cpuLoops +
+      // The host's loops keep their structured form until
+      // finalize-memref-to-llvm has lowered OpenMP's alloca scopes, as in
+      // the CPU pipeline; the kernels' loops become branches first.
+      "gpu-kernel-outlining,expand-strided-metadata,lower-affine,"
+      "nvvm-attach-target{chip=" +
+      options.chip + features + " O=" + std::to_string(options.optLevel) +
+      "},"
+      "gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,"
+      "reconcile-unrealized-casts),"
+      // Every host buffer through the runtime's pool, which the GPU target
+      // backs with managed memory (CUDA.h).
+      "finalize-memref-to-llvm{use-aligned-alloc use-generic-functions},"
+      "convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,"
+      "convert-openmp-to-llvm,gpu-to-llvm,convert-to-llvm,"
+      "reconcile-unrealized-casts,"
+      "gpu-module-to-binary{format=" +
+      options.format + toolkit + "}";
   addPipeline(pm, pipeline);
 }
 
@@ -181,6 +265,15 @@ std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
   StringRef sums = options.sums;
   if (sums != "kahan" && sums != "plain")
     return "expected sums 'kahan' or 'plain', found '" + options.sums + "'";
+  StringRef target = options.target;
+  if (target != "cpu" && target != "gpu")
+    return "expected target 'cpu' or 'gpu', found '" + options.target + "'";
+  if (target == "gpu") {
+    std::string problem =
+        checkNVVMOptions(options.gpuChip, options.gpuFormat, /*optLevel=*/3);
+    if (!problem.empty())
+      return problem;
+  }
   StringRef formats = options.formats;
   if (formats != "auto" && formats != "dense" && formats != "csr")
     return "expected formats 'auto', 'dense' or 'csr', found '" +
@@ -218,7 +311,7 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     memory.limit = options.memoryLimit;
     pm.addPass(createAMLSCheckMemory(memory));
   }
-  buildToLinalgPipeline(pm, options.sums != "plain");
+  buildToLinalgPipeline(pm, options.sums != "plain", options.target);
   if (!options.wrapEntry.empty()) {
     AMLSWrapEntryOptions wrap;
     wrap.entry = options.wrapEntry;
@@ -228,6 +321,16 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
 
 void mlir::amls::buildCompileToLLVMPipeline(OpPassManager &pm,
                                             const CompileOptions &options) {
+  if (options.target == "gpu") {
+    LowerToNVVMOptions lowering;
+    lowering.threads = options.threads;
+    lowering.blas = options.blas;
+    lowering.chip = options.gpuChip;
+    lowering.features = options.gpuFeatures;
+    lowering.format = options.gpuFormat;
+    buildLinalgToNVVMPipeline(pm, lowering);
+    return;
+  }
   LowerToLLVMOptions lowering;
   lowering.threads = options.threads;
   lowering.blas = options.blas;
@@ -271,6 +374,28 @@ void mlir::amls::registerAMLSPipelines() {
       "bufferization, deallocation, BLAS for large products, parallel loops "
       "through OpenMP (threads > 1), then LLVM",
       buildLowerToLLVMPipeline);
+  registerPassPipeline(
+      "amls-lower-to-nvvm",
+      "Lower an AMLS program for an NVIDIA GPU: as --amls-lower-to-llvm, "
+      "but the parallel loops a kernel can run become CUDA kernels "
+      "(--amls-map-parallel-loops-to-gpu, outlining, NVVM, serialized by "
+      "gpu-module-to-binary); the rest runs on the CPU",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        LowerToNVVMOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string problem =
+            checkNVVMOptions(options.chip, options.format, options.optLevel);
+        if (!problem.empty())
+          return errorHandler("amls-lower-to-nvvm: " + problem);
+        buildToLinalgPipeline(pm, /*compensatedSums=*/true, "gpu");
+        buildLinalgToNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(LowerToNVVMOptions());
+      });
   registerPassPipeline(
       "amls-compile",
       "The end-to-end compile amls-run and amls-translate run: "

@@ -18,6 +18,9 @@
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
+#ifdef AMLS_HAVE_CUDA_RUNTIME
+#include "AMLS/Runtime/CUDA.h"
+#endif
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -124,6 +127,21 @@ static cl::opt<std::string>
                   "as SystemDS computes them) or plain (faster, less "
                   "accurate; to measure what the compensation costs)"),
          cl::cat(category));
+static cl::opt<std::string>
+    target("target", cl::init("cpu"),
+           cl::desc("Where the program runs: cpu, or gpu (its parallel loops "
+                    "as CUDA kernels on device 0, the rest on the CPU)"),
+           cl::cat(category));
+static cl::opt<std::string>
+    gpuChip("gpu-chip",
+            cl::desc("--target=gpu: the chip the kernels are compiled for, "
+                     "e.g. sm_80 (default: the device's)"),
+            cl::cat(category));
+static cl::opt<std::string> gpuFormat(
+    "gpu-format", cl::init("isa"),
+    cl::desc("--target=gpu: how kernels are embedded: isa (PTX, compiled by "
+             "the driver at load), bin or fatbin (assembled by ptxas)"),
+    cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
@@ -216,6 +234,12 @@ int main(int argc, char **argv) {
                 "1000000 (bytes), found '" +
                 memoryLimit + "'");
   runtime::memory::setPooling(memoryPool);
+  options.target = target;
+  options.gpuChip = gpuChip;
+  options.gpuFormat = gpuFormat;
+  // Before anything is read: the GPU target's buffers are managed memory.
+  if (std::string problem = prepareTarget(options); !problem.empty())
+    return fail(problem);
   Session session(options);
   MLIRContext &context = session.getContext();
   llvm::SourceMgr sourceMgr;
@@ -423,6 +447,21 @@ int main(int argc, char **argv) {
         "({3:F1}%), peak {4} bytes live, limit {5} bytes\n",
         memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
         memory.peakLiveBytes, runtime::memory::getLimit());
+#ifdef AMLS_HAVE_CUDA_RUNTIME
+    if (options.target == "gpu") {
+      runtime::cuda::DeviceInfo device = runtime::cuda::getDeviceInfo();
+      runtime::cuda::Statistics gpu = runtime::cuda::getStatistics();
+      llvm::errs() << llvm::formatv(
+          "amls-run gpu: {0} ({1}, {2} multiprocessors), kernels compiled "
+          "for {3}: {4} module load(s), {5} kernel launch(es), {6} managed "
+          "block(s) ({7} bytes), {8} explicit copies ({9} bytes)\n",
+          device.name,
+          runtime::cuda::chipName(device.computeMajor, device.computeMinor),
+          device.multiprocessors, options.gpuChip, gpu.modulesLoaded,
+          gpu.kernelLaunches, gpu.managedBlocks, gpu.managedBytes,
+          gpu.explicitCopies, gpu.explicitCopyBytes);
+    }
+#endif
     // The largest buffers, for the computations they were for.
     for (const auto &buffer : memory.largest)
       if (buffer.bytes)

@@ -2,9 +2,10 @@
 //
 // mlir-translate with AMLS added: `--import-dml` turns a DML script into
 // AMLS IR, `--amls-to-llvmir` compiles an AMLS program as amls-run does
-// (the amls-compile pipeline: optimizer, fusion, CPU lowering) and prints
-// LLVM IR; every upstream translation (--mlir-to-llvmir, ...) is available
-// too.
+// (the amls-compile pipeline: optimizer, fusion, CPU or GPU lowering) and
+// prints LLVM IR, `--amls-to-ptx` compiles it for the GPU and prints its
+// kernels' PTX; every upstream translation (--mlir-to-llvmir, ...) is
+// available too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Pass/PassManager.h"
@@ -46,6 +48,27 @@ static llvm::cl::opt<std::string>
                                  "fuse-all, fuse-no-redundancy, none)"),
                   llvm::cl::init("cost"));
 
+static llvm::cl::opt<std::string>
+    compileTarget("amls-target",
+                  llvm::cl::desc("--amls-to-llvmir: where the program runs "
+                                 "(cpu, gpu)"),
+                  llvm::cl::init("cpu"));
+static llvm::cl::opt<std::string>
+    gpuChip("amls-gpu-chip",
+            llvm::cl::desc("--amls-to-llvmir, --amls-to-ptx: the chip the "
+                           "kernels are compiled for (sm_80, sm_90, ...)"),
+            llvm::cl::init("sm_80"));
+static llvm::cl::opt<std::string>
+    gpuFeatures("amls-gpu-features",
+                llvm::cl::desc("--amls-to-llvmir, --amls-to-ptx: PTX features "
+                               "such as +ptx80 (default: the chip's lowest)"),
+                llvm::cl::init(""));
+static llvm::cl::opt<std::string> gpuFormat(
+    "amls-gpu-format",
+    llvm::cl::desc("--amls-to-llvmir: how kernels are embedded (isa: PTX, "
+                   "bin: cubin, fatbin: both; bin and fatbin run ptxas)"),
+    llvm::cl::init("fatbin"));
+
 static llvm::cl::list<std::string>
     dmlArguments("dml-arg",
                  llvm::cl::desc("--import-dml: bind the script's command-line "
@@ -79,8 +102,10 @@ static OwningOpRef<Operation *> importDML(llvm::SourceMgr &sourceMgr,
   return OwningOpRef<Operation *>(module.release().getOperation());
 }
 
-static LogicalResult translateAMLSToLLVMIR(Operation *op,
-                                           llvm::raw_ostream &output) {
+/// Runs the end-to-end compile on `op` for `target` (gpu kernels embedded
+/// as `format`).
+static LogicalResult compile(Operation *op, StringRef translation,
+                             StringRef target, StringRef format) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a module");
@@ -89,13 +114,44 @@ static LogicalResult translateAMLSToLLVMIR(Operation *op,
   options.fusion = compileFusion;
   options.threads = loweringThreads;
   options.blas = loweringBlas;
+  options.target = target.str();
+  options.gpuChip = gpuChip;
+  options.gpuFeatures = gpuFeatures;
+  options.gpuFormat = format.str();
   std::string problem = mlir::amls::checkCompileOptions(options);
   if (!problem.empty())
-    return module.emitError("--amls-to-llvmir: ") << problem;
+    return module.emitError("--") << translation << ": " << problem;
   PassManager pm(op->getContext());
   mlir::amls::buildCompilePipeline(pm, options);
-  if (failed(pm.run(module)))
+  return pm.run(module);
+}
+
+/// Prints the PTX of every kernel module the GPU lowering serialized.
+static LogicalResult translateAMLSToPTX(Operation *op,
+                                        llvm::raw_ostream &output) {
+  if (failed(compile(op, "amls-to-ptx", "gpu", "isa")))
     return failure();
+  unsigned modules = 0;
+  op->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      output << "// ----- kernel module @" << binary.getSymName() << " for "
+             << object.getTarget() << "\n"
+             << object.getObject().getValue() << "\n";
+    }
+    ++modules;
+  });
+  if (modules == 0)
+    output << "// no kernels: no parallel loop of this program runs on the "
+              "GPU\n";
+  return success();
+}
+
+static LogicalResult translateAMLSToLLVMIR(Operation *op,
+                                           llvm::raw_ostream &output) {
+  if (failed(compile(op, "amls-to-llvmir", compileTarget, gpuFormat)))
+    return failure();
+  auto module = cast<ModuleOp>(op);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
@@ -108,8 +164,15 @@ static LogicalResult translateAMLSToLLVMIR(Operation *op,
 int main(int argc, char **argv) {
   registerAllTranslations();
   TranslateFromMLIRRegistration amlsToLLVMIR(
-      "amls-to-llvmir", "Lower an AMLS program for the CPU and print LLVM IR",
+      "amls-to-llvmir",
+      "Lower an AMLS program for the CPU or GPU and print LLVM IR",
       translateAMLSToLLVMIR, [](DialectRegistry &registry) {
+        mlir::amls::registerExecutionDialects(registry);
+      });
+  TranslateFromMLIRRegistration amlsToPTX(
+      "amls-to-ptx",
+      "Compile an AMLS program for the GPU and print its kernels' PTX",
+      translateAMLSToPTX, [](DialectRegistry &registry) {
         mlir::amls::registerExecutionDialects(registry);
       });
   TranslateToMLIRRegistration dmlToAMLS(

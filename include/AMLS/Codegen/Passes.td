@@ -249,4 +249,47 @@ def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def AMLSMapParallelLoopsToGPU : Pass<"amls-map-parallel-loops-to-gpu"> {
+  let summary = "Tile the parallel loops a GPU can run and map them to it";
+  let description = [{
+    The GPU target's first step after bufferization and
+    `--convert-linalg-to-parallel-loops`: every outermost `scf.parallel` of
+    one to three dimensions whose body a kernel can run is tiled and marked
+    with the `mapping` attribute that upstream's
+    `--convert-parallel-loops-to-gpu` turns into a `gpu.launch`. The tiles
+    are the thread blocks: `block-size` threads along the innermost
+    dimension (consecutive threads touch consecutive cells of a row-major
+    buffer, so their loads coalesce), and for two or more dimensions
+    `block-rows` along the one before it; the outermost dimension is the
+    grid's x (up to 2^31 - 1 blocks, where y and z allow 65535). Loops
+    nested in a mapped loop run sequentially in each thread (the
+    reductions of `rowSums` and the products' inner loops).
+
+    A body qualifies when it only computes (arith, math, index, affine
+    and scf operations), reads and writes memrefs, and touches no memref
+    that lives in host-only memory (`memref.get_global` constants, through
+    any view of them): buffers come from the runtime's pool, which the GPU
+    target backs with managed memory. A loop that calls a function (the
+    runtime's random numbers, its kernels), allocates, or carries
+    reduction results stays on the CPU, where the rest of the pipeline
+    lowers it as it does without a GPU.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "128",
+           "Threads of a block along the innermost loop dimension">,
+    Option<"blockRows", "block-rows", "int64_t", "2",
+           "Threads of a block along the dimension before it (loops of two "
+           "or more dimensions)">
+  ];
+  let statistics = [
+    Statistic<"numKernelLoops", "kernel-loops",
+              "Parallel loops mapped to the GPU">,
+    Statistic<"numHostLoops", "host-loops",
+              "Outermost parallel loops kept on the CPU">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // AMLS_CODEGEN_PASSES_TD

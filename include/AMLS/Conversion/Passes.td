@@ -38,14 +38,15 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     The lowering is target-neutral; how reductions are split into blocks of
     rows and lanes and how row-template operators are blocked come from a
     `LoweringSchedule` (`schedule=cpu`, the default: lib/Codegen/CPU;
-    `schedule=generic`: no splits, one chunk). Matrices with
+    `schedule=gpu`: lib/Codegen/GPU; `schedule=generic`: no splits, one
+    chunk). Matrices with
     `format = csr` are rejected with an error naming the op: the dense
     lowering does not take them.
   }];
   let options = [
     Option<"schedule", "schedule", "std::string", "\"cpu\"",
            "Whose answers to the lowering's shape decisions (reduction "
-           "splits, row blocks) to use: cpu, or generic (no splits)">
+           "splits, row blocks) to use: cpu, gpu, or generic (no splits)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

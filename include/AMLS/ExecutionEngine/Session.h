@@ -60,7 +60,24 @@ struct SessionOptions {
   /// Memory.h; process-wide like the BLAS threads); 0 keeps the runtime's
   /// (default: 80% of the machine's memory).
   uint64_t memoryLimit = 0;
+  /// Where programs run: cpu, or gpu (parallel loops as CUDA kernels, the
+  /// rest on the CPU; see prepareTarget).
+  std::string target = "cpu";
+  /// target=gpu: the chip the kernels are compiled for; empty: the
+  /// device's own.
+  std::string gpuChip;
+  /// target=gpu: how kernels are embedded: isa (PTX, compiled by the driver
+  /// when the program loads), bin or fatbin (assembled by the toolkit's
+  /// ptxas at compile time).
+  std::string gpuFormat = "isa";
 };
+
+/// Makes the process ready for `options.target` and completes the options:
+/// for gpu, loads the CUDA driver, opens device 0, backs the runtime's
+/// buffer pool with managed memory (so call it before reading inputs) and
+/// sets gpuChip to the device's when empty. Returns why the target cannot
+/// run ("no CUDA driver: ..."), or an empty string.
+std::string prepareTarget(SessionOptions &options);
 
 /// Milliseconds spent in each phase of a run.
 struct PhaseTimes {

@@ -51,13 +51,66 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init("auto")};
 };
 
+/// Options of the GPU lowering pipeline `amls-lower-to-nvvm`.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  PassOptions::Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Worker threads for the loops that stay on the CPU: 1 "
+                     "generates sequential code, more use OpenMP"),
+      llvm::cl::init(2)};
+  PassOptions::Option<std::string> blas{
+      *this, "blas",
+      llvm::cl::desc("When dense products call BLAS: auto, always, never"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The GPU the kernels are compiled for (sm_80, sm_90, "
+                     "...)"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features, e.g. +ptx80; empty: the lowest PTX "
+                     "version that supports the chip"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the kernels are embedded as: isa (PTX, compiled "
+                     "by the driver at load), bin (cubin) or fatbin (cubin "
+                     "and PTX; bin and fatbin run ptxas)"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the kernels (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("The CUDA toolkit whose libdevice implements the "
+                     "kernels' math functions and whose ptxas assembles bin "
+                     "and fatbin (empty: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "
+                     "else the toolkit AMLS was configured with)"),
+      llvm::cl::init("")};
+};
+
+/// What is wrong with the GPU options (a chip that is not sm_NN, a format
+/// other than isa/bin/fatbin), or an empty string.
+std::string checkNVVMOptions(StringRef chip, StringRef format,
+                             unsigned optLevel);
+
+/// Linalg on tensors -> bufferized loops -> kernels for the GPU, the rest
+/// as for the CPU -> LLVM dialect with the kernels serialized.
+void buildLinalgToNVVMPipeline(OpPassManager &pm,
+                               const LowerToNVVMOptions &options);
+
 /// AMLS (after optimization) -> linalg -> bufferized loops -> LLVM dialect.
 void buildLowerToLLVMPipeline(OpPassManager &pm,
                               const LowerToLLVMOptions &options);
 /// The two halves of it: AMLS -> linalg on tensors, and from there to LLVM.
 /// `compensatedSums`: --amls-compensate-sums makes the aggregates' sums
 /// Kahan sums (otherwise they stay plain, reassociable sums).
-void buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums = true);
+/// `schedule`: the target whose LoweringSchedule shapes reductions (cpu,
+/// gpu).
+void buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums = true,
+                           StringRef schedule = "cpu");
 void buildLinalgToLLVMPipeline(OpPassManager &pm,
                                const LowerToLLVMOptions &options);
 /// The first stage of the second half: element-wise fusion, bufferization
@@ -120,6 +173,22 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       *this, "blas",
       llvm::cl::desc("When dense products call BLAS: auto, always, never"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Where the program runs: cpu, or gpu (its parallel "
+                     "loops as CUDA kernels, the rest on the CPU)"),
+      llvm::cl::init("cpu")};
+  PassOptions::Option<std::string> gpuChip{
+      *this, "gpu-chip",
+      llvm::cl::desc("target=gpu: the chip the kernels are compiled for"),
+      llvm::cl::init("sm_80")};
+  PassOptions::Option<std::string> gpuFeatures{
+      *this, "gpu-features",
+      llvm::cl::desc("target=gpu: PTX features (empty: the chip's lowest)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> gpuFormat{
+      *this, "gpu-format", llvm::cl::desc("target=gpu: isa, bin or fatbin"),
+      llvm::cl::init("fatbin")};
 };
 
 /// What is wrong with `options` (rewrite families or fusion mode they do not
@@ -138,7 +207,7 @@ void buildCompileToLLVMPipeline(OpPassManager &pm,
 void buildCompilePipeline(OpPassManager &pm, const CompileOptions &options);
 
 /// Registers amls-optimize, amls-fuse-explain, amls-bufferize,
-/// amls-lower-to-llvm and amls-compile.
+/// amls-lower-to-llvm, amls-lower-to-nvvm and amls-compile.
 void registerAMLSPipelines();
 
 } // namespace mlir::amls

@@ -78,6 +78,19 @@ void trim();
 /// baseline the pool is measured against (amls-run --memory-pool=false).
 void setPooling(bool enabled);
 
+/// Where the pool's blocks come from: the system allocator by default;
+/// libamls_cuda_runtime installs CUDA managed memory for --target=gpu.
+struct BlockSource {
+  /// A block of `bytes` (a multiple of 64) aligned to at least kAlignment,
+  /// or null when refused.
+  void *(*allocate)(uint64_t bytes);
+  void (*release)(void *block);
+};
+/// Blocks allocated from now on come from `source` (null: the system
+/// allocator); cached blocks go back to where they came from, and a block
+/// of another source is given back when freed rather than reused.
+void setBlockSource(const BlockSource *source);
+
 /// A standard allocator over the pool: the runtime's own arrays (matrices
 /// read from files, kernels' scratch) count against the budget, show in the
 /// statistics and stop the program with the same message when refused, like

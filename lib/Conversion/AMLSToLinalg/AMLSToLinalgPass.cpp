@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Codegen/CPU/CPUSchedule.h"
+#include "AMLS/Codegen/GPU/GPUSchedule.h"
 #include "AMLS/Conversion/AMLSToLinalg/AMLSToLinalg.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Dialect/AMLSOps.h"
@@ -86,11 +87,13 @@ struct ConvertAMLSToLinalgPass
     const LoweringSchedule *chosen = nullptr;
     if (schedule == "cpu")
       chosen = &getCPULoweringSchedule();
+    else if (schedule == "gpu")
+      chosen = &getGPULoweringSchedule();
     else if (schedule == "generic")
       chosen = &generic;
     if (!chosen) {
       getOperation().emitError("convert-amls-to-linalg: expected schedule "
-                               "'cpu' or 'generic', found '")
+                               "'cpu', 'gpu' or 'generic', found '")
           << schedule << "'";
       return signalPassFailure();
     }

@@ -72,8 +72,16 @@ struct Header {
   void *base;
   /// Set by keepOnNextRelease(): the next release() is the old owner's.
   uint64_t keep;
+  /// Gives the block back to where it came from (BlockSource).
+  void (*releaseBlock)(void *);
 };
 static_assert(sizeof(Header) <= kAlignment, "the header fits its slot");
+
+void *allocateSystemBlock(uint64_t bytes) {
+  return std::aligned_alloc(kAlignment, bytes);
+}
+void releaseSystemBlock(void *block) { std::free(block); }
+const BlockSource systemBlocks = {allocateSystemBlock, releaseSystemBlock};
 
 uint64_t classOf(uint64_t bytes) {
   if (bytes <= 4096)
@@ -189,7 +197,10 @@ public:
       return;
     }
     uint64_t classBytes = header->classBytes;
-    bool aligned = header->base == static_cast<char *>(buffer) - kAlignment;
+    // A block from a source no longer installed is not reused.
+    bool aligned =
+        header->base == static_cast<char *>(buffer) - kAlignment &&
+        header->releaseBlock == source.load(std::memory_order_relaxed)->release;
     ThreadCache *cachePointer = aligned && classBytes <= kThreadBlockBytes &&
                                         pooling.load(std::memory_order_relaxed)
                                     ? threadCache()
@@ -219,7 +230,7 @@ public:
     lock.unlock();
     AMLS_UNPOISON(buffer, classBytes);
     header->magic = 0;
-    std::free(header->base);
+    header->releaseBlock(header->base);
   }
 
   void trim() {
@@ -275,6 +286,13 @@ public:
   uint64_t getLimit() {
     uint64_t bytes = limit;
     return bytes ? bytes : defaultLimit();
+  }
+
+  void setBlockSource(const BlockSource *from) {
+    std::lock_guard<std::mutex> lock(mutex);
+    source.store(from ? from : &systemBlocks, std::memory_order_relaxed);
+    flushThreadCachesLocked();
+    trimLocked();
   }
 
   void setPooling(bool enabled) {
@@ -341,7 +359,8 @@ private:
     take(classBytes);
     lock.unlock();
     uint64_t total = classBytes + alignment; // header slot and alignment
-    void *base = std::aligned_alloc(kAlignment, (total + 63) / 64 * 64);
+    const BlockSource *from = source.load(std::memory_order_relaxed);
+    void *base = from->allocate((total + 63) / 64 * 64);
     if (!base) {
       lock.lock();
       setLive(stats.liveBytes - classBytes);
@@ -355,6 +374,7 @@ private:
     header->classBytes = classBytes;
     header->base = base;
     header->keep = 0;
+    header->releaseBlock = from->release;
     exposeOnly(reinterpret_cast<void *>(payload), bytes, classBytes);
     return reinterpret_cast<void *>(payload);
   }
@@ -432,7 +452,7 @@ private:
                                                   kAlignment);
         AMLS_UNPOISON(buffer, classBytes);
         header->magic = 0;
-        std::free(header->base);
+        header->releaseBlock(header->base);
       }
       stats.cachedBytes -= classBytes * buffers.size();
       buffers.clear();
@@ -478,6 +498,7 @@ private:
   std::atomic<uint64_t> live{0};
   std::atomic<uint64_t> limit{0};
   std::atomic<bool> pooling{true};
+  std::atomic<const BlockSource *> source{&systemBlocks};
 
   std::mutex rankMutex;
   Statistics::Buffer largest[Statistics::kLargest];
@@ -532,6 +553,9 @@ void amls::runtime::memory::resetStatistics() { pool().resetStatistics(); }
 void amls::runtime::memory::trim() { pool().trim(); }
 void amls::runtime::memory::setPooling(bool enabled) {
   pool().setPooling(enabled);
+}
+void amls::runtime::memory::setBlockSource(const BlockSource *source) {
+  pool().setBlockSource(source);
 }
 
 bool amls::runtime::memory::parseSize(const char *text, uint64_t &bytes) {

@@ -1,0 +1,88 @@
+//===- GPUSchedule.cpp - How the lowering schedules work for the GPU ------===//
+//
+// A GPU needs tens of thousands of threads in flight to hide its memory
+// latency, and a warp's 32 threads reading consecutive addresses. A split
+// reduction's first stage is a parallel loop over (blocks, lanes) whose
+// threads each sum perBlock cells `lanes` apart: with 32 lanes a warp reads
+// 32 consecutive cells per step. The merge of the partial results runs
+// where the rest of the program runs (a few thousand values).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Codegen/GPU/GPUSchedule.h"
+#include "AMLS/Codegen/CPU/CPUSchedule.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+/// Reductions over fewer cells run unsplit.
+constexpr int64_t kMinCellsToSplitReduction = 1 << 15;
+/// A warp: the partial results of a block, consecutive cells apart.
+constexpr int64_t kLaneCounts[] = {32, 16, 8};
+/// Blocks of a full reduction: at most this many (their partial results are
+/// merged afterwards), at least this many (or the GPU idles).
+constexpr int64_t kMaxBlocks = 16384;
+constexpr int64_t kMinBlocks = 64;
+/// Cells each thread sums at least, so that the merge stays small.
+constexpr int64_t kMinCellsPerThread = 16;
+
+/// The largest divisor of `count` in [low, high], or 0.
+int64_t largestDivisor(int64_t count, int64_t low, int64_t high) {
+  for (int64_t divisor = std::min(high, count); divisor >= low; --divisor)
+    if (count % divisor == 0)
+      return divisor;
+  return 0;
+}
+
+class GPULoweringSchedule : public LoweringSchedule {
+public:
+  FullReductionSplit splitFullReduction(int64_t rows, int64_t cols,
+                                        bool contiguous) const override {
+    if (rows * cols < kMinCellsToSplitReduction)
+      return {};
+    if (cols == 1 || contiguous) {
+      int64_t cells = rows * cols;
+      for (int64_t lanes : kLaneCounts) {
+        if (cells % lanes != 0)
+          continue;
+        int64_t runs = cells / lanes;
+        if (int64_t blocks =
+                largestDivisor(runs, kMinBlocks,
+                               std::min(kMaxBlocks, runs / kMinCellsPerThread)))
+          return {blocks, runs / blocks, lanes, /*regrouped=*/true};
+      }
+    }
+    // The matrix's own columns as lanes: blocks of whole rows.
+    if (int64_t blocks = largestDivisor(
+            rows, 2, std::min(kMaxBlocks, rows / kMinCellsPerThread)))
+      return {blocks, rows / blocks, cols, /*regrouped=*/false};
+    return {};
+  }
+
+  RowReductionSplit splitRowReduction(int64_t rows,
+                                      int64_t cols) const override {
+    if (rows * cols < kMinCellsToSplitReduction)
+      return {};
+    for (int64_t lanes : kLaneCounts)
+      if (cols >= 2 * lanes && cols % lanes == 0)
+        return {cols / lanes, lanes};
+    return {};
+  }
+
+  /// Row-template operators call BLAS and allocate per block, so they run
+  /// on the host: the CPU's blocks.
+  RowBlockSchedule scheduleRowBlocks(int64_t bytesPerRow) const override {
+    return getCPULoweringSchedule().scheduleRowBlocks(bytesPerRow);
+  }
+};
+
+} // namespace
+
+const LoweringSchedule &mlir::amls::getGPULoweringSchedule() {
+  static const GPULoweringSchedule schedule;
+  return schedule;
+}

@@ -1,0 +1,202 @@
+//===- MapParallelLoopsToGPU.cpp - Parallel loops as GPU thread blocks ----===//
+//
+// Chooses which of the program's parallel loops run on the GPU and how:
+// tiles of the loop are thread blocks, the tiles' iterations threads.
+// Upstream's --gpu-map-parallel-loops maps every loop and keeps the loop's
+// dimensions in order (the outermost to the grid's x); here a loop that a
+// kernel cannot run stays on the CPU, and the innermost dimension is the
+// threads' x so that consecutive threads read consecutive cells.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Codegen/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_AMLSMAPPARALLELLOOPSTOGPU
+#include "AMLS/Codegen/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+/// Whether `value`, a memref, is (a view of) host-only memory: a global
+/// constant of the host module.
+bool isHostOnlyMemory(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<memref::GetGlobalOp>(def))
+      return true;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return false;
+    value = view.getViewSource();
+  }
+  return false;
+}
+
+/// Operations a kernel can run: computations and memory accesses, no calls
+/// and no allocations.
+bool isKernelOperation(Operation *op) {
+  if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp, memref::CopyOp,
+          memref::GetGlobalOp>(op))
+    return false;
+  Dialect *dialect = op->getDialect();
+  return isa_and_nonnull<arith::ArithDialect, math::MathDialect,
+                         index::IndexDialect, affine::AffineDialect,
+                         scf::SCFDialect, memref::MemRefDialect>(dialect);
+}
+
+/// Why `loop` cannot run as a kernel, or null when it can.
+const char *whyNotKernel(scf::ParallelOp loop) {
+  if (loop.getNumResults() != 0)
+    return "it reduces into results";
+  unsigned rank = loop.getNumLoops();
+  if (rank == 0 || rank > 3)
+    return "it has more than three dimensions";
+  const char *why = nullptr;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!isKernelOperation(op)) {
+      why = "it calls or allocates";
+      return WalkResult::interrupt();
+    }
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          !loop->isAncestor(operand.getParentBlock()->getParentOp()) &&
+          isHostOnlyMemory(operand)) {
+        why = "it reads a host constant";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return why;
+}
+
+/// Replaces `loop` (without results) by a nest of scf.for loops.
+void sequentialize(scf::ParallelOp loop) {
+  OpBuilder b(loop);
+  Block *body = loop.getBody();
+  scf::buildLoopNest(
+      b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+      loop.getStep(), [&](OpBuilder &nested, Location, ValueRange ivs) {
+        for (auto [arg, iv] : llvm::zip(body->getArguments(), ivs))
+          arg.replaceAllUsesWith(iv);
+        Block *target = nested.getInsertionBlock();
+        target->getOperations().splice(nested.getInsertionPoint(),
+                                       body->getOperations(), body->begin(),
+                                       std::prev(body->end()));
+      });
+  loop.erase();
+}
+
+gpu::ParallelLoopDimMappingAttr mapTo(Builder &b, gpu::Processor processor) {
+  AffineMap identity = b.getDimIdentityMap();
+  return gpu::ParallelLoopDimMappingAttr::get(b.getContext(), processor,
+                                              identity, identity);
+}
+
+struct MapParallelLoopsToGPU
+    : public amls::impl::AMLSMapParallelLoopsToGPUBase<MapParallelLoopsToGPU> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize < 1 || blockRows < 1 || blockSize * blockRows > 1024) {
+      getOperation()->emitError("amls-map-parallel-loops-to-gpu: expected "
+                                "block-size x block-rows between 1 and 1024 "
+                                "threads, found ")
+          << int64_t(blockSize) << " x " << int64_t(blockRows);
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> candidates;
+    getOperation()->walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+      candidates.push_back(loop);
+      // Loops nested in this one run in its threads or on the CPU with it.
+      return WalkResult::skip();
+    });
+    for (scf::ParallelOp loop : candidates) {
+      if (whyNotKernel(loop)) {
+        ++numHostLoops;
+        continue;
+      }
+      map(loop);
+      ++numKernelLoops;
+    }
+  }
+
+  /// The launch's sizes must be constants where the tiles are: the tiled
+  /// steps (step x tile size) and the tiles' bounds (affine.min of the tile
+  /// size and what is left) fold to constants in the maps, which
+  /// --convert-parallel-loops-to-gpu reads as the block's size.
+  void foldTileBounds(scf::ParallelOp grid) {
+    SmallVector<Operation *> ops;
+    for (Value step : grid.getStep())
+      if (Operation *def = step.getDefiningOp())
+        ops.push_back(def);
+    grid.getBody()->walk([&](affine::AffineMinOp min) { ops.push_back(min); });
+    RewritePatternSet patterns(grid.getContext());
+    arith::MulIOp::getCanonicalizationPatterns(patterns, grid.getContext());
+    affine::AffineMinOp::getCanonicalizationPatterns(patterns,
+                                                     grid.getContext());
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
+  }
+
+  void map(scf::ParallelOp loop) {
+    unsigned rank = loop.getNumLoops();
+    // A narrow innermost dimension (a reduction's 32 lanes) takes fewer
+    // threads along x and more along y, for the same block size.
+    int64_t innerTile = blockSize, rowTile = blockRows;
+    std::optional<int64_t> lower =
+        getConstantIntValue(loop.getLowerBound().back());
+    std::optional<int64_t> upper =
+        getConstantIntValue(loop.getUpperBound().back());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
+    if (lower && upper && step && *step > 0) {
+      int64_t extent = (*upper - *lower + *step - 1) / *step;
+      if (extent >= 1 && extent < blockSize) {
+        innerTile = extent;
+        rowTile = std::max<int64_t>(blockRows, blockSize * blockRows / extent);
+      }
+    }
+    SmallVector<int64_t> tileSizes(rank, 1);
+    tileSizes[rank - 1] = innerTile;
+    if (rank >= 2)
+      tileSizes[rank - 2] = rowTile;
+    auto [grid, block] =
+        scf::tileParallelLoop(loop, tileSizes, /*noMinMaxBounds=*/false);
+    Builder b(loop.getContext());
+    static const gpu::Processor blocks[] = {
+        gpu::Processor::BlockX, gpu::Processor::BlockY, gpu::Processor::BlockZ};
+    static const gpu::Processor threads[] = {gpu::Processor::ThreadX,
+                                             gpu::Processor::ThreadY,
+                                             gpu::Processor::ThreadZ};
+    SmallVector<gpu::ParallelLoopDimMappingAttr> gridMapping, blockMapping;
+    for (unsigned dim = 0; dim < rank; ++dim) {
+      gridMapping.push_back(mapTo(b, blocks[dim]));
+      blockMapping.push_back(mapTo(b, threads[rank - 1 - dim]));
+    }
+    foldTileBounds(grid);
+    (void)gpu::setMappingAttr(grid, gridMapping);
+    (void)gpu::setMappingAttr(block, blockMapping);
+    // --convert-parallel-loops-to-gpu only takes sequential loops nested
+    // right in the mapped one; these may sit in an scf.for (the
+    // reduction's loop), so they become scf.for nests here.
+    SmallVector<scf::ParallelOp> nested;
+    block.getBody()->walk(
+        [&](scf::ParallelOp loop) { nested.push_back(loop); });
+    for (scf::ParallelOp loop : nested)
+      sequentialize(loop);
+  }
+};
+
+} // namespace
