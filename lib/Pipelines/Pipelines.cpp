@@ -221,8 +221,8 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
       "amls-use-blas{mode=" +
       options.blas +
       "},"
-      "func.func(scf-forall-to-parallel,convert-linalg-to-parallel-loops,"
-      "amls-map-parallel-loops-to-gpu),"
+      "func.func(scf-forall-to-parallel,amls-parallel-dims-first,"
+      "convert-linalg-to-parallel-loops,amls-map-parallel-loops-to-gpu),"
       "convert-parallel-loops-to-gpu," +
       cpuLoops +
       // The host's loops keep their structured form until

@@ -46,7 +46,7 @@ cp -L "$build/lib/libamls_runtime.so" "$build/lib/libamls_cuda_runtime.so" \
   /usr/lib/x86_64-linux-gnu/libopenblas.so.0 \
   /usr/lib/x86_64-linux-gnu/libgfortran.so.5 \
   /usr/lib/x86_64-linux-gnu/libquadmath.so.0 "$out/"
-cp "$here/compare.py" "$out/"
+cp "$here/compare.py" "$here/torch_peer.py" "$out/"
 cat >"$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs every bundled program on the GPU and compares it with its CPU run.
@@ -68,6 +68,9 @@ for expected in *.expected; do
     ./"$name-cpu" >"$name.cpu" 2>&1
     sed 's/^TIME/  gpu:/' "$name.actual" | grep '^  gpu:'
     sed 's/^TIME/  cpu:/' "$name.cpu" | grep '^  cpu:'
+  fi
+  if [ "$name" = cell ] && python3 -c "import torch" 2>/dev/null; then
+    python3 torch_peer.py
   fi
 done
 exit $failed

@@ -249,6 +249,21 @@ def AMLSSequentialSmallLoops : Pass<"amls-sequential-small-loops"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def AMLSParallelDimsFirst : Pass<"amls-parallel-dims-first"> {
+  let summary = "Put the parallel dimensions of linalg.generic ops first";
+  let description = [{
+    The GPU target's step before `--convert-linalg-to-parallel-loops`:
+    every `linalg.generic` with a reduction dimension before a parallel
+    one is interchanged so that all its parallel dimensions come first, in
+    their order, then its reductions. A split reduction's iteration space
+    (blocks, cells of a block, lanes) becomes (blocks, lanes, cells), and
+    the parallel loop covers both blocks and lanes: each lane a thread, a
+    warp's lanes reading consecutive cells, instead of a loop over the lanes
+    in each thread. The results are the same; only the loop order changes.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def AMLSMapParallelLoopsToGPU : Pass<"amls-map-parallel-loops-to-gpu"> {
   let summary = "Tile the parallel loops a GPU can run and map them to it";
   let description = [{

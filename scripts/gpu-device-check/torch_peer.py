@@ -1,0 +1,26 @@
+"""The bench/gpu/cell.dml computations in PyTorch on the same GPU (the
+device machines have it), for the ratio: run by run.sh when torch is
+there. Prints milliseconds for 20 passes, as cell.dml does."""
+import time
+
+import torch
+
+n = 4000
+g = torch.Generator(device="cuda").manual_seed(1)
+X, Y, Z = (torch.rand(n, n, dtype=torch.float64, device="cuda", generator=g)
+           for _ in range(3))
+for _ in range(3):
+    (X * Y * Z + 1).sum().item()
+torch.cuda.synchronize()
+start = time.perf_counter()
+s = 0.0
+for i in range(1, 21):
+    s += (X * Y * Z + i).sum().item()
+ms = (time.perf_counter() - start) * 1e3
+gbs = 20 * 3 * n * n * 8 / ms / 1e6
+print(f"  torch: cell {ms:.1f} ms ({gbs:.0f} GB/s of inputs read)")
+start = time.perf_counter()
+r = 0.0
+for i in range(1, 21):
+    r += torch.sum((X * i).sum(dim=1) * Y.amax(dim=1)).item()
+print(f"  torch: rows {(time.perf_counter() - start) * 1e3:.1f} ms")
