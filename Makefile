@@ -50,7 +50,7 @@ PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-to
 BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
+.PHONY: all deps build install demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
         asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml clean
@@ -198,6 +198,12 @@ fuzz-readers:
 	$(READER_FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=2048 -artifact_prefix=$(BUILD_DIR)/fuzz-reader- \
 	  $(BUILD_DIR)/fuzz-reader-corpus fuzz/reader-seeds
+
+# The tools, libraries, C headers, DML library and Python package under
+# PREFIX (docs/user-guide.md, "Installing").
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 docs: build
 	cmake --build $(BUILD_DIR) --target amls-doc

@@ -18,6 +18,7 @@ config.test_exec_root = os.path.join(config.amls_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%amls_src_root", config.amls_src_root))
+config.substitutions.append(("%amls_obj_root", config.amls_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -64,3 +65,9 @@ def has_cuda_device():
 
 if has_cuda_device():
     config.available_features.add("cuda-device")
+
+# The Python package is built (pybind11 and Python's headers were found).
+import glob
+
+if glob.glob(os.path.join(config.amls_obj_root, "python", "amls", "_amls*.so")):
+    config.available_features.add("python-package")
