@@ -405,8 +405,6 @@ struct FusedKernels : CSRKernelInterface::ExternalModel<FusedKernels, FusedOp> {
             return false;
       }
       break;
-    default:
-      return false;
     }
     return resultsMatch && yieldsZeroWhereMainIsZero(fused);
   }

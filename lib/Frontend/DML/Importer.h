@@ -60,12 +60,12 @@ struct DValue {
   bool integer = false;
   /// For a variable assigned on some paths only (DML allows it): an i1 that
   /// is true where the path taken assigned it; null when it surely is.
-  Value defined;
+  Value defined = {};
   /// A list's elements and their names ("" for an unnamed one). Lists are
   /// compile-time structures (Lists.cpp): their length, names and element
   /// kinds are known while importing, their elements are values.
-  std::vector<DValue> elements;
-  std::vector<std::string> names;
+  std::vector<DValue> elements = {};
+  std::vector<std::string> names = {};
 
   static DValue matrix(Value v) { return {Kind::Matrix, v, {}}; }
   static DValue scalar(Value v) { return {Kind::Scalar, v, {}}; }

@@ -315,12 +315,13 @@ std::vector<DValue> Importer::genEval(const CallExpr *call,
       }
       slot = position++;
     } else {
+      const std::string &argumentName = argument.first;
       auto it = llvm::find_if(parameters, [&](const Parameter &p) {
-        return p.name == argument.first;
+        return p.name == argumentName;
       });
       if (it == parameters.end()) {
         error(argumentLocs[index]) << "'" << *name << "' has no parameter '"
-                                   << argument.first << "' (in eval)";
+                                   << argumentName << "' (in eval)";
         return {};
       }
       slot = it - parameters.begin();
