@@ -170,17 +170,43 @@ struct CompiledProgram {
 // Specialization to the inputs
 //===----------------------------------------------------------------------===//
 
+/// Inputs of more cells than this have their sparsity estimated from a
+/// sample of kSparsitySample cells: counting every input's non-zeros on
+/// every run cost a caller calling a compiled function in a loop more than
+/// the function itself (docs/performance.md, the L2SVM step from Python).
+constexpr int64_t kSparsitySampleAbove = int64_t(1) << 20;
+constexpr int64_t kSparsitySample = int64_t(1) << 12;
+
+/// The fraction of `m`'s cells that are non-zero: exact for small inputs,
+/// else from evenly spaced cells. A sample without non-zeros is checked on
+/// every cell, because sparsity 0 is exact knowledge the optimizer acts on
+/// (a sum of an all-zero matrix folds to 0); any other value is an
+/// estimate (docs/design-notes.md, "Sparsity is an estimate").
+static double countSparsity(const MatrixValue &m) {
+  int64_t rows = m.getRows(), cols = m.getCols();
+  int64_t cells = rows * cols;
+  auto countCells = [&](int64_t first, int64_t step, int64_t count) {
+    int64_t nonZeros = 0;
+    for (int64_t i = 0, cell = first; i < count; ++i, cell += step)
+      nonZeros += m.at(cell / cols, cell % cols) != 0.0;
+    return nonZeros;
+  };
+  if (cells > kSparsitySampleAbove) {
+    int64_t step = cells / kSparsitySample;
+    int64_t sampled = countCells(step / 2, step, kSparsitySample);
+    if (sampled > 0)
+      return static_cast<double>(sampled) / kSparsitySample;
+  }
+  return static_cast<double>(countCells(0, 1, cells)) / cells;
+}
+
 /// Sparsity rounded to two significant digits: inputs of the same shape and
 /// nearly the same density share compiled code.
 static double roundedSparsity(const MatrixValue &m) {
   int64_t cells = m.getRows() * m.getCols();
   if (cells == 0)
     return 0.0;
-  int64_t nonZeros = 0;
-  for (int64_t r = 0; r < m.getRows(); ++r)
-    for (int64_t c = 0; c < m.getCols(); ++c)
-      nonZeros += m.at(r, c) != 0.0;
-  double s = static_cast<double>(nonZeros) / cells;
+  double s = countSparsity(m);
   if (s == 0.0 || s == 1.0)
     return s;
   double scale = std::pow(10.0, 1 - std::floor(std::log10(s)));

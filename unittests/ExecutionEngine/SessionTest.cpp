@@ -481,3 +481,25 @@ TEST(SessionTest, SessionsRunConcurrentlyOnThreads) {
   gram.join();
   EXPECT_EQ(failures.load(), 0);
 }
+
+// Large inputs have their sparsity sampled; a sample without non-zeros is
+// checked on every cell, because an all-zero input lets the optimizer fold
+// sum(X * s) to 0. One non-zero cell that no sample hits must survive.
+TEST(SessionTest, SampledSparsityNeverClaimsAllZero) {
+  LoadedProgram loaded(kScaleProgram);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x;
+  x.rows = 2000;
+  x.cols = 1000;
+  x.data.assign(2000 * 1000, 0.0);
+  x.data[1] = 3.0; // the sample's cells are far apart, from cell 244 on
+  FailureOr<RunResult> run =
+      loaded.program->run({borrowed(x), RuntimeValue::ofFloat(2.0)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  EXPECT_EQ(run->values[1].getFloat(), 6.0);
+  // All zeros really: 0, through the exact count.
+  x.data[1] = 0.0;
+  run = loaded.program->run({borrowed(x), RuntimeValue::ofFloat(2.0)});
+  ASSERT_TRUE(succeeded(run)) << loaded.errors;
+  EXPECT_EQ(run->values[1].getFloat(), 0.0);
+}
