@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -44,11 +46,14 @@ bool isHostOnlyMemory(Value value) {
   return false;
 }
 
-/// Operations a kernel can run: computations and memory accesses, no calls
-/// and no allocations.
+/// Operations a kernel can run: computations and memory accesses of the
+/// dialects convert-gpu-to-nvvm lowers, no calls and no allocations.
 bool isKernelOperation(Operation *op) {
-  if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp, memref::CopyOp,
-          memref::GetGlobalOp>(op))
+  if (isa<CallOpInterface>(op) || hasEffect<MemoryEffects::Allocate>(op) ||
+      hasEffect<MemoryEffects::Free>(op))
+    return false;
+  // memref.copy becomes a call of memrefCopy; a global is host memory.
+  if (isa<memref::CopyOp, memref::GetGlobalOp>(op))
     return false;
   Dialect *dialect = op->getDialect();
   return isa_and_nonnull<arith::ArithDialect, math::MathDialect,
@@ -56,46 +61,23 @@ bool isKernelOperation(Operation *op) {
                          scf::SCFDialect, memref::MemRefDialect>(dialect);
 }
 
-/// Why `loop` cannot run as a kernel, or null when it can.
-const char *whyNotKernel(scf::ParallelOp loop) {
-  if (loop.getNumResults() != 0)
-    return "it reduces into results";
+/// Whether `loop` can run as a kernel: no reduction results, one to three
+/// dimensions (the grid's), only kernel operations, no host constants.
+bool canRunAsKernel(scf::ParallelOp loop) {
   unsigned rank = loop.getNumLoops();
-  if (rank == 0 || rank > 3)
-    return "it has more than three dimensions";
-  const char *why = nullptr;
-  loop.getBody()->walk([&](Operation *op) {
-    if (!isKernelOperation(op)) {
-      why = "it calls or allocates";
+  if (loop.getNumResults() != 0 || rank == 0 || rank > 3)
+    return false;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (!isKernelOperation(op))
       return WalkResult::interrupt();
-    }
     for (Value operand : op->getOperands())
       if (isa<MemRefType>(operand.getType()) &&
           !loop->isAncestor(operand.getParentBlock()->getParentOp()) &&
-          isHostOnlyMemory(operand)) {
-        why = "it reads a host constant";
+          isHostOnlyMemory(operand))
         return WalkResult::interrupt();
-      }
     return WalkResult::advance();
   });
-  return why;
-}
-
-/// Replaces `loop` (without results) by a nest of scf.for loops.
-void sequentialize(scf::ParallelOp loop) {
-  OpBuilder b(loop);
-  Block *body = loop.getBody();
-  scf::buildLoopNest(
-      b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
-      loop.getStep(), [&](OpBuilder &nested, Location, ValueRange ivs) {
-        for (auto [arg, iv] : llvm::zip(body->getArguments(), ivs))
-          arg.replaceAllUsesWith(iv);
-        Block *target = nested.getInsertionBlock();
-        target->getOperations().splice(nested.getInsertionPoint(),
-                                       body->getOperations(), body->begin(),
-                                       std::prev(body->end()));
-      });
-  loop.erase();
+  return !walk.wasInterrupted();
 }
 
 gpu::ParallelLoopDimMappingAttr mapTo(Builder &b, gpu::Processor processor) {
@@ -123,7 +105,7 @@ struct MapParallelLoopsToGPU
       return WalkResult::skip();
     });
     for (scf::ParallelOp loop : candidates) {
-      if (whyNotKernel(loop)) {
+      if (!canRunAsKernel(loop)) {
         ++numHostLoops;
         continue;
       }
@@ -194,8 +176,12 @@ struct MapParallelLoopsToGPU
     SmallVector<scf::ParallelOp> nested;
     block.getBody()->walk(
         [&](scf::ParallelOp loop) { nested.push_back(loop); });
-    for (scf::ParallelOp loop : nested)
-      sequentialize(loop);
+    IRRewriter rewriter(block.getContext());
+    for (scf::ParallelOp loop : nested) {
+      rewriter.setInsertionPoint(loop);
+      if (failed(scf::parallelForToNestedFors(rewriter, loop)))
+        llvm_unreachable("kernel loops have no results");
+    }
   }
 };
 
