@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <sys/stat.h>
 
 using namespace amls::runtime;
@@ -95,6 +96,41 @@ TEST(MemoryBlockSourceTest, BlocksComeFromTheInstalledSource) {
   void *system = memory::allocate(4096);
   EXPECT_EQ(sourceBlocks.load(), 0);
   memory::release(system);
+}
+
+/// Blocks whose header sits alone in the page before the payload (the
+/// managed memory of --target=gpu).
+std::atomic<void *> lastBlock{nullptr};
+void *allocatePaged(uint64_t bytes) {
+  void *block = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+  lastBlock = block;
+  ++sourceBlocks;
+  return block;
+}
+const memory::BlockSource pagedSource = {allocatePaged, releaseCounted,
+                                         /*headerBytes=*/4096};
+
+TEST(MemoryBlockSourceTest, HeaderPageKeepsThePayloadApart) {
+  memory::trim();
+  memory::setBlockSource(&pagedSource);
+  for (uint64_t bytes : {uint64_t(8), uint64_t(4096), uint64_t(1) << 20}) {
+    void *buffer = memory::allocate(bytes);
+    // The payload starts on the page after the block's first.
+    EXPECT_EQ(static_cast<char *>(buffer) -
+                  static_cast<char *>(lastBlock.load()),
+              4096);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(buffer) % 4096, 0u);
+    std::memset(buffer, 0xab, bytes);
+    memory::release(buffer);
+    // Reused: the pool recognises its own block with the page in front.
+    int blocks = sourceBlocks.load();
+    void *again = memory::allocate(bytes);
+    EXPECT_EQ(again, buffer);
+    EXPECT_EQ(sourceBlocks.load(), blocks);
+    memory::release(again);
+  }
+  memory::setBlockSource(nullptr);
+  EXPECT_EQ(sourceBlocks.load(), 0);
 }
 
 } // namespace

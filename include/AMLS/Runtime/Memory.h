@@ -85,6 +85,11 @@ struct BlockSource {
   /// or null when refused.
   void *(*allocate)(uint64_t bytes);
   void (*release)(void *block);
+  /// Bytes before a block's payload that hold only the pool's header (0:
+  /// the header's own slot): with a page here, reading the header when the
+  /// block is freed does not touch the payload's pages (which managed
+  /// memory would migrate to the host).
+  uint64_t headerBytes = 0;
 };
 /// Blocks allocated from now on come from `source` (null: the system
 /// allocator); cached blocks go back to where they came from, and a block

@@ -4,13 +4,17 @@
 // latency, and a warp's 32 threads reading consecutive addresses. A split
 // reduction's first stage is a parallel loop over (blocks, lanes) whose
 // threads each sum perBlock cells `lanes` apart: with 32 lanes a warp reads
-// 32 consecutive cells per step. The merge of the partial results runs
-// where the rest of the program runs (a few thousand values).
+// 32 consecutive cells per step. The partial results are merged on the
+// device too, up to 128 per thread in each stage, until few enough are left
+// for the host: what it reads migrates there (managed memory, by page
+// faults) and back when the device writes it again.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Codegen/GPU/GPUSchedule.h"
 #include "AMLS/Codegen/CPU/CPUSchedule.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -23,18 +27,30 @@ namespace {
 constexpr int64_t kMinCellsToSplitReduction = 1 << 15;
 /// A warp: the partial results of a block, consecutive cells apart.
 constexpr int64_t kLaneCounts[] = {32, 16, 8};
-/// Blocks of a full reduction: at most this many (their partial results are
-/// merged on the host, and migrate there: on an H200, 2048 blocks summed
-/// 4000x4000 cells in 2.3 ms, 16384 in 4.5 ms), at least this many (or the
-/// GPU idles).
+/// Blocks of a full reduction: at most this many, at least this many (or
+/// the GPU idles).
 constexpr int64_t kMaxBlocks = 2048;
 constexpr int64_t kMinBlocks = 64;
 /// Cells each thread sums at least, so that the merge stays small.
 constexpr int64_t kMinCellsPerThread = 16;
+/// Partial results merged on the host: fewer than this many (a page).
+constexpr int64_t kMaxPartialsOnHost = 512;
+/// Partial results each thread of a merge stage merges: at most this many
+/// (a stage is two launches, the initialization and the merge, and a
+/// thread's loads overlap).
+constexpr int64_t kMaxPartialsPerThread = 128;
 
 /// The largest divisor of `count` in [low, high], or 0.
 int64_t largestDivisor(int64_t count, int64_t low, int64_t high) {
   for (int64_t divisor = std::min(high, count); divisor >= low; --divisor)
+    if (count % divisor == 0)
+      return divisor;
+  return 0;
+}
+
+/// The smallest divisor of `count` in [low, high], or 0.
+int64_t smallestDivisor(int64_t count, int64_t low, int64_t high) {
+  for (int64_t divisor = std::max<int64_t>(low, 1); divisor <= high; ++divisor)
     if (count % divisor == 0)
       return divisor;
   return 0;
@@ -73,6 +89,16 @@ public:
       if (cols >= 2 * lanes && cols % lanes == 0)
         return {cols / lanes, lanes};
     return {};
+  }
+
+  int64_t splitMerge(int64_t count) const override {
+    if (count <= kMaxPartialsOnHost)
+      return 0;
+    // A warp at least: fewer threads take as long and use less of it.
+    return smallestDivisor(
+        count,
+        std::max<int64_t>(32, llvm::divideCeil(count, kMaxPartialsPerThread)),
+        count / 2);
   }
 
   /// Row-template operators call BLAS and allocate per block, so they run

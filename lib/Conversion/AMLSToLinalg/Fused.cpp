@@ -340,7 +340,8 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
 /// cell of U %*% t(V) is the dot product of row i of U and row j of V.
 LogicalResult lowerOuterTemplate(FusedOp op, FusedOp::Adaptor adaptor,
                                  ConversionPatternRewriter &rewriter,
-                                 const TypeConverter &converter) {
+                                 const TypeConverter &converter,
+                                 const LoweringSchedule &schedule) {
   Location loc = op.getLoc();
   MLIRContext *context = rewriter.getContext();
   ValueRange operands = adaptor.getInputs();
@@ -438,7 +439,7 @@ LogicalResult lowerOuterTemplate(FusedOp op, FusedOp::Adaptor adaptor,
   Value result = generic.getResult(0);
   if (aggregated) {
     Value merged = mergePartials(rewriter, loc, result, reduction,
-                                 /*sumOfSquares=*/false);
+                                 /*sumOfSquares=*/false, schedule);
     rewriter.replaceOp(
         op, tensor::ExtractOp::create(rewriter, loc, merged, ValueRange{})
                 .getResult());
@@ -463,7 +464,8 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       return lowerRowTemplate(op, adaptor, rewriter, *getTypeConverter(),
                               schedule);
     if (op.getKind() == FusedTemplate::Outer)
-      return lowerOuterTemplate(op, adaptor, rewriter, *getTypeConverter());
+      return lowerOuterTemplate(op, adaptor, rewriter, *getTypeConverter(),
+                                schedule);
     if (op.getKind() != FusedTemplate::Cell &&
         op.getKind() != FusedTemplate::MAgg)
       return op.emitOpError("the ") << stringifyFusedTemplate(op.getKind())
@@ -611,14 +613,15 @@ struct LowerFused : public AMLSPattern<FusedOp> {
         if (blocked)
           value = mergePartials(rewriter, loc, value, reductions[r],
                                 cast<AggKindAttr>((*kinds)[r]).getValue() ==
-                                    AggKind::SumSq);
+                                    AggKind::SumSq,
+                                schedule);
         value = tensor::ExtractOp::create(rewriter, loc, value, ValueRange{});
       } else if (kinds) {
         if (split)
           value = mergePartials(rewriter, loc, value, reductions[r],
                                 cast<AggKindAttr>((*kinds)[r]).getValue() ==
                                     AggKind::SumSq,
-                                /*perRow=*/true);
+                                schedule, /*perRow=*/true);
         bool perRow = axis == AggAxis::Row;
         int64_t length = cast<RankedTensorType>(value.getType()).getDimSize(0);
         OpFoldResult lengthSize = getAsOpFoldResult(perRow ? rows : cols);

@@ -217,19 +217,43 @@ Value reducePartials(
 /// `perRow`, the lanes of each row (rows x lanes into rows).
 Value mergePartials(OpBuilder &b, Location loc, Value partials,
                     const Reduction &reduction, bool sumOfSquares,
-                    bool perRow) {
+                    const LoweringSchedule &schedule, bool perRow) {
+  auto merge = [&](OpBuilder &nested, Location bodyLoc, Value partial,
+                   Value acc) {
+    return reduction.merge(nested, bodyLoc, partial, acc, sumOfSquares);
+  };
   auto type = cast<RankedTensorType>(partials.getType());
-  SmallVector<bool> reduced(type.getRank(), true);
-  SmallVector<OpFoldResult> keptSizes;
   if (perRow) {
+    SmallVector<bool> reduced(type.getRank(), true);
     reduced[0] = false;
-    keptSizes.push_back(b.getIndexAttr(type.getDimSize(0)));
+    return reducePartials(b, loc, partials, reduced,
+                          {b.getIndexAttr(type.getDimSize(0))}, reduction.init,
+                          merge);
   }
-  return reducePartials(
-      b, loc, partials, reduced, keptSizes, reduction.init,
-      [&](OpBuilder &nested, Location bodyLoc, Value partial, Value acc) {
-        return reduction.merge(nested, bodyLoc, partial, acc, sumOfSquares);
-      });
+  // Stages that run in parallel: `count` partial results viewed as
+  // count / lanes x lanes, the lanes reduced separately.
+  if (type.hasStaticShape()) {
+    int64_t count = type.getNumElements();
+    while (int64_t lanes = schedule.splitMerge(count)) {
+      Value flat = partials;
+      if (cast<RankedTensorType>(flat.getType()).getRank() != 1) {
+        ReassociationIndices all =
+            llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+        flat = tensor::CollapseShapeOp::create(
+            b, loc, flat, SmallVector<ReassociationIndices>{all});
+      }
+      Value view = tensor::ExpandShapeOp::create(
+          b, loc,
+          RankedTensorType::get({count / lanes, lanes}, type.getElementType()),
+          flat, SmallVector<ReassociationIndices>{{0, 1}});
+      partials = reducePartials(b, loc, view, {true, false},
+                                {b.getIndexAttr(lanes)}, reduction.init, merge);
+      type = cast<RankedTensorType>(partials.getType());
+      count = lanes;
+    }
+  }
+  SmallVector<bool> reduced(type.getRank(), true);
+  return reducePartials(b, loc, partials, reduced, {}, reduction.init, merge);
 }
 
 std::pair<RankedTensorType, SmallVector<Value>>
@@ -301,8 +325,8 @@ Value ReductionBuilder::reduceInBlocks(
       reduceIntoPartials(view, partialType, AffineMap::get(3, 0, {}, context),
                          blocked.partialMap(context), blocked.iterators(), init,
                          combine, extras, cellOf);
-  return mergePartials(b, loc, partials, Reduction{init, combine},
-                       sumOfSquares);
+  return mergePartials(b, loc, partials, Reduction{init, combine}, sumOfSquares,
+                       schedule);
 }
 
 Value ReductionBuilder::reduceRowsInLanes(
@@ -322,7 +346,7 @@ Value ReductionBuilder::reduceRowsInLanes(
       AffineMap::get(3, 0, {row, lane}, context), split.iterators(), init,
       combine, extras, cellOf);
   return mergePartials(b, loc, partials, Reduction{init, combine}, sumOfSquares,
-                       /*perRow=*/true);
+                       schedule, /*perRow=*/true);
 }
 
 Value ReductionBuilder::reduceIntoPartials(

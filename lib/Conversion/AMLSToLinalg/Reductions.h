@@ -93,11 +93,12 @@ Value reducePartials(
     ArrayRef<OpFoldResult> keptSizes, double init,
     function_ref<Value(OpBuilder &, Location, Value, Value)> combine);
 
-/// Merges partial results: all of them into a 0-d tensor, or, with
+/// Merges partial results: all of them into a 0-d tensor, in the stages the
+/// target's schedule asks for (LoweringSchedule::splitMerge), or, with
 /// `perRow`, the lanes of each row (rows x lanes into rows).
 Value mergePartials(OpBuilder &b, Location loc, Value partials,
                     const Reduction &reduction, bool sumOfSquares,
-                    bool perRow = false);
+                    const LoweringSchedule &schedule, bool perRow = false);
 
 /// Reduces `input` over `axis` into a tensor of rank 0 (all), or rank 1
 /// (row: one value per row, col: one per column), with `extra` tensors of

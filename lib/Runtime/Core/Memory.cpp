@@ -197,10 +197,13 @@ public:
       return;
     }
     uint64_t classBytes = header->classBytes;
-    // A block from a source no longer installed is not reused.
+    // A block from a source no longer installed is not reused, nor one
+    // aligned beyond the default.
+    const BlockSource *current = source.load(std::memory_order_relaxed);
     bool aligned =
-        header->base == static_cast<char *>(buffer) - kAlignment &&
-        header->releaseBlock == source.load(std::memory_order_relaxed)->release;
+        header->base == static_cast<char *>(buffer) -
+                            std::max(kAlignment, current->headerBytes) &&
+        header->releaseBlock == current->release;
     ThreadCache *cachePointer = aligned && classBytes <= kThreadBlockBytes &&
                                         pooling.load(std::memory_order_relaxed)
                                     ? threadCache()
@@ -358,8 +361,10 @@ private:
     }
     take(classBytes);
     lock.unlock();
-    uint64_t total = classBytes + alignment; // header slot and alignment
     const BlockSource *from = source.load(std::memory_order_relaxed);
+    uint64_t headerBytes = std::max(kAlignment, from->headerBytes);
+    // The header's bytes and the alignment's.
+    uint64_t total = classBytes + headerBytes + alignment - kAlignment;
     void *base = from->allocate((total + 63) / 64 * 64);
     if (!base) {
       lock.lock();
@@ -367,7 +372,7 @@ private:
       refuseLocked(lock, bytes, "the system refused it");
     }
     uintptr_t payload =
-        (reinterpret_cast<uintptr_t>(base) + kAlignment + alignment - 1) &
+        (reinterpret_cast<uintptr_t>(base) + headerBytes + alignment - 1) &
         ~(alignment - 1);
     auto *header = reinterpret_cast<Header *>(payload - kAlignment);
     header->magic = kMagic;

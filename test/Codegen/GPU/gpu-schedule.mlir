@@ -9,6 +9,18 @@
 // CHECK: linalg.generic
 // CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK-SAME: outs(%{{.*}} : tensor<2000x32xf64>)
+// The 64000 partial results are merged on the device first: 500 threads
+// (the fewest with at most 128 each) merge 128 each, consecutive threads
+// reading consecutive partials; the host merges the 500.
+// CHECK: tensor.collapse_shape {{.*}} : tensor<2000x32xf64> into tensor<64000xf64>
+// CHECK: tensor.expand_shape {{.*}} output_shape [128, 500] : tensor<64000xf64> into tensor<128x500xf64>
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction", "parallel"]
+// CHECK-SAME: outs(%{{.*}} : tensor<500xf64>)
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction"]
+// CHECK-SAME: ins(%{{.*}} : tensor<500xf64>) outs(%{{.*}} : tensor<f64>)
+// CHECK-NOT: linalg.generic
 func.func @full(%X: !amls.matrix<4000x4000xf64>) -> f64 {
   %0 = amls.agg sum all %X : !amls.matrix<4000x4000xf64> -> f64
   return %0 : f64
@@ -33,5 +45,42 @@ func.func @rows(%X: !amls.matrix<1000x1024xf64>) -> !amls.matrix<1000x1xf64> {
 // CHECK: iterator_types = ["reduction", "reduction"]
 func.func @small(%X: !amls.matrix<100x100xf64>) -> f64 {
   %0 = amls.agg sum all %X : !amls.matrix<100x100xf64> -> f64
+  return %0 : f64
+}
+
+// -----
+
+// A row vector times the matrix cannot be regrouped into runs of 32 cells:
+// the lanes are the 1000 columns, 250 blocks of 16 rows give 250000
+// partial results, merged on the device in two stages (2000 threads of
+// 125, then a warp's worth at least: 40 of 50), 40 left for the host.
+// CHECK-LABEL: func.func @two_stages
+// CHECK: outs(%{{.*}} : tensor<250x1000xf64>)
+// CHECK: output_shape [125, 2000] : tensor<250000xf64> into tensor<125x2000xf64>
+// CHECK: outs(%{{.*}} : tensor<2000xf64>)
+// CHECK: output_shape [50, 40] : tensor<2000xf64> into tensor<50x40xf64>
+// CHECK: outs(%{{.*}} : tensor<40xf64>)
+// CHECK: ins(%{{.*}} : tensor<40xf64>) outs(%{{.*}} : tensor<f64>)
+func.func @two_stages(%X: !amls.matrix<4000x1000xf64>,
+                      %v: !amls.matrix<1x1000xf64>) -> f64 {
+  %0 = amls.fused cell aggregate [sum] all ins(%X, %v) : (!amls.matrix<4000x1000xf64>, !amls.matrix<1x1000xf64>) -> f64 {
+  ^bb0(%x: f64, %w: f64):
+    %1 = arith.mulf %x, %w : f64
+    amls.yield %1 : f64
+  }
+  return %0 : f64
+}
+
+// -----
+
+// 512 partial results or fewer are merged on the host at once: a sum over
+// 8192 x 4 cells has 64 blocks of 16 runs of 32 cells, 2048 partials, one
+// stage of a warp (32 threads of 64).
+// CHECK-LABEL: func.func @one_stage
+// CHECK: outs(%{{.*}} : tensor<64x32xf64>)
+// CHECK: output_shape [64, 32] : tensor<2048xf64> into tensor<64x32xf64>
+// CHECK: ins(%{{.*}} : tensor<32xf64>) outs(%{{.*}} : tensor<f64>)
+func.func @one_stage(%X: !amls.matrix<8192x4xf64>) -> f64 {
+  %0 = amls.agg sum all %X : !amls.matrix<8192x4xf64> -> f64
   return %0 : f64
 }

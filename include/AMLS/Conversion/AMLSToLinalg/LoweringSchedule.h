@@ -66,6 +66,12 @@ public:
     return {};
   }
 
+  /// How many partial results of a full reduction, `count` of them, are
+  /// merged in parallel first: a divisor `lanes` of `count`, each lane
+  /// merging count / lanes partial results, before the merge of the lanes
+  /// (asked again). 0: all at once, where the rest of the program runs.
+  virtual int64_t splitMerge(int64_t count) const { return 0; }
+
   /// The blocks of a row-template operator whose row inputs take
   /// `bytesPerRow` bytes per row.
   virtual RowBlockSchedule scheduleRowBlocks(int64_t bytesPerRow) const {
