@@ -149,9 +149,10 @@ AMLS_CAPI_EXPORTED bool amlsProgramIsBooleanResult(AmlsProgram program,
 /// specialization for their sizes unless one is cached, and stores one new
 /// value per result in `results` (amlsProgramGetNumResults of them; the
 /// caller destroys them). Fails, with `error` set, for a wrong number or
-/// kind of arguments, a size error that inference finds, or a compile
-/// failure. (A failure while the compiled code runs, such as a file that
-/// cannot be read, still ends the process: see docs/c-api.md.)
+/// kind of arguments, a size error that inference finds, a compile
+/// failure, or a failure while the compiled code runs (a file that cannot
+/// be read, `stop()`; amlsErrorIsRunFailure; the limits are in
+/// docs/c-api.md).
 AMLS_CAPI_EXPORTED MlirLogicalResult amlsProgramRun(AmlsProgram program,
                                                     const AmlsValue *arguments,
                                                     intptr_t numArguments,
@@ -164,6 +165,8 @@ typedef struct AmlsSessionStatistics {
   /// Specializations compiled, and runs served by one compiled before.
   uint64_t compilations;
   uint64_t cacheHits;
+  /// Runs whose program failed while it ran (amlsErrorIsRunFailure).
+  uint64_t failedRuns;
   /// Milliseconds in the optimizer, in code generation and JIT compilation,
   /// and in running compiled code, over all runs.
   double optimizeMilliseconds;

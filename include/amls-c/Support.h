@@ -32,6 +32,11 @@ AMLS_DEFINE_C_API_STRUCT(AmlsError, void);
 /// The message, valid until the error is destroyed.
 AMLS_CAPI_EXPORTED MlirStringRef amlsErrorGetMessage(AmlsError error);
 AMLS_CAPI_EXPORTED void amlsErrorDestroy(AmlsError error);
+/// Whether the compiled program failed while it ran (a check, a file that
+/// cannot be read, `stop()`, the memory budget), as opposed to a program
+/// or argument that did not compile or bind. Either way the process goes
+/// on; see docs/c-api.md for the failures that still end it.
+AMLS_CAPI_EXPORTED bool amlsErrorIsRunFailure(AmlsError error);
 
 static inline bool amlsErrorIsNull(AmlsError error) { return !error.ptr; }
 

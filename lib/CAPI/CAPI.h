@@ -21,6 +21,8 @@ namespace mlir::amls::capi {
 
 struct CError {
   std::string message;
+  /// The compiled program failed while it ran (amlsErrorIsRunFailure).
+  bool runFailure = false;
 };
 
 struct CValue {
@@ -57,7 +59,8 @@ DEFINE_C_API_PTR_METHODS(AmlsSession, CSession)
 DEFINE_C_API_PTR_METHODS(AmlsProgram, CProgram)
 
 /// Stores a new error with `message` in `error` (if not null).
-void setError(AmlsError *error, std::string message);
+void setError(AmlsError *error, std::string message,
+              bool runFailure = false);
 
 } // namespace mlir::amls::capi
 

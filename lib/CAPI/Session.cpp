@@ -21,13 +21,14 @@ using namespace mlir;
 using namespace mlir::amls;
 using namespace mlir::amls::capi;
 
-void mlir::amls::capi::setError(AmlsError *error, std::string message) {
+void mlir::amls::capi::setError(AmlsError *error, std::string message,
+                                bool runFailure) {
   if (!error)
     return;
   // Messages end without the diagnostic printer's last newline.
   while (!message.empty() && message.back() == '\n')
     message.pop_back();
-  *error = wrap(new CError{std::move(message)});
+  *error = wrap(new CError{std::move(message), runFailure});
 }
 
 MlirStringRef amlsErrorGetMessage(AmlsError error) {
@@ -36,6 +37,10 @@ MlirStringRef amlsErrorGetMessage(AmlsError error) {
 }
 
 void amlsErrorDestroy(AmlsError error) { delete unwrap(error); }
+
+bool amlsErrorIsRunFailure(AmlsError error) {
+  return unwrap(error)->runFailure;
+}
 
 namespace {
 
@@ -140,6 +145,8 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.formats = toString(given.formats, "auto");
   settings.sums = toString(given.sums, "kahan");
   settings.blas = toString(given.blas, "auto");
+  // A failing program must not end the host process.
+  settings.returnRunFailures = true;
   CompileOptions compile;
   compile.rewrites = settings.rewrites;
   compile.fusion = settings.fusion;
@@ -365,9 +372,11 @@ MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,
     }
     values.push_back(unwrap(arguments[i])->value);
   }
+  unsigned failedBefore = session.session.getStatistics().failedRuns;
   FailureOr<RunResult> result = program.program->run(values);
   if (failed(result)) {
-    setError(error, diagnostics.take());
+    setError(error, diagnostics.take(),
+             session.session.getStatistics().failedRuns != failedBefore);
     return mlirLogicalResultFailure();
   }
   session.optimizeMilliseconds += result->times.optimize;
@@ -386,6 +395,7 @@ AmlsSessionStatistics amlsSessionGetStatistics(AmlsSession handle) {
   statistics.runs = counts.runs;
   statistics.compilations = counts.compilations;
   statistics.cacheHits = counts.cacheHits;
+  statistics.failedRuns = counts.failedRuns;
   statistics.optimizeMilliseconds = session.optimizeMilliseconds;
   statistics.compileMilliseconds = session.compileMilliseconds;
   statistics.executeMilliseconds = session.executeMilliseconds;

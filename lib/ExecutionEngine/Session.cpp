@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Memory.h"
 #ifdef AMLS_HAVE_CUDA_RUNTIME
 #include "AMLS/Runtime/CUDA.h"
@@ -397,9 +398,13 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   }
   entry.setFunctionType(
       FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
-  // Parameter names are for binding only.
+  // Parameter and result names are for binding only (the LLVM lowering
+  // would carry them to the parameters of the C interface, and warn).
+  StringAttr nameAttr = StringAttr::get(entry.getContext(), "amls.name");
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)
-    entry.removeArgAttr(i, StringAttr::get(entry.getContext(), "amls.name"));
+    entry.removeArgAttr(i, nameAttr);
+  for (unsigned i = 0; i < entry.getNumResults(); ++i)
+    entry.removeResultAttr(i, nameAttr);
 
   auto cached = cache.find(signature);
   if (cached != cache.end()) {
@@ -562,13 +567,31 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
   else if (!layout.kinds.empty())
     packed.push_back(resultStruct);
 
-  auto start = Clock::now();
-  llvm::Error error = (*compiled)->engine->invokePacked(
-      (Twine("_mlir_ciface_") + kEntryWrapperName).str(), packed);
-  result.times.execute = millisecondsSince(start);
-  if (error) {
-    std::string message = llvm::toString(std::move(error));
+  auto entry = (*compiled)->engine->lookupPacked(
+      (Twine("_mlir_ciface_") + kEntryWrapperName).str());
+  if (!entry) {
+    std::string message = llvm::toString(entry.takeError());
     return program->emitError("running the program failed: ") << message;
+  }
+  struct Call {
+    void (*entry)(void **);
+    void **arguments;
+  } call{*entry, packed.data()};
+  auto invoke = [](void *context) {
+    auto *call = static_cast<Call *>(context);
+    call->entry(call->arguments);
+  };
+  auto start = Clock::now();
+  std::string failure;
+  bool completed = true;
+  if (session.options.returnRunFailures)
+    completed = ::amls::runtime::runTrappingFailures(invoke, &call, failure);
+  else
+    invoke(&call);
+  result.times.execute = millisecondsSince(start);
+  if (!completed) {
+    ++session.statistics.failedRuns;
+    return program->emitError("the program failed while it ran: ") << failure;
   }
   result.values = decodeResults(layout, resultWords);
   return result;

@@ -34,7 +34,8 @@ try:
 finally:
     sys.setdlopenflags(_flags)
 
-__all__ = ["Session", "Function", "Error", "CompileError", "run_dml"]
+__all__ = ["Session", "Function", "Error", "CompileError", "RunError",
+           "run_dml"]
 
 
 class Error(Exception):
@@ -45,6 +46,12 @@ class Error(Exception):
 class CompileError(Error):
     """A program that does not import, parse, verify or compile, or an
     input that contradicts it."""
+
+
+class RunError(Error):
+    """A program that failed while it ran: a check of its sizes or indices,
+    a file it cannot read, `stop()`, the memory limit. The process and the
+    session go on (docs/python.md says which failures still end it)."""
 
 
 def _kind(name, value):
@@ -81,6 +88,8 @@ def _matrix(name, value):
 def _run(program, arguments):
     try:
         return program.run(arguments)
+    except _amls.RunError as error:
+        raise RunError(str(error)) from None
     except _amls.Error as error:
         raise CompileError(str(error)) from None
 
@@ -196,8 +205,8 @@ class Session:
         return Function(self, None, fixed=program, name=name)
 
     def stats(self):
-        """runs, compilations, cache_hits, optimize_ms, compile_ms,
-        execute_ms, peak_memory_bytes."""
+        """runs, compilations, cache_hits, failed_runs, optimize_ms,
+        compile_ms, execute_ms, peak_memory_bytes."""
         return self._native.stats()
 
 

@@ -29,6 +29,8 @@ namespace {
 /// Raised for what a compile or a run reports (amls.Error in Python).
 struct AmlsException {
   std::string message;
+  /// The compiled program failed while it ran (amlsErrorIsRunFailure).
+  bool runFailure = false;
 };
 
 std::string takeMessage(AmlsError error) {
@@ -137,8 +139,10 @@ public:
                            static_cast<intptr_t>(values.size()), results.data(),
                            &error);
     }
-    if (mlirLogicalResultIsFailure(ran))
-      throw AmlsException{takeMessage(error)};
+    if (mlirLogicalResultIsFailure(ran)) {
+      bool runFailure = amlsErrorIsRunFailure(error);
+      throw AmlsException{takeMessage(error), runFailure};
+    }
     py::list out;
     for (intptr_t i = 0; i < numResults; ++i) {
       AmlsValue result = results[i];
@@ -255,6 +259,7 @@ public:
     out["runs"] = statistics.runs;
     out["compilations"] = statistics.compilations;
     out["cache_hits"] = statistics.cacheHits;
+    out["failed_runs"] = statistics.failedRuns;
     out["optimize_ms"] = statistics.optimizeMilliseconds;
     out["compile_ms"] = statistics.compileMilliseconds;
     out["execute_ms"] = statistics.executeMilliseconds;
@@ -271,12 +276,13 @@ private:
 PYBIND11_MODULE(_amls, m) {
   m.doc() = "AMLS's native layer (see the amls package)";
   static py::exception<AmlsException> error(m, "Error");
+  static py::exception<AmlsException> runError(m, "RunError", error.ptr());
   py::register_exception_translator([](std::exception_ptr pointer) {
     try {
       if (pointer)
         std::rethrow_exception(pointer);
     } catch (const AmlsException &e) {
-      error(e.message.c_str());
+      (e.runFailure ? runError : error)(e.message.c_str());
     }
   });
   py::class_<Program>(m, "Program")

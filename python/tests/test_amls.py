@@ -2,6 +2,8 @@
 results that own the program's buffers, errors, and sessions used from
 two Python threads at once. Run by `make check` (test/Python)."""
 
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -158,6 +160,76 @@ def test_errors_carry_the_position(session):
         session.compile_dml("a = X")(X="text")
     with pytest.raises(ValueError, match="expected fusion"):
         amls.Session(fusion="everything")
+
+
+def test_run_failures_raise_and_the_session_goes_on():
+    s = amls.Session(threads=2)
+    f = s.compile_dml('if (n > 2) { stop("n is too large: " + n) }\n'
+                      'y = n * 2\n')
+    assert f(n=1) == {"y": 2.0}
+    with pytest.raises(amls.RunError, match="stop: n is too large: 5"):
+        f(n=5)
+    # The same compiled function, and the session, still work.
+    assert f(n=2) == {"y": 4.0}
+    g = s.compile_dml("i = n + 1\nv = as.scalar(X[i, 1])\n")
+    with pytest.raises(amls.RunError,
+                       match=r"'amls.slice' at .*\.dml:2:16: row range is "
+                             r"out of bounds"):
+        g(X=np.ones((3, 3)), n=5)
+    assert g(X=np.arange(9.0).reshape(3, 3), n=1)["v"] == 3.0
+    with pytest.raises(amls.RunError, match="cannot open the file"):
+        s.compile_dml("X = read($path)\nt = sum(X)\n")(
+            path="/nonexistent/amls/x.csv")
+    # A run failure is an amls.Error, not a CompileError.
+    assert issubclass(amls.RunError, amls.Error)
+    assert not issubclass(amls.RunError, amls.CompileError)
+    stats = s.stats()
+    assert stats["failed_runs"] == 3 and stats["runs"] == 6
+
+
+MEMORY_LIMIT_SCRIPT = """
+import amls
+s = amls.Session(threads=1, memory_limit=1 << 20)
+f = s.compile_dml("Y = matrix(1, rows=n, cols=n)\\nt = sum(Y)\\n")
+try:
+    f(n=1000)                  # 8 MB, over the 1 MiB limit, known at run time
+except amls.RunError as error:
+    print("RunError:", error)
+print("t =", f(n=100)["t"])
+"""
+
+
+def test_run_failure_of_the_memory_limit():
+    # The memory limit is process-wide: in a process of its own.
+    run = subprocess.run([sys.executable, "-c", MEMORY_LIMIT_SCRIPT],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "RunError:" in run.stdout and "out of memory: 8000000 bytes" in \
+        run.stdout
+    assert "t = 10000.0" in run.stdout
+
+
+PARALLEL_FAILURE_SCRIPT = """
+import amls
+s = amls.Session(threads=2)
+f = s.compile_dml("R = matrix(0, rows=400, cols=1)\\n"
+                  "parfor (i in 1:400) {\\n"
+                  "  if (i == 300) { stop(\\"failed at \\" + i) }\\n"
+                  "  R[i, 1] = sum(rand(rows=100, cols=100, seed=i))\\n"
+                  "}\\n")
+f()
+print("not reached")
+"""
+
+
+def test_a_failure_in_a_parallel_region_still_ends_the_process():
+    # The documented limit (docs/python.md): the OpenMP team cannot be
+    # left by a jump, so the message is printed and the process ends.
+    run = subprocess.run([sys.executable, "-c", PARALLEL_FAILURE_SCRIPT],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert "amls: stop: failed at 300" in run.stderr
+    assert "not reached" not in run.stdout
 
 
 def test_two_threads_two_sessions():

@@ -1,6 +1,7 @@
 /* The C API from C: sessions, programs from AMLS IR and DML text, values
  * over the caller's memory, results handed over, errors with locations,
- * statistics and the compile cache, and sessions running concurrently.
+ * statistics and the compile cache, programs that fail while they run,
+ * and sessions running concurrently.
  * Oracles are hand-derived (t(X) X of small integer matrices, sums).
  *
  * RUN: amls-capi-session 2>&1 | FileCheck %s
@@ -378,10 +379,68 @@ static void concurrentSessions(void) {
          kThreads, wrong);
 }
 
+/* A program that fails while it runs returns the failure; the process and
+ * the session go on: stop() and a file that cannot be read, then a program
+ * that runs (2 * 21 = 42). */
+static void runFailures(void) {
+  // CHECK-LABEL: run failures
+  printf("run failures\n");
+  fflush(stdout);
+  AmlsSession session = amlsSessionCreate(NULL, NULL);
+  AmlsError error = {NULL};
+  const char *scripts[2] = {
+      "x = 5\nif (x > 2) { stop(\"x is too large: \" + x) }\nprint(x)\n",
+      "X = read(\"/nonexistent/amls/input.csv\")\nprint(sum(X))\n"};
+  // CHECK: run 0: run failure 1: stop.dml: error: the program failed while it ran: stop: x is too large: 5
+  // CHECK: run 1: run failure 1: read.dml: error: the program failed while it ran: 'amls.read' at read.dml:1:5: /nonexistent/amls/input.csv: cannot open the file for reading
+  const char *names[2] = {"stop.dml", "read.dml"};
+  for (int i = 0; i < 2; ++i) {
+    AmlsProgram program = amlsSessionCompileDML(
+        session, ref(scripts[i]), ref(names[i]), NULL, NULL, 0, &error);
+    if (amlsProgramIsNull(program)) {
+      printError("compile", error);
+      continue;
+    }
+    if (mlirLogicalResultIsFailure(
+            amlsProgramRun(program, NULL, 0, NULL, &error))) {
+      char what[32];
+      snprintf(what, sizeof(what), "run %d: run failure %d", i,
+               (int)amlsErrorIsRunFailure(error));
+      printError(what, error);
+    }
+  }
+  // A compile error is not a run failure.
+  // CHECK: compile failure 0
+  AmlsProgram bad = amlsSessionCompileDML(session, ref("y = z\n"),
+                                          ref("bad.dml"), NULL, NULL, 0,
+                                          &error);
+  if (amlsProgramIsNull(bad)) {
+    printf("compile failure %d\n", (int)amlsErrorIsRunFailure(error));
+    amlsErrorDestroy(error);
+  }
+  // CHECK: after: 42{{$}}
+  printf("after: ");
+  fflush(stdout);
+  AmlsProgram fine = amlsSessionCompileDML(session, ref("print(2 * 21)\n"),
+                                           ref("fine.dml"), NULL, NULL, 0,
+                                           &error);
+  if (amlsProgramIsNull(fine) ||
+      mlirLogicalResultIsFailure(amlsProgramRun(fine, NULL, 0, NULL, &error)))
+    printError("fine", error);
+  fflush(stdout);
+  // CHECK: failed runs: 2 of 3
+  AmlsSessionStatistics statistics = amlsSessionGetStatistics(session);
+  printf("failed runs: %llu of %llu\n",
+         (unsigned long long)statistics.failedRuns,
+         (unsigned long long)statistics.runs);
+  amlsSessionDestroy(session);
+}
+
 int main(void) {
   gram();
   errors();
   dmlFunction();
   concurrentSessions();
+  runFailures();
   return 0;
 }

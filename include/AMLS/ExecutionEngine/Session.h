@@ -70,6 +70,12 @@ struct SessionOptions {
   /// when the program loads), bin or fatbin (assembled by the toolkit's
   /// ptxas at compile time).
   std::string gpuFormat = "isa";
+  /// A run-time failure of a program (a check, a file that cannot be read,
+  /// stop(), the memory budget) returns from Program::run as an error
+  /// instead of ending the process (runTrappingFailures in
+  /// AMLS/Runtime/Failure.h, with its limits): what an embedding host
+  /// wants; amls-run ends the process.
+  bool returnRunFailures = false;
 };
 
 /// Makes the process ready for `options.target` and completes the options:
@@ -96,6 +102,8 @@ struct SessionStatistics {
   unsigned compilations = 0;
   /// Runs served by an already compiled specialization.
   unsigned cacheHits = 0;
+  /// Runs whose program failed while it ran (returnRunFailures).
+  unsigned failedRuns = 0;
 };
 
 class Session;

@@ -9,7 +9,8 @@
 |* The CSR kernels are declared in SparseKernels.h.                           *|
 |*                                                                            *|
 |* Errors inside a running program (a missing file, a malformed line) print   *|
-|* "amls: <file>:<line>: <problem>" to stderr and exit with status 1.         *|
+|* "amls: <file>:<line>: <problem>" to stderr and exit with status 1, unless  *|
+|* the host runs the program under a trap (AMLS/Runtime/Failure.h).          *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

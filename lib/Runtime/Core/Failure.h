@@ -3,8 +3,8 @@
 // Every run-time error of a compiled program (a check that fails, memory
 // refused, a file that cannot be read) ends here: one place that prints
 // "amls: <message>" after what the program printed and ends the process
-// with status 1. The embedding API (issue 20) replaces the exit with an
-// error return from this one function.
+// with status 1, or, under an embedding host's trap
+// (AMLS/Runtime/Failure.h), jumps back to it. Call it with no lock held.
 //
 //===----------------------------------------------------------------------===//
 
