@@ -40,6 +40,16 @@ AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateDense(const void *data,
                                                   int64_t rows, int64_t cols,
                                                   int64_t rowStride,
                                                   int64_t colStride);
+/// A `rows` x `cols` CSR matrix over the caller's arrays, borrowed like
+/// dense f64 data: `rowOffsets` (rows + 1 entries, from 0), and as many
+/// `columnIndices` (0-based, ascending within a row) and `values` as
+/// rowOffsets[rows]. A program takes it as CSR, without a copy; a run
+/// checks the arrays first and fails naming what is wrong. Null for a
+/// negative size or a null array that must hold entries.
+AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateCSR(int64_t rows, int64_t cols,
+                                                const int64_t *rowOffsets,
+                                                const int32_t *columnIndices,
+                                                const double *values);
 AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateFloat(double value);
 AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateInteger(int64_t value);
 AMLS_CAPI_EXPORTED void amlsValueDestroy(AmlsValue value);

@@ -48,6 +48,21 @@ AmlsValue amlsValueCreateDense(const void *data, AmlsElementType elementType,
   return wrap(value);
 }
 
+AmlsValue amlsValueCreateCSR(int64_t rows, int64_t cols,
+                             const int64_t *rowOffsets,
+                             const int32_t *columnIndices,
+                             const double *values) {
+  if (rows < 0 || cols < 0 || (rows > 0 && !rowOffsets))
+    return {nullptr};
+  int64_t stored = rows > 0 ? rowOffsets[rows] : 0;
+  if (stored < 0 || (stored > 0 && (!columnIndices || !values)))
+    return {nullptr};
+  auto *value = new CValue;
+  value->value = RuntimeValue::ofMatrix(
+      MatrixValue::borrowCSR(rows, cols, rowOffsets, columnIndices, values));
+  return wrap(value);
+}
+
 AmlsValue amlsValueCreateFloat(double number) {
   auto *value = new CValue;
   value->value = RuntimeValue::ofFloat(number);

@@ -186,6 +186,14 @@ constexpr int64_t kSparsitySample = int64_t(1) << 12;
 static double countSparsity(const MatrixValue &m) {
   int64_t rows = m.getRows(), cols = m.getCols();
   int64_t cells = rows * cols;
+  if (m.isCSR()) {
+    // Stored entries may be explicit zeros.
+    const double *values = static_cast<const double *>(m.getRef().data);
+    int64_t nonZeros = 0;
+    for (int64_t k = 0; k < m.getNumStored(); ++k)
+      nonZeros += values[k] != 0.0;
+    return static_cast<double>(nonZeros) / cells;
+  }
   auto countCells = [&](int64_t first, int64_t step, int64_t count) {
     int64_t nonZeros = 0;
     for (int64_t i = 0, cell = first; i < count; ++i, cell += step)
@@ -226,6 +234,26 @@ static FailureOr<Type> specializedType(Location loc, StringRef name,
   if (!matrixType)
     return declared;
   const MatrixValue &matrix = arg.getMatrix();
+  if (matrix.isCSR()) {
+    // Taken as it is: the parameter is CSR, with the non-zeros' sparsity.
+    if (!matrixType.getElementType().isF64())
+      return emitError(loc, "parameter '")
+             << name << "' is declared " << declared
+             << " but was given a CSR matrix (CSR matrices are f64)";
+    std::string problem = matrix.checkCSR();
+    if (!problem.empty())
+      return emitError(loc, "parameter '")
+             << name << "' was given a CSR matrix whose " << problem;
+    auto exact = MatrixType::get(matrix.getRows(), matrix.getCols(),
+                                 matrixType.getElementType(),
+                                 roundedSparsity(matrix))
+                     .withFormat(MatrixFormat::CSR);
+    if (!areCompatibleMatrixTypes(matrixType, exact))
+      return emitError(loc, "parameter '")
+             << name << "' is declared " << declared << " but the input is "
+             << matrix.getRows() << "x" << matrix.getCols();
+    return Type(exact);
+  }
   if (!matrix.isDenseF64OnCPU())
     return emitError(loc, "parameter '")
            << name
@@ -528,7 +556,32 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
   std::deque<float> singles;
   std::deque<bool> booleans;
   SmallVector<void *> packed;
+  std::deque<AmlsVectorI64> rowOffsetDescriptors;
+  std::deque<AmlsVectorI32> columnDescriptors;
+  std::deque<AmlsVectorF64> valueDescriptors;
+  std::deque<void *> vectorPointers;
   for (auto [parameter, arg] : llvm::zip(parameters, args)) {
+    if (arg.isMatrix() && arg.getMatrix().isCSR()) {
+      // The four values a CSR parameter lowers to (CSRLowering.h): row
+      // offsets, column indices, values, number of columns.
+      const AmlsMatrixRef &ref = arg.getMatrix().getRef();
+      auto *offsets = const_cast<int64_t *>(ref.row_offsets);
+      auto *columns = const_cast<int32_t *>(ref.column_indices);
+      auto *values = static_cast<double *>(ref.data);
+      rowOffsetDescriptors.push_back(
+          {offsets, offsets, 0, {ref.rows + 1}, {1}});
+      vectorPointers.push_back(&rowOffsetDescriptors.back());
+      packed.push_back(&vectorPointers.back());
+      columnDescriptors.push_back({columns, columns, 0, {ref.nnz}, {1}});
+      vectorPointers.push_back(&columnDescriptors.back());
+      packed.push_back(&vectorPointers.back());
+      valueDescriptors.push_back({values, values, 0, {ref.nnz}, {1}});
+      vectorPointers.push_back(&valueDescriptors.back());
+      packed.push_back(&vectorPointers.back());
+      integers.push_back(ref.cols);
+      packed.push_back(&integers.back());
+      continue;
+    }
     if (arg.isMatrix()) {
       const MatrixValue &matrix = arg.getMatrix();
       auto *cells = static_cast<double *>(matrix.getRef().data);

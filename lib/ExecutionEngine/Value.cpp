@@ -21,6 +21,9 @@ static AmlsMatrixRef denseF64(const double *cells, int64_t rows, int64_t cols,
   ref.strides[0] = rowStride;
   ref.strides[1] = colStride;
   ref.allocation = nullptr;
+  ref.row_offsets = nullptr;
+  ref.column_indices = nullptr;
+  ref.nnz = 0;
   return ref;
 }
 
@@ -31,6 +34,19 @@ MatrixValue MatrixValue::borrowDense(const double *cells, int64_t rows,
                                      int64_t colStride) {
   MatrixValue value;
   value.ref = denseF64(cells, rows, cols, rowStride, colStride);
+  return value;
+}
+
+MatrixValue MatrixValue::borrowCSR(int64_t rows, int64_t cols,
+                                   const int64_t *rowOffsets,
+                                   const int32_t *columnIndices,
+                                   const double *values) {
+  MatrixValue value;
+  value.ref = denseF64(values, rows, cols, 0, 0);
+  value.ref.format = AMLS_MATRIX_CSR;
+  value.ref.row_offsets = rowOffsets;
+  value.ref.column_indices = columnIndices;
+  value.ref.nnz = rows > 0 ? rowOffsets[rows] : 0;
   return value;
 }
 
@@ -80,6 +96,32 @@ bool MatrixValue::isContiguousRowMajor() const {
          (ref.rows <= 1 || ref.strides[0] == ref.cols);
 }
 
+std::string MatrixValue::checkCSR() const {
+  if (!isCSR())
+    return "";
+  const int64_t *offsets = ref.row_offsets;
+  if (ref.rows > 0 && offsets[0] != 0)
+    return "its row offsets start at " + std::to_string(offsets[0]) +
+           ", not 0";
+  for (int64_t r = 0; r < ref.rows; ++r) {
+    if (offsets[r + 1] < offsets[r])
+      return "its row offsets decrease at row " + std::to_string(r + 1);
+    int64_t previous = -1;
+    for (int64_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+      int64_t column = ref.column_indices[k];
+      if (column < 0 || column >= ref.cols)
+        return "row " + std::to_string(r + 1) + " has column index " +
+               std::to_string(column) + ", outside 0.." +
+               std::to_string(ref.cols - 1);
+      if (column <= previous)
+        return "row " + std::to_string(r + 1) +
+               "'s column indices are not ascending and unique";
+      previous = column;
+    }
+  }
+  return "";
+}
+
 runtime::MatrixView MatrixValue::getView() const {
   assert(isDenseF64OnCPU() && "a view of a dense f64 matrix only");
   return {static_cast<const double *>(ref.data), ref.rows, ref.cols,
@@ -87,6 +129,14 @@ runtime::MatrixView MatrixValue::getView() const {
 }
 
 std::vector<double> MatrixValue::toVector() const {
+  if (isCSR()) {
+    std::vector<double> cells(ref.rows * ref.cols, 0.0);
+    const double *values = static_cast<const double *>(ref.data);
+    for (int64_t r = 0; r < ref.rows; ++r)
+      for (int64_t k = ref.row_offsets[r]; k < ref.row_offsets[r + 1]; ++k)
+        cells[r * ref.cols + ref.column_indices[k]] = values[k];
+    return cells;
+  }
   std::vector<double> cells;
   cells.reserve(ref.rows * ref.cols);
   for (int64_t r = 0; r < ref.rows; ++r)

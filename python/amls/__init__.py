@@ -62,6 +62,8 @@ def _kind(name, value):
         return "int", int(value)
     if isinstance(value, (float, _np.floating)):
         return "float", float(value)
+    if _is_sparse(value):
+        return "matrix", _csr(name, value)
     if isinstance(value, (_np.ndarray, list, tuple)) or hasattr(
             value, "__array__"):
         return "matrix", _matrix(name, value)
@@ -83,6 +85,42 @@ def _matrix(name, value):
     if not (array.flags.c_contiguous or array.flags.f_contiguous):
         array = _np.ascontiguousarray(array)
     return array
+
+
+def _is_sparse(value):
+    """A scipy.sparse matrix or array (scipy is not imported for it)."""
+    return type(value).__module__.startswith("scipy.sparse") and hasattr(
+        value, "tocsr")
+
+
+class _CSR(tuple):
+    """('csr', rows, cols, row offsets int64, column indices int32,
+    values float64): what the native layer passes as a CSR matrix."""
+
+
+def _csr(name, value):
+    """A scipy.sparse matrix as CSR arrays AMLS takes in place: a
+    csr_matrix/csr_array with float64 data, int32 indices and canonical
+    (sorted, no duplicates) rows crosses without a copy of its values and
+    indices; its int32 row offsets are widened (rows + 1 numbers). Other
+    formats and types are converted once."""
+    if value.ndim != 2:
+        raise TypeError(f"argument '{name}': expected a 2-D sparse matrix, "
+                        f"found {value.ndim} dimensions")
+    csr = value.tocsr()
+    if not csr.has_canonical_format:
+        csr = csr.copy()
+        csr.sum_duplicates()            # also sorts the indices
+    indices = csr.indices
+    if indices.dtype != _np.int32:
+        if csr.shape[1] > _np.iinfo(_np.int32).max:
+            raise TypeError(f"argument '{name}': a sparse matrix with more "
+                            f"than 2^31 - 1 columns")
+        indices = indices.astype(_np.int32)
+    return _CSR(("csr", csr.shape[0], csr.shape[1],
+                 _np.ascontiguousarray(csr.indptr, dtype=_np.int64),
+                 _np.ascontiguousarray(indices),
+                 _np.ascontiguousarray(csr.data, dtype=_np.float64)))
 
 
 def _run(program, arguments):

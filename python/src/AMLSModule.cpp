@@ -102,9 +102,29 @@ public:
   py::list run(const py::list &arguments) {
     std::vector<std::unique_ptr<OwnedValue>> owned;
     std::vector<AmlsValue> values;
+    std::vector<py::array> keptArrays;
     for (const py::handle &argument : arguments) {
       AmlsValue value;
-      if (py::isinstance<py::array>(argument)) {
+      if (py::isinstance<py::tuple>(argument)) {
+        // ('csr', rows, cols, row offsets, column indices, values), arrays
+        // contiguous of int64, int32 and float64 (amls._csr).
+        auto csr = py::reinterpret_borrow<py::tuple>(argument);
+        if (csr.size() != 6 || csr[0].cast<std::string>() != "csr")
+          throw AmlsException{"a sparse argument could not be passed"};
+        auto offsets = csr[3].cast<py::array_t<int64_t, py::array::c_style>>();
+        auto columns = csr[4].cast<py::array_t<int32_t, py::array::c_style>>();
+        auto cells = csr[5].cast<py::array_t<double, py::array::c_style>>();
+        auto rows = csr[1].cast<int64_t>();
+        if (offsets.size() != rows + 1 ||
+            columns.size() < offsets.at(rows) || cells.size() < offsets.at(rows))
+          throw AmlsException{"a sparse argument's arrays disagree in size"};
+        value = amlsValueCreateCSR(rows, csr[2].cast<int64_t>(), offsets.data(),
+                                   columns.data(), cells.data());
+        // The casts above may have converted: keep what was passed alive.
+        keptArrays.push_back(offsets);
+        keptArrays.push_back(columns);
+        keptArrays.push_back(cells);
+      } else if (py::isinstance<py::array>(argument)) {
         auto array = py::reinterpret_borrow<py::array>(argument);
         AmlsElementType element;
         if (array.dtype().is(py::dtype::of<double>()))

@@ -232,6 +232,68 @@ def test_a_failure_in_a_parallel_region_still_ends_the_process():
     assert "not reached" not in run.stdout
 
 
+SPARSE = "y = A %*% x\nt = sum(A)\nc = colSums(A)\nB = A * 2\n"
+
+
+def test_scipy_sparse_inputs_against_dense():
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    s = amls.Session(threads=2)
+    f = s.compile_dml(SPARSE)
+    A = scipy_sparse.random(300, 200, density=0.02, format="csr",
+                            random_state=3)
+    x = np.random.default_rng(3).standard_normal((200, 1))
+    dense = f(A=A.toarray(), x=x)
+    for given in (A, A.tocoo(), A.tocsc(), A.astype(np.float32),
+                  scipy_sparse.csr_matrix((A.data, A.indices.astype(np.int64),
+                                           A.indptr), shape=A.shape)):
+        out = f(A=given, x=x)
+        expected = given.astype(np.float64).toarray()
+        np.testing.assert_allclose(out["y"], expected @ x, rtol=1e-12,
+                                   atol=1e-12)
+        assert out["t"] == pytest.approx(expected.sum(), rel=1e-12)
+        np.testing.assert_allclose(out["c"], expected.sum(axis=0,
+                                                          keepdims=True),
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(out["B"], 2 * expected, rtol=0, atol=0)
+    # Dense and CSR inputs: the same results (differential).
+    out = f(A=A, x=x)
+    np.testing.assert_allclose(out["y"], dense["y"], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out["B"], dense["B"], rtol=0, atol=0)
+    # Duplicates and unsorted columns are summed and sorted first.
+    messy = scipy_sparse.coo_matrix(([1.0, 2.0, 3.0], ([0, 0, 1], [2, 2, 0])),
+                                    shape=(2, 3))
+    assert f(A=messy, x=np.ones((3, 1)))["t"] == 6.0
+
+
+def test_a_large_sparse_input_is_never_dense():
+    # 10^6 x 10^6 with 2 * 10^6 non-zeros: 8 TB dense, 24 MB as CSR.
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    n, k = 1_000_000, 2_000_000
+    rng = np.random.default_rng(4)
+    A = scipy_sparse.csr_matrix(
+        (rng.random(k), (rng.integers(0, n, k), rng.integers(0, n, k))),
+        shape=(n, n))
+    x = np.ones((n, 1))
+    s = amls.Session(threads=2)
+    out = s.compile_dml("y = A %*% x\n")(A=A, x=x)
+    np.testing.assert_allclose(out["y"][:, 0], A @ x[:, 0], rtol=1e-12)
+    # The result (8 MB) and the kernels' scratch, not a copy of A.
+    assert s.stats()["peak_memory_bytes"] < 64 << 20
+
+
+def test_bad_sparse_inputs():
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    s = amls.Session(threads=1)
+    f = s.compile_dml("t = sum(A)\n")
+    unsorted = scipy_sparse.csr_matrix(
+        (np.array([1.0, 2.0]), np.array([1, 0], dtype=np.int32),
+         np.array([0, 2])), shape=(1, 3))
+    unsorted.has_canonical_format = True      # claims what it is not
+    with pytest.raises(amls.CompileError,
+                       match="row 1's column indices are not ascending"):
+        f(A=unsorted)
+
+
 def test_two_threads_two_sessions():
     # Each thread its own session; the GIL is released while AMLS runs.
     results, errors = {}, []

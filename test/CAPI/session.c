@@ -1,7 +1,7 @@
 /* The C API from C: sessions, programs from AMLS IR and DML text, values
  * over the caller's memory, results handed over, errors with locations,
  * statistics and the compile cache, programs that fail while they run,
- * and sessions running concurrently.
+ * CSR inputs, and sessions running concurrently.
  * Oracles are hand-derived (t(X) X of small integer matrices, sums).
  *
  * RUN: amls-capi-session 2>&1 | FileCheck %s
@@ -436,11 +436,69 @@ static void runFailures(void) {
   amlsSessionDestroy(session);
 }
 
+/* A CSR input over the caller's arrays, taken as CSR (no dense copy):
+ * A = [1 0 2 0; 0 0 0 3; 4 5 0 0], x = (1, 2, 3, 4): A x = (7, 12, 14),
+ * sum(A) = 15, colSums(A) = (5, 5, 2, 3). Arrays that are not CSR fail
+ * the run with what is wrong. */
+static void csrInput(void) {
+  // CHECK-LABEL: csr input
+  printf("csr input\n");
+  AmlsSession session = amlsSessionCreate(NULL, NULL);
+  AmlsError error = {NULL};
+  AmlsScriptInput inputs[2] = {{ref("A"), AMLS_INPUT_MATRIX},
+                               {ref("x"), AMLS_INPUT_MATRIX}};
+  const MlirStringRef outputs[3] = {ref("y"), ref("s"), ref("c")};
+  AmlsProgram program = amlsSessionCompileDMLFunction(
+      session, ref("y = A %*% x\ns = sum(A)\nc = colSums(A)\n"),
+      ref("csr.dml"), inputs, 2, outputs, 3, NULL, NULL, 0, &error);
+  if (amlsProgramIsNull(program)) {
+    printError("csr", error);
+    return;
+  }
+  int64_t offsets[4] = {0, 2, 3, 5};
+  int32_t columns[5] = {0, 2, 3, 0, 1};
+  double values[5] = {1, 2, 3, 4, 5}, x[4] = {1, 2, 3, 4};
+  AmlsValue arguments[2] = {
+      amlsValueCreateCSR(3, 4, offsets, columns, values),
+      amlsValueCreateDense(x, AMLS_ELEMENT_F64, 4, 1, 1, 1)};
+  AmlsValue results[3];
+  // CHECK-NEXT: y = (7, 12, 14), s = 15, c = (5, 5, 2, 3)
+  if (mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 2, results, &error))) {
+    printError("csr run", error);
+  } else {
+    AmlsMatrixRef y, c;
+    amlsValueGetMatrix(results[0], &y);
+    amlsValueGetMatrix(results[2], &c);
+    const double *yv = (const double *)y.data, *cv = (const double *)c.data;
+    printf("y = (%g, %g, %g), s = %g, c = (%g, %g, %g, %g)\n", yv[0],
+           yv[y.strides[0]], yv[2 * y.strides[0]],
+           amlsValueGetFloat(results[1]), cv[0], cv[c.strides[1]],
+           cv[2 * c.strides[1]], cv[3 * c.strides[1]]);
+    for (int i = 0; i < 3; ++i)
+      amlsValueDestroy(results[i]);
+  }
+  amlsValueDestroy(arguments[0]);
+  // CHECK-NEXT: bad csr: csr.dml: error: parameter 'A' was given a CSR matrix whose row 3 has column index 4, outside 0..3
+  columns[4] = 4;
+  arguments[0] = amlsValueCreateCSR(3, 4, offsets, columns, values);
+  if (mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 2, results, &error)))
+    printError("bad csr", error);
+  amlsValueDestroy(arguments[0]);
+  // CHECK-NEXT: null arrays: 1
+  printf("null arrays: %d\n",
+         (int)amlsValueIsNull(amlsValueCreateCSR(3, 4, offsets, NULL, NULL)));
+  amlsValueDestroy(arguments[1]);
+  amlsSessionDestroy(session);
+}
+
 int main(void) {
   gram();
   errors();
   dmlFunction();
   concurrentSessions();
   runFailures();
+  csrInput();
   return 0;
 }

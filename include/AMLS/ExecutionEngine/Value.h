@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mlir::amls {
@@ -36,6 +37,13 @@ public:
   static MatrixValue borrowDense(const double *cells, int64_t rows,
                                  int64_t cols, int64_t rowStride,
                                  int64_t colStride);
+  /// A borrowed CSR matrix (AmlsMatrixRef's AMLS_MATRIX_CSR): rows + 1
+  /// row offsets, and as many column indices and values as
+  /// rowOffsets[rows]. Checked by checkCSR before a run takes it.
+  static MatrixValue borrowCSR(int64_t rows, int64_t cols,
+                               const int64_t *rowOffsets,
+                               const int32_t *columnIndices,
+                               const double *values);
   /// A borrowed view of `matrix`'s row-major cells.
   static MatrixValue borrow(const ::amls::runtime::Matrix &matrix);
   /// Takes over the memory of `ref`: `ref.allocation` (which may be null for
@@ -49,6 +57,13 @@ public:
   int64_t getRows() const { return ref.rows; }
   int64_t getCols() const { return ref.cols; }
   bool isDenseF64OnCPU() const;
+  bool isCSR() const { return ref.format == AMLS_MATRIX_CSR; }
+  /// Number of stored entries of a CSR matrix.
+  int64_t getNumStored() const { return ref.nnz; }
+  /// What is wrong with a CSR matrix's arrays (offsets not starting at 0 or
+  /// decreasing, a column index out of range or not ascending within its
+  /// row), or "" when nothing is.
+  std::string checkCSR() const;
   /// Dense row-major without gaps (what compiled code takes in place).
   bool isContiguousRowMajor() const;
   /// True for a value that owns (or shares) its memory, false for a
@@ -57,7 +72,7 @@ public:
   /// How many values share the memory (0 for a borrowed view).
   long getNumOwners() const { return owner.use_count(); }
 
-  /// Cell (r, c) of a dense f64 matrix.
+  /// Cell (r, c) of a dense f64 matrix (a CSR matrix: toVector()).
   double at(int64_t r, int64_t c) const {
     return static_cast<const double *>(
         ref.data)[r * ref.strides[0] + c * ref.strides[1]];

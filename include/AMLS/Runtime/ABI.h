@@ -135,8 +135,10 @@ typedef enum AmlsTarget { AMLS_TARGET_CPU = 0 } AmlsTarget;
 /// A matrix as a host program hands it to an execution session or gets it
 /// back: a descriptor of memory, not the memory. For AMLS_MATRIX_DENSE, cell
 /// (r, c) is element `r * strides[0] + c * strides[1]` of `data`, in
-/// `element_type`. CSR (row offsets, column indices, values) extends this
-/// descriptor under AMLS_MATRIX_CSR.
+/// `element_type`. For AMLS_MATRIX_CSR (f64 only), row r's non-zeros are
+/// entries row_offsets[r] to row_offsets[r + 1] - 1 of `column_indices`
+/// (0-based, ascending within a row) and of `data`; `nnz` is
+/// row_offsets[rows] and `strides` are unused.
 ///
 /// `allocation` says who frees the memory: NULL for memory the host program
 /// owns and lends (inputs are read in place, never copied or written), and
@@ -151,6 +153,10 @@ typedef struct AmlsMatrixRef {
   void *data;
   int64_t strides[2];
   void *allocation;
+  /// AMLS_MATRIX_CSR: the rows + 1 row offsets and the nnz column indices.
+  const int64_t *row_offsets;
+  const int32_t *column_indices;
+  int64_t nnz;
 } AmlsMatrixRef;
 
 #ifdef __cplusplus

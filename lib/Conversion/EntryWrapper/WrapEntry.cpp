@@ -96,11 +96,16 @@ struct AMLSWrapEntryPass
                << ", which the execution session cannot return (matrices, "
                   "floats and integers only)";
     }
-    // Matrices come in as f64: other element types convert inside.
+    // Matrices come in as f64: other element types convert inside. The
+    // arrays of a CSR matrix (rank 1) come in as they are.
+    auto isDenseMatrix = [](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      return tensor && tensor.getRank() == 2;
+    };
     SmallVector<Type> inputs =
         llvm::map_to_vector(entry.getArgumentTypes(), [&](Type type) -> Type {
-          if (auto tensor = dyn_cast<RankedTensorType>(type))
-            return tensor.clone(b.getF64Type());
+          if (isDenseMatrix(type))
+            return cast<RankedTensorType>(type).clone(b.getF64Type());
           return type;
         });
     auto wrapper = func::FuncOp::create(b, loc, kEntryWrapperName,
@@ -117,10 +122,11 @@ struct AMLSWrapEntryPass
     SmallVector<Value> callArgs;
     for (auto [arg, type] :
          llvm::zip(body->getArguments(), entry.getArgumentTypes())) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
       callArgs.push_back(
-          tensor ? convertElementType(b, loc, arg, tensor.getElementType())
-                 : Value(arg));
+          isDenseMatrix(type)
+              ? convertElementType(
+                    b, loc, arg, cast<RankedTensorType>(type).getElementType())
+              : Value(arg));
     }
     auto call = func::CallOp::create(b, loc, entry, callArgs);
     SmallVector<Value> returned;
