@@ -175,7 +175,7 @@ struct CompiledProgram {
 /// sample of kSparsitySample cells: counting every input's non-zeros on
 /// every run cost a caller calling a compiled function in a loop more than
 /// the function itself (docs/performance.md, the L2SVM step from Python).
-constexpr int64_t kSparsitySampleAbove = int64_t(1) << 20;
+constexpr int64_t kSparsitySampleAbove = int64_t(1) << 16;
 constexpr int64_t kSparsitySample = int64_t(1) << 12;
 
 /// The fraction of `m`'s cells that are non-zero: exact for small inputs,
