@@ -31,10 +31,13 @@ typedef enum AmlsValueKind {
 } AmlsValueKind;
 
 /// A `rows` x `cols` matrix whose cell (r, c) is element
-/// `r * rowStride + c * colStride` of `data`, of `elementType`. f64 data
-/// with a unit stride is borrowed: the caller keeps it alive and unchanged
-/// while a run reads it. Other data is converted now. Null for a negative
-/// size, null data with cells, or another element type.
+/// `r * rowStride + c * colStride` of `data`, of `elementType` (f64, f32 or
+/// i64). Data with a unit stride is borrowed: the caller keeps it alive and
+/// unchanged while a run reads it. A run reads a row-major matrix in place
+/// when the program's parameter has its element type (DML's are f64; AMLS
+/// IR may declare f32 or i64) and otherwise copies it once, converted;
+/// other strides are converted now. Null for a negative size, null data
+/// with cells, or another element type.
 AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateDense(const void *data,
                                                   AmlsElementType elementType,
                                                   int64_t rows, int64_t cols,

@@ -27,9 +27,9 @@ AmlsValue amlsValueCreateDense(const void *data, AmlsElementType elementType,
     return {nullptr};
   auto *value = new CValue;
   bool unitStride = colStride == 1 || rowStride == 1;
-  if (elementType == AMLS_ELEMENT_F64 && unitStride) {
+  if (unitStride) {
     value->value = RuntimeValue::ofMatrix(MatrixValue::borrowDense(
-        static_cast<const double *>(data), rows, cols, rowStride, colStride));
+        data, elementType, rows, cols, rowStride, colStride));
     return wrap(value);
   }
   // One conversion into row-major f64, which the value owns.

@@ -197,7 +197,7 @@ static double countSparsity(const MatrixValue &m) {
   auto countCells = [&](int64_t first, int64_t step, int64_t count) {
     int64_t nonZeros = 0;
     for (int64_t i = 0, cell = first; i < count; ++i, cell += step)
-      nonZeros += m.at(cell / cols, cell % cols) != 0.0;
+      nonZeros += m.cell(cell / cols, cell % cols) != 0.0;
     return nonZeros;
   };
   if (cells > kSparsitySampleAbove) {
@@ -244,26 +244,26 @@ static FailureOr<Type> specializedType(Location loc, StringRef name,
     if (!problem.empty())
       return emitError(loc, "parameter '")
              << name << "' was given a CSR matrix whose " << problem;
-    auto exact = MatrixType::get(matrix.getRows(), matrix.getCols(),
-                                 matrixType.getElementType(),
-                                 roundedSparsity(matrix))
-                     .withFormat(MatrixFormat::CSR);
+    auto exact =
+        MatrixType::get(matrix.getRows(), matrix.getCols(),
+                        matrixType.getElementType(), roundedSparsity(matrix))
+            .withFormat(MatrixFormat::CSR);
     if (!areCompatibleMatrixTypes(matrixType, exact))
       return emitError(loc, "parameter '")
              << name << "' is declared " << declared << " but the input is "
              << matrix.getRows() << "x" << matrix.getCols();
     return Type(exact);
   }
-  if (!matrix.isDenseF64OnCPU())
+  if (!matrix.isDenseOnCPU())
     return emitError(loc, "parameter '")
            << name
-           << "' was given a matrix that is not dense f64 in CPU memory, "
-              "which is all that programs take so far";
+           << "' was given a matrix that is not dense f64, f32 or i64 in CPU "
+              "memory, nor CSR";
   // Files hold numbers; an integer matrix must get integers.
   if (matrixType.getElementType().isInteger(64)) {
     for (int64_t r = 0; r < matrix.getRows(); ++r) {
       for (int64_t c = 0; c < matrix.getCols(); ++c) {
-        double value = matrix.at(r, c);
+        double value = matrix.cell(r, c);
         if (value == std::trunc(value) && std::abs(value) < 0x1p63)
           continue;
         std::string text;
@@ -283,6 +283,41 @@ static FailureOr<Type> specializedType(Location loc, StringRef name,
            << name << "' is declared " << declared << " but the input is "
            << matrix.getRows() << "x" << matrix.getCols();
   return Type(exact);
+}
+
+/// The element type in which the entry takes a matrix parameter declared
+/// `declared` (amls-wrap-entry's boundary): f32 and i64 matrices as they
+/// are, every other as f64.
+static AmlsElementType boundaryElementType(Type declared) {
+  Type element = cast<MatrixType>(declared).getElementType();
+  if (element.isF32())
+    return AMLS_ELEMENT_F32;
+  if (element.isInteger(64))
+    return AMLS_ELEMENT_I64;
+  return AMLS_ELEMENT_F64;
+}
+
+/// `matrix`'s cells row-major in `elementType`, in a buffer `copies` keeps.
+static void *rowMajorCopy(const MatrixValue &matrix,
+                          AmlsElementType elementType,
+                          std::deque<std::vector<char>> &copies) {
+  int64_t rows = matrix.getRows(), cols = matrix.getCols();
+  size_t size = elementType == AMLS_ELEMENT_F32 ? sizeof(float) : 8;
+  std::vector<char> &buffer = copies.emplace_back(rows * cols * size);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      double value = matrix.cell(r, c);
+      int64_t at = r * cols + c;
+      if (elementType == AMLS_ELEMENT_F32)
+        reinterpret_cast<float *>(buffer.data())[at] =
+            static_cast<float>(value);
+      else if (elementType == AMLS_ELEMENT_I64)
+        reinterpret_cast<int64_t *>(buffer.data())[at] =
+            static_cast<int64_t>(value);
+      else
+        reinterpret_cast<double *>(buffer.data())[at] = value;
+    }
+  return buffer.data();
 }
 
 using Clock = std::chrono::steady_clock;
@@ -548,7 +583,7 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
   // matrix, a pointer to a pointer to its memref descriptor). Descriptors
   // point into the caller's buffers; only a matrix that is not contiguous
   // row-major is copied into that layout first.
-  std::deque<std::vector<double>> rowMajorCopies;
+  std::deque<std::vector<char>> copies;
   std::deque<AmlsMatrixF64> descriptors;
   std::deque<AmlsMatrixF64 *> descriptorPointers;
   std::deque<int64_t> integers;
@@ -583,12 +618,17 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
       continue;
     }
     if (arg.isMatrix()) {
+      // In the element type the entry takes (boundaryElementType): the
+      // caller's cells in place when they are in it and row-major, else a
+      // row-major copy converted to it.
       const MatrixValue &matrix = arg.getMatrix();
-      auto *cells = static_cast<double *>(matrix.getRef().data);
-      if (!matrix.isContiguousRowMajor())
-        cells = rowMajorCopies.emplace_back(matrix.toVector()).data();
-      descriptors.push_back({cells,
-                             cells,
+      AmlsElementType taken = boundaryElementType(parameter.type);
+      void *cells = matrix.getRef().data;
+      if (!matrix.isContiguousRowMajor() || matrix.getElementType() != taken)
+        cells = rowMajorCopy(matrix, taken, copies);
+      auto *data = static_cast<double *>(cells);
+      descriptors.push_back({data,
+                             data,
                              0,
                              {matrix.getRows(), matrix.getCols()},
                              {matrix.getCols(), 1}});

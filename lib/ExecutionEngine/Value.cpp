@@ -37,6 +37,29 @@ MatrixValue MatrixValue::borrowDense(const double *cells, int64_t rows,
   return value;
 }
 
+MatrixValue MatrixValue::borrowDense(const void *cells,
+                                     AmlsElementType elementType, int64_t rows,
+                                     int64_t cols, int64_t rowStride,
+                                     int64_t colStride) {
+  MatrixValue value;
+  value.ref = denseF64(static_cast<const double *>(cells), rows, cols,
+                       rowStride, colStride);
+  value.ref.element_type = elementType;
+  return value;
+}
+
+double MatrixValue::cell(int64_t r, int64_t c) const {
+  int64_t index = r * ref.strides[0] + c * ref.strides[1];
+  switch (ref.element_type) {
+  case AMLS_ELEMENT_F32:
+    return static_cast<const float *>(ref.data)[index];
+  case AMLS_ELEMENT_I64:
+    return static_cast<double>(static_cast<const int64_t *>(ref.data)[index]);
+  default:
+    return static_cast<const double *>(ref.data)[index];
+  }
+}
+
 MatrixValue MatrixValue::borrowCSR(int64_t rows, int64_t cols,
                                    const int64_t *rowOffsets,
                                    const int32_t *columnIndices,
@@ -85,6 +108,13 @@ MatrixValue MatrixValue::share(const AmlsMatrixRef &ref,
   return value;
 }
 
+bool MatrixValue::isDenseOnCPU() const {
+  return ref.format == AMLS_MATRIX_DENSE && ref.target == AMLS_TARGET_CPU &&
+         (ref.element_type == AMLS_ELEMENT_F64 ||
+          ref.element_type == AMLS_ELEMENT_F32 ||
+          ref.element_type == AMLS_ELEMENT_I64);
+}
+
 bool MatrixValue::isDenseF64OnCPU() const {
   return ref.format == AMLS_MATRIX_DENSE &&
          ref.element_type == AMLS_ELEMENT_F64 && ref.target == AMLS_TARGET_CPU;
@@ -101,8 +131,7 @@ std::string MatrixValue::checkCSR() const {
     return "";
   const int64_t *offsets = ref.row_offsets;
   if (ref.rows > 0 && offsets[0] != 0)
-    return "its row offsets start at " + std::to_string(offsets[0]) +
-           ", not 0";
+    return "its row offsets start at " + std::to_string(offsets[0]) + ", not 0";
   for (int64_t r = 0; r < ref.rows; ++r) {
     if (offsets[r + 1] < offsets[r])
       return "its row offsets decrease at row " + std::to_string(r + 1);
@@ -141,7 +170,7 @@ std::vector<double> MatrixValue::toVector() const {
   cells.reserve(ref.rows * ref.cols);
   for (int64_t r = 0; r < ref.rows; ++r)
     for (int64_t c = 0; c < ref.cols; ++c)
-      cells.push_back(at(r, c));
+      cells.push_back(cell(r, c));
   return cells;
 }
 

@@ -115,8 +115,8 @@ public:
         auto columns = csr[4].cast<py::array_t<int32_t, py::array::c_style>>();
         auto cells = csr[5].cast<py::array_t<double, py::array::c_style>>();
         auto rows = csr[1].cast<int64_t>();
-        if (offsets.size() != rows + 1 ||
-            columns.size() < offsets.at(rows) || cells.size() < offsets.at(rows))
+        if (offsets.size() != rows + 1 || columns.size() < offsets.at(rows) ||
+            cells.size() < offsets.at(rows))
           throw AmlsException{"a sparse argument's arrays disagree in size"};
         value = amlsValueCreateCSR(rows, csr[2].cast<int64_t>(), offsets.data(),
                                    columns.data(), cells.data());

@@ -294,6 +294,32 @@ def test_bad_sparse_inputs():
         f(A=unsorted)
 
 
+TYPED = """
+func.func @main(%X: !amls.matrix<?x?xf32> {amls.name = "X"},
+                %N: !amls.matrix<?x?xi64> {amls.name = "N"})
+    -> (f32 {amls.name = "s"}, i64 {amls.name = "n"}) {
+  %0 = amls.agg sum all %X : !amls.matrix<?x?xf32> -> f32
+  %1 = amls.agg sum all %N : !amls.matrix<?x?xi64> -> i64
+  return %0, %1 : f32, i64
+}
+"""
+
+
+def test_float32_and_int64_matrices_of_ir_functions():
+    # An IR function's f32 and i64 parameters take such arrays in place:
+    # integers above 2^53, which f64 cannot hold, sum exactly.
+    f = amls.Session(threads=1).compile_mlir(TYPED)
+    X = np.arange(12, dtype=np.float32).reshape(3, 4) / 4
+    big = 2 ** 53 + 1
+    N = np.array([[big, 1], [2, -big]], dtype=np.int64)
+    out = f(X=X, N=N)
+    assert out == {"s": 16.5, "n": 3}
+    # Other layouts and types are converted once, to the parameter's type.
+    out = f(X=np.asfortranarray(X), N=np.array([[big, 3]], dtype=np.int64))
+    assert out["s"] == 16.5 and out["n"] == big + 3
+    assert f(X=X.astype(np.float64), N=np.ones((2, 2)))["n"] == 4
+
+
 def test_two_threads_two_sessions():
     # Each thread its own session; the GIL is released while AMLS runs.
     results, errors = {}, []

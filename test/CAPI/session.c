@@ -493,6 +493,59 @@ static void csrInput(void) {
   amlsSessionDestroy(session);
 }
 
+/* f32 and i64 matrices over the caller's memory, read in place by an IR
+ * function that declares them: the values borrow the arrays (the
+ * descriptor points at them), and an i64 sum above 2^53 is exact, which a
+ * conversion to f64 would not keep: (2^53 + 1) + 1 + 2 - (2^53 + 1) = 3;
+ * the f32 cells 0, 0.25, ..., 2.75 sum to 16.5. */
+static void typedInputs(void) {
+  // CHECK-LABEL: typed inputs
+  printf("typed inputs\n");
+  AmlsSession session = amlsSessionCreate(NULL, NULL);
+  AmlsError error = {NULL};
+  AmlsProgram program = amlsSessionCompileMLIR(
+      session,
+      ref("func.func @main(%X: !amls.matrix<?x?xf32>, "
+          "%N: !amls.matrix<?x?xi64>) -> (f32, i64) {\n"
+          "  %0 = amls.agg sum all %X : !amls.matrix<?x?xf32> -> f32\n"
+          "  %1 = amls.agg sum all %N : !amls.matrix<?x?xi64> -> i64\n"
+          "  return %0, %1 : f32, i64\n}\n"),
+      ref("typed.mlir"), ref("main"), &error);
+  if (amlsProgramIsNull(program)) {
+    printError("typed", error);
+    return;
+  }
+  float X[12];
+  for (int i = 0; i < 12; ++i)
+    X[i] = (float)i / 4;
+  int64_t big = ((int64_t)1 << 53) + 1;
+  int64_t N[4] = {big, 1, 2, -big};
+  AmlsValue arguments[2] = {
+      amlsValueCreateDense(X, AMLS_ELEMENT_F32, 3, 4, 4, 1),
+      amlsValueCreateDense(N, AMLS_ELEMENT_I64, 2, 2, 2, 1)};
+  AmlsMatrixRef x, n;
+  amlsValueGetMatrix(arguments[0], &x);
+  amlsValueGetMatrix(arguments[1], &n);
+  // CHECK-NEXT: borrowed: 1 1, element types f32 1 i64 1
+  printf("borrowed: %d %d, element types f32 %d i64 %d\n", x.data == X,
+         n.data == N, x.element_type == AMLS_ELEMENT_F32,
+         n.element_type == AMLS_ELEMENT_I64);
+  AmlsValue results[2];
+  // CHECK-NEXT: s = 16.5, n = 3
+  if (mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 2, results, &error))) {
+    printError("typed run", error);
+  } else {
+    printf("s = %g, n = %lld\n", amlsValueGetFloat(results[0]),
+           (long long)amlsValueGetInteger(results[1]));
+    amlsValueDestroy(results[0]);
+    amlsValueDestroy(results[1]);
+  }
+  amlsValueDestroy(arguments[0]);
+  amlsValueDestroy(arguments[1]);
+  amlsSessionDestroy(session);
+}
+
 int main(void) {
   gram();
   errors();
@@ -500,5 +553,6 @@ int main(void) {
   concurrentSessions();
   runFailures();
   csrInput();
+  typedInputs();
   return 0;
 }

@@ -37,6 +37,10 @@ public:
   static MatrixValue borrowDense(const double *cells, int64_t rows,
                                  int64_t cols, int64_t rowStride,
                                  int64_t colStride);
+  /// The same over cells of `elementType` (f64, f32 or i64).
+  static MatrixValue borrowDense(const void *cells, AmlsElementType elementType,
+                                 int64_t rows, int64_t cols, int64_t rowStride,
+                                 int64_t colStride);
   /// A borrowed CSR matrix (AmlsMatrixRef's AMLS_MATRIX_CSR): rows + 1
   /// row offsets, and as many column indices and values as
   /// rowOffsets[rows]. Checked by checkCSR before a run takes it.
@@ -57,6 +61,11 @@ public:
   int64_t getRows() const { return ref.rows; }
   int64_t getCols() const { return ref.cols; }
   bool isDenseF64OnCPU() const;
+  /// Dense f64, f32 or i64 in CPU memory: what a run takes.
+  bool isDenseOnCPU() const;
+  AmlsElementType getElementType() const { return ref.element_type; }
+  /// Cell (r, c) of a dense matrix of any element type, as a double.
+  double cell(int64_t r, int64_t c) const;
   bool isCSR() const { return ref.format == AMLS_MATRIX_CSR; }
   /// Number of stored entries of a CSR matrix.
   int64_t getNumStored() const { return ref.nnz; }

@@ -2,8 +2,9 @@
 //
 // The execution session (lib/ExecutionEngine) calls one function, amls_main,
 // through its C interface: the arguments in, the results returned. Matrices
-// cross as f64 (other element types convert inside); scalar results widen to
-// f64 or i64, so the session reads every result as one of three kinds.
+// come in as f64, f32 or i64 (other element types as f64, converted inside)
+// and go out as f64; scalar results widen to f64 or i64, so the session
+// reads every result as one of three kinds.
 //
 // Results are returned rather than handed to a callback so that nothing is
 // process-global and no result is copied: amls_main is public, and
@@ -96,17 +97,23 @@ struct AMLSWrapEntryPass
                << ", which the execution session cannot return (matrices, "
                   "floats and integers only)";
     }
-    // Matrices come in as f64: other element types convert inside. The
-    // arrays of a CSR matrix (rank 1) come in as they are.
+    // f64, f32 and i64 matrices come in as they are (a caller's array of
+    // that type is read in place); other element types come in as f64 and
+    // convert inside. The arrays of a CSR matrix (rank 1) come in as they
+    // are.
     auto isDenseMatrix = [](Type type) {
       auto tensor = dyn_cast<RankedTensorType>(type);
       return tensor && tensor.getRank() == 2;
     };
     SmallVector<Type> inputs =
         llvm::map_to_vector(entry.getArgumentTypes(), [&](Type type) -> Type {
-          if (isDenseMatrix(type))
-            return cast<RankedTensorType>(type).clone(b.getF64Type());
-          return type;
+          if (!isDenseMatrix(type))
+            return type;
+          auto tensor = cast<RankedTensorType>(type);
+          Type element = tensor.getElementType();
+          if (element.isF32() || element.isInteger(64))
+            return tensor;
+          return tensor.clone(b.getF64Type());
         });
     auto wrapper = func::FuncOp::create(b, loc, kEntryWrapperName,
                                         b.getFunctionType(inputs, results));

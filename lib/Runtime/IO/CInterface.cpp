@@ -55,15 +55,17 @@ static std::string readProblem(const char *where, const std::string &problem) {
   return where && *where ? std::string(where) + ": " + problem : problem;
 }
 
-/// The sizes of `path` into the cache unless they are already there. A
-/// text-cell file's come from its .mtd file, or from the read (`rows`,
-/// `cols`; -1 where not stated).
-static ReadCache &cachedShape(const char *path, int32_t format, int64_t rows,
+/// The sizes of `path` into the cache unless they are already there (the
+/// caller holds the cache's lock). A text-cell file's come from its .mtd
+/// file, or from the read (`rows`, `cols`; -1 where not stated). Returns
+/// the problem, for the caller to fail with once it let go of the lock
+/// (a failure may return to an embedding host, which reads files again).
+static std::string cacheShape(const char *path, int32_t format, int64_t rows,
                               int64_t cols, const char *where) {
   ReadCache &cache = readCache();
   auto fileFormat = static_cast<AmlsFileFormat>(format);
   if (cache.path == path && cache.format == fileFormat)
-    return cache;
+    return "";
   cache.path = path;
   cache.format = fileFormat;
   cache.matrix = Matrix();
@@ -73,65 +75,84 @@ static ReadCache &cachedShape(const char *path, int32_t format, int64_t rows,
         textFileShape(cache.path, rows, cols, cache.rows, cache.cols);
     if (!error.empty()) {
       cache.path.clear();
-      fail(readProblem(where, error));
+      return readProblem(where, error);
     }
-    return cache;
+    return "";
   }
   if (std::optional<MatrixFileMetadata> metadata =
           readMatrixFileMetadata(cache.path, fileFormat)) {
     cache.rows = metadata->rows;
     cache.cols = metadata->cols;
-    return cache;
+    return "";
   }
   std::string error = readMatrix(cache.path, fileFormat, cache.matrix);
   if (!error.empty()) {
     cache.path.clear();
-    fail(readProblem(where, error));
+    return readProblem(where, error);
   }
   cache.rows = cache.matrix.rows;
   cache.cols = cache.matrix.cols;
   cache.parsed = true;
-  return cache;
+  return "";
+}
+
+/// The rows (`wantRows`) or columns of the file the read `where` names.
+static int64_t fileExtent(const char *path, int32_t format, int64_t rows,
+                          int64_t cols, const char *where, bool wantRows) {
+  std::string error;
+  int64_t extent = 0;
+  {
+    std::lock_guard<std::mutex> lock(readCache().mutex);
+    error = cacheShape(path, format, rows, cols, where);
+    extent = wantRows ? readCache().rows : readCache().cols;
+  }
+  if (!error.empty())
+    fail(error);
+  return extent;
 }
 
 extern "C" int64_t amls_rt_file_rows(const char *path, int32_t format,
                                      int64_t rows, int64_t cols,
                                      const char *where) {
-  std::lock_guard<std::mutex> lock(readCache().mutex);
-  return cachedShape(path, format, rows, cols, where).rows;
+  return fileExtent(path, format, rows, cols, where, /*wantRows=*/true);
 }
 
 extern "C" int64_t amls_rt_file_cols(const char *path, int32_t format,
                                      int64_t rows, int64_t cols,
                                      const char *where) {
-  std::lock_guard<std::mutex> lock(readCache().mutex);
-  return cachedShape(path, format, rows, cols, where).cols;
+  return fileExtent(path, format, rows, cols, where, /*wantRows=*/false);
 }
 
 extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
                                           int32_t format, const char *where) {
-  std::lock_guard<std::mutex> lock(readCache().mutex);
-  ReadCache &cache =
-      cachedShape(path, format, dest->sizes[0], dest->sizes[1], where);
-  MatrixSpan span{dest->aligned + dest->offset, dest->sizes[0], dest->sizes[1],
-                  dest->strides[0], dest->strides[1]};
   std::string error;
-  if (!cache.parsed) {
-    error = readMatrixInto(cache.path, cache.format, span);
-  } else if (cache.rows != span.rows || cache.cols != span.cols) {
-    error = std::string(path) + ": the file changed while it was read";
-  } else {
-    for (int64_t r = 0; r < span.rows; ++r)
-      for (int64_t c = 0; c < span.cols; ++c)
-        span.data[r * span.rowStride + c * span.colStride] =
-            cache.matrix.at(r, c);
+  {
+    std::lock_guard<std::mutex> lock(readCache().mutex);
+    ReadCache &cache = readCache();
+    error = cacheShape(path, format, dest->sizes[0], dest->sizes[1], where);
+    if (error.empty()) {
+      MatrixSpan span{dest->aligned + dest->offset, dest->sizes[0],
+                      dest->sizes[1], dest->strides[0], dest->strides[1]};
+      if (!cache.parsed) {
+        error = readMatrixInto(cache.path, cache.format, span);
+      } else if (cache.rows != span.rows || cache.cols != span.cols) {
+        error = std::string(path) + ": the file changed while it was read";
+      } else {
+        for (int64_t r = 0; r < span.rows; ++r)
+          for (int64_t c = 0; c < span.cols; ++c)
+            span.data[r * span.rowStride + c * span.colStride] =
+                cache.matrix.at(r, c);
+      }
+      if (!error.empty())
+        error = readProblem(where, error);
+    }
+    // The next read of the file (in a loop, say) looks at it again.
+    cache.path.clear();
+    cache.matrix = Matrix();
+    cache.parsed = false;
   }
-  // The next read of the file (in a loop, say) looks at it again.
-  cache.path.clear();
-  cache.matrix = Matrix();
-  cache.parsed = false;
   if (!error.empty())
-    fail(readProblem(where, error));
+    fail(error);
 }
 
 extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,

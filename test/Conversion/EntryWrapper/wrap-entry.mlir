@@ -15,24 +15,42 @@ func.func @main(%X: tensor<2x3xf64>, %s: f64) -> (tensor<2x3xf64>, f64) {
 
 // -----
 
-// Other element types cross as f64 and convert inside; an f32 scalar
-// result widens to f64.
+// f32 and i64 matrices cross as they are (a caller's array of that type is
+// read in place); results cross as f64, an f32 scalar result widened.
 // CHECK-LABEL: func.func @amls_main(
-// CHECK-SAME:      %[[X:.*]]: tensor<?x4xf64> {bufferization.writable = false})
+// CHECK-SAME:      %[[X:.*]]: tensor<?x4xf32> {bufferization.writable = false},
+// CHECK-SAME:      %[[N:.*]]: tensor<2x2xi64> {bufferization.writable = false})
 // CHECK-SAME:      -> (tensor<?x?xf64>, f64)
-// CHECK:         %[[IN:.*]] = linalg.generic
-// CHECK-SAME:        ins(%[[X]] : tensor<?x4xf64>)
-// CHECK:           arith.truncf
-// CHECK:         %[[R:.*]]:2 = call @main(%[[IN]])
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[R:.*]]:2 = call @main(%[[X]], %[[N]])
 // CHECK:         %[[OUT:.*]] = linalg.generic
 // CHECK-SAME:        ins(%[[R]]#0 : tensor<?x4xf32>)
 // CHECK:           arith.extf
 // CHECK:         %[[M:.*]] = tensor.cast %[[OUT]] : tensor<?x4xf64> to tensor<?x?xf64>
 // CHECK:         %[[F:.*]] = arith.extf %[[R]]#1 : f32 to f64
 // CHECK:         return %[[M]], %[[F]]
-func.func @main(%X: tensor<?x4xf32>) -> (tensor<?x4xf32>, f32) {
+func.func @main(%X: tensor<?x4xf32>, %N: tensor<2x2xi64>) -> (tensor<?x4xf32>, f32) {
   %c = arith.constant 1.0 : f32
   return %X, %c : tensor<?x4xf32>, f32
+}
+
+// -----
+
+// Matrices of other element types cross as f64 and convert inside; the
+// arrays of a CSR matrix (rank 1) cross as they are.
+// CHECK-LABEL: func.func @amls_main(
+// CHECK-SAME:      %[[B:.*]]: tensor<3x3xf64> {bufferization.writable = false},
+// CHECK-SAME:      %[[P:.*]]: tensor<4xi64> {bufferization.writable = false},
+// CHECK-SAME:      %[[C:.*]]: tensor<?xi32> {bufferization.writable = false},
+// CHECK-SAME:      %[[V:.*]]: tensor<?xf64> {bufferization.writable = false},
+// CHECK-SAME:      %[[K:.*]]: index)
+// CHECK:         %[[IN:.*]] = linalg.generic
+// CHECK-SAME:        ins(%[[B]] : tensor<3x3xf64>)
+// CHECK:         call @main(%[[IN]], %[[P]], %[[C]], %[[V]], %[[K]])
+func.func @main(%B: tensor<3x3xi32>, %rowptr: tensor<4xi64>, %colidx: tensor<?xi32>,
+                %values: tensor<?xf64>, %cols: index) -> f64 {
+  %c = arith.constant 1.0 : f64
+  return %c : f64
 }
 
 // -----
