@@ -48,12 +48,21 @@ typedef struct AmlsSessionOptions {
   const char *sums;
   /// When products call BLAS: "auto" (default), "always", "never".
   const char *blas;
+  /// Where programs run: "cpu" (default) or "gpu" (their parallel loops as
+  /// CUDA kernels on device 0, docs/gpu.md; inputs are copied into memory
+  /// the device can reach, counted in the statistics).
+  const char *target;
+  /// target "gpu": the chip kernels are compiled for, e.g. "sm_90" (NULL:
+  /// the device's own).
+  const char *gpuChip;
 } AmlsSessionOptions;
 
 AMLS_CAPI_EXPORTED void amlsSessionOptionsInit(AmlsSessionOptions *options);
 
 /// A new session (NULL options: the defaults); null, with `error` set, for
-/// an option value that is not one of those listed.
+/// an option value that is not one of those listed, or for target "gpu"
+/// where no usable GPU is (the reason: no driver, a stub driver, no
+/// device).
 AMLS_CAPI_EXPORTED AmlsSession
 amlsSessionCreate(const AmlsSessionOptions *options, AmlsError *error);
 /// Destroys the session and its programs.
@@ -167,6 +176,10 @@ typedef struct AmlsSessionStatistics {
   uint64_t cacheHits;
   /// Runs whose program failed while it ran (amlsErrorIsRunFailure).
   uint64_t failedRuns;
+  /// target "gpu": input matrices copied into memory the device reaches,
+  /// and their bytes.
+  uint64_t inputCopies;
+  uint64_t inputCopyBytes;
   /// Milliseconds in the optimizer, in code generation and JIT compilation,
   /// and in running compiled code, over all runs.
   double optimizeMilliseconds;

@@ -129,6 +129,8 @@ void amlsSessionOptionsInit(AmlsSessionOptions *options) {
   options->formats = nullptr;
   options->sums = nullptr;
   options->blas = nullptr;
+  options->target = nullptr;
+  options->gpuChip = nullptr;
 }
 
 AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
@@ -147,11 +149,17 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.blas = toString(given.blas, "auto");
   // A failing program must not end the host process.
   settings.returnRunFailures = true;
+  settings.target = toString(given.target, "cpu");
+  settings.gpuChip = toString(given.gpuChip, "");
+  settings.gpuFormat = "isa";
   CompileOptions compile;
   compile.rewrites = settings.rewrites;
   compile.fusion = settings.fusion;
   compile.formats = settings.formats;
   compile.sums = settings.sums;
+  compile.target = settings.target;
+  compile.gpuChip = settings.gpuChip.empty() ? "sm_80" : settings.gpuChip;
+  compile.gpuFormat = settings.gpuFormat;
   std::string problem = checkCompileOptions(compile);
   if (problem.empty() && settings.blas != "auto" && settings.blas != "always" &&
       settings.blas != "never")
@@ -159,6 +167,13 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
               settings.blas + "'";
   if (!problem.empty()) {
     setError(error, "invalid session options: " + problem);
+    return {nullptr};
+  }
+  // The device (driver, context, managed memory) now: a session that
+  // cannot run says so when it is created.
+  problem = prepareTarget(settings);
+  if (!problem.empty()) {
+    setError(error, problem);
     return {nullptr};
   }
   return wrap(new CSession(std::move(settings)));
@@ -396,6 +411,8 @@ AmlsSessionStatistics amlsSessionGetStatistics(AmlsSession handle) {
   statistics.compilations = counts.compilations;
   statistics.cacheHits = counts.cacheHits;
   statistics.failedRuns = counts.failedRuns;
+  statistics.inputCopies = counts.inputCopies;
+  statistics.inputCopyBytes = counts.inputCopyBytes;
   statistics.optimizeMilliseconds = session.optimizeMilliseconds;
   statistics.compileMilliseconds = session.compileMilliseconds;
   statistics.executeMilliseconds = session.executeMilliseconds;

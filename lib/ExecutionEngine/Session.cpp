@@ -44,6 +44,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/TargetSelect.h"
@@ -591,6 +592,24 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
   std::deque<float> singles;
   std::deque<bool> booleans;
   SmallVector<void *> packed;
+  // On the GPU target the caller's memory is host memory the device may
+  // not reach: each input is copied into the runtime's pool (managed
+  // memory) for the run, and counted.
+  bool toDevice = session.options.target == "gpu";
+  SmallVector<void *> deviceCopies;
+  auto releaseDeviceCopies = llvm::make_scope_exit([&] {
+    for (void *buffer : deviceCopies)
+      runtime::memory::release(buffer);
+  });
+  auto deviceCopy = [&](const void *from, uint64_t bytes) -> void * {
+    void *to = runtime::memory::allocate(std::max<uint64_t>(bytes, 1));
+    if (bytes)
+      std::memcpy(to, from, bytes);
+    deviceCopies.push_back(to);
+    ++session.statistics.inputCopies;
+    session.statistics.inputCopyBytes += bytes;
+    return to;
+  };
   std::deque<AmlsVectorI64> rowOffsetDescriptors;
   std::deque<AmlsVectorI32> columnDescriptors;
   std::deque<AmlsVectorF64> valueDescriptors;
@@ -603,6 +622,14 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
       auto *offsets = const_cast<int64_t *>(ref.row_offsets);
       auto *columns = const_cast<int32_t *>(ref.column_indices);
       auto *values = static_cast<double *>(ref.data);
+      if (toDevice) {
+        offsets = static_cast<int64_t *>(
+            deviceCopy(offsets, (ref.rows + 1) * sizeof(int64_t)));
+        columns = static_cast<int32_t *>(
+            deviceCopy(columns, ref.nnz * sizeof(int32_t)));
+        values =
+            static_cast<double *>(deviceCopy(values, ref.nnz * sizeof(double)));
+      }
       rowOffsetDescriptors.push_back(
           {offsets, offsets, 0, {ref.rows + 1}, {1}});
       vectorPointers.push_back(&rowOffsetDescriptors.back());
@@ -626,6 +653,9 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
       void *cells = matrix.getRef().data;
       if (!matrix.isContiguousRowMajor() || matrix.getElementType() != taken)
         cells = rowMajorCopy(matrix, taken, copies);
+      if (toDevice)
+        cells = deviceCopy(cells, matrix.getRows() * matrix.getCols() *
+                                      (taken == AMLS_ELEMENT_F32 ? 4 : 8));
       auto *data = static_cast<double *>(cells);
       descriptors.push_back({data,
                              data,

@@ -204,13 +204,18 @@ class Session:
 
     threads: threads of parallel loops and BLAS (1: sequential code);
     memory_limit: bytes the programs' buffers may take (0: 80% of memory);
-    rewrites, fusion, formats, sums, blas: as amls-run's flags."""
+    rewrites, fusion, formats, sums, blas: as amls-run's flags;
+    target: "cpu", or "gpu" (parallel loops as CUDA kernels on device 0;
+    a ValueError says why where no usable GPU is); gpu_chip: the chip the
+    kernels are compiled for, e.g. "sm_90" (default: the device's)."""
 
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
-                 fusion="cost", formats="auto", sums="kahan", blas="auto"):
+                 fusion="cost", formats="auto", sums="kahan", blas="auto",
+                 target="cpu", gpu_chip=None):
         try:
             self._native = _amls.Session(threads, memory_limit, rewrites,
-                                         fusion, formats, sums, blas)
+                                         fusion, formats, sums, blas, target,
+                                         gpu_chip or "")
         except _amls.Error as error:
             raise ValueError(str(error)) from None
         self._count = 0
@@ -244,7 +249,9 @@ class Session:
 
     def stats(self):
         """runs, compilations, cache_hits, failed_runs, optimize_ms,
-        compile_ms, execute_ms, peak_memory_bytes."""
+        compile_ms, execute_ms, peak_memory_bytes, input_copies and
+        input_copy_bytes (target "gpu": inputs copied where the device
+        reaches them)."""
         return self._native.stats()
 
 

@@ -205,9 +205,12 @@ class Session {
 public:
   Session(unsigned threads, uint64_t memoryLimit, const std::string &rewrites,
           const std::string &fusion, const std::string &formats,
-          const std::string &sums, const std::string &blas) {
+          const std::string &sums, const std::string &blas,
+          const std::string &target, const std::string &gpuChip) {
     AmlsSessionOptions options;
     amlsSessionOptionsInit(&options);
+    options.target = target.c_str();
+    options.gpuChip = gpuChip.empty() ? nullptr : gpuChip.c_str();
     options.threads = threads;
     options.memoryLimit = memoryLimit;
     options.rewrites = rewrites.c_str();
@@ -280,6 +283,8 @@ public:
     out["compilations"] = statistics.compilations;
     out["cache_hits"] = statistics.cacheHits;
     out["failed_runs"] = statistics.failedRuns;
+    out["input_copies"] = statistics.inputCopies;
+    out["input_copy_bytes"] = statistics.inputCopyBytes;
     out["optimize_ms"] = statistics.optimizeMilliseconds;
     out["compile_ms"] = statistics.compileMilliseconds;
     out["execute_ms"] = statistics.executeMilliseconds;
@@ -312,6 +317,7 @@ PYBIND11_MODULE(_amls, m) {
       .def("run", &Program::run);
   py::class_<Session>(m, "Session")
       .def(py::init<unsigned, uint64_t, const std::string &,
+                    const std::string &, const std::string &,
                     const std::string &, const std::string &,
                     const std::string &, const std::string &>())
       .def("compile_mlir", &Session::compileMLIR)

@@ -2,6 +2,7 @@
 results that own the program's buffers, errors, and sessions used from
 two Python threads at once. Run by `make check` (test/Python)."""
 
+import re
 import subprocess
 import sys
 import threading
@@ -318,6 +319,28 @@ def test_float32_and_int64_matrices_of_ir_functions():
     out = f(X=np.asfortranarray(X), N=np.array([[big, 3]], dtype=np.int64))
     assert out["s"] == 16.5 and out["n"] == big + 3
     assert f(X=X.astype(np.float64), N=np.ones((2, 2)))["n"] == 4
+
+
+def test_gpu_target_runs_or_says_why_not():
+    # Without a usable GPU (this project's CI) the session says why; with
+    # one, a program runs there and agrees with the CPU.
+    with pytest.raises(ValueError, match="expected target 'cpu' or 'gpu'"):
+        amls.Session(target="tpu")
+    X, _ = data(rows=400, cols=30, seed=5)
+    script = "s = sum(X * X)\nR = rowSums(X)\n"
+    try:
+        gpu = amls.Session(target="gpu")
+    except ValueError as error:
+        assert re.search(r"--target=gpu: (no CUDA driver|no CUDA device|"
+                         r"this AMLS was built without the CUDA runtime)",
+                         str(error)), str(error)
+        return
+    cpu = amls.Session().compile_dml(script)(X=X)
+    out = gpu.compile_dml(script)(X=X)
+    assert out["s"] == pytest.approx(cpu["s"], rel=1e-12)
+    np.testing.assert_allclose(out["R"], cpu["R"], rtol=1e-12)
+    assert gpu.stats()["input_copies"] == 1
+    assert gpu.stats()["input_copy_bytes"] == X.nbytes
 
 
 def test_two_threads_two_sessions():

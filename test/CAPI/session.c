@@ -163,6 +163,18 @@ static void errors(void) {
   AmlsSession session = amlsSessionCreate(&options, &error);
   if (amlsSessionIsNull(session))
     printError("options", error);
+  // CHECK: target: invalid session options: expected target 'cpu' or 'gpu', found 'tpu'
+  amlsSessionOptionsInit(&options);
+  options.target = "tpu";
+  session = amlsSessionCreate(&options, &error);
+  if (amlsSessionIsNull(session))
+    printError("target", error);
+  // CHECK: chip: invalid session options: expected a GPU chip sm_NN (sm_52 or newer, e.g. sm_80, sm_90), found 'sm_5'
+  options.target = "gpu";
+  options.gpuChip = "sm_5";
+  session = amlsSessionCreate(&options, &error);
+  if (amlsSessionIsNull(session))
+    printError("chip", error);
   session = amlsSessionCreate(NULL, NULL);
   // A parse error names the source, line and column.
   // CHECK: parse: bad.mlir:2:3: error: custom op 'amls.nonsense' is unknown

@@ -104,6 +104,11 @@ struct SessionStatistics {
   unsigned cacheHits = 0;
   /// Runs whose program failed while it ran (returnRunFailures).
   unsigned failedRuns = 0;
+  /// target=gpu: input matrices copied into the runtime's pool (managed
+  /// memory, which the device reaches; a caller's memory is host memory),
+  /// and their bytes.
+  uint64_t inputCopies = 0;
+  uint64_t inputCopyBytes = 0;
 };
 
 class Session;
