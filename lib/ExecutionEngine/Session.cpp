@@ -597,7 +597,7 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
   // memory) for the run, and counted.
   bool toDevice = session.options.target == "gpu";
   SmallVector<void *> deviceCopies;
-  auto releaseDeviceCopies = llvm::make_scope_exit([&] {
+  llvm::scope_exit releaseDeviceCopies([&] {
     for (void *buffer : deviceCopies)
       runtime::memory::release(buffer);
   });
