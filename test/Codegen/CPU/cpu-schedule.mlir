@@ -35,12 +35,27 @@ func.func @row_sums(%X: !amls.matrix<1024x64xf64>) -> !amls.matrix<1024x1xf64> {
 
 // -----
 
-// A small sum (under 32768 cells) is not split on the CPU either.
+// A small sum (under 8192 cells) is not split on the CPU either.
 // CPU-LABEL: func @small_sum
 // CPU-NOT: tensor.expand_shape
 // CPU: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]
 // GENERIC-LABEL: func @small_sum
-func.func @small_sum(%X: !amls.matrix<100x100xf64>) -> f64 {
+func.func @small_sum(%X: !amls.matrix<80x100xf64>) -> f64 {
+  %0 = amls.agg sum all %X : !amls.matrix<80x100xf64> -> f64
+  return %0 : f64
+}
+
+// -----
+
+// From 8192 cells on a sum is split into lanes, so that its compensated
+// steps are independent and vectorized instead of one dependent chain
+// (an L2SVM line search over 20000 rows: 0.244 ms per iteration unsplit,
+// 0.011 ms split): 10000 cells as 2 blocks of 625 runs of 8 lanes.
+// CPU-LABEL: func @sum_in_lanes
+// CPU: tensor.expand_shape {{.*}} output_shape [2, 625, 8] : tensor<10000xf64> into tensor<2x625x8xf64>
+// CPU: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
+// GENERIC-LABEL: func @sum_in_lanes
+func.func @sum_in_lanes(%X: !amls.matrix<100x100xf64>) -> f64 {
   %0 = amls.agg sum all %X : !amls.matrix<100x100xf64> -> f64
   return %0 : f64
 }
