@@ -88,9 +88,10 @@ def _matrix(name, value):
 
 
 def _is_sparse(value):
-    """A scipy.sparse matrix or array (scipy is not imported for it)."""
-    return type(value).__module__.startswith("scipy.sparse") and hasattr(
-        value, "tocsr")
+    """A scipy.sparse matrix or array: SciPy's own test, where SciPy is
+    loaded (a sparse value implies it is; amls does not import it)."""
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(value)
 
 
 class _CSR(tuple):

@@ -33,7 +33,7 @@ constexpr int64_t kMaxBlocks = 2048;
 constexpr int64_t kMinBlocks = 64;
 /// Cells each thread sums at least, so that the merge stays small.
 constexpr int64_t kMinCellsPerThread = 16;
-/// Partial results merged on the host: fewer than this many (a page).
+/// Partial results merged on the host: at most this many (a page of f64).
 constexpr int64_t kMaxPartialsOnHost = 512;
 /// Partial results each thread of a merge stage merges: at most this many
 /// (a stage is two launches, the initialization and the merge, and a
