@@ -55,6 +55,10 @@ typedef struct AmlsSessionOptions {
   /// target "gpu": the chip kernels are compiled for, e.g. "sm_90" (NULL:
   /// the device's own).
   const char *gpuChip;
+  /// Results the program computes CSR come back CSR (AMLS_MATRIX_CSR: the
+  /// result owns its three arrays) instead of as dense copies; false
+  /// (default): every matrix result is dense.
+  bool csrResults;
 } AmlsSessionOptions;
 
 AMLS_CAPI_EXPORTED void amlsSessionOptionsInit(AmlsSessionOptions *options);
@@ -180,6 +184,11 @@ typedef struct AmlsSessionStatistics {
   /// and their bytes.
   uint64_t inputCopies;
   uint64_t inputCopyBytes;
+  /// Input matrices the runs copied into row-major order or into the
+  /// parameter's element type (the others were read in place: row-major
+  /// or column-major in the parameter's element type), and their bytes.
+  uint64_t inputLayoutCopies;
+  uint64_t inputLayoutCopyBytes;
   /// Milliseconds in the optimizer, in code generation and JIT compilation,
   /// and in running compiled code, over all runs.
   double optimizeMilliseconds;

@@ -70,8 +70,9 @@ AMLS_CAPI_EXPORTED int64_t amlsValueGetInteger(AmlsValue value);
 AMLS_CAPI_EXPORTED bool amlsValueGetMatrix(AmlsValue value,
                                            AmlsMatrixRef *matrix);
 /// Hands a result matrix's memory to the caller: fills `matrix`, whose
-/// `allocation` the caller frees with amlsMatrixMemoryFree, and leaves the
-/// value an empty matrix. False (and nothing changes) for a value that is
+/// `allocation` (and for a CSR result `row_offsets_allocation` and
+/// `column_indices_allocation`) the caller frees with amlsMatrixMemoryFree,
+/// and leaves the value an empty matrix. False (and nothing changes) for a value that is
 /// not a matrix, borrows its memory, or shares it with another value.
 AMLS_CAPI_EXPORTED bool amlsValueTakeMatrix(AmlsValue value,
                                             AmlsMatrixRef *matrix);

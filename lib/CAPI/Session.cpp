@@ -131,6 +131,7 @@ void amlsSessionOptionsInit(AmlsSessionOptions *options) {
   options->blas = nullptr;
   options->target = nullptr;
   options->gpuChip = nullptr;
+  options->csrResults = defaults.csrResults;
 }
 
 AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
@@ -152,6 +153,7 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.target = toString(given.target, "cpu");
   settings.gpuChip = toString(given.gpuChip, "");
   settings.gpuFormat = "isa";
+  settings.csrResults = given.csrResults;
   CompileOptions compile;
   compile.rewrites = settings.rewrites;
   compile.fusion = settings.fusion;
@@ -413,6 +415,8 @@ AmlsSessionStatistics amlsSessionGetStatistics(AmlsSession handle) {
   statistics.failedRuns = counts.failedRuns;
   statistics.inputCopies = counts.inputCopies;
   statistics.inputCopyBytes = counts.inputCopyBytes;
+  statistics.inputLayoutCopies = counts.inputLayoutCopies;
+  statistics.inputLayoutCopyBytes = counts.inputLayoutCopyBytes;
   statistics.optimizeMilliseconds = session.optimizeMilliseconds;
   statistics.compileMilliseconds = session.compileMilliseconds;
   statistics.executeMilliseconds = session.executeMilliseconds;

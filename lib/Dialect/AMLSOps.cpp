@@ -169,7 +169,17 @@ void mlir::amls::refineValueType(Value value, Type type) {
         !isa<RegionBranchOpInterface>(owner))
       continue;
     OpBuilder builder(owner);
-    use.set(CastOp::create(builder, owner->getLoc(), original, value));
+    Value given = value;
+    // A CSR value for a user that was given a dense matrix (the session's
+    // CSR input returned as it is): a dense copy, then the cast.
+    auto from = dyn_cast<MatrixType>(type);
+    auto to = dyn_cast<MatrixType>(original);
+    if (from && to && from.getFormat() != to.getFormat())
+      given = ConvertOp::create(builder, owner->getLoc(),
+                                from.withFormat(to.getFormat()), given);
+    if (given.getType() != original)
+      given = CastOp::create(builder, owner->getLoc(), original, given);
+    use.set(given);
   }
 }
 

@@ -79,8 +79,10 @@ void mlir::amls::registerExecutionDialects(DialectRegistry &registry) {
 
 namespace {
 
-/// The kinds of results amls_main returns (--amls-wrap-entry).
-enum class ResultKind { Matrix, Float, Integer };
+/// The kinds of results amls_main returns (--amls-wrap-entry): a CSR
+/// matrix is returned as its row offsets, column indices and values (1-D
+/// buffers) and its number of columns.
+enum class ResultKind { Matrix, CSRMatrix, Float, Integer };
 
 std::optional<ResultKind> getResultKind(Type type) {
   if (isa<MatrixType>(type))
@@ -92,8 +94,40 @@ std::optional<ResultKind> getResultKind(Type type) {
   return std::nullopt;
 }
 
+/// The kinds of the results of amls_main, as --amls-wrap-entry made its
+/// signature: rank-2 buffers are dense matrices, and a 1-D buffer of i64
+/// starts the four values of a CSR matrix. Null for a signature the session
+/// cannot read.
+std::optional<SmallVector<ResultKind>> getResultKinds(func::FuncOp wrapper) {
+  SmallVector<ResultKind> kinds;
+  ArrayRef<Type> types = wrapper.getResultTypes();
+  for (size_t i = 0; i < types.size(); ++i) {
+    auto tensor = dyn_cast<RankedTensorType>(types[i]);
+    if (tensor && tensor.getRank() == 2) {
+      kinds.push_back(ResultKind::Matrix);
+    } else if (tensor && tensor.getRank() == 1) {
+      Builder b(wrapper.getContext());
+      auto vector = [&](Type element) {
+        return RankedTensorType::get({ShapedType::kDynamic}, element);
+      };
+      if (i + 3 >= types.size() || types[i] != vector(b.getI64Type()) ||
+          types[i + 1] != vector(b.getI32Type()) ||
+          types[i + 2] != vector(b.getF64Type()) || !types[i + 3].isInteger(64))
+        return std::nullopt;
+      kinds.push_back(ResultKind::CSRMatrix);
+      i += 3;
+    } else if (isa<FloatType>(types[i])) {
+      kinds.push_back(ResultKind::Float);
+    } else {
+      kinds.push_back(ResultKind::Integer);
+    }
+  }
+  return kinds;
+}
+
 /// amls_main's results as the LLVM lowering packs them: a struct of memref
-/// descriptors (AmlsMatrixF64: 7 words) and scalars (1 word each), all
+/// descriptors (AmlsMatrixF64: 7 words; a CSR matrix's three AmlsVector*
+/// of 5 words and its number of columns) and scalars (1 word each), all
 /// 8-byte aligned, so every field starts at a multiple of 8 bytes.
 struct ResultLayout {
   SmallVector<ResultKind> kinds;
@@ -103,21 +137,53 @@ struct ResultLayout {
   explicit ResultLayout(ArrayRef<ResultKind> resultKinds) : kinds(resultKinds) {
     static_assert(sizeof(AmlsMatrixF64) == 7 * sizeof(int64_t),
                   "a memref descriptor is seven words");
+    static_assert(sizeof(AmlsVectorI64) == 5 * sizeof(int64_t) &&
+                      sizeof(AmlsVectorI32) == 5 * sizeof(int64_t) &&
+                      sizeof(AmlsVectorF64) == 5 * sizeof(int64_t),
+                  "a 1-D memref descriptor is five words");
     for (ResultKind kind : kinds) {
       wordOffsets.push_back(numWords);
-      numWords += kind == ResultKind::Matrix ? 7 : 1;
+      numWords += kind == ResultKind::Matrix      ? 7
+                  : kind == ResultKind::CSRMatrix ? 3 * 5 + 1
+                                                  : 1;
     }
   }
 
-  /// The C interface returns a struct (several results, or one memref
+  /// The C interface returns a struct (several values, or one memref
   /// descriptor) through a pointer passed first, and a single scalar as its
   /// return value, which the packed interface stores through a pointer
   /// passed last.
   bool returnsThroughFirstArgument() const {
     return kinds.size() > 1 ||
-           (kinds.size() == 1 && kinds[0] == ResultKind::Matrix);
+           (kinds.size() == 1 && (kinds[0] == ResultKind::Matrix ||
+                                  kinds[0] == ResultKind::CSRMatrix));
   }
 };
+
+/// The CSR matrix whose four values start at `field`; it adopts the three
+/// buffers.
+MatrixValue decodeCSR(const int64_t *field) {
+  AmlsVectorI64 offsets;
+  AmlsVectorI32 columns;
+  AmlsVectorF64 values;
+  std::memcpy(&offsets, field, sizeof(offsets));
+  std::memcpy(&columns, field + 5, sizeof(columns));
+  std::memcpy(&values, field + 10, sizeof(values));
+  AmlsMatrixRef ref = {};
+  ref.format = AMLS_MATRIX_CSR;
+  ref.element_type = AMLS_ELEMENT_F64;
+  ref.target = AMLS_TARGET_CPU;
+  ref.rows = offsets.sizes[0] - 1;
+  ref.cols = field[15];
+  ref.row_offsets = offsets.aligned + offsets.offset;
+  ref.column_indices = columns.aligned + columns.offset;
+  ref.data = values.aligned + values.offset;
+  ref.nnz = ref.rows > 0 ? ref.row_offsets[ref.rows] : 0;
+  ref.allocation = values.allocated;
+  ref.row_offsets_allocation = offsets.allocated;
+  ref.column_indices_allocation = columns.allocated;
+  return MatrixValue::adopt(ref);
+}
 
 /// Turns the words amls_main wrote into values; matrices adopt their buffers.
 SmallVector<RuntimeValue> decodeResults(const ResultLayout &layout,
@@ -133,6 +199,10 @@ SmallVector<RuntimeValue> decodeResults(const ResultLayout &layout,
     }
     if (kind == ResultKind::Integer) {
       values.push_back(RuntimeValue::ofInteger(*field));
+      continue;
+    }
+    if (kind == ResultKind::CSRMatrix) {
+      values.push_back(RuntimeValue::ofMatrix(decodeCSR(field)));
       continue;
     }
     AmlsMatrixF64 descriptor;
@@ -165,6 +235,8 @@ namespace mlir::amls {
 /// One specialization of a program, ready to run.
 struct CompiledProgram {
   std::unique_ptr<ExecutionEngine> engine;
+  /// The kinds of the entry's results (which matrices it returns CSR).
+  SmallVector<ResultKind> resultKinds;
 };
 } // namespace mlir::amls
 
@@ -296,6 +368,15 @@ static AmlsElementType boundaryElementType(Type declared) {
   if (element.isInteger(64))
     return AMLS_ELEMENT_I64;
   return AMLS_ELEMENT_F64;
+}
+
+/// Whether the run passes `arg` for a parameter declared `declared` as the
+/// row-major cells of its transpose: a column-major matrix in the element
+/// type the entry takes it in (the specialized entry transposes it back).
+static bool passesTransposed(Type declared, const RuntimeValue &arg) {
+  return arg.isMatrix() && isa<MatrixType>(declared) &&
+         arg.getMatrix().isContiguousColumnMajorOnly() &&
+         arg.getMatrix().getElementType() == boundaryElementType(declared);
 }
 
 /// `matrix`'s cells row-major in `elementType`, in a buffer `copies` keeps.
@@ -457,6 +538,22 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     if (failed(type))
       return failure();
     refineValueType(blockArg, *type);
+    if (passesTransposed(parameter.type, arg)) {
+      // The caller's column-major cells are the row-major cells of the
+      // transpose: the entry takes that and transposes it back.
+      auto matrix = cast<MatrixType>(*type);
+      auto stored =
+          MatrixType::get(matrix.getCols(), matrix.getRows(),
+                          matrix.getElementType(), matrix.getSparsity());
+      blockArg.setType(stored);
+      OpBuilder b = OpBuilder::atBlockBegin(&entry.getBody().front());
+      auto transpose =
+          TransposeOp::create(b, blockArg.getLoc(), matrix, blockArg);
+      blockArg.replaceAllUsesExcept(transpose, transpose);
+      types.push_back(stored);
+      key << stored << " transposed;";
+      continue;
+    }
     types.push_back(*type);
     key << *type << ";";
   }
@@ -482,6 +579,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   compile.fusionExplain = options.fusionExplain;
   compile.formats = options.formats;
   compile.formatsExplain = options.formatsExplain;
+  compile.csrResults = options.csrResults;
   compile.parforExplain = options.parforExplain;
   compile.sums = options.sums;
   compile.memoryLimit = runtime::memory::getLimit();
@@ -513,6 +611,12 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   if (failed(optimize.run(*module)))
     return failure();
   times.optimize = millisecondsSince(start);
+  std::optional<SmallVector<ResultKind>> resultKinds;
+  if (auto wrapper = module->lookupSymbol<func::FuncOp>(kEntryWrapperName))
+    resultKinds = getResultKinds(wrapper);
+  if (!resultKinds || resultKinds->size() != resultTypes.size())
+    return module->emitError("the compiled entry returns values the "
+                             "execution session cannot read");
 
   start = Clock::now();
   PassManager lower(module->getContext());
@@ -562,6 +666,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   ++session.statistics.compilations;
   auto compiled = std::make_unique<CompiledProgram>();
   compiled->engine = std::move(*engine);
+  compiled->resultKinds = std::move(*resultKinds);
   CompiledProgram *result = compiled.get();
   cache[signature] = std::move(compiled);
   return result;
@@ -650,18 +755,23 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
       // row-major copy converted to it.
       const MatrixValue &matrix = arg.getMatrix();
       AmlsElementType taken = boundaryElementType(parameter.type);
+      uint64_t bytes = matrix.getRows() * matrix.getCols() *
+                       (taken == AMLS_ELEMENT_F32 ? 4 : 8);
       void *cells = matrix.getRef().data;
-      if (!matrix.isContiguousRowMajor() || matrix.getElementType() != taken)
+      // Column-major cells in place, as the transpose (passesTransposed).
+      bool transposed = passesTransposed(parameter.type, arg);
+      if (!transposed && (!matrix.isContiguousRowMajor() ||
+                          matrix.getElementType() != taken)) {
         cells = rowMajorCopy(matrix, taken, copies);
+        ++session.statistics.inputLayoutCopies;
+        session.statistics.inputLayoutCopyBytes += bytes;
+      }
       if (toDevice)
-        cells = deviceCopy(cells, matrix.getRows() * matrix.getCols() *
-                                      (taken == AMLS_ELEMENT_F32 ? 4 : 8));
+        cells = deviceCopy(cells, bytes);
       auto *data = static_cast<double *>(cells);
-      descriptors.push_back({data,
-                             data,
-                             0,
-                             {matrix.getRows(), matrix.getCols()},
-                             {matrix.getCols(), 1}});
+      int64_t rows = transposed ? matrix.getCols() : matrix.getRows();
+      int64_t cols = transposed ? matrix.getRows() : matrix.getCols();
+      descriptors.push_back({data, data, 0, {rows, cols}, {cols, 1}});
       descriptorPointers.push_back(&descriptors.back());
       packed.push_back(&descriptorPointers.back());
     } else if (parameter.type.isF64()) {
@@ -681,8 +791,7 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
     }
   }
 
-  ResultLayout layout(llvm::map_to_vector(
-      resultTypes, [](Type type) { return *getResultKind(type); }));
+  ResultLayout layout((*compiled)->resultKinds);
   SmallVector<int64_t> resultWords(layout.numWords, 0);
   void *resultStruct = resultWords.data();
   if (layout.returnsThroughFirstArgument())

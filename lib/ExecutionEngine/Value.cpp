@@ -24,6 +24,8 @@ static AmlsMatrixRef denseF64(const double *cells, int64_t rows, int64_t cols,
   ref.row_offsets = nullptr;
   ref.column_indices = nullptr;
   ref.nnz = 0;
+  ref.row_offsets_allocation = nullptr;
+  ref.column_indices_allocation = nullptr;
   return ref;
 }
 
@@ -80,12 +82,17 @@ MatrixValue MatrixValue::borrow(const runtime::Matrix &matrix) {
 
 namespace {
 /// Returns the compiled code's allocations to the runtime's pool unless
-/// the memory was released to the caller.
+/// the memory was released to the caller: the one of the values, and a CSR
+/// matrix's two others.
 struct FreeAllocation {
+  void *others[2] = {nullptr, nullptr};
   bool released = false;
   void operator()(void *allocation) const {
-    if (!released)
-      runtime::memory::release(allocation);
+    if (released)
+      return;
+    runtime::memory::release(allocation);
+    for (void *other : others)
+      runtime::memory::release(other);
   }
 };
 } // namespace
@@ -93,8 +100,13 @@ struct FreeAllocation {
 MatrixValue MatrixValue::adopt(const AmlsMatrixRef &ref) {
   MatrixValue value;
   value.ref = ref;
+  FreeAllocation free;
+  if (ref.format == AMLS_MATRIX_CSR) {
+    free.others[0] = ref.row_offsets_allocation;
+    free.others[1] = ref.column_indices_allocation;
+  }
   // With a deleter the owner is non-empty even for a null allocation.
-  value.owner = std::shared_ptr<void>(ref.allocation, FreeAllocation());
+  value.owner = std::shared_ptr<void>(ref.allocation, free);
   return value;
 }
 
@@ -126,15 +138,20 @@ bool MatrixValue::isContiguousRowMajor() const {
          (ref.rows <= 1 || ref.strides[0] == ref.cols);
 }
 
+bool MatrixValue::isContiguousColumnMajorOnly() const {
+  return ref.format == AMLS_MATRIX_DENSE && ref.rows > 1 && ref.cols > 1 &&
+         ref.strides[0] == 1 && ref.strides[1] == ref.rows;
+}
+
 std::string MatrixValue::checkCSR() const {
   if (!isCSR())
     return "";
   const int64_t *offsets = ref.row_offsets;
   if (ref.rows > 0 && offsets[0] != 0)
-    return "its row offsets start at " + std::to_string(offsets[0]) + ", not 0";
+    return "row offsets start at " + std::to_string(offsets[0]) + ", not 0";
   for (int64_t r = 0; r < ref.rows; ++r) {
     if (offsets[r + 1] < offsets[r])
-      return "its row offsets decrease at row " + std::to_string(r + 1);
+      return "row offsets decrease at row " + std::to_string(r + 1);
     int64_t previous = -1;
     for (int64_t k = offsets[r]; k < offsets[r + 1]; ++k) {
       int64_t column = ref.column_indices[k];

@@ -298,6 +298,7 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
   AMLSSelectFormatsOptions formats;
   formats.mode = options.formats;
   formats.explain = options.formatsExplain;
+  formats.csrResults = options.csrResults;
   pm.addPass(createAMLSSelectFormats(formats));
   if (options.fusion != "none") {
     AMLSFuseOptions fuse;

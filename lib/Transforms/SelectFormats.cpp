@@ -3,7 +3,8 @@
 // --amls-select-formats: stores a matrix CSR where the rule of
 // CostModel/StorageFormat.h says so and its producer has a CSR kernel
 // (CSRKernelInterface), and inserts amls.convert where a consumer needs the
-// other format. Values that leave their block stay dense.
+// other format. Values that leave their block stay dense (an entry's
+// results too, unless csr-results asks for CSR results).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +34,9 @@ enum class Mode { Auto, Dense, CSR };
 
 class FormatSelector {
 public:
-  FormatSelector(Mode mode, StorageFormatRule rule, bool explain)
-      : mode(mode), rule(rule), explain(explain) {}
+  FormatSelector(Mode mode, StorageFormatRule rule, bool explain,
+                 bool csrResults)
+      : mode(mode), rule(rule), explain(explain), csrResults(csrResults) {}
 
   void run(Operation *root) {
     // A private function's sparse argument is passed CSR when its users
@@ -66,7 +68,9 @@ public:
         visit(op);
     });
     root->walk([&](func::FuncOp function) {
-      if (function.isPrivate() && !function.isExternal())
+      if (function.isExternal())
+        return;
+      if (function.isPrivate() || isEntry(function))
         returnCSR(function, callers->getUsers(function));
     });
     root->walk([&](MatmulOp product) { transposeProduct(product); });
@@ -481,38 +485,35 @@ private:
   /// result #i returns it CSR where a caller's user takes it CSR: the
   /// returns pass the CSR matrix, and each call gives dense copies to the
   /// users without a kernel for it (a sparse matrix built in a function is
-  /// never densified on the way out).
+  /// never densified on the way out). With csr-results an entry (isEntry)
+  /// always does: its caller is the execution session, which hands CSR
+  /// results to the host as they are.
   void returnCSR(func::FuncOp function, ArrayRef<Operation *> users) {
-    if (users.empty() || !llvm::all_of(users, llvm::IsaPred<func::CallOp>))
+    bool entry = isEntry(function);
+    if (!entry &&
+        (users.empty() || !llvm::all_of(users, llvm::IsaPred<func::CallOp>)))
       return;
     SmallVector<func::ReturnOp> returns;
     function.walk([&](func::ReturnOp ret) { returns.push_back(ret); });
     SmallVector<Type> results(function.getResultTypes());
     for (unsigned i = 0; i < results.size(); ++i) {
-      auto sparse = [&](func::ReturnOp ret) {
-        auto copy = ret.getOperand(i).getDefiningOp<ConvertOp>();
-        return copy && isCSRMatrix(copy.getInput().getType()) &&
-               copy.getInput().getType() ==
-                   cast<MatrixType>(results[i]).withFormat(MatrixFormat::CSR);
-      };
-      if (!isa<MatrixType>(results[i]) || !llvm::all_of(returns, sparse))
+      Type csrType =
+          getReturnedCSRType(returns, i, results[i], /*exact=*/!entry);
+      if (!csrType)
         continue;
-      Type csrType = cast<MatrixType>(results[i]).withFormat(MatrixFormat::CSR);
-      bool taken = llvm::any_of(users, [&](Operation *call) {
-        return llvm::any_of(call->getResult(i).getUses(), [&](OpOperand &use) {
-          bool toCSR = isa<ConvertOp>(use.getOwner()) &&
-                       isCSRMatrix(use.getOwner()->getResult(0).getType());
-          return toCSR || takesCSRAsIs(use, csrType);
-        });
-      });
+      bool taken =
+          entry || llvm::any_of(users, [&](Operation *call) {
+            return llvm::any_of(
+                call->getResult(i).getUses(), [&](OpOperand &use) {
+                  bool toCSR =
+                      isa<ConvertOp>(use.getOwner()) &&
+                      isCSRMatrix(use.getOwner()->getResult(0).getType());
+                  return toCSR || takesCSRAsIs(use, csrType);
+                });
+          });
       if (!taken)
         continue;
-      for (func::ReturnOp ret : returns) {
-        auto copy = ret.getOperand(i).getDefiningOp<ConvertOp>();
-        ret->setOperand(i, copy.getInput());
-        if (copy->use_empty())
-          copy->erase();
-      }
+      returnWithoutDenseCopies(returns, i);
       results[i] = csrType;
       for (Operation *user : users)
         passResultAsCSR(user->getResult(i), csrType);
@@ -523,6 +524,50 @@ private:
     }
     function.setFunctionType(FunctionType::get(
         function.getContext(), function.getArgumentTypes(), results));
+  }
+
+  /// An entry of the program: public, defined and called by nothing, and
+  /// with csr-results its results may be CSR.
+  bool isEntry(func::FuncOp function) const {
+    return csrResults && mode != Mode::Dense && function.isPublic() &&
+           !function.isExternal() && callers->getUsers(function).empty();
+  }
+
+  /// The CSR type result #i of a function declared `declared` gets when all
+  /// its `returns` return a dense copy of a CSR matrix of one type, else
+  /// null. That type is the declared one in CSR where `exact`; otherwise
+  /// (an entry, whose declared results the session does not specialize) it
+  /// need only be compatible with the declared one.
+  static Type getReturnedCSRType(ArrayRef<func::ReturnOp> returns, unsigned i,
+                                 Type declared, bool exact = true) {
+    auto type = dyn_cast<MatrixType>(declared);
+    if (!type || returns.empty())
+      return Type();
+    auto csrInput = [&](func::ReturnOp ret) -> Type {
+      auto copy = ret.getOperand(i).getDefiningOp<ConvertOp>();
+      return copy && isCSRMatrix(copy.getInput().getType())
+                 ? copy.getInput().getType()
+                 : Type();
+    };
+    auto csrType = dyn_cast_or_null<MatrixType>(csrInput(returns.front()));
+    if (!csrType || (exact ? csrType != type.withFormat(MatrixFormat::CSR)
+                           : !areCompatibleMatrixTypes(type, csrType)))
+      return Type();
+    bool same = llvm::all_of(
+        returns, [&](func::ReturnOp ret) { return csrInput(ret) == csrType; });
+    return same ? csrType : Type();
+  }
+
+  /// Makes the `returns` return the CSR matrices of which they return dense
+  /// copies as result #i.
+  static void returnWithoutDenseCopies(ArrayRef<func::ReturnOp> returns,
+                                       unsigned i) {
+    for (func::ReturnOp ret : returns) {
+      auto copy = ret.getOperand(i).getDefiningOp<ConvertOp>();
+      ret->setOperand(i, copy.getInput());
+      if (copy->use_empty())
+        copy->erase();
+    }
   }
 
   /// Makes a call's result CSR: conversions of it to CSR go away, users
@@ -624,6 +669,8 @@ private:
   }
 
   bool returnTakesCSR(func::FuncOp function, unsigned result) const {
+    if (function && isEntry(function))
+      return true;
     if (!function || !function.isPrivate() || mode == Mode::Dense ||
         !returnsInQuestion.insert(function).second)
       return false;
@@ -721,6 +768,7 @@ private:
   Mode mode;
   StorageFormatRule rule;
   bool explain;
+  bool csrResults;
   DenseMap<std::pair<Value, Operation *>, Value> denseCopies;
   DenseSet<Value> carried;
   SymbolTableCollection symbols;
@@ -756,7 +804,7 @@ struct AMLSSelectFormatsPass
     StorageFormatRule rule;
     rule.sparsityTurnPoint = sparsityTurnPoint;
     rule.minCells = minCells;
-    FormatSelector selector(*parsed, rule, explain);
+    FormatSelector selector(*parsed, rule, explain, csrResults);
     selector.run(getOperation());
     numCSR += selector.numCSR;
     numConverts += selector.numConverts;

@@ -124,9 +124,24 @@ def _csr(name, value):
                  _np.ascontiguousarray(csr.data, dtype=_np.float64)))
 
 
+def _result(value):
+    """A result as Python sees it: a CSR result (the native layer's
+    ('csr', rows, cols, row offsets, column indices, values) over the
+    program's arrays) as a scipy.sparse.csr_matrix; the rest as they are."""
+    if not (isinstance(value, tuple) and value and value[0] == "csr"):
+        return value
+    import scipy.sparse
+    _, rows, cols, offsets, columns, values = value
+    # The values and column indices are used as they are; SciPy takes one
+    # index type for both index arrays, so the row offsets (rows + 1
+    # numbers) become int32 where the column indices are.
+    return scipy.sparse.csr_matrix((values, columns, offsets),
+                                   shape=(rows, cols), copy=False)
+
+
 def _run(program, arguments):
     try:
-        return program.run(arguments)
+        return [_result(value) for value in program.run(arguments)]
     except _amls.RunError as error:
         raise RunError(str(error)) from None
     except _amls.Error as error:
@@ -208,15 +223,19 @@ class Session:
     rewrites, fusion, formats, sums, blas: as amls-run's flags;
     target: "cpu", or "gpu" (parallel loops as CUDA kernels on device 0;
     a ValueError says why where no usable GPU is); gpu_chip: the chip the
-    kernels are compiled for, e.g. "sm_90" (default: the device's)."""
+    kernels are compiled for, e.g. "sm_90" (default: the device's);
+    csr_results: matrices the program computes in CSR (a sparse input
+    scaled, a sparse product) come back as scipy.sparse.csr_matrix over
+    the program's arrays instead of as dense arrays (default False: every
+    matrix result is a NumPy array)."""
 
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
                  fusion="cost", formats="auto", sums="kahan", blas="auto",
-                 target="cpu", gpu_chip=None):
+                 target="cpu", gpu_chip=None, csr_results=False):
         try:
             self._native = _amls.Session(threads, memory_limit, rewrites,
                                          fusion, formats, sums, blas, target,
-                                         gpu_chip or "")
+                                         gpu_chip or "", bool(csr_results))
         except _amls.Error as error:
             raise ValueError(str(error)) from None
         self._count = 0
@@ -252,7 +271,9 @@ class Session:
         """runs, compilations, cache_hits, failed_runs, optimize_ms,
         compile_ms, execute_ms, peak_memory_bytes, input_copies and
         input_copy_bytes (target "gpu": inputs copied where the device
-        reaches them)."""
+        reaches them), input_layout_copies and input_layout_copy_bytes
+        (inputs copied into row-major order or the parameter's dtype; the
+        others were read in place)."""
         return self._native.stats()
 
 

@@ -174,6 +174,19 @@ public:
         py::capsule owner(result.ptr, [](void *value) {
           amlsValueDestroy(AmlsValue{value});
         });
+        if (matrix.format == AMLS_MATRIX_CSR) {
+          // The three arrays share the value (amls._csr's tuple; the
+          // package makes the scipy.sparse matrix).
+          auto *offsets = const_cast<int64_t *>(matrix.row_offsets);
+          auto *columns = const_cast<int32_t *>(matrix.column_indices);
+          out.append(py::make_tuple(
+              "csr", matrix.rows, matrix.cols,
+              py::array_t<int64_t>({matrix.rows + 1}, {8}, offsets, owner),
+              py::array_t<int32_t>({matrix.nnz}, {4}, columns, owner),
+              py::array_t<double>({matrix.nnz}, {8},
+                                  static_cast<double *>(matrix.data), owner)));
+          continue;
+        }
         out.append(py::array(py::dtype::of<double>(),
                              {matrix.rows, matrix.cols},
                              {matrix.strides[0] * 8, matrix.strides[1] * 8},
@@ -206,9 +219,11 @@ public:
   Session(unsigned threads, uint64_t memoryLimit, const std::string &rewrites,
           const std::string &fusion, const std::string &formats,
           const std::string &sums, const std::string &blas,
-          const std::string &target, const std::string &gpuChip) {
+          const std::string &target, const std::string &gpuChip,
+          bool csrResults) {
     AmlsSessionOptions options;
     amlsSessionOptionsInit(&options);
+    options.csrResults = csrResults;
     options.target = target.c_str();
     options.gpuChip = gpuChip.empty() ? nullptr : gpuChip.c_str();
     options.threads = threads;
@@ -285,6 +300,8 @@ public:
     out["failed_runs"] = statistics.failedRuns;
     out["input_copies"] = statistics.inputCopies;
     out["input_copy_bytes"] = statistics.inputCopyBytes;
+    out["input_layout_copies"] = statistics.inputLayoutCopies;
+    out["input_layout_copy_bytes"] = statistics.inputLayoutCopyBytes;
     out["optimize_ms"] = statistics.optimizeMilliseconds;
     out["compile_ms"] = statistics.compileMilliseconds;
     out["execute_ms"] = statistics.executeMilliseconds;
@@ -319,7 +336,7 @@ PYBIND11_MODULE(_amls, m) {
       .def(py::init<unsigned, uint64_t, const std::string &,
                     const std::string &, const std::string &,
                     const std::string &, const std::string &,
-                    const std::string &, const std::string &>())
+                    const std::string &, const std::string &, bool>())
       .def("compile_mlir", &Session::compileMLIR)
       .def("compile_dml", &Session::compileDML)
       .def("stats", &Session::stats);

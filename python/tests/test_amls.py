@@ -74,6 +74,40 @@ def test_contiguous_float64_inputs_are_not_copied():
     assert amls._matrix("X", X.astype(np.float32)).dtype == np.float32
 
 
+@pytest.mark.parametrize("script", [GRAM, "Z = X + 1\nr = rowSums(X)\n"
+                                    "c = colSums(X)\nW = X[2:5, 1:3]\n"
+                                    "s = sum(X * X)\n"])
+def test_fortran_order_is_read_in_place(script):
+    # A column-major float64 array is the row-major transpose: the program
+    # takes it in place (no layout copy) and computes what it computes on
+    # the same data in C order (differential) and in NumPy.
+    s = amls.Session(threads=2)
+    f = s.compile_dml(script)
+    X, y = data(rows=300, cols=7, seed=6)
+    F = np.asfortranarray(X)
+    extra = {"y": y} if script == GRAM else {}
+    out_c, out_f = f(X=X, **extra), f(X=F, **extra)
+    assert s.stats()["input_layout_copies"] == 0
+    assert s.stats()["compilations"] == 2          # one per layout
+    for name in out_c:
+        np.testing.assert_allclose(out_f[name], out_c[name], rtol=1e-13,
+                                   atol=1e-13)
+    if script == GRAM:
+        check_gram(out_f, X, y)
+    else:
+        np.testing.assert_allclose(out_f["Z"], X + 1, rtol=0, atol=0)
+        np.testing.assert_allclose(out_f["r"][:, 0], X.sum(axis=1),
+                                   rtol=1e-13)
+        np.testing.assert_allclose(out_f["c"][0], X.sum(axis=0), rtol=1e-13)
+        np.testing.assert_array_equal(out_f["W"], X[1:5, 0:3])
+    # A float32 array for a DML (float64) parameter is converted once by
+    # the run (a strided view is made contiguous by the package first).
+    f(X=X.astype(np.float32), **extra)
+    stats = s.stats()
+    assert stats["input_layout_copies"] == 1
+    assert stats["input_layout_copy_bytes"] == X.size * 8
+
+
 def test_results_own_the_programs_buffer(session):
     X, y = data()
     out = session.compile_dml(GRAM)(X=X, y=y)
@@ -280,6 +314,39 @@ def test_a_large_sparse_input_is_never_dense():
     np.testing.assert_allclose(out["y"][:, 0], A @ x[:, 0], rtol=1e-12)
     # The result (8 MB) and the kernels' scratch, not a copy of A.
     assert s.stats()["peak_memory_bytes"] < 64 << 20
+
+
+def test_csr_results_against_scipy():
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    A = scipy_sparse.random(300, 200, density=0.02, format="csr",
+                            random_state=5)
+    x = np.random.default_rng(5).standard_normal((200, 1))
+    script = "B = A * 2\nT = t(A)\nP = A * A\nI = A\ny = A %*% x\n"
+    sparse = amls.Session(threads=2, csr_results=True).compile_dml(script)
+    dense = amls.Session(threads=2).compile_dml(script)
+    out, reference = sparse(A=A, x=x), dense(A=A, x=x)
+    expected = {"B": 2 * A, "T": A.T, "P": A.multiply(A), "I": A}
+    # The input returned as it is comes back as the program's own copy.
+    assert not np.shares_memory(out["I"].data, A.data)
+    for name, matrix in expected.items():
+        result = out[name]
+        assert scipy_sparse.isspmatrix_csr(result), name
+        assert result.shape == matrix.shape
+        assert result.has_sorted_indices
+        np.testing.assert_allclose(result.toarray(), matrix.toarray(),
+                                   rtol=1e-15, atol=0)
+        # The same cells as the dense result (differential), and the
+        # values are the program's buffer, not a copy.
+        np.testing.assert_array_equal(result.toarray(), reference[name])
+        assert not result.data.flags.owndata
+        assert not result.indices.flags.owndata
+    # A dense result stays a NumPy array.
+    assert isinstance(out["y"], np.ndarray)
+    np.testing.assert_allclose(out["y"], A @ x, rtol=1e-12, atol=1e-12)
+    # The arrays outlive the function and the session's other results.
+    B = out["B"]
+    del out, sparse
+    np.testing.assert_allclose(B.toarray(), 2 * A.toarray(), rtol=0, atol=0)
 
 
 def test_bad_sparse_inputs():

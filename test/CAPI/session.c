@@ -1,7 +1,7 @@
 /* The C API from C: sessions, programs from AMLS IR and DML text, values
  * over the caller's memory, results handed over, errors with locations,
  * statistics and the compile cache, programs that fail while they run,
- * CSR inputs, and sessions running concurrently.
+ * CSR inputs and results, and sessions running concurrently.
  * Oracles are hand-derived (t(X) X of small integer matrices, sums).
  *
  * RUN: amls-capi-session 2>&1 | FileCheck %s
@@ -113,8 +113,9 @@ static void gram(void) {
          (unsigned long)statistics.compilations,
          (unsigned long)statistics.cacheHits);
   // A column-major view (strides 1, 3) of the same cells is read in place
-  // and an f32 copy converted once: both give t(X) X of their matrix.
-  // CHECK-NEXT: column-major G[0,0] = 14, f32 G[0,0] = 35
+  // (as the row-major transpose) and an f32 matrix is converted once (one
+  // layout copy of 48 bytes): both give t(X) X of their matrix.
+  // CHECK-NEXT: column-major G[0,0] = 14, f32 G[0,0] = 35, layout copies 1 (48 bytes)
   double columnMajor[6] = {1, 2, 3, 4, 5, 6}; /* X = [1 4; 2 5; 3 6] */
   float singles[6] = {1, 2, 3, 4, 5, 6};
   AmlsValue views[2] = {
@@ -136,8 +137,12 @@ static void gram(void) {
     amlsValueDestroy(out[1]);
     amlsValueDestroy(views[i]);
   }
-  printf("column-major G[0,0] = %g, f32 G[0,0] = %g\n", firstCell[0],
-         firstCell[1]);
+  statistics = amlsSessionGetStatistics(session);
+  printf("column-major G[0,0] = %g, f32 G[0,0] = %g, layout copies %lu (%lu "
+         "bytes)\n",
+         firstCell[0], firstCell[1],
+         (unsigned long)statistics.inputLayoutCopies,
+         (unsigned long)statistics.inputLayoutCopyBytes);
 
   // Wrong argument count and kind: errors, not crashes.
   // CHECK-NEXT: run error: main: expected 2 arguments (X, w), found 1
@@ -452,27 +457,51 @@ static void runFailures(void) {
  * A = [1 0 2 0; 0 0 0 3; 4 5 0 0], x = (1, 2, 3, 4): A x = (7, 12, 14),
  * sum(A) = 15, colSums(A) = (5, 5, 2, 3). Arrays that are not CSR fail
  * the run with what is wrong. */
+/* A = [1 0 2 0; 0 0 0 3; 4 5 0 0] as CSR arrays, and x = (1, 2, 3, 4). */
+typedef struct SampleCSR {
+  int64_t offsets[4];
+  int32_t columns[5];
+  double values[5], x[4];
+} SampleCSR;
+static const SampleCSR kSample = {
+    {0, 2, 3, 5}, {0, 2, 3, 0, 1}, {1, 2, 3, 4, 5}, {1, 2, 3, 4}};
+
+/* The arguments A (CSR over the sample's arrays) and x. */
+static void sampleArguments(SampleCSR *sample, AmlsValue arguments[2]) {
+  arguments[0] = amlsValueCreateCSR(3, 4, sample->offsets, sample->columns,
+                                    sample->values);
+  arguments[1] = amlsValueCreateDense(sample->x, AMLS_ELEMENT_F64, 4, 1, 1, 1);
+}
+
+/* A DML script of the matrices A and x with three outputs. */
+static AmlsProgram compileOnAAndX(AmlsSession session, const char *source,
+                                  const char *name,
+                                  const MlirStringRef outputs[3]) {
+  AmlsError error = {NULL};
+  AmlsScriptInput inputs[2] = {{ref("A"), AMLS_INPUT_MATRIX},
+                               {ref("x"), AMLS_INPUT_MATRIX}};
+  AmlsProgram program = amlsSessionCompileDMLFunction(
+      session, ref(source), ref(name), inputs, 2, outputs, 3, NULL, NULL, 0,
+      &error);
+  if (amlsProgramIsNull(program))
+    printError(name, error);
+  return program;
+}
+
 static void csrInput(void) {
   // CHECK-LABEL: csr input
   printf("csr input\n");
   AmlsSession session = amlsSessionCreate(NULL, NULL);
   AmlsError error = {NULL};
-  AmlsScriptInput inputs[2] = {{ref("A"), AMLS_INPUT_MATRIX},
-                               {ref("x"), AMLS_INPUT_MATRIX}};
   const MlirStringRef outputs[3] = {ref("y"), ref("s"), ref("c")};
-  AmlsProgram program = amlsSessionCompileDMLFunction(
-      session, ref("y = A %*% x\ns = sum(A)\nc = colSums(A)\n"),
-      ref("csr.dml"), inputs, 2, outputs, 3, NULL, NULL, 0, &error);
-  if (amlsProgramIsNull(program)) {
-    printError("csr", error);
+  AmlsProgram program = compileOnAAndX(
+      session, "y = A %*% x\ns = sum(A)\nc = colSums(A)\n", "csr.dml",
+      outputs);
+  if (amlsProgramIsNull(program))
     return;
-  }
-  int64_t offsets[4] = {0, 2, 3, 5};
-  int32_t columns[5] = {0, 2, 3, 0, 1};
-  double values[5] = {1, 2, 3, 4, 5}, x[4] = {1, 2, 3, 4};
-  AmlsValue arguments[2] = {
-      amlsValueCreateCSR(3, 4, offsets, columns, values),
-      amlsValueCreateDense(x, AMLS_ELEMENT_F64, 4, 1, 1, 1)};
+  SampleCSR sample = kSample;
+  AmlsValue arguments[2];
+  sampleArguments(&sample, arguments);
   AmlsValue results[3];
   // CHECK-NEXT: y = (7, 12, 14), s = 15, c = (5, 5, 2, 3)
   if (mlirLogicalResultIsFailure(
@@ -492,15 +521,106 @@ static void csrInput(void) {
   }
   amlsValueDestroy(arguments[0]);
   // CHECK-NEXT: bad csr: csr.dml: error: parameter 'A' was given a CSR matrix whose row 3 has column index 4, outside 0..3
-  columns[4] = 4;
-  arguments[0] = amlsValueCreateCSR(3, 4, offsets, columns, values);
+  sample.columns[4] = 4;
+  arguments[0] = amlsValueCreateCSR(3, 4, sample.offsets, sample.columns,
+                                    sample.values);
   if (mlirLogicalResultIsFailure(
           amlsProgramRun(program, arguments, 2, results, &error)))
     printError("bad csr", error);
   amlsValueDestroy(arguments[0]);
+  // Row offsets that do not start at 0, or that decrease.
+  // CHECK-NEXT: offsets from 1: csr.dml: error: parameter 'A' was given a CSR matrix whose row offsets start at 1, not 0
+  // CHECK-NEXT: decreasing offsets: csr.dml: error: parameter 'A' was given a CSR matrix whose row offsets decrease at row 2
+  sample.columns[4] = 1;
+  int64_t fromOne[4] = {1, 2, 3, 5}, decreasing[4] = {0, 3, 2, 5};
+  arguments[0] =
+      amlsValueCreateCSR(3, 4, fromOne, sample.columns, sample.values);
+  if (mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 2, results, &error)))
+    printError("offsets from 1", error);
+  amlsValueDestroy(arguments[0]);
+  arguments[0] =
+      amlsValueCreateCSR(3, 4, decreasing, sample.columns, sample.values);
+  if (mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 2, results, &error)))
+    printError("decreasing offsets", error);
+  amlsValueDestroy(arguments[0]);
   // CHECK-NEXT: null arrays: 1
   printf("null arrays: %d\n",
-         (int)amlsValueIsNull(amlsValueCreateCSR(3, 4, offsets, NULL, NULL)));
+         (int)amlsValueIsNull(
+             amlsValueCreateCSR(3, 4, sample.offsets, NULL, NULL)));
+  amlsValueDestroy(arguments[1]);
+  amlsSessionDestroy(session);
+}
+
+static void printCSR(const char *name, const AmlsMatrixRef *m) {
+  printf("%s: csr %d, %lldx%lld, offsets", name, m->format == AMLS_MATRIX_CSR,
+         (long long)m->rows, (long long)m->cols);
+  for (int64_t r = 0; r <= m->rows; ++r)
+    printf(" %lld", (long long)m->row_offsets[r]);
+  printf(", columns");
+  for (int64_t k = 0; k < m->nnz; ++k)
+    printf(" %d", m->column_indices[k]);
+  printf(", values");
+  for (int64_t k = 0; k < m->nnz; ++k)
+    printf(" %g", ((const double *)m->data)[k]);
+  printf("\n");
+}
+
+/* csrResults: the matrices a program computes CSR come back CSR, owning
+ * their three arrays. With A as in csrInput, 2 * A keeps A's structure
+ * with the values doubled, t(A) = [1 0 4; 0 0 5; 2 0 0; 0 3 0], and
+ * A %*% x stays dense (7, 12, 14). A result taken with amlsValueTakeMatrix
+ * hands its three allocations to the caller. */
+static void csrResults(void) {
+  // CHECK-LABEL: csr results
+  printf("csr results\n");
+  AmlsSessionOptions options;
+  amlsSessionOptionsInit(&options);
+  options.csrResults = true;
+  AmlsError error = {NULL};
+  AmlsSession session = amlsSessionCreate(&options, &error);
+  const MlirStringRef outputs[3] = {ref("B"), ref("T"), ref("y")};
+  AmlsProgram program = compileOnAAndX(
+      session, "B = A * 2\nT = t(A)\ny = A %*% x\n", "csr-results.dml",
+      outputs);
+  if (amlsProgramIsNull(program))
+    return;
+  SampleCSR sample = kSample;
+  AmlsValue arguments[2];
+  sampleArguments(&sample, arguments);
+  AmlsValue results[3];
+  if (mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 2, results, &error))) {
+    printError("csr results run", error);
+  } else {
+    AmlsMatrixRef b, t, y;
+    // CHECK-NEXT: B: csr 1, 3x4, offsets 0 2 3 5, columns 0 2 3 0 1, values 2 4 6 8 10
+    // CHECK-NEXT: T: csr 1, 4x3, offsets 0 2 3 4 5, columns 0 2 2 0 1, values 1 4 5 2 3
+    // CHECK-NEXT: y: dense 1, (7, 12, 14)
+    amlsValueGetMatrix(results[1], &t);
+    amlsValueGetMatrix(results[2], &y);
+    // B is taken: its three arrays are the caller's to free.
+    bool taken = amlsValueTakeMatrix(results[0], &b);
+    printCSR("B", &b);
+    printCSR("T", &t);
+    const double *yv = (const double *)y.data;
+    printf("y: dense %d, (%g, %g, %g)\n", y.format == AMLS_MATRIX_DENSE,
+           yv[0], yv[y.strides[0]], yv[2 * y.strides[0]]);
+    // CHECK-NEXT: taken 1: allocations 1 1 1, the value is now 0x0
+    AmlsMatrixRef empty;
+    amlsValueGetMatrix(results[0], &empty);
+    printf("taken %d: allocations %d %d %d, the value is now %lldx%lld\n",
+           taken, b.allocation != NULL, b.row_offsets_allocation != NULL,
+           b.column_indices_allocation != NULL, (long long)empty.rows,
+           (long long)empty.cols);
+    amlsMatrixMemoryFree(b.allocation);
+    amlsMatrixMemoryFree(b.row_offsets_allocation);
+    amlsMatrixMemoryFree(b.column_indices_allocation);
+    for (int i = 0; i < 3; ++i)
+      amlsValueDestroy(results[i]);
+  }
+  amlsValueDestroy(arguments[0]);
   amlsValueDestroy(arguments[1]);
   amlsSessionDestroy(session);
 }
@@ -565,6 +685,7 @@ int main(void) {
   concurrentSessions();
   runFailures();
   csrInput();
+  csrResults();
   typedInputs();
   return 0;
 }

@@ -3,6 +3,8 @@
 // RUN: amls-opt %s -split-input-file -amls-select-formats="sparsity-turn-point=0.004" | FileCheck %s --check-prefix=TURN
 // RUN: amls-opt %s -split-input-file -amls-select-formats=explain -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 // RUN: not amls-opt %s -amls-select-formats=mode=coo 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: amls-opt %s -split-input-file -amls-select-formats=csr-results | FileCheck %s --check-prefix=RESULTS
+// RUN: amls-opt %s -split-input-file -amls-select-formats="csr-results explain" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RESULTS-EXPLAIN
 
 // MODE: amls-select-formats: expected mode 'auto', 'dense' or 'csr', found 'coo'
 
@@ -354,4 +356,28 @@ func.func @poison_branch(%flag: i1) -> f64 {
   }
   %s = amls.agg sum all %r : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
   return %s : f64
+}
+
+// -----
+
+// With csr-results an entry (public, called by nothing) returns the sparse
+// matrices it computes CSR, without the dense copy; a result computed
+// dense stays dense, and without the option every result is dense.
+// RESULTS-LABEL: func @entry_results
+// RESULTS-SAME: -> (!amls.matrix<1000x1000xf64, sparsity = 0.005, format = csr>, !amls.matrix<1000x1000xf64>, f64)
+// RESULTS: %[[A:.*]] = amls.read {{.*}} format = csr>
+// RESULTS: %[[S:.*]] = amls.mul %[[A]], {{.*}} format = csr>
+// RESULTS-NOT: amls.convert %[[S]]
+// RESULTS: return %[[S]], %{{.*}}, %{{.*}} :
+// CHECK-LABEL: func @entry_results
+// CHECK-SAME: -> (!amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1000xf64>, f64)
+// CHECK: amls.convert
+// RESULTS-EXPLAIN: result #0 of @entry_results is returned CSR
+// RESULTS-EXPLAIN-NOT: result #1 of @entry_results
+func.func @entry_results(%c: f64) -> (!amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1000xf64>, f64) {
+  %A = amls.read "links.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %S = amls.mul %A, %c : !amls.matrix<1000x1000xf64, sparsity = 0.005>, f64 -> !amls.matrix<1000x1000xf64, sparsity = 0.005>
+  %E = amls.exp %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> !amls.matrix<1000x1000xf64>
+  %t = amls.agg sum all %A : !amls.matrix<1000x1000xf64, sparsity = 0.005> -> f64
+  return %S, %E, %t : !amls.matrix<1000x1000xf64, sparsity = 0.005>, !amls.matrix<1000x1000xf64>, f64
 }

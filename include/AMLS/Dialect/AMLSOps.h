@@ -41,7 +41,8 @@ AMLS_CELL_OPS(AMLS_DECLARE_CELL)
 /// Gives `value` the (more precise, compatible) matrix type `type`. Uses
 /// that need the type they were built with (ops of other dialects such as
 /// calls and returns, region-branch edges) read it through an `amls.cast`,
-/// which inference removes where it can.
+/// which inference removes where it can (after an `amls.convert` where
+/// `type` is in another format).
 void refineValueType(Value value, Type type);
 } // namespace mlir::amls
 

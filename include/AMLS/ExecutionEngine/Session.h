@@ -52,6 +52,10 @@ struct SessionOptions {
   /// Storage formats (--amls-select-formats): auto, dense or csr.
   std::string formats = "auto";
   bool formatsExplain = false;
+  /// Results the program computes CSR are returned CSR (three arrays the
+  /// result owns) instead of as dense copies (--amls-select-formats's
+  /// csr-results).
+  bool csrResults = false;
   /// Print each parfor's dependency analysis and plan on stderr.
   bool parforExplain = false;
   /// How aggregates sum: kahan (compensated, as SystemDS) or plain.
@@ -104,6 +108,10 @@ struct SessionStatistics {
   unsigned cacheHits = 0;
   /// Runs whose program failed while it ran (returnRunFailures).
   unsigned failedRuns = 0;
+  /// Input matrices the run copied into row-major order or into the
+  /// parameter's element type (others are read in place), and their bytes.
+  uint64_t inputLayoutCopies = 0;
+  uint64_t inputLayoutCopyBytes = 0;
   /// target=gpu: input matrices copied into the runtime's pool (managed
   /// memory, which the device reaches; a caller's memory is host memory),
   /// and their bytes.
@@ -141,8 +149,12 @@ public:
 
   /// Runs the entry on `args` (one per parameter), compiling a version
   /// specialized to their types unless one is cached. Matrix arguments are
-  /// dense f64 on the CPU; contiguous row-major ones are read in place,
-  /// others are copied once into that layout. Problems (an argument that
+  /// dense (f64, f32 or i64) or CSR on the CPU. A dense one in the
+  /// parameter's element type is read in place when it is contiguous
+  /// row-major, or contiguous column-major (the entry then takes the
+  /// row-major transpose and transposes it back, which the optimizer
+  /// folds into the ops that can read it transposed); others are copied
+  /// once into row-major order of that type. Problems (an argument that
   /// contradicts the declared type, a size error found by inference) are
   /// reported through the session context's diagnostics and fail the run.
   /// Runs of one session are serialized; different sessions run in

@@ -51,7 +51,8 @@ public:
   /// A borrowed view of `matrix`'s row-major cells.
   static MatrixValue borrow(const ::amls::runtime::Matrix &matrix);
   /// Takes over the memory of `ref`: `ref.allocation` (which may be null for
-  /// an empty matrix) is freed with free().
+  /// an empty matrix), and for a CSR matrix also the allocations of its row
+  /// offsets and column indices, are returned to the runtime's pool.
   static MatrixValue adopt(const AmlsMatrixRef &ref);
   /// Another descriptor of memory that `owner` owns (two results of a run
   /// in one buffer): the memory is freed once, after both.
@@ -75,6 +76,9 @@ public:
   std::string checkCSR() const;
   /// Dense row-major without gaps (what compiled code takes in place).
   bool isContiguousRowMajor() const;
+  /// Dense column-major without gaps and not also row-major (more than one
+  /// row and column): the row-major cells of the transpose.
+  bool isContiguousColumnMajorOnly() const;
   /// True for a value that owns (or shares) its memory, false for a
   /// borrowed view.
   bool ownsMemory() const { return static_cast<bool>(owner); }

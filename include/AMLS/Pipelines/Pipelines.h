@@ -144,6 +144,11 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       *this, "formats-explain",
       llvm::cl::desc("Print the CSR matrices and conversions on stderr"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> csrResults{
+      *this, "csr-results",
+      llvm::cl::desc("The entry returns the matrices it computes CSR as CSR "
+                     "(--amls-select-formats's csr-results)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> parforExplain{
       *this, "parfor-explain",
       llvm::cl::desc("Print each parfor's dependency analysis and plan on "

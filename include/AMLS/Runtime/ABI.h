@@ -143,7 +143,10 @@ typedef enum AmlsTarget { AMLS_TARGET_CPU = 0 } AmlsTarget;
 /// `allocation` says who frees the memory: NULL for memory the host program
 /// owns and lends (inputs are read in place, never copied or written), and
 /// for a result the block the compiled code allocated, which whoever holds
-/// the result frees with free() (it need not equal `data`).
+/// the result frees with the runtime's release() (it need not equal
+/// `data`). A CSR result has three blocks: `allocation` holds the values,
+/// `row_offsets_allocation` and `column_indices_allocation` the other two
+/// arrays.
 typedef struct AmlsMatrixRef {
   AmlsMatrixFormat format;
   AmlsElementType element_type;
@@ -157,6 +160,8 @@ typedef struct AmlsMatrixRef {
   const int64_t *row_offsets;
   const int32_t *column_indices;
   int64_t nnz;
+  void *row_offsets_allocation;
+  void *column_indices_allocation;
 } AmlsMatrixRef;
 
 #ifdef __cplusplus

@@ -318,7 +318,9 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     (with `--formats=csr`: wherever its initial value is CSR), an scf.if
     result is CSR where a branch yields CSR, and a private function takes a
     sparse argument CSR where its body can and returns a CSR result CSR
-    where a caller's user takes it. Where a sparse value comes from
+    where a caller's user takes it (with `csr-results`, an entry, a public
+    function that nothing calls, returns CSR results CSR, and its return
+    takes CSR as a user). Where a sparse value comes from
     an op without a CSR kernel (rand with a low sparsity), it is converted
     to CSR when one of its users has a kernel for it.
 
@@ -339,6 +341,10 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
            "Matrices with fewer cells stay dense">,
     Option<"explain", "explain", "bool", "false",
            "Print the CSR matrices and conversions on stderr">,
+    Option<"csrResults", "csr-results", "bool", "false",
+           "Public functions that nothing calls (entries) return the "
+           "matrices they compute CSR as CSR instead of dense copies (the "
+           "execution session's CSR results)">,
   ];
   let statistics = [
     Statistic<"numCSR", "csr-matrices", "Matrices stored CSR">,

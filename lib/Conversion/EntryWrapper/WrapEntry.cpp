@@ -3,8 +3,10 @@
 // The execution session (lib/ExecutionEngine) calls one function, amls_main,
 // through its C interface: the arguments in, the results returned. Matrices
 // come in as f64, f32 or i64 (other element types as f64, converted inside)
-// and go out as f64; scalar results widen to f64 or i64, so the session
-// reads every result as one of three kinds.
+// and go out as f64; scalar results widen to f64 or i64; a CSR matrix goes
+// out as the four values it lowers to (row offsets, column indices and
+// values as 1-D buffers, and the number of columns), so the session reads
+// every result as one of four kinds.
 //
 // Results are returned rather than handed to a callback so that nothing is
 // process-global and no result is copied: amls_main is public, and
@@ -33,13 +35,18 @@ using namespace mlir::amls;
 namespace {
 
 /// The type result `type` crosses the boundary as: tensor<?x?xf64> for a
-/// matrix, f64 for a float, i64 for an integer; null for anything else.
+/// dense matrix, a 1-D tensor of unknown size for an array of a CSR matrix,
+/// f64 for a float, i64 for an integer; null for anything else.
 Type getBoundaryType(Builder &b, Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.getRank() == 2 ? RankedTensorType::get({ShapedType::kDynamic,
-                                                          ShapedType::kDynamic},
-                                                         b.getF64Type())
-                                 : Type();
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    if (tensor.getRank() == 2)
+      return RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                                   b.getF64Type());
+    if (tensor.getRank() == 1)
+      return RankedTensorType::get({ShapedType::kDynamic},
+                                   tensor.getElementType());
+    return Type();
+  }
   if (isa<FloatType>(type))
     return b.getF64Type();
   if (type.isIndex() || type.isSignlessInteger())
@@ -50,6 +57,11 @@ Type getBoundaryType(Builder &b, Type type) {
 /// `result` converted to its boundary type.
 Value toBoundary(OpBuilder &b, Location loc, Value result, Type boundary) {
   Type type = result.getType();
+  if (auto tensor = dyn_cast<RankedTensorType>(type);
+      tensor && tensor.getRank() == 1)
+    return type == boundary
+               ? result
+               : tensor::CastOp::create(b, loc, boundary, result).getResult();
   if (isa<RankedTensorType>(type))
     return tensor::CastOp::create(
         b, loc, boundary, convertElementType(b, loc, result, b.getF64Type()));

@@ -55,6 +55,23 @@ func.func @main(%B: tensor<3x3xi32>, %rowptr: tensor<4xi64>, %colidx: tensor<?xi
 
 // -----
 
+// A CSR result (csr-results) goes out as its four values: the arrays as
+// 1-D buffers of unknown size, the number of columns as i64.
+// CHECK-LABEL: func.func @amls_main(
+// CHECK-SAME:      -> (tensor<?xi64>, tensor<?xi32>, tensor<?xf64>, i64)
+// CHECK:         %[[R:.*]]:4 = call @main(
+// CHECK-DAG:     %[[P:.*]] = tensor.cast %[[R]]#0 : tensor<4xi64> to tensor<?xi64>
+// CHECK-DAG:     %[[K:.*]] = arith.index_cast %[[R]]#3 : index to i64
+// CHECK:         return %[[P]], %[[R]]#1, %[[R]]#2, %[[K]] : tensor<?xi64>, tensor<?xi32>, tensor<?xf64>, i64
+func.func @main(%rowptr: tensor<4xi64>, %colidx: tensor<?xi32>,
+                %values: tensor<?xf64>, %cols: index)
+    -> (tensor<4xi64>, tensor<?xi32>, tensor<?xf64>, index) {
+  return %rowptr, %colidx, %values, %cols
+      : tensor<4xi64>, tensor<?xi32>, tensor<?xf64>, index
+}
+
+// -----
+
 // Integers come back as i64: indices cast, booleans as 0 or 1, narrower
 // integers sign-extended.
 // CHECK-LABEL: func.func @amls_main() -> (i64, i64, i64, i64)
