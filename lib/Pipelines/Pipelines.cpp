@@ -200,8 +200,9 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
   buildBufferizePipeline(pm);
   // Kernels: the parallel loops whose bodies a GPU can run (no calls, no
   // allocations), tiled into thread blocks; loops nested in them run
-  // sequentially in each thread. What stays on the CPU is lowered as
-  // buildLinalgToLLVMPipeline lowers it (BLAS, OpenMP).
+  // sequentially in each thread. Dense products large enough for BLAS go
+  // to cuBLAS (libamls_cuda_runtime). What stays on the CPU is lowered as
+  // buildLinalgToLLVMPipeline lowers it (OpenMP).
   std::string cpuLoops =
       options.threads > 1
           ? llvm::formatv("func.func(amls-sequential-small-loops),"
@@ -218,7 +219,7 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
   std::string toolkit = toolkitPath.empty() ? "" : " toolkit=" + toolkitPath;
   std::string pipeline =
       "convert-bufferization-to-memref,amls-check-buffer-sizes,"
-      "amls-use-blas{mode=" +
+      "amls-use-blas{library=cublas mode=" +
       options.blas +
       "},"
       "func.func(scf-forall-to-parallel,amls-parallel-dims-first,"

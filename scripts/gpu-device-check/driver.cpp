@@ -80,16 +80,21 @@ int main() {
   std::fflush(stdout);
   cuda::DeviceInfo device = cuda::getDeviceInfo();
   cuda::Statistics stats = cuda::getStatistics();
+  std::string cublas = cuda::loadCublas();
+  std::string whyCPU =
+      stats.cpuProducts && !cublas.empty() ? " (" + cublas + ")" : "";
   std::fprintf(stderr,
                "amls-gpu-driver: %s (%s, %d SMs, driver %d): %.1f ms, %llu "
                "module(s), %llu kernel launch(es), %llu managed block(s) "
-               "(%llu bytes)\n",
+               "(%llu bytes), products: %llu on cuBLAS, %llu on the CPU%s\n",
                device.name.c_str(),
                cuda::chipName(device.computeMajor, device.computeMinor).c_str(),
                device.multiprocessors, device.driverVersion, ms,
                (unsigned long long)stats.modulesLoaded,
                (unsigned long long)stats.kernelLaunches,
                (unsigned long long)stats.managedBlocks,
-               (unsigned long long)stats.managedBytes);
+               (unsigned long long)stats.managedBytes,
+               (unsigned long long)stats.cublasProducts,
+               (unsigned long long)stats.cpuProducts, whyCPU.c_str());
   return 0;
 }

@@ -2,12 +2,17 @@
 //
 // What the GPU runtime does on a machine without a GPU: loading the driver
 // and saying what is missing, the toolkit's stub driver refusing to
-// initialize, chip names, and the pool taking its blocks from another
-// source (how --target=gpu backs it with managed memory).
+// initialize, chip names, the pool taking its blocks from another source
+// (how --target=gpu backs it with managed memory), and dense products:
+// cuBLAS loaded or named missing, the column-major call planned for a
+// row-major product (checked against a reference gemm), and what runs on
+// the CPU instead.
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/ABI.h"
 #include "AMLS/Runtime/CUDA.h"
+#include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Memory.h"
 
 #include "gtest/gtest.h"
@@ -16,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
+#include <vector>
 
 using namespace amls::runtime;
 
@@ -59,6 +65,117 @@ TEST(CudaRuntimeTest, ChipNames) {
   EXPECT_EQ(cuda::chipName(9, 0), "sm_90");
   EXPECT_EQ(cuda::chipName(8, 6), "sm_86");
   EXPECT_EQ(cuda::chipName(10, 0), "sm_100");
+}
+
+TEST(CublasTest, MissingLibraryIsNamed) {
+  std::string problem = cuda::loadCublas("libamls-no-such-cublas.so");
+  EXPECT_NE(problem.find("no cuBLAS"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("libamls-no-such-cublas.so"), std::string::npos)
+      << problem;
+}
+
+TEST(CublasTest, LibraryWithoutTheFunctionsIsRefused) {
+  EXPECT_EQ(cuda::loadCublas("libm.so.6"),
+            "no cuBLAS: libm.so.6 lacks cublasCreate_v2");
+}
+
+TEST(CublasTest, TheToolkitsLibraryLoads) {
+  // cuBLAS loads without a driver (it needs one only to create a handle).
+  if (!exists("/usr/local/cuda/lib64/libcublas.so"))
+    GTEST_SKIP() << "no CUDA toolkit's cuBLAS";
+  EXPECT_EQ(cuda::loadCublas(), "") << cuda::cublasLibraryCandidates();
+}
+
+/// BLAS's column-major gemm as the reference says it: C := op(X) op(Y) + C,
+/// op(X) m x k, op(Y) k x n, all column-major with leading dimensions.
+void referenceGemm(bool transposeX, bool transposeY, int m, int n, int k,
+                   const double *x, int ldx, const double *y, int ldy,
+                   double *c, int ldc) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double sum = 0;
+      for (int p = 0; p < k; ++p) {
+        double xv = transposeX ? x[p + i * ldx] : x[i + p * ldx];
+        double yv = transposeY ? y[j + p * ldy] : y[p + j * ldy];
+        sum += xv * yv;
+      }
+      c[i + j * ldc] += sum;
+    }
+}
+
+/// An m x n matrix stored row-major (or column-major) with `pad` unused
+/// elements after each row (column).
+struct Stored {
+  int64_t rows, cols;
+  bool rowMajor;
+  int64_t leading;
+  std::vector<double> cells;
+  Stored(int64_t rows, int64_t cols, bool rowMajor, int64_t pad)
+      : rows(rows), cols(cols), rowMajor(rowMajor),
+        leading((rowMajor ? cols : rows) + pad),
+        cells(leading * (rowMajor ? rows : cols), -1.0) {}
+  double &at(int64_t r, int64_t c) {
+    return rowMajor ? cells[r * leading + c] : cells[r + c * leading];
+  }
+  cuda::MatrixLayout layout() const {
+    return rowMajor ? cuda::MatrixLayout{rows, cols, leading, 1}
+                    : cuda::MatrixLayout{rows, cols, 1, leading};
+  }
+};
+
+TEST(CublasTest, GemmPlanComputesTheRowMajorProduct) {
+  // Every layout of A and B, padded leading dimensions, and vector shapes:
+  // the planned column-major call gives C += A B (C row-major).
+  struct Shape {
+    int64_t m, k, n;
+  };
+  for (Shape shape : {Shape{3, 4, 5}, Shape{1, 4, 5}, Shape{3, 4, 1},
+                      Shape{3, 1, 5}, Shape{6, 6, 6}}) {
+    for (int layouts = 0; layouts < 4; ++layouts) {
+      Stored a(shape.m, shape.k, layouts & 1, 2);
+      Stored b(shape.k, shape.n, layouts & 2, 1);
+      Stored c(shape.m, shape.n, /*rowMajor=*/true, 3);
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t p = 0; p < shape.k; ++p)
+          a.at(i, p) = double(i * 7 + p * 3 % 5) - 4;
+      for (int64_t p = 0; p < shape.k; ++p)
+        for (int64_t j = 0; j < shape.n; ++j)
+          b.at(p, j) = double(p * 2 - j * 5 % 7) + 1;
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t j = 0; j < shape.n; ++j)
+          c.at(i, j) = double(i + j);
+      std::optional<cuda::CublasGemm> plan =
+          cuda::planCublasGemm(a.layout(), b.layout(), c.layout());
+      ASSERT_TRUE(plan) << "layouts " << layouts;
+      std::vector<double> before = c.cells;
+      referenceGemm(plan->transposeFirst, plan->transposeSecond, plan->m,
+                    plan->n, plan->k, b.cells.data(), plan->ldFirst,
+                    a.cells.data(), plan->ldSecond, c.cells.data(),
+                    plan->ldResult);
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t j = 0; j < shape.n; ++j) {
+          double expected = double(i + j);
+          for (int64_t p = 0; p < shape.k; ++p)
+            expected += a.at(i, p) * b.at(p, j);
+          EXPECT_EQ(c.at(i, j), expected)
+              << shape.m << "x" << shape.k << "x" << shape.n << ", layouts "
+              << layouts << ", cell " << i << "," << j;
+        }
+      // The padding after C's rows is untouched.
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t j = shape.n; j < c.leading; ++j)
+          EXPECT_EQ(c.cells[i * c.leading + j], before[i * c.leading + j]);
+    }
+  }
+}
+
+TEST(CublasTest, GemmPlanRefusesWhatCublasCannotTake) {
+  cuda::MatrixLayout plain{4, 4, 4, 1};
+  // No unit stride (every other column), a column-major C, a leading
+  // dimension beyond int.
+  EXPECT_FALSE(cuda::planCublasGemm({4, 4, 8, 2}, plain, plain));
+  EXPECT_FALSE(cuda::planCublasGemm(plain, plain, {4, 4, 1, 4}));
+  EXPECT_FALSE(cuda::planCublasGemm(plain, {4, 4, int64_t(1) << 32, 1}, plain));
 }
 
 std::atomic<int> sourceBlocks{0};
@@ -131,6 +248,70 @@ TEST(MemoryBlockSourceTest, HeaderPageKeepsThePayloadApart) {
   }
   memory::setBlockSource(nullptr);
   EXPECT_EQ(sourceBlocks.load(), 0);
+}
+
+} // namespace
+
+extern "C" void _mlir_ciface_amls_rt_gpu_gemm_f64(AmlsMatrixF64 *a,
+                                                  AmlsMatrixF64 *b,
+                                                  AmlsMatrixF64 *c);
+
+namespace {
+
+TEST(CublasTest, ProductsCublasCannotTakeRunOnTheCPU) {
+  // A with every other column of a 3 x 4 array (no unit stride): the
+  // CPU's BLAS computes C += A B over the same memory, without a device.
+  double wide[12] = {1, 9, 2, 9, 3, 9, 4, 9, 5, 9, 6, 9};
+  double bCells[2] = {10, 1};
+  double cCells[3] = {0.5, 0.5, 0.5};
+  AmlsMatrixF64 a{wide, wide, 0, {3, 2}, {4, 2}};
+  AmlsMatrixF64 b{bCells, bCells, 0, {2, 1}, {1, 1}};
+  AmlsMatrixF64 c{cCells, cCells, 0, {3, 1}, {1, 1}};
+  cuda::resetStatistics();
+  _mlir_ciface_amls_rt_gpu_gemm_f64(&a, &b, &c);
+  // A = [1 2; 3 4; 5 6]: A (10, 1) = (12, 34, 56).
+  EXPECT_EQ(cCells[0], 12.5);
+  EXPECT_EQ(cCells[1], 34.5);
+  EXPECT_EQ(cCells[2], 56.5);
+  EXPECT_EQ(cuda::getStatistics().cpuProducts, 1u);
+  EXPECT_EQ(cuda::getStatistics().cublasProducts, 0u);
+}
+
+TEST(CublasTest, ProductsOnCublasNeedTheDevice) {
+  if (!cuda::loadCublas().empty())
+    GTEST_SKIP() << "no cuBLAS: the product runs on the CPU";
+  double aCells[4] = {1, 2, 3, 4}, bCells[4] = {5, 6, 7, 8};
+  double cCells[4] = {0, 0, 0, 0};
+  AmlsMatrixF64 a{aCells, aCells, 0, {2, 2}, {2, 1}};
+  AmlsMatrixF64 b{bCells, bCells, 0, {2, 2}, {2, 1}};
+  AmlsMatrixF64 c{cCells, cCells, 0, {2, 2}, {2, 1}};
+  struct Call {
+    AmlsMatrixF64 *a, *b, *c;
+  } call{&a, &b, &c};
+  std::string message;
+  bool returned = runTrappingFailures(
+      [](void *context) {
+        auto *call = static_cast<Call *>(context);
+        _mlir_ciface_amls_rt_gpu_gemm_f64(call->a, call->b, call->c);
+      },
+      &call, message);
+  std::string problem = cuda::initialize();
+  if (!problem.empty()) {
+    // No device here: the program stops saying so (host memory is not what
+    // cuBLAS takes, and nothing was computed).
+    EXPECT_FALSE(returned);
+    EXPECT_EQ(message, "--target=gpu: " + problem);
+    return;
+  }
+  // A device: cuBLAS computed [1 2; 3 4] [5 6; 7 8] = [19 22; 43 50]
+  // (host memory, which devices with HMM or ATS read; otherwise cuBLAS's
+  // error is the message).
+  if (!returned)
+    GTEST_SKIP() << message;
+  EXPECT_EQ(cCells[0], 19);
+  EXPECT_EQ(cCells[1], 22);
+  EXPECT_EQ(cCells[2], 43);
+  EXPECT_EQ(cCells[3], 50);
 }
 
 } // namespace

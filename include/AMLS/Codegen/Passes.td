@@ -130,10 +130,18 @@ def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
     multiply-adds call BLAS and smaller ones keep the generated loops; the
     decision is made at compile time for static sizes and at run time
     otherwise. `mode=always` and `mode=never` force one side.
+
+    `library=cublas` (the GPU pipeline) calls `amls_rt_gpu_gemm_f64` /
+    `amls_rt_gpu_gemm_f32` of libamls_cuda_runtime instead, which run the
+    product on cuBLAS (and on the CPU's BLAS where cuBLAS is missing or
+    cannot take the operands).
   }];
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",
            "When to call BLAS: auto, always or never">,
+    Option<"library", "library", "std::string", "\"openblas\"",
+           "Which BLAS the calls go to: openblas (the CPU's, through "
+           "libamls_runtime) or cublas (libamls_cuda_runtime)">,
     Option<"minFlops", "min-flops", "int64_t", "32768",
            "Smallest product (M*N*K) that calls BLAS in auto mode">
   ];

@@ -7,6 +7,11 @@
 // loads on machines without a driver, and says why when a program needs a
 // device that is not there. Only --target=gpu sessions load it.
 //
+// Dense products: the matrix products the compiler hands to a library
+// (amls-use-blas{library=cublas} under --target=gpu) call cuBLAS, also
+// loaded with dlopen; without cuBLAS, or for operands it cannot take, they
+// run on the CPU's BLAS over the same (managed) memory.
+//
 // Buffers: for --target=gpu the host pool (Memory.h) takes its blocks from
 // CUDA managed memory, so kernels, the runtime's CPU kernels and the caller
 // share every buffer; the driver migrates pages to the side that touches
@@ -20,6 +25,7 @@
 #define AMLS_RUNTIME_CUDA_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace amls::runtime::cuda {
@@ -58,6 +64,10 @@ struct Statistics {
   uint64_t managedBytes = 0;
   uint64_t explicitCopies = 0;
   uint64_t explicitCopyBytes = 0;
+  /// Dense products run by cuBLAS, and those run by the CPU's BLAS instead
+  /// (no cuBLAS library, or operands cuBLAS cannot take).
+  uint64_t cublasProducts = 0;
+  uint64_t cpuProducts = 0;
 };
 Statistics getStatistics();
 void resetStatistics();
@@ -68,6 +78,35 @@ void useManagedMemory();
 
 /// "sm_90" for compute capability 9.0: the chip the device runs natively.
 std::string chipName(int computeMajor, int computeMinor);
+
+/// cuBLAS's library names, tried in order (the loader's search path, then
+/// the toolkit AMLS was configured with).
+std::string cublasLibraryCandidates();
+
+/// Loads cuBLAS from `library` (null: the candidates) and looks up the
+/// functions the runtime calls. Returns "" on success, else why not ("no
+/// cuBLAS: ..."). The first successful load is kept for the process.
+std::string loadCublas(const char *library = nullptr);
+
+/// A dense matrix view as a memref descriptor gives it (elements).
+struct MatrixLayout {
+  int64_t rows, cols, rowStride, colStride;
+};
+
+/// How column-major cuBLAS computes the row-major C += A B: C is the
+/// column-major t(C) = t(B) t(A), so cuBLAS's gemm is called as
+/// gemm(transposeFirst, transposeSecond, m, n, k, 1, B, ldFirst, A,
+/// ldSecond, 1, C, ldResult) with m = C's columns and n = C's rows.
+struct CublasGemm {
+  bool transposeFirst = false, transposeSecond = false;
+  int m = 0, n = 0, k = 0;
+  int ldFirst = 0, ldSecond = 0, ldResult = 0;
+};
+
+/// The cuBLAS call for C += A B, or nothing when an operand has no unit
+/// stride, C is not row-major, or a size exceeds cuBLAS's int.
+std::optional<CublasGemm> planCublasGemm(MatrixLayout a, MatrixLayout b,
+                                         MatrixLayout c);
 
 } // namespace amls::runtime::cuda
 

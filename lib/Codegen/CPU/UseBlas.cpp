@@ -44,6 +44,12 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
           << mode << "'";
       return signalPassFailure();
     }
+    if (library != "openblas" && library != "cublas") {
+      getOperation().emitError("amls-use-blas: expected library 'openblas' "
+                               "or 'cublas', found '")
+          << library << "'";
+      return signalPassFailure();
+    }
     if (mode == "never")
       return;
     SmallVector<linalg::MatmulOp> products;
@@ -132,11 +138,12 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
     };
     Value args[] = {view(lhs, transposeLhs), view(rhs, transposeRhs),
                     view(out, false)};
-    createRuntimeCall(b, loc, from,
-                      cast<MemRefType>(out.getType()).getElementType().isF64()
-                          ? RuntimeFunction::GemmF64
-                          : RuntimeFunction::GemmF32,
-                      args);
+    bool f64 = cast<MemRefType>(out.getType()).getElementType().isF64();
+    RuntimeFunction gemm =
+        library == "cublas"
+            ? (f64 ? RuntimeFunction::GpuGemmF64 : RuntimeFunction::GpuGemmF32)
+            : (f64 ? RuntimeFunction::GemmF64 : RuntimeFunction::GemmF32);
+    createRuntimeCall(b, loc, from, gemm, args);
   }
 };
 

@@ -135,6 +135,12 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_gemm_f64", {T::MatrixF64, T::MatrixF64, T::MatrixF64}, {}};
   case F::GemmF32:
     return {"amls_rt_gemm_f32", {T::MatrixF32, T::MatrixF32, T::MatrixF32}, {}};
+  case F::GpuGemmF64:
+    return {
+        "amls_rt_gpu_gemm_f64", {T::MatrixF64, T::MatrixF64, T::MatrixF64}, {}};
+  case F::GpuGemmF32:
+    return {
+        "amls_rt_gpu_gemm_f32", {T::MatrixF32, T::MatrixF32, T::MatrixF32}, {}};
   case F::MMChain:
     return {"amls_rt_mmchain",
             {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},

@@ -14,8 +14,7 @@
 #include "AMLS/Runtime/Memory.h"
 
 #include "../Core/Failure.h"
-
-#include <cuda.h>
+#include "Driver.h"
 
 #include <atomic>
 #include <cstdio>
@@ -25,17 +24,9 @@
 #include <vector>
 
 using namespace amls::runtime;
+using namespace amls::runtime::cuda::detail;
 
 namespace {
-
-#define AMLS_CUDA_STRINGIFY_EXPANDED(name) AMLS_CUDA_STRINGIFY(name)
-#define AMLS_CUDA_STRINGIFY(name) #name
-
-/// The driver's functions, looked up by their versioned names.
-struct Driver {
-#define AMLS_CUDA_SYMBOL(name) decltype(&::name) name = nullptr;
-#include "DriverSymbols.def"
-};
 
 Driver driverTable;
 std::mutex loadMutex;
@@ -64,7 +55,9 @@ std::string loadLocked(const char *library) {
   return "";
 }
 
-std::string describe(CUresult result) {
+} // namespace
+
+std::string amls::runtime::cuda::detail::describe(CUresult result) {
   const char *name = nullptr;
   const char *text = nullptr;
   if (driverTable.cuGetErrorName)
@@ -95,6 +88,8 @@ std::string describe(CUresult result) {
     out += std::string(" (") + text + ")";
   return out;
 }
+
+namespace {
 
 /// Device 0 and its primary context, set up once per process.
 struct Device {
@@ -157,8 +152,9 @@ void setUp(Device &state) {
   cu.cuDriverGetVersion(&state.info.driverVersion);
 }
 
-/// The driver table and device 0, or the program stops saying why.
-const Driver &ready() {
+} // namespace
+
+const Driver &amls::runtime::cuda::detail::ready() {
   Device &state = device();
   std::call_once(state.once, [&] { setUp(state); });
   if (!state.problem.empty())
@@ -166,21 +162,19 @@ const Driver &ready() {
   return driverTable;
 }
 
-/// Device 0's context current for the scope (the calling thread may be any
-/// of the host's: OpenMP workers, a session's caller).
-struct ScopedContext {
-  ScopedContext() {
-    const Driver &cu = ready();
-    if (CUresult result = cu.cuCtxPushCurrent(device().context))
-      fail("cuCtxPushCurrent failed: " + describe(result));
-  }
-  ~ScopedContext() {
-    CUcontext popped = nullptr;
-    driverTable.cuCtxPopCurrent(&popped);
-  }
-};
+ScopedContext::ScopedContext() {
+  const Driver &cu = ready();
+  if (CUresult result = cu.cuCtxPushCurrent(device().context))
+    fail("cuCtxPushCurrent failed: " + describe(result));
+}
 
-void check(CUresult result, const char *call, const char *about = nullptr) {
+ScopedContext::~ScopedContext() {
+  CUcontext popped = nullptr;
+  driverTable.cuCtxPopCurrent(&popped);
+}
+
+void amls::runtime::cuda::detail::check(CUresult result, const char *call,
+                                        const char *about) {
   if (result == CUDA_SUCCESS)
     return;
   std::string message = std::string(call) + " failed: " + describe(result);
@@ -188,6 +182,8 @@ void check(CUresult result, const char *call, const char *about = nullptr) {
     message += std::string(" (") + about + ")";
   fail(message);
 }
+
+namespace {
 
 struct Counters {
   std::atomic<uint64_t> modulesLoaded{0};
@@ -291,6 +287,7 @@ amls::runtime::cuda::Statistics amls::runtime::cuda::getStatistics() {
   stats.managedBytes = counters.managedBytes;
   stats.explicitCopies = counters.explicitCopies;
   stats.explicitCopyBytes = counters.explicitCopyBytes;
+  countProducts(stats.cublasProducts, stats.cpuProducts);
   return stats;
 }
 
@@ -301,6 +298,7 @@ void amls::runtime::cuda::resetStatistics() {
   counters.managedBytes = 0;
   counters.explicitCopies = 0;
   counters.explicitCopyBytes = 0;
+  resetProducts();
 }
 
 void amls::runtime::cuda::useManagedMemory() {

@@ -2,8 +2,11 @@
 // RUN: amls-opt %s -split-input-file -amls-use-blas=mode=never | FileCheck %s --check-prefix=NEVER
 // RUN: amls-opt %s -split-input-file -amls-use-blas=mode=always | FileCheck %s --check-prefix=ALWAYS
 // RUN: not amls-opt %s -split-input-file -amls-use-blas=mode=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: amls-opt %s -split-input-file -amls-use-blas=library=cublas | FileCheck %s --check-prefix=CUBLAS
+// RUN: not amls-opt %s -split-input-file -amls-use-blas=library=mkl 2>&1 | FileCheck %s --check-prefix=LIBRARY
 
 // BAD: amls-use-blas: expected mode 'auto', 'always' or 'never', found 'sometimes'
+// LIBRARY: amls-use-blas: expected library 'openblas' or 'cublas', found 'mkl'
 
 // A large static product calls BLAS in auto mode.
 // AUTO-LABEL: func @large
@@ -13,6 +16,11 @@
 // NEVER-LABEL: func @large
 // NEVER: linalg.matmul
 // NEVER-NOT: call @amls_rt_gemm_f64
+// With library=cublas (the GPU pipeline) the same product goes to cuBLAS
+// through libamls_cuda_runtime, with the same views.
+// CUBLAS-LABEL: func @large
+// CUBLAS: call @amls_rt_gpu_gemm_f64(%{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+// CUBLAS-NOT: amls_rt_gemm_f64
 func.func @large(%A: memref<200x300xf64>, %B: memref<300x100xf64>, %C: memref<200x100xf64>) {
   linalg.matmul ins(%A, %B : memref<200x300xf64>, memref<300x100xf64>) outs(%C : memref<200x100xf64>)
   return

@@ -46,6 +46,9 @@ enum class RuntimeFunction {
   // Kernels.
   GemmF64,
   GemmF32,
+  // Dense products on cuBLAS (libamls_cuda_runtime, --target=gpu).
+  GpuGemmF64,
+  GpuGemmF32,
   MMChain,
   CountNonEmpty,
   RemoveEmpty,

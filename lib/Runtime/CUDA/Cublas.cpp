@@ -1,0 +1,242 @@
+//===- Cublas.cpp - Dense products through cuBLAS, loaded with dlopen -----===//
+//
+// The products amls-use-blas{library=cublas} hands to a library under
+// --target=gpu: _mlir_ciface_amls_rt_gpu_gemm_{f64,f32} take the same
+// memref views as the CPU's amls_rt_gemm (row-major C; A and B row-major or
+// transposed) and call cuBLAS's gemm on them. The operands live in managed
+// memory (CUDA.h), which cuBLAS reads and writes like device memory. As the
+// driver, cuBLAS is loaded on first use, so nothing links it; where it is
+// missing, or an operand has no unit stride, the CPU's BLAS computes the
+// product over the same memory (counted in the statistics).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/CUDA.h"
+#include "AMLS/Runtime/Runtime.h"
+
+#include "../Core/Failure.h"
+#include "Driver.h"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace amls::runtime;
+using namespace amls::runtime::cuda::detail;
+
+namespace {
+
+/// cuBLAS's functions, looked up by their versioned names.
+struct Cublas {
+#define AMLS_CUBLAS_SYMBOL(name) decltype(&::name) name = nullptr;
+#include "CublasSymbols.def"
+};
+
+std::mutex cublasMutex;
+Cublas cublasTable;
+bool cublasLoaded = false;
+/// Why the candidates did not load, kept for later calls.
+std::string cublasProblem;
+
+constexpr const char *kCublasLibraries[] = {
+    "libcublas.so.13",
+    "libcublas.so.12",
+#ifdef AMLS_CUDA_LIBRARY_DIR
+    AMLS_CUDA_LIBRARY_DIR "/libcublas.so",
+#endif
+};
+
+std::string loadCublasLocked(const char *library) {
+  if (cublasLoaded)
+    return "";
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    return std::string("no cuBLAS: ") + (why ? why : library);
+  }
+  Cublas table;
+#define AMLS_CUBLAS_SYMBOL(name)                                               \
+  table.name = reinterpret_cast<decltype(table.name)>(                         \
+      dlsym(handle, AMLS_CUDA_STRINGIFY_EXPANDED(name)));                      \
+  if (!table.name) {                                                           \
+    dlclose(handle);                                                           \
+    return std::string("no cuBLAS: ") + library + " lacks " +                  \
+           AMLS_CUDA_STRINGIFY_EXPANDED(name);                                 \
+  }
+#include "CublasSymbols.def"
+  cublasTable = table;
+  cublasLoaded = true;
+  return "";
+}
+
+/// The process's cuBLAS handle, created in device 0's primary context on
+/// first use; null with `status` set when it cannot be. cuBLAS handles are
+/// not for concurrent calls: callers hold cublasMutex.
+cublasHandle_t handleLocked(cublasStatus_t &status) {
+  static cublasHandle_t handle = nullptr;
+  status = CUBLAS_STATUS_SUCCESS;
+  if (!handle &&
+      (status = cublasTable.cublasCreate(&handle)) != CUBLAS_STATUS_SUCCESS)
+    handle = nullptr;
+  return handle;
+}
+
+std::atomic<uint64_t> cublasProducts{0};
+std::atomic<uint64_t> cpuProducts{0};
+
+/// A view's leading dimension when it is row-major (unit column stride) or
+/// column-major (unit row stride); a stride along a single row or column
+/// is free.
+struct UnitStride {
+  bool rowMajor;
+  int64_t leading;
+};
+
+std::optional<UnitStride> unitStride(cuda::MatrixLayout view) {
+  if (view.cols <= 1 || view.colStride == 1) {
+    int64_t leading =
+        view.rows <= 1 ? std::max<int64_t>(view.cols, 1) : view.rowStride;
+    if (leading >= std::max<int64_t>(view.cols, 1))
+      return UnitStride{true, leading};
+  }
+  if (view.rows <= 1 || view.rowStride == 1) {
+    int64_t leading =
+        view.cols <= 1 ? std::max<int64_t>(view.rows, 1) : view.colStride;
+    if (leading >= std::max<int64_t>(view.rows, 1))
+      return UnitStride{false, leading};
+  }
+  return std::nullopt;
+}
+
+template <typename Matrix> cuda::MatrixLayout layoutOf(const Matrix *m) {
+  return {m->sizes[0], m->sizes[1], m->strides[0], m->strides[1]};
+}
+
+template <typename Matrix> auto *origin(const Matrix *m) {
+  return m->aligned + m->offset;
+}
+
+/// C += A B on cuBLAS, or on the CPU's BLAS (`cpu`) where cuBLAS cannot.
+template <typename T, typename Matrix, typename Gemm>
+void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
+             void (*cpu)(Matrix *, Matrix *, Matrix *)) {
+  if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
+    return;
+  std::optional<cuda::CublasGemm> plan =
+      cuda::planCublasGemm(layoutOf(a), layoutOf(b), layoutOf(c));
+  if (!plan || !cuda::loadCublas().empty()) {
+    ++cpuProducts;
+    cpu(a, b, c);
+    return;
+  }
+  ScopedContext scoped;
+  std::string problem;
+  {
+    // fail() below, with the lock released.
+    std::lock_guard<std::mutex> lock(cublasMutex);
+    cublasStatus_t status;
+    cublasHandle_t handle = handleLocked(status);
+    const T one = 1;
+    auto op = [](bool transpose) {
+      return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+    };
+    if (handle)
+      status = (cublasTable.*gemm)(
+          handle, op(plan->transposeFirst), op(plan->transposeSecond), plan->m,
+          plan->n, plan->k, &one, origin(b), plan->ldFirst, origin(a),
+          plan->ldSecond, &one, origin(c), plan->ldResult);
+    if (!handle)
+      problem = std::string("cuBLAS: cublasCreate failed: ") +
+                cublasTable.cublasGetStatusName(status);
+    else if (status != CUBLAS_STATUS_SUCCESS)
+      problem = "cuBLAS: the gemm of " + std::to_string(a->sizes[0]) + "x" +
+                std::to_string(a->sizes[1]) + " by " +
+                std::to_string(b->sizes[0]) + "x" +
+                std::to_string(b->sizes[1]) +
+                " failed: " + cublasTable.cublasGetStatusName(status);
+  }
+  if (!problem.empty())
+    fail(problem);
+  // The handle's stream is the legacy default stream; the host (the CPU's
+  // kernels, the caller) reads C next.
+  check(ready().cuStreamSynchronize(nullptr), "cuStreamSynchronize",
+        "waiting for cuBLAS");
+  ++cublasProducts;
+}
+
+} // namespace
+
+std::string amls::runtime::cuda::cublasLibraryCandidates() {
+  std::string names;
+  for (const char *library : kCublasLibraries)
+    names += (names.empty() ? "" : ", ") + std::string(library);
+  return names;
+}
+
+std::string amls::runtime::cuda::loadCublas(const char *library) {
+  std::lock_guard<std::mutex> lock(cublasMutex);
+  if (library)
+    return loadCublasLocked(library);
+  if (cublasLoaded)
+    return "";
+  if (!cublasProblem.empty())
+    return cublasProblem;
+  for (const char *candidate : kCublasLibraries)
+    if (loadCublasLocked(candidate).empty())
+      return "";
+  cublasProblem = "no cuBLAS: none of " + cublasLibraryCandidates() + " loads";
+  return cublasProblem;
+}
+
+std::optional<cuda::CublasGemm>
+amls::runtime::cuda::planCublasGemm(MatrixLayout a, MatrixLayout b,
+                                    MatrixLayout c) {
+  std::optional<UnitStride> first = unitStride(b), second = unitStride(a),
+                            result = unitStride(c);
+  if (!first || !second || !result || !result->rowMajor)
+    return std::nullopt;
+  // A row-major view read column-major is its transpose, which t(C) =
+  // t(B) t(A) wants; a column-major one is the matrix itself and is
+  // transposed by cuBLAS.
+  CublasGemm plan;
+  plan.transposeFirst = !first->rowMajor;
+  plan.transposeSecond = !second->rowMajor;
+  for (int64_t value : {c.cols, c.rows, a.cols, first->leading, second->leading,
+                        result->leading})
+    if (value > INT_MAX)
+      return std::nullopt;
+  plan.m = static_cast<int>(c.cols);
+  plan.n = static_cast<int>(c.rows);
+  plan.k = static_cast<int>(a.cols);
+  plan.ldFirst = static_cast<int>(first->leading);
+  plan.ldSecond = static_cast<int>(second->leading);
+  plan.ldResult = static_cast<int>(result->leading);
+  return plan;
+}
+
+extern "C" void _mlir_ciface_amls_rt_gpu_gemm_f64(AmlsMatrixF64 *a,
+                                                  AmlsMatrixF64 *b,
+                                                  AmlsMatrixF64 *c) {
+  gpuGemm<double>(a, b, c, &Cublas::cublasDgemm, _mlir_ciface_amls_rt_gemm_f64);
+}
+
+extern "C" void _mlir_ciface_amls_rt_gpu_gemm_f32(AmlsMatrixF32 *a,
+                                                  AmlsMatrixF32 *b,
+                                                  AmlsMatrixF32 *c) {
+  gpuGemm<float>(a, b, c, &Cublas::cublasSgemm, _mlir_ciface_amls_rt_gemm_f32);
+}
+
+void amls::runtime::cuda::detail::countProducts(uint64_t &onCublas,
+                                                uint64_t &onCPU) {
+  onCublas = cublasProducts;
+  onCPU = cpuProducts;
+}
+
+void amls::runtime::cuda::detail::resetProducts() {
+  cublasProducts = 0;
+  cpuProducts = 0;
+}

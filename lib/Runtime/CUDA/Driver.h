@@ -1,0 +1,55 @@
+//===- Driver.h - The CUDA driver as libamls_cuda_runtime loads it -*- C++ -*-//
+//
+// Shared by the files of libamls_cuda_runtime: the driver's functions
+// (loaded with dlopen, DriverSymbols.def), device 0's primary context, and
+// how a failed call stops the program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMLS_LIB_RUNTIME_CUDA_DRIVER_H
+#define AMLS_LIB_RUNTIME_CUDA_DRIVER_H
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+
+#define AMLS_CUDA_STRINGIFY_EXPANDED(name) AMLS_CUDA_STRINGIFY(name)
+#define AMLS_CUDA_STRINGIFY(name) #name
+
+namespace amls::runtime::cuda::detail {
+
+/// The driver's functions, looked up by their versioned names.
+struct Driver {
+#define AMLS_CUDA_SYMBOL(name) decltype(&::name) name = nullptr;
+#include "DriverSymbols.def"
+};
+
+/// The driver table once device 0 is ready; otherwise the program stops
+/// saying why ("--target=gpu: no CUDA driver: ...").
+const Driver &ready();
+
+/// "CUDA_ERROR_X (what it means)".
+std::string describe(CUresult result);
+
+/// Stops the program unless `result` is CUDA_SUCCESS: "<call> failed:
+/// <describe> (<about>)".
+void check(CUresult result, const char *call, const char *about = nullptr);
+
+/// Device 0's context current for the scope (the calling thread may be any
+/// of the host's: OpenMP workers, a session's caller).
+struct ScopedContext {
+  ScopedContext();
+  ~ScopedContext();
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+};
+
+/// The dense products cuBLAS and the CPU's BLAS ran (Cublas.cpp), for
+/// getStatistics, and their reset.
+void countProducts(uint64_t &onCublas, uint64_t &onCPU);
+void resetProducts();
+
+} // namespace amls::runtime::cuda::detail
+
+#endif // AMLS_LIB_RUNTIME_CUDA_DRIVER_H
