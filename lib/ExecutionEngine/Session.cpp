@@ -595,6 +595,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
       return module->emitError(why);
     compile.gpuChip = ready.gpuChip;
     compile.gpuFormat = options.gpuFormat;
+    compile.gpuMinWork = options.gpuMinWork;
   }
   std::string problem = checkCompileOptions(compile);
   if (!problem.empty())

@@ -223,7 +223,10 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
       options.blas +
       "},"
       "func.func(scf-forall-to-parallel,amls-parallel-dims-first,"
-      "convert-linalg-to-parallel-loops,amls-map-parallel-loops-to-gpu),"
+      "convert-linalg-to-parallel-loops,amls-map-parallel-loops-to-gpu{"
+      "min-work=" +
+      std::to_string(options.minWork) +
+      "}),"
       "convert-parallel-loops-to-gpu," +
       cpuLoops +
       // The host's loops keep their structured form until
@@ -330,6 +333,7 @@ void mlir::amls::buildCompileToLLVMPipeline(OpPassManager &pm,
     lowering.chip = options.gpuChip;
     lowering.features = options.gpuFeatures;
     lowering.format = options.gpuFormat;
+    lowering.minWork = options.gpuMinWork;
     buildLinalgToNVVMPipeline(pm, lowering);
     return;
   }

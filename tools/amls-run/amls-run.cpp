@@ -142,6 +142,12 @@ static cl::opt<std::string> gpuFormat(
     cl::desc("--target=gpu: how kernels are embedded: isa (PTX, compiled by "
              "the driver at load), bin or fatbin (assembled by ptxas)"),
     cl::cat(category));
+static cl::opt<int64_t> gpuMinWork(
+    "gpu-min-work", cl::init(65536),
+    cl::desc("--target=gpu: parallel loops over buffers of at most 64 KiB "
+             "with less work (iterations of the loop nest) run on the CPU, "
+             "cheaper than a launch; 0 makes every loop a kernel can run one"),
+    cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
@@ -237,6 +243,7 @@ int main(int argc, char **argv) {
   options.target = target;
   options.gpuChip = gpuChip;
   options.gpuFormat = gpuFormat;
+  options.gpuMinWork = gpuMinWork;
   // Before anything is read: the GPU target's buffers are managed memory.
   if (std::string problem = prepareTarget(options); !problem.empty())
     return fail(problem);
@@ -454,12 +461,14 @@ int main(int argc, char **argv) {
       llvm::errs() << llvm::formatv(
           "amls-run gpu: {0} ({1}, {2} multiprocessors), kernels compiled "
           "for {3}: {4} module load(s), {5} kernel launch(es), {6} managed "
-          "block(s) ({7} bytes), {8} explicit copies ({9} bytes)\n",
+          "block(s) ({7} bytes), {8} explicit copies ({9} bytes), dense "
+          "products: {10} on cuBLAS, {11} on the CPU\n",
           device.name,
           runtime::cuda::chipName(device.computeMajor, device.computeMinor),
           device.multiprocessors, options.gpuChip, gpu.modulesLoaded,
           gpu.kernelLaunches, gpu.managedBlocks, gpu.managedBytes,
-          gpu.explicitCopies, gpu.explicitCopyBytes);
+          gpu.explicitCopies, gpu.explicitCopyBytes, gpu.cublasProducts,
+          gpu.cpuProducts);
     }
 #endif
     // The largest buffers, for the computations they were for.

@@ -69,6 +69,13 @@ static llvm::cl::opt<std::string> gpuFormat(
                    "bin: cubin, fatbin: both; bin and fatbin run ptxas)"),
     llvm::cl::init("fatbin"));
 
+static llvm::cl::opt<int64_t> gpuMinWork(
+    "amls-gpu-min-work",
+    llvm::cl::desc("--amls-to-llvmir, --amls-to-ptx: parallel loops over "
+                   "buffers of at most 64 KiB with less work run on the CPU "
+                   "(0: every loop a kernel can run is one)"),
+    llvm::cl::init(65536));
+
 static llvm::cl::list<std::string>
     dmlArguments("dml-arg",
                  llvm::cl::desc("--import-dml: bind the script's command-line "
@@ -118,6 +125,7 @@ static LogicalResult compile(Operation *op, StringRef translation,
   options.gpuChip = gpuChip;
   options.gpuFeatures = gpuFeatures;
   options.gpuFormat = format.str();
+  options.gpuMinWork = gpuMinWork;
   std::string problem = mlir::amls::checkCompileOptions(options);
   if (!problem.empty())
     return module.emitError("--") << translation << ": " << problem;

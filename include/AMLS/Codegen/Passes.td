@@ -296,19 +296,37 @@ def AMLSMapParallelLoopsToGPU : Pass<"amls-map-parallel-loops-to-gpu"> {
     runtime's random numbers, its kernels), allocates, or carries
     reduction results stays on the CPU, where the rest of the pipeline
     lowers it as it does without a GPU.
+
+    The cost rule: a loop a kernel could run stays on the CPU too when its
+    work (its iterations times those of the longest loop nest inside it,
+    all known at compile time) is below `min-work` and every buffer it
+    touches is at most 64 KiB (cuda::kHostPreferredBytes: the runtime keeps
+    such blocks in host memory, mapped for the device). Such a loop costs
+    the CPU less than one synchronous launch costs the host (about 65 us
+    per launch with its page faults, measured on an H200: docs/gpu.md),
+    and its data is already on the host. A loop over a larger buffer stays a kernel however small
+    its work: running it on the CPU would pull the buffer's pages from the
+    device. `min-work=0` maps every loop a kernel can run.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", "128",
            "Threads of a block along the innermost loop dimension">,
     Option<"blockRows", "block-rows", "int64_t", "2",
            "Threads of a block along the dimension before it (loops of two "
-           "or more dimensions)">
+           "or more dimensions)">,
+    Option<"minWork", "min-work", "int64_t", "65536",
+           "Loops over buffers of at most 64 KiB whose work (iterations of "
+           "the loop nest) is below this run on the CPU; 0 maps every loop "
+           "a kernel can run">
   ];
   let statistics = [
     Statistic<"numKernelLoops", "kernel-loops",
               "Parallel loops mapped to the GPU">,
     Statistic<"numHostLoops", "host-loops",
-              "Outermost parallel loops kept on the CPU">
+              "Outermost parallel loops kept on the CPU">,
+    Statistic<"numSmallLoops", "small-loops",
+              "Of those, loops a kernel could run kept on the CPU by the "
+              "cost rule (min-work)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect",

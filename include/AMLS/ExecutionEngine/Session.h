@@ -74,6 +74,9 @@ struct SessionOptions {
   /// when the program loads), bin or fatbin (assembled by the toolkit's
   /// ptxas at compile time).
   std::string gpuFormat = "isa";
+  /// target=gpu: the cost rule's work below which a loop over small
+  /// buffers runs on the CPU (--amls-map-parallel-loops-to-gpu's min-work).
+  int64_t gpuMinWork = 65536;
   /// A run-time failure of a program (a check, a file that cannot be read,
   /// stop(), the memory budget) returns from Program::run as an error
   /// instead of ending the process (runTrappingFailures in

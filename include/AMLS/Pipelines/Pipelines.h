@@ -82,6 +82,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "opt-level",
       llvm::cl::desc("Optimization level of the kernels (0-3)"),
       llvm::cl::init(3)};
+  PassOptions::Option<int64_t> minWork{
+      *this, "min-work",
+      llvm::cl::desc("Loops over buffers of at most 64 KiB with less work "
+                     "run on the CPU (--amls-map-parallel-loops-to-gpu's "
+                     "cost rule); 0 makes every loop a kernel can run one"),
+      llvm::cl::init(65536)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("The CUDA toolkit whose libdevice implements the "
@@ -194,6 +200,12 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
   PassOptions::Option<std::string> gpuFormat{
       *this, "gpu-format", llvm::cl::desc("target=gpu: isa, bin or fatbin"),
       llvm::cl::init("fatbin")};
+  PassOptions::Option<int64_t> gpuMinWork{
+      *this, "gpu-min-work",
+      llvm::cl::desc("target=gpu: the cost rule's work below which small "
+                     "loops run on the CPU (0: every loop a kernel can run "
+                     "is one)"),
+      llvm::cl::init(65536)};
 };
 
 /// What is wrong with `options` (rewrite families or fusion mode they do not

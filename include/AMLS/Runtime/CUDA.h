@@ -30,6 +30,13 @@
 
 namespace amls::runtime::cuda {
 
+/// Blocks of the pool up to this many bytes (scalars, short vectors, the
+/// partial results the host merges last) prefer host memory and are mapped
+/// for the device, under --target=gpu: both sides use them where they are.
+/// The compiler keeps small loops over such buffers on the CPU
+/// (--amls-map-parallel-loops-to-gpu's min-work).
+constexpr uint64_t kHostPreferredBytes = 64 << 10;
+
 /// The driver library's name (dlopen'ed from the loader's search path).
 constexpr const char *kDriverLibrary = "libcuda.so.1";
 

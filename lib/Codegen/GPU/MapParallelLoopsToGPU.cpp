@@ -4,12 +4,14 @@
 // tiles of the loop are thread blocks, the tiles' iterations threads.
 // Upstream's --gpu-map-parallel-loops maps every loop and keeps the loop's
 // dimensions in order (the outermost to the grid's x); here a loop that a
-// kernel cannot run stays on the CPU, and the innermost dimension is the
-// threads' x so that consecutive threads read consecutive cells.
+// kernel cannot run stays on the CPU, and so does one too small for a
+// launch (the cost rule); the innermost dimension is the threads' x so that
+// consecutive threads read consecutive cells.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Codegen/Passes.h"
+#include "AMLS/Runtime/CUDA.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,6 +23,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir::amls {
 #define GEN_PASS_DEF_AMLSMAPPARALLELLOOPSTOGPU
@@ -80,6 +85,108 @@ bool canRunAsKernel(scf::ParallelOp loop) {
   return !walk.wasInterrupted();
 }
 
+/// The bytes of the buffer `value` is (a view of), when its type says.
+std::optional<int64_t> bufferBytes(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    value = view.getViewSource();
+  }
+  auto type = cast<MemRefType>(value.getType());
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// The iterations of `loop` (an scf.parallel or scf.for), when its bounds
+/// are constants.
+std::optional<int64_t> tripCount(Operation *loop) {
+  SmallVector<OpFoldResult> lowers, uppers, steps;
+  if (auto parallel = dyn_cast<scf::ParallelOp>(loop)) {
+    lowers = getAsOpFoldResult(parallel.getLowerBound());
+    uppers = getAsOpFoldResult(parallel.getUpperBound());
+    steps = getAsOpFoldResult(parallel.getStep());
+  } else if (auto sequential = dyn_cast<scf::ForOp>(loop)) {
+    lowers = {getAsOpFoldResult(sequential.getLowerBound())};
+    uppers = {getAsOpFoldResult(sequential.getUpperBound())};
+    steps = {getAsOpFoldResult(sequential.getStep())};
+  } else {
+    return std::nullopt;
+  }
+  int64_t count = 1;
+  for (auto [lower, upper, step] : llvm::zip(lowers, uppers, steps)) {
+    std::optional<int64_t> l = getConstantIntValue(lower),
+                           u = getConstantIntValue(upper),
+                           s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return std::nullopt;
+    count *= std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
+  }
+  return count;
+}
+
+std::optional<int64_t> staticWork(Operation *loop);
+
+/// The work of the longest loop nest in `region` (1 without loops; loops
+/// under other region ops, an scf.if's, count as if always run), when known.
+std::optional<int64_t> longestNest(Region &region) {
+  int64_t longest = 1;
+  for (Operation &op : region.getOps()) {
+    std::optional<int64_t> work;
+    if (isa<scf::ParallelOp, scf::ForOp>(op)) {
+      work = staticWork(&op);
+    } else {
+      work = 1;
+      for (Region &nested : op.getRegions()) {
+        std::optional<int64_t> nestedWork = longestNest(nested);
+        if (!nestedWork)
+          return std::nullopt;
+        work = std::max(*work, *nestedWork);
+      }
+    }
+    if (!work)
+      return std::nullopt;
+    longest = std::max(longest, *work);
+  }
+  return longest;
+}
+
+/// `loop`'s iterations times the work of the longest loop nest in its
+/// body, when all are known; saturates at INT64_MAX.
+std::optional<int64_t> staticWork(Operation *loop) {
+  std::optional<int64_t> trips = tripCount(loop);
+  std::optional<int64_t> inner = longestNest(loop->getRegion(0));
+  if (!trips || !inner)
+    return std::nullopt;
+  int64_t total;
+  if (llvm::MulOverflow(*trips, *inner, total))
+    return std::numeric_limits<int64_t>::max();
+  return total;
+}
+
+/// The cost rule (the pass's description): a loop of little work over
+/// buffers the runtime keeps in host memory is cheaper on the CPU than a
+/// launch.
+bool isCheaperOnHost(scf::ParallelOp loop, int64_t minWork) {
+  std::optional<int64_t> work = staticWork(loop);
+  if (!work || *work >= minWork)
+    return false;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()) ||
+          loop->isAncestor(operand.getParentBlock()->getParentOp()))
+        continue;
+      std::optional<int64_t> bytes = bufferBytes(operand);
+      if (!bytes || *bytes > static_cast<int64_t>(
+                                 ::amls::runtime::cuda::kHostPreferredBytes))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
 gpu::ParallelLoopDimMappingAttr mapTo(Builder &b, gpu::Processor processor) {
   AffineMap identity = b.getDimIdentityMap();
   return gpu::ParallelLoopDimMappingAttr::get(b.getContext(), processor,
@@ -87,10 +194,17 @@ gpu::ParallelLoopDimMappingAttr mapTo(Builder &b, gpu::Processor processor) {
 }
 
 struct MapParallelLoopsToGPU
-    : public amls::impl::AMLSMapParallelLoopsToGPUBase<MapParallelLoopsToGPU> {
+    : public mlir::amls::impl::AMLSMapParallelLoopsToGPUBase<
+          MapParallelLoopsToGPU> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (minWork < 0) {
+      getOperation()->emitError("amls-map-parallel-loops-to-gpu: expected "
+                                "min-work >= 0, found ")
+          << int64_t(minWork);
+      return signalPassFailure();
+    }
     if (blockSize < 1 || blockRows < 1 || blockSize * blockRows > 1024) {
       getOperation()->emitError("amls-map-parallel-loops-to-gpu: expected "
                                 "block-size x block-rows between 1 and 1024 "
@@ -107,6 +221,11 @@ struct MapParallelLoopsToGPU
     for (scf::ParallelOp loop : candidates) {
       if (!canRunAsKernel(loop)) {
         ++numHostLoops;
+        continue;
+      }
+      if (isCheaperOnHost(loop, minWork)) {
+        ++numHostLoops;
+        ++numSmallLoops;
         continue;
       }
       map(loop);

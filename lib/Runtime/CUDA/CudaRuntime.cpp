@@ -209,11 +209,11 @@ std::string kernelName(CUfunction function) {
 /// without migrating the payload's first page (measured on an H200: the
 /// cell-wise bench took 27 ms instead of 14).
 constexpr uint64_t kHeaderPageBytes = 4096;
-/// Blocks up to this size (a reduction's last partial results, scalars,
-/// short vectors) stay on the host and the device reads and writes them
-/// where they are, instead of both sides faulting them over every time
-/// the other wrote them (same bench: 11 ms instead of 14).
-constexpr uint64_t kHostPreferredBytes = 64 << 10;
+// Blocks up to cuda::kHostPreferredBytes (a reduction's last partial
+// results, scalars, short vectors) stay on the host and the device reads
+// and writes them where they are, instead of both sides faulting them over
+// every time the other wrote them (same bench: 11 ms instead of 14).
+using amls::runtime::cuda::kHostPreferredBytes;
 
 void advise(CUdeviceptr pointer, uint64_t bytes, CUmem_advise advice,
             CUmemLocationType type, int id) {

@@ -1,7 +1,10 @@
 // RUN: amls-opt %s -split-input-file -amls-map-parallel-loops-to-gpu -cse | FileCheck %s
 // RUN: not amls-opt %s -split-input-file -amls-map-parallel-loops-to-gpu="block-size=512 block-rows=4" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: amls-opt %s -split-input-file -amls-map-parallel-loops-to-gpu=min-work=0 | FileCheck %s --check-prefix=ALL
+// RUN: not amls-opt %s -split-input-file -amls-map-parallel-loops-to-gpu=min-work=-1 2>&1 | FileCheck %s --check-prefix=BADWORK
 
 // BAD: amls-map-parallel-loops-to-gpu: expected block-size x block-rows between 1 and 1024 threads, found 512 x 4
+// BADWORK: amls-map-parallel-loops-to-gpu: expected min-work >= 0, found -1
 
 // A 2-D element-wise loop: tiles of 2 x 128 cells are the blocks, the
 // innermost dimension is the threads' x and the outermost the grid's x.
@@ -131,4 +134,60 @@ func.func @host_loops(%a: memref<4xf64>, %b: memref<2x2x2x2xf64>) -> f64 {
     memref.store %zero, %b[%i, %j, %k, %l] : memref<2x2x2x2xf64>
   }
   return %sum : f64
+}
+
+// -----
+
+// The cost rule: a loop of little work (50 cells) over buffers of at most
+// 64 KiB, which the runtime keeps in host memory, runs on the CPU; the same
+// work over a larger buffer (a row of a 1000 x 1000 matrix, whose pages a
+// CPU loop would pull from the device), work of unknown size, and a nest
+// of 100 x 1000 iterations over small buffers are kernels. min-work=0 maps
+// the small loop too.
+// CHECK-LABEL: func.func @cost_rule
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT: memref.load %{{.*}} : memref<50xf64>
+// CHECK-NOT: mapping
+// CHECK: memref.store %{{.*}} : memref<50xf64>
+// CHECK-NEXT: scf.reduce
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.parallel
+// CHECK: memref<1000x1000xf64>
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK: memref<?xf64>
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK: scf.for
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
+// ALL-LABEL: func.func @cost_rule
+// ALL-COUNT-4: mapping = [#gpu.loop_dim_map<processor = block_x
+func.func @cost_rule(%v: memref<50xf64>, %w: memref<50xf64>, %big: memref<1000x1000xf64>, %d: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c50 = arith.constant 50 : index
+  %c100 = arith.constant 100 : index
+  %c1000 = arith.constant 1000 : index
+  scf.parallel (%i) = (%c0) to (%c50) step (%c1) {
+    %x = memref.load %v[%i] : memref<50xf64>
+    %y = arith.mulf %x, %x : f64
+    memref.store %y, %w[%i] : memref<50xf64>
+  }
+  scf.parallel (%i) = (%c0) to (%c50) step (%c1) {
+    %x = memref.load %big[%c0, %i] : memref<1000x1000xf64>
+    memref.store %x, %w[%i] : memref<50xf64>
+  }
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %d[%i] : memref<?xf64>
+    %y = arith.addf %x, %x : f64
+    memref.store %y, %d[%i] : memref<?xf64>
+  }
+  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
+    scf.for %k = %c0 to %c1000 step %c1 {
+      %j = arith.remui %k, %c50 : index
+      %x = memref.load %v[%j] : memref<50xf64>
+      %acc = memref.load %w[%j] : memref<50xf64>
+      %s = arith.addf %acc, %x : f64
+      memref.store %s, %w[%j] : memref<50xf64>
+    }
+  }
+  return
 }
