@@ -524,24 +524,41 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
                                               PhaseTimes &times) {
   const SessionOptions &options = session.options;
   auto start = Clock::now();
-  OwningOpRef<ModuleOp> module = program->clone();
-  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
 
-  // Specialize the entry's parameters to the arguments.
-  SmallVector<Type> types;
+  // The entry's parameter types for these arguments, which key the cache:
+  // a cached run clones and compiles nothing (a caller calling a compiled
+  // function in a loop pays for this loop only).
+  auto declared = program->lookupSymbol<func::FuncOp>(entryName);
+  SmallVector<Type> exactTypes;
+  SmallVector<bool> transposed;
   std::string signature;
   llvm::raw_string_ostream key(signature);
-  for (auto [parameter, arg, blockArg] :
-       llvm::zip(parameters, args, entry.getArguments())) {
+  for (auto [parameter, arg] : llvm::zip(parameters, args)) {
     FailureOr<Type> type =
-        specializedType(entry.getLoc(), parameter.name, parameter.type, arg);
+        specializedType(declared.getLoc(), parameter.name, parameter.type, arg);
     if (failed(type))
       return failure();
-    refineValueType(blockArg, *type);
-    if (passesTransposed(parameter.type, arg)) {
+    exactTypes.push_back(*type);
+    transposed.push_back(passesTransposed(parameter.type, arg));
+    key << *type << (transposed.back() ? " transposed;" : ";");
+  }
+  auto cached = cache.find(signature);
+  if (cached != cache.end()) {
+    ++session.statistics.cacheHits;
+    return cached->second.get();
+  }
+
+  // Specialize the entry's parameters to the arguments.
+  OwningOpRef<ModuleOp> module = program->clone();
+  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+  SmallVector<Type> types;
+  for (auto [type, isTransposed, blockArg] :
+       llvm::zip(exactTypes, transposed, entry.getArguments())) {
+    refineValueType(blockArg, type);
+    if (isTransposed) {
       // The caller's column-major cells are the row-major cells of the
       // transpose: the entry takes that and transposes it back.
-      auto matrix = cast<MatrixType>(*type);
+      auto matrix = cast<MatrixType>(type);
       auto stored =
           MatrixType::get(matrix.getCols(), matrix.getRows(),
                           matrix.getElementType(), matrix.getSparsity());
@@ -551,11 +568,9 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
           TransposeOp::create(b, blockArg.getLoc(), matrix, blockArg);
       blockArg.replaceAllUsesExcept(transpose, transpose);
       types.push_back(stored);
-      key << stored << " transposed;";
       continue;
     }
-    types.push_back(*type);
-    key << *type << ";";
+    types.push_back(type);
   }
   entry.setFunctionType(
       FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
@@ -566,12 +581,6 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     entry.removeArgAttr(i, nameAttr);
   for (unsigned i = 0; i < entry.getNumResults(); ++i)
     entry.removeResultAttr(i, nameAttr);
-
-  auto cached = cache.find(signature);
-  if (cached != cache.end()) {
-    ++session.statistics.cacheHits;
-    return cached->second.get();
-  }
 
   CompileOptions compile;
   compile.rewrites = options.rewrites;
