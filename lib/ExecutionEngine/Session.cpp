@@ -161,8 +161,8 @@ struct ResultLayout {
 };
 
 /// The CSR matrix whose four values start at `field`; it adopts the three
-/// buffers.
-MatrixValue decodeCSR(const int64_t *field) {
+/// buffers (through `buffers`, shared with other results that hold them).
+MatrixValue decodeCSR(const int64_t *field, ResultBuffers &buffers) {
   AmlsVectorI64 offsets;
   AmlsVectorI32 columns;
   AmlsVectorF64 values;
@@ -182,13 +182,16 @@ MatrixValue decodeCSR(const int64_t *field) {
   ref.allocation = values.allocated;
   ref.row_offsets_allocation = offsets.allocated;
   ref.column_indices_allocation = columns.allocated;
-  return MatrixValue::adopt(ref);
+  return MatrixValue::adopt(ref, buffers);
 }
 
 /// Turns the words amls_main wrote into values; matrices adopt their buffers.
 SmallVector<RuntimeValue> decodeResults(const ResultLayout &layout,
                                         ArrayRef<int64_t> words) {
   SmallVector<RuntimeValue> values;
+  // A buffer returned twice (`return %m, %m`, CSR results that share row
+  // offsets) is owned once.
+  ResultBuffers buffers;
   for (auto [kind, offset] : llvm::zip(layout.kinds, layout.wordOffsets)) {
     const int64_t *field = words.data() + offset;
     if (kind == ResultKind::Float) {
@@ -202,12 +205,12 @@ SmallVector<RuntimeValue> decodeResults(const ResultLayout &layout,
       continue;
     }
     if (kind == ResultKind::CSRMatrix) {
-      values.push_back(RuntimeValue::ofMatrix(decodeCSR(field)));
+      values.push_back(RuntimeValue::ofMatrix(decodeCSR(field, buffers)));
       continue;
     }
     AmlsMatrixF64 descriptor;
     std::memcpy(&descriptor, field, sizeof(descriptor));
-    AmlsMatrixRef ref;
+    AmlsMatrixRef ref = {};
     ref.format = AMLS_MATRIX_DENSE;
     ref.element_type = AMLS_ELEMENT_F64;
     ref.target = AMLS_TARGET_CPU;
@@ -217,14 +220,7 @@ SmallVector<RuntimeValue> decodeResults(const ResultLayout &layout,
     ref.strides[0] = descriptor.strides[0];
     ref.strides[1] = descriptor.strides[1];
     ref.allocation = descriptor.allocated;
-    // The same buffer returned twice (`return %m, %m`) is owned once.
-    const MatrixValue *owner = nullptr;
-    for (const RuntimeValue &earlier : values)
-      if (earlier.isMatrix() && ref.allocation &&
-          earlier.getMatrix().getRef().allocation == ref.allocation)
-        owner = &earlier.getMatrix();
-    values.push_back(RuntimeValue::ofMatrix(
-        owner ? MatrixValue::share(ref, *owner) : MatrixValue::adopt(ref)));
+    values.push_back(RuntimeValue::ofMatrix(MatrixValue::adopt(ref, buffers)));
   }
   return values;
 }

@@ -81,42 +81,38 @@ MatrixValue MatrixValue::borrow(const runtime::Matrix &matrix) {
 }
 
 namespace {
-/// Returns the compiled code's allocations to the runtime's pool unless
-/// the memory was released to the caller: the one of the values, and a CSR
-/// matrix's two others.
+/// Returns a block the compiled code allocated to the runtime's pool
+/// unless it was released to the caller.
 struct FreeAllocation {
-  void *others[2] = {nullptr, nullptr};
   bool released = false;
   void operator()(void *allocation) const {
-    if (released)
-      return;
-    runtime::memory::release(allocation);
-    for (void *other : others)
-      runtime::memory::release(other);
+    if (!released)
+      runtime::memory::release(allocation);
   }
 };
 } // namespace
 
-MatrixValue MatrixValue::adopt(const AmlsMatrixRef &ref) {
-  MatrixValue value;
-  value.ref = ref;
-  FreeAllocation free;
-  if (ref.format == AMLS_MATRIX_CSR) {
-    free.others[0] = ref.row_offsets_allocation;
-    free.others[1] = ref.column_indices_allocation;
-  }
+std::shared_ptr<void> ResultBuffers::owner(void *allocation) {
+  if (allocation)
+    for (auto &[known, owner] : owners)
+      if (known == allocation)
+        return owner;
   // With a deleter the owner is non-empty even for a null allocation.
-  value.owner = std::shared_ptr<void>(ref.allocation, free);
-  return value;
+  std::shared_ptr<void> owner(allocation, FreeAllocation());
+  if (allocation)
+    owners.emplace_back(allocation, owner);
+  return owner;
 }
 
-MatrixValue MatrixValue::share(const AmlsMatrixRef &ref,
-                               const MatrixValue &owner) {
-  assert(owner.ownsMemory() && ref.allocation == owner.ref.allocation &&
-         "sharing memory that the owner does not own");
+MatrixValue MatrixValue::adopt(const AmlsMatrixRef &ref,
+                               ResultBuffers &buffers) {
   MatrixValue value;
   value.ref = ref;
-  value.owner = owner.owner;
+  value.owners[0] = buffers.owner(ref.allocation);
+  if (ref.format == AMLS_MATRIX_CSR) {
+    value.owners[1] = buffers.owner(ref.row_offsets_allocation);
+    value.owners[2] = buffers.owner(ref.column_indices_allocation);
+  }
   return value;
 }
 
@@ -192,12 +188,16 @@ std::vector<double> MatrixValue::toVector() const {
 }
 
 std::optional<AmlsMatrixRef> MatrixValue::release() {
-  if (!owner || owner.use_count() != 1)
+  if (!owners[0])
     return std::nullopt;
+  for (const std::shared_ptr<void> &owner : owners)
+    if (owner && owner.use_count() != 1)
+      return std::nullopt;
   AmlsMatrixRef released = ref;
-  // Disarm the deleter: the caller frees the memory now.
-  std::get_deleter<FreeAllocation>(owner)->released = true;
-  owner.reset();
+  // Disarm the deleters: the caller frees the memory now.
+  for (std::shared_ptr<void> &owner : owners)
+    if (owner)
+      std::get_deleter<FreeAllocation>(owner)->released = true;
   *this = MatrixValue();
   return released;
 }

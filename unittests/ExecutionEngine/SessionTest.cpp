@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <thread>
@@ -58,6 +59,21 @@ func.func @main(%X: !amls.matrix<3x2xf64> {amls.name = "X"}) -> f64 {
 }
 )mlir";
 
+/// S = A * A computed CSR, and 2 * S, 3 * S and 2 * S again: with CSR
+/// results, results that share S's row offsets and column indices, and one
+/// returned twice.
+constexpr const char *kSharedCSRProgram = R"mlir(
+func.func @main(%A: !amls.matrix<?x?xf64> {amls.name = "A"})
+    -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>) {
+  %S = amls.mul %A, %A : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
+  %two = arith.constant 2.0 : f64
+  %three = arith.constant 3.0 : f64
+  %B = amls.mul %S, %two : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  %C = amls.mul %S, %three : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  return %B, %C, %B : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>
+}
+)mlir";
+
 /// A rows x cols matrix with cells first, first + 1, ... in row-major order.
 runtime::Matrix iota(int64_t rows, int64_t cols, double first = 1.0) {
   runtime::Matrix m;
@@ -74,8 +90,9 @@ RuntimeValue borrowed(const runtime::Matrix &m) {
 
 /// A session with `program` loaded; diagnostics are collected in `errors`.
 struct LoadedProgram {
-  explicit LoadedProgram(const char *text, unsigned threads = 1)
-      : session(makeOptions(threads)),
+  explicit LoadedProgram(const char *text, unsigned threads = 1,
+                         bool csrResults = false)
+      : session(makeOptions(threads, csrResults)),
         handler(&session.getContext(), [this](Diagnostic &diagnostic) {
           errors += diagnostic.str();
           return success();
@@ -88,9 +105,10 @@ struct LoadedProgram {
       program = *loaded;
   }
 
-  static SessionOptions makeOptions(unsigned threads) {
+  static SessionOptions makeOptions(unsigned threads, bool csrResults) {
     SessionOptions options;
     options.threads = threads;
+    options.csrResults = csrResults;
     return options;
   }
 
@@ -287,6 +305,55 @@ TEST(SessionTest, OneBufferReturnedTwiceIsFreedOnce) {
   if (first.getRef().allocation == second.getRef().allocation) {
     EXPECT_EQ(first.getNumOwners(), 2);
   }
+}
+
+TEST(SessionTest, CSRResultsSharingBuffersAreFreedOnce) {
+  LoadedProgram loaded(kSharedCSRProgram, /*threads=*/1, /*csrResults=*/true);
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  // A 200 x 100 CSR input with 3 non-zeros per row: (r, c) = r + c + 1 at
+  // columns r % 100, (r + 7) % 100 and (r + 50) % 100, sorted.
+  int64_t rows = 200, cols = 100;
+  std::vector<int64_t> offsets{0};
+  std::vector<int32_t> columns;
+  std::vector<double> values;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<int32_t> row{int32_t(r % 100), int32_t((r + 7) % 100),
+                             int32_t((r + 50) % 100)};
+    std::sort(row.begin(), row.end());
+    for (int32_t c : row) {
+      columns.push_back(c);
+      values.push_back(double(r + c + 1));
+    }
+    offsets.push_back(int64_t(columns.size()));
+  }
+  uint64_t liveBefore = runtime::memory::getStatistics().liveBytes;
+  {
+    FailureOr<RunResult> run =
+        loaded.program->run({RuntimeValue::ofMatrix(MatrixValue::borrowCSR(
+            rows, cols, offsets.data(), columns.data(), values.data()))});
+    ASSERT_TRUE(succeeded(run)) << loaded.errors;
+    ASSERT_EQ(run->values.size(), 3u);
+    for (double factor : {2.0, 3.0}) {
+      const MatrixValue &m = run->values[factor == 2.0 ? 0 : 1].getMatrix();
+      ASSERT_TRUE(m.isCSR());
+      EXPECT_EQ(m.getNumStored(), 3 * rows);
+      std::vector<double> cells = m.toVector();
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t k = offsets[r]; k < offsets[r + 1]; ++k)
+          EXPECT_EQ(cells[r * cols + columns[k]],
+                    factor * values[k] * values[k]);
+    }
+    // The third result is the first: one set of buffers, owned once, which
+    // neither value may hand over alone.
+    const MatrixValue &first = run->values[0].getMatrix();
+    MatrixValue &third = run->values[2].getMatrix();
+    EXPECT_EQ(first.getRef().allocation, third.getRef().allocation);
+    EXPECT_EQ(first.getNumOwners(), 2);
+    EXPECT_FALSE(third.release().has_value());
+  }
+  // Every buffer went back to the pool once: a buffer released twice would
+  // count its bytes off twice.
+  EXPECT_EQ(runtime::memory::getStatistics().liveBytes, liveBefore);
 }
 
 TEST(SessionTest, ResultsOutliveTheSession) {

@@ -24,7 +24,21 @@
 namespace mlir::amls {
 namespace runtime = ::amls::runtime;
 
-/// A matrix: a descriptor and, for memory the value owns, its owner.
+/// The owners of the buffers one run returned, one per buffer: values
+/// that share a buffer (one buffer returned twice, a CSR result whose row
+/// offsets and column indices another CSR result reuses) share its owner,
+/// so that it is freed once, after the last of them.
+class ResultBuffers {
+public:
+  /// The owner of `allocation` (a block the compiled code allocated, freed
+  /// to the runtime's pool unless released; null for an empty matrix).
+  std::shared_ptr<void> owner(void *allocation);
+
+private:
+  std::vector<std::pair<void *, std::shared_ptr<void>>> owners;
+};
+
+/// A matrix: a descriptor and, for memory the value owns, its owners.
 /// Copies share the memory (and its ownership); they never copy cells.
 class MatrixValue {
 public:
@@ -50,13 +64,11 @@ public:
                                const double *values);
   /// A borrowed view of `matrix`'s row-major cells.
   static MatrixValue borrow(const ::amls::runtime::Matrix &matrix);
-  /// Takes over the memory of `ref`: `ref.allocation` (which may be null for
-  /// an empty matrix), and for a CSR matrix also the allocations of its row
-  /// offsets and column indices, are returned to the runtime's pool.
-  static MatrixValue adopt(const AmlsMatrixRef &ref);
-  /// Another descriptor of memory that `owner` owns (two results of a run
-  /// in one buffer): the memory is freed once, after both.
-  static MatrixValue share(const AmlsMatrixRef &ref, const MatrixValue &owner);
+  /// Takes over the memory of `ref`, a result of a run: `ref.allocation`
+  /// (which may be null for an empty matrix), and for a CSR matrix also the
+  /// allocations of its row offsets and column indices, owned through
+  /// `buffers` (shared with the run's other results that hold them).
+  static MatrixValue adopt(const AmlsMatrixRef &ref, ResultBuffers &buffers);
 
   const AmlsMatrixRef &getRef() const { return ref; }
   int64_t getRows() const { return ref.rows; }
@@ -81,9 +93,10 @@ public:
   bool isContiguousColumnMajorOnly() const;
   /// True for a value that owns (or shares) its memory, false for a
   /// borrowed view.
-  bool ownsMemory() const { return static_cast<bool>(owner); }
-  /// How many values share the memory (0 for a borrowed view).
-  long getNumOwners() const { return owner.use_count(); }
+  bool ownsMemory() const { return static_cast<bool>(owners[0]); }
+  /// How many values share the memory of the values or cells (0 for a
+  /// borrowed view).
+  long getNumOwners() const { return owners[0].use_count(); }
 
   /// Cell (r, c) of a dense f64 matrix (a CSR matrix: toVector()).
   double at(int64_t r, int64_t c) const {
@@ -95,15 +108,18 @@ public:
   /// The cells in row-major order (a copy; for tests and small results).
   std::vector<double> toVector() const;
 
-  /// Hands the memory to the caller, who frees `allocation` with
-  /// amls::runtime::memory::release() (the runtime's pool, Memory.h):
-  /// returns the descriptor and leaves this value empty. Nothing (and no
-  /// change) when the memory is borrowed or shared with another value.
+  /// Hands the memory to the caller, who frees `allocation` (and a CSR
+  /// matrix's two other allocations) with amls::runtime::memory::release()
+  /// (the runtime's pool, Memory.h): returns the descriptor and leaves this
+  /// value empty. Nothing (and no change) when the memory is borrowed or
+  /// any of its buffers is shared with another value.
   std::optional<AmlsMatrixRef> release();
 
 private:
   AmlsMatrixRef ref;
-  std::shared_ptr<void> owner;
+  /// The owners of the values (or cells), and of a CSR matrix's row
+  /// offsets and column indices.
+  std::shared_ptr<void> owners[3];
 };
 
 /// A value passed to or returned from a compiled program: a matrix, a

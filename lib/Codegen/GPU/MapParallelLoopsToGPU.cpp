@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -93,8 +94,8 @@ std::optional<int64_t> bufferBytes(Value value) {
       break;
     value = view.getViewSource();
   }
-  auto type = cast<MemRefType>(value.getType());
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
     return std::nullopt;
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
@@ -121,7 +122,9 @@ std::optional<int64_t> tripCount(Operation *loop) {
                            s = getConstantIntValue(step);
     if (!l || !u || !s || *s <= 0)
       return std::nullopt;
-    count *= std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
+    if (llvm::MulOverflow(count, std::max<int64_t>(0, (*u - *l + *s - 1) / *s),
+                          count))
+      return std::numeric_limits<int64_t>::max();
   }
   return count;
 }
@@ -136,6 +139,9 @@ std::optional<int64_t> longestNest(Region &region) {
     std::optional<int64_t> work;
     if (isa<scf::ParallelOp, scf::ForOp>(op)) {
       work = staticWork(&op);
+    } else if (isa<LoopLikeOpInterface>(op)) {
+      // An scf.while: its iterations are not known.
+      return std::nullopt;
     } else {
       work = 1;
       for (Region &nested : op.getRegions()) {

@@ -133,38 +133,62 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
     cpu(a, b, c);
     return;
   }
-  ScopedContext scoped;
+  // Everything that may fail is decided inside the scope and reported
+  // after it: fail() leaves by longjmp under a host's trap, which would skip
+  // the scope's destructors and leave the lock held.
   std::string problem;
+  bool onDevice = true;
   {
-    // fail() below, with the lock released.
-    std::lock_guard<std::mutex> lock(cublasMutex);
-    cublasStatus_t status;
-    cublasHandle_t handle = handleLocked(status);
-    const T one = 1;
-    auto op = [](bool transpose) {
-      return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
-    };
-    if (handle)
-      status = (cublasTable.*gemm)(
-          handle, op(plan->transposeFirst), op(plan->transposeSecond), plan->m,
-          plan->n, plan->k, &one, origin(b), plan->ldFirst, origin(a),
-          plan->ldSecond, &one, origin(c), plan->ldResult);
-    if (!handle)
-      problem = std::string("cuBLAS: cublasCreate failed: ") +
-                cublasTable.cublasGetStatusName(status);
-    else if (status != CUBLAS_STATUS_SUCCESS)
-      problem = "cuBLAS: the gemm of " + std::to_string(a->sizes[0]) + "x" +
-                std::to_string(a->sizes[1]) + " by " +
-                std::to_string(b->sizes[0]) + "x" +
-                std::to_string(b->sizes[1]) +
-                " failed: " + cublasTable.cublasGetStatusName(status);
+    ScopedContext scoped;
+    const Driver &cu = ready();
+    // Host-only memory (a program's constants) is not what cuBLAS reads:
+    // such a product runs on the CPU.
+    for (const void *pointer : {static_cast<const void *>(origin(a)),
+                                static_cast<const void *>(origin(b)),
+                                static_cast<const void *>(origin(c))}) {
+      unsigned managed = 0;
+      if (cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                   reinterpret_cast<CUdeviceptr>(pointer)) !=
+              CUDA_SUCCESS ||
+          !managed)
+        onDevice = false;
+    }
+    if (onDevice) {
+      std::lock_guard<std::mutex> lock(cublasMutex);
+      cublasStatus_t status;
+      cublasHandle_t handle = handleLocked(status);
+      const T one = 1;
+      auto op = [](bool transpose) {
+        return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+      };
+      if (handle)
+        status = (cublasTable.*gemm)(
+            handle, op(plan->transposeFirst), op(plan->transposeSecond),
+            plan->m, plan->n, plan->k, &one, origin(b), plan->ldFirst,
+            origin(a), plan->ldSecond, &one, origin(c), plan->ldResult);
+      if (!handle)
+        problem = std::string("cuBLAS: cublasCreate failed: ") +
+                  cublasTable.cublasGetStatusName(status);
+      else if (status != CUBLAS_STATUS_SUCCESS)
+        problem = "cuBLAS: the gemm of " + std::to_string(a->sizes[0]) + "x" +
+                  std::to_string(a->sizes[1]) + " by " +
+                  std::to_string(b->sizes[0]) + "x" +
+                  std::to_string(b->sizes[1]) +
+                  " failed: " + cublasTable.cublasGetStatusName(status);
+      // The handle's stream is the legacy default stream; the host (the
+      // CPU's kernels, the caller) reads C next.
+      else if (CUresult result = cu.cuStreamSynchronize(nullptr))
+        problem = "cuStreamSynchronize failed: " + describe(result) +
+                  " (waiting for cuBLAS)";
+    }
   }
   if (!problem.empty())
-    fail(problem);
-  // The handle's stream is the legacy default stream; the host (the CPU's
-  // kernels, the caller) reads C next.
-  check(ready().cuStreamSynchronize(nullptr), "cuStreamSynchronize",
-        "waiting for cuBLAS");
+    fail(std::move(problem));
+  if (!onDevice) {
+    ++cpuProducts;
+    cpu(a, b, c);
+    return;
+  }
   ++cublasProducts;
 }
 

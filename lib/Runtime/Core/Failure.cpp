@@ -42,6 +42,12 @@ bool amls::runtime::runTrappingFailures(void (*body)(void *), void *context,
 
 unsigned amls::runtime::getTrappedFailures() { return trappedFailures; }
 
+void amls::runtime::fail(std::string message) {
+  thread_local std::string kept;
+  kept = std::move(message);
+  fail(kept.c_str());
+}
+
 void amls::runtime::fail(const char *message) {
   // What the program printed before the error comes first.
   std::fflush(stdout);

@@ -16,9 +16,11 @@
 namespace amls::runtime {
 
 [[noreturn]] void fail(const char *message);
-[[noreturn]] inline void fail(const std::string &message) {
-  fail(message.c_str());
-}
+/// Takes the message by value and keeps it in a thread-local string before
+/// failing: a trapped failure leaves by longjmp, which runs no destructor,
+/// so a message built in the caller's frame (`fail("..." + name)`) must not
+/// own memory there (the temporary is moved from; LeakSanitizer found it).
+[[noreturn]] void fail(std::string message);
 
 } // namespace amls::runtime
 
