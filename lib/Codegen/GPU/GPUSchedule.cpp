@@ -106,6 +106,11 @@ public:
   RowBlockSchedule scheduleRowBlocks(int64_t bytesPerRow) const override {
     return getCPULoweringSchedule().scheduleRowBlocks(bytesPerRow);
   }
+
+  /// X %*% v and t(X) %*% (...) as two products, which go to cuBLAS: the
+  /// CPU's kernel would pull X from the device on every iteration of a
+  /// loop such as CG's.
+  bool usesChainKernel() const override { return false; }
 };
 
 } // namespace

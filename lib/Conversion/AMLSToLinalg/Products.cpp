@@ -111,8 +111,9 @@ struct LowerMMChain : public LowerToValue<MMChainOp> {
       checkEqual(rewriter, loc, dimOf(rewriter, loc, w, 0), rows, op,
                  "the weights' length differs from the matrix's rows");
     // f64 products go to the runtime's kernel, which reads X once instead
-    // of twice; other element types to two products.
-    if (elementType.isF64()) {
+    // of twice (where the schedule says so: not on the GPU); other element
+    // types to two products.
+    if (elementType.isF64() && schedule.usesChainKernel()) {
       Value matrix = asRuntimeMatrix(rewriter, loc, x);
       Value vector = asRuntimeMatrix(rewriter, loc, v);
       Value weights = adaptor.getWeights()

@@ -84,3 +84,20 @@ func.func @one_stage(%X: !amls.matrix<8192x4xf64>) -> f64 {
   %0 = amls.agg sum all %X : !amls.matrix<8192x4xf64> -> f64
   return %0 : f64
 }
+
+// -----
+
+// On the GPU an f64 mmchain is two products and a cell-wise product (the
+// products go to cuBLAS), not the runtime's CPU kernel, which would pull X
+// to the host; the CPU's schedule calls the kernel (amls-to-linalg.mlir).
+// CHECK-LABEL: func.func @mmchain
+// CHECK-NOT: amls_rt_mmchain
+// CHECK: linalg.matmul
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+// CHECK: linalg.matmul
+// CHECK-NOT: amls_rt_mmchain
+func.func @mmchain(%X: !amls.matrix<2000x50xf64>, %v: !amls.matrix<50x1xf64>, %w: !amls.matrix<2000x1xf64>) -> !amls.matrix<50x1xf64> {
+  %0 = amls.mmchain %X, %v weights %w : !amls.matrix<2000x50xf64>, !amls.matrix<50x1xf64>, !amls.matrix<2000x1xf64> -> !amls.matrix<50x1xf64>
+  return %0 : !amls.matrix<50x1xf64>
+}

@@ -77,6 +77,12 @@ public:
   virtual RowBlockSchedule scheduleRowBlocks(int64_t bytesPerRow) const {
     return {};
   }
+
+  /// Whether an f64 `amls.mmchain` (t(X) %*% (w * (X %*% v))) calls the
+  /// runtime's kernel, which reads X once on the CPU; otherwise it becomes
+  /// two products and a cell-wise product, which the target's library
+  /// (BLAS, cuBLAS) and loops run.
+  virtual bool usesChainKernel() const { return true; }
 };
 
 } // namespace mlir::amls
