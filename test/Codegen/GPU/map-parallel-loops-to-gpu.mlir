@@ -191,3 +191,31 @@ func.func @cost_rule(%v: memref<50xf64>, %w: memref<50xf64>, %big: memref<1000x1
   }
   return
 }
+
+// -----
+
+// A loop whose body runs an scf.while has work the rule cannot know: it
+// stays a kernel, even over small buffers.
+// CHECK-LABEL: func.func @unknown_inner_loop
+// CHECK: scf.while
+// CHECK: mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK: mapping = [#gpu.loop_dim_map<processor = block_x
+func.func @unknown_inner_loop(%v: memref<50xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c50 = arith.constant 50 : index
+  %limit = arith.constant 1.0e6 : f64
+  scf.parallel (%i) = (%c0) to (%c50) step (%c1) {
+    %x = memref.load %v[%i] : memref<50xf64>
+    %y = scf.while (%a = %x) : (f64) -> f64 {
+      %more = arith.cmpf olt, %a, %limit : f64
+      scf.condition(%more) %a : f64
+    } do {
+    ^bb0(%a: f64):
+      %b = arith.addf %a, %a : f64
+      scf.yield %b : f64
+    }
+    memref.store %y, %v[%i] : memref<50xf64>
+  }
+  return
+}
