@@ -277,6 +277,27 @@ class Session:
         return self._native.stats()
 
 
+ALIGNMENT = 64
+
+
+def aligned(array, dtype=None):
+    """`array` (anything numpy.asarray takes) as a C-contiguous array whose
+    data starts on a 64-byte boundary: the array itself when it already
+    is one, else a copy. NumPy starts large arrays 16 bytes past such a
+    boundary, which splits every other vector load of AMLS's compiled
+    loops across two cache lines: an array used in many calls runs faster
+    aligned (about 10% for a bandwidth-bound step; docs/python.md)."""
+    array = _np.asarray(array, dtype=dtype)
+    if array.flags.c_contiguous and array.ctypes.data % ALIGNMENT == 0:
+        return array
+    extra = ALIGNMENT // array.itemsize
+    buffer = _np.empty(array.size + extra, dtype=array.dtype)
+    start = (-buffer.ctypes.data % ALIGNMENT) // array.itemsize
+    out = buffer[start:start + array.size].reshape(array.shape)
+    out[...] = array
+    return out
+
+
 _default = None
 _default_lock = threading.Lock()
 

@@ -108,6 +108,24 @@ def test_fortran_order_is_read_in_place(script):
     assert stats["input_layout_copy_bytes"] == X.size * 8
 
 
+def test_aligned_arrays():
+    X = np.random.default_rng(8).standard_normal((1000, 3))
+    A = amls.aligned(X)
+    assert A.ctypes.data % amls.ALIGNMENT == 0 and A.flags.c_contiguous
+    np.testing.assert_array_equal(A, X)
+    assert amls.aligned(A) is A                    # already aligned
+    F = amls.aligned(np.asfortranarray(X))         # made C-contiguous
+    assert F.flags.c_contiguous and F.ctypes.data % amls.ALIGNMENT == 0
+    np.testing.assert_array_equal(F, X)
+    ints = amls.aligned([[1, 2], [3, 4]], dtype=np.int64)
+    assert ints.dtype == np.int64 and ints.ctypes.data % 64 == 0
+    # The same results from aligned and NumPy-allocated inputs.
+    f = amls.Session(threads=2).compile_dml("s = sum(X * X)\nr = rowSums(X)")
+    a, b = f(X=A), f(X=X)
+    assert a["s"] == pytest.approx(b["s"], rel=1e-14)
+    np.testing.assert_allclose(a["r"], b["r"], rtol=1e-14)
+
+
 def test_results_own_the_programs_buffer(session):
     X, y = data()
     out = session.compile_dml(GRAM)(X=X, y=y)
