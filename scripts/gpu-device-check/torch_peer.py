@@ -1,6 +1,7 @@
-"""The bench/gpu/cell.dml computations in PyTorch on the same GPU (the
-device machines have it), for the ratio: run by run.sh when torch is
-there. Prints milliseconds for 20 passes, as cell.dml does."""
+"""The bench/gpu/cell.dml and gemm.dml computations in PyTorch on the same
+GPU (the device machines have it), for the ratio: run by run.sh when torch
+is there. Prints milliseconds for 20 passes, as cell.dml does, and for the
+ten chained products of gemm.dml (cuBLAS's DGEMM, called by torch)."""
 import time
 
 import torch
@@ -24,3 +25,15 @@ r = 0.0
 for i in range(1, 21):
     r += torch.sum((X * i).sum(dim=1) * Y.amax(dim=1)).item()
 print(f"  torch: rows {(time.perf_counter() - start) * 1e3:.1f} ms")
+
+n = 4096
+A = torch.rand(n, n, dtype=torch.float64, device="cuda", generator=g)
+B = torch.rand(n, n, dtype=torch.float64, device="cuda", generator=g)
+(A @ B).sum().item()
+torch.cuda.synchronize()
+start = time.perf_counter()
+for _ in range(10):
+    B = (A @ B) / n
+B.sum().item()
+ms = (time.perf_counter() - start) * 1e3
+print(f"  torch: gemm {ms:.1f} ms, {10 * 2 * n ** 3 / (ms * 1e6):.0f} GFLOP/s")
