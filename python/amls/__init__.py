@@ -9,14 +9,18 @@
     amls.run_dml("B = t(X) %*% X", X=X)["B"]
 
 Matrices are 2-D NumPy arrays (a 1-D array is a column). float64 arrays
-that are C- or F-contiguous cross without a copy (a row-major one is read in
-place, a column-major one copied once into row-major order by the run);
-float32 and int64 arrays are converted once; anything else goes through
-`numpy.asarray(x, dtype=float64)`. Result matrices are float64 arrays over
-the buffer the program allocated (no copy). A function compiles once per
-kind of input (matrix, float, int, bool) and the session once per set of
-input sizes: calling it in a loop with same-shaped inputs never recompiles.
-docs/python.md has the details.
+that are C- or F-contiguous are read in place by the compiled code (a
+column-major one as the row-major transpose); float32 and int64 arrays are
+converted once for DML (an AMLS IR function may take them as they are);
+anything else goes through `numpy.asarray(x, dtype=float64)`; scipy.sparse
+matrices go in as CSR. Result matrices are float64 arrays over the buffer
+the program allocated (no copy), or with Session(csr_results=True)
+scipy.sparse.csr_matrix where the program computed them CSR. A function
+compiles once per kind of input (matrix, float, int, bool) and the session
+once per input signature (sizes, dtypes, formats, rounded sparsity,
+layout): calling it in a loop with same-shaped inputs never recompiles.
+amls.aligned(x) makes an array that AMLS's loops read faster (64-byte
+aligned). docs/python.md has the details.
 """
 
 import os
