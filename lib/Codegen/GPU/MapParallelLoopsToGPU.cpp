@@ -100,50 +100,41 @@ std::optional<int64_t> bufferBytes(Value value) {
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
 
-/// The iterations of `loop` (an scf.parallel or scf.for), when its bounds
-/// are constants.
-std::optional<int64_t> tripCount(Operation *loop) {
-  SmallVector<OpFoldResult> lowers, uppers, steps;
-  if (auto parallel = dyn_cast<scf::ParallelOp>(loop)) {
-    lowers = getAsOpFoldResult(parallel.getLowerBound());
-    uppers = getAsOpFoldResult(parallel.getUpperBound());
-    steps = getAsOpFoldResult(parallel.getStep());
-  } else if (auto sequential = dyn_cast<scf::ForOp>(loop)) {
-    lowers = {getAsOpFoldResult(sequential.getLowerBound())};
-    uppers = {getAsOpFoldResult(sequential.getUpperBound())};
-    steps = {getAsOpFoldResult(sequential.getStep())};
-  } else {
+/// The iterations of `loop` (all its dimensions), when its bounds are
+/// constants; saturates at INT64_MAX. A loop that does not say its bounds
+/// (an scf.while) has unknown iterations.
+std::optional<int64_t> tripCount(LoopLikeOpInterface loop) {
+  std::optional<SmallVector<OpFoldResult>> lowers = loop.getLoopLowerBounds(),
+                                           uppers = loop.getLoopUpperBounds(),
+                                           steps = loop.getLoopSteps();
+  if (!lowers || !uppers || !steps)
     return std::nullopt;
-  }
   int64_t count = 1;
-  for (auto [lower, upper, step] : llvm::zip(lowers, uppers, steps)) {
-    std::optional<int64_t> l = getConstantIntValue(lower),
-                           u = getConstantIntValue(upper),
-                           s = getConstantIntValue(step);
-    if (!l || !u || !s || *s <= 0)
+  for (auto [lower, upper, step] : llvm::zip(*lowers, *uppers, *steps)) {
+    std::optional<APInt> trips = constantTripCount(
+        lower, upper, step, /*isSigned=*/true,
+        [](Value, Value, bool) { return std::optional<llvm::APSInt>(); });
+    if (!trips)
       return std::nullopt;
-    if (llvm::MulOverflow(count, std::max<int64_t>(0, (*u - *l + *s - 1) / *s),
+    if (trips->getActiveBits() > 63 ||
+        llvm::MulOverflow(count, static_cast<int64_t>(trips->getZExtValue()),
                           count))
       return std::numeric_limits<int64_t>::max();
   }
   return count;
 }
 
-std::optional<int64_t> staticWork(Operation *loop);
+std::optional<int64_t> staticWork(LoopLikeOpInterface loop);
 
 /// The work of the longest loop nest in `region` (1 without loops; loops
 /// under other region ops, an scf.if's, count as if always run), when known.
 std::optional<int64_t> longestNest(Region &region) {
   int64_t longest = 1;
   for (Operation &op : region.getOps()) {
-    std::optional<int64_t> work;
-    if (isa<scf::ParallelOp, scf::ForOp>(op)) {
-      work = staticWork(&op);
-    } else if (isa<LoopLikeOpInterface>(op)) {
-      // An scf.while: its iterations are not known.
-      return std::nullopt;
+    std::optional<int64_t> work = 1;
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(op)) {
+      work = staticWork(loop);
     } else {
-      work = 1;
       for (Region &nested : op.getRegions()) {
         std::optional<int64_t> nestedWork = longestNest(nested);
         if (!nestedWork)
@@ -160,13 +151,19 @@ std::optional<int64_t> longestNest(Region &region) {
 
 /// `loop`'s iterations times the work of the longest loop nest in its
 /// body, when all are known; saturates at INT64_MAX.
-std::optional<int64_t> staticWork(Operation *loop) {
+std::optional<int64_t> staticWork(LoopLikeOpInterface loop) {
   std::optional<int64_t> trips = tripCount(loop);
-  std::optional<int64_t> inner = longestNest(loop->getRegion(0));
-  if (!trips || !inner)
+  if (!trips)
     return std::nullopt;
+  int64_t inner = 1;
+  for (Region *region : loop.getLoopRegions()) {
+    std::optional<int64_t> work = longestNest(*region);
+    if (!work)
+      return std::nullopt;
+    inner = std::max(inner, *work);
+  }
   int64_t total;
-  if (llvm::MulOverflow(*trips, *inner, total))
+  if (llvm::MulOverflow(*trips, inner, total))
     return std::numeric_limits<int64_t>::max();
   return total;
 }

@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
-#include <dlfcn.h>
 #include <mutex>
 
 using namespace amls::runtime;
@@ -53,21 +52,15 @@ constexpr const char *kCublasLibraries[] = {
 std::string loadCublasLocked(const char *library) {
   if (cublasLoaded)
     return "";
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    return std::string("no cuBLAS: ") + (why ? why : library);
-  }
   Cublas table;
+  std::string problem = loadLibrary(library, "no cuBLAS",
+                                    {
 #define AMLS_CUBLAS_SYMBOL(name)                                               \
-  table.name = reinterpret_cast<decltype(table.name)>(                         \
-      dlsym(handle, AMLS_CUDA_STRINGIFY_EXPANDED(name)));                      \
-  if (!table.name) {                                                           \
-    dlclose(handle);                                                           \
-    return std::string("no cuBLAS: ") + library + " lacks " +                  \
-           AMLS_CUDA_STRINGIFY_EXPANDED(name);                                 \
-  }
+  {AMLS_CUDA_STRINGIFY_EXPANDED(name), reinterpret_cast<void **>(&table.name)},
 #include "CublasSymbols.def"
+                                    });
+  if (!problem.empty())
+    return problem;
   cublasTable = table;
   cublasLoaded = true;
   return "";

@@ -35,27 +35,40 @@ bool driverLoaded = false;
 std::string loadLocked(const char *library) {
   if (driverLoaded)
     return "";
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    return std::string("no CUDA driver: ") + (why ? why : library);
-  }
   Driver table;
+  std::string problem = loadLibrary(library, "no CUDA driver",
+                                    {
 #define AMLS_CUDA_SYMBOL(name)                                                 \
-  table.name = reinterpret_cast<decltype(table.name)>(                         \
-      dlsym(handle, AMLS_CUDA_STRINGIFY_EXPANDED(name)));                      \
-  if (!table.name) {                                                           \
-    dlclose(handle);                                                           \
-    return std::string("no CUDA driver: ") + library + " lacks " +             \
-           AMLS_CUDA_STRINGIFY_EXPANDED(name);                                 \
-  }
+  {AMLS_CUDA_STRINGIFY_EXPANDED(name), reinterpret_cast<void **>(&table.name)},
 #include "DriverSymbols.def"
+                                    });
+  if (!problem.empty())
+    return problem;
   driverTable = table;
   driverLoaded = true;
   return "";
 }
 
 } // namespace
+
+std::string amls::runtime::cuda::detail::loadLibrary(
+    const char *library, const char *what,
+    std::initializer_list<LibrarySymbol> symbols) {
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    return std::string(what) + ": " + (why ? why : library);
+  }
+  for (const LibrarySymbol &symbol : symbols) {
+    // POSIX's way to store a function's address from dlsym.
+    *symbol.address = dlsym(handle, symbol.name);
+    if (!*symbol.address) {
+      dlclose(handle);
+      return std::string(what) + ": " + library + " lacks " + symbol.name;
+    }
+  }
+  return "";
+}
 
 std::string amls::runtime::cuda::detail::describe(CUresult result) {
   const char *name = nullptr;

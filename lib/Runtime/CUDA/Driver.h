@@ -12,6 +12,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #define AMLS_CUDA_STRINGIFY_EXPANDED(name) AMLS_CUDA_STRINGIFY(name)
@@ -24,6 +25,20 @@ struct Driver {
 #define AMLS_CUDA_SYMBOL(name) decltype(&::name) name = nullptr;
 #include "DriverSymbols.def"
 };
+
+/// A function of a library loaded with dlopen: its (versioned) name and
+/// where its address goes.
+struct LibrarySymbol {
+  const char *name;
+  void **address;
+};
+
+/// Opens `library` and looks up every symbol into its address: "" on
+/// success (the library stays loaded), else "<what>: <dlerror>" or
+/// "<what>: <library> lacks <name>" with the library closed again. How
+/// the driver (DriverSymbols.def) and cuBLAS (CublasSymbols.def) load.
+std::string loadLibrary(const char *library, const char *what,
+                        std::initializer_list<LibrarySymbol> symbols);
 
 /// The driver table once device 0 is ready; otherwise the program stops
 /// saying why ("--target=gpu: no CUDA driver: ...").
