@@ -145,6 +145,7 @@ void mlir::amls::buildLinalgToLLVMPipeline(OpPassManager &pm,
           ? llvm::formatv("func.func(scf-forall-to-parallel,"
                           "convert-linalg-to-parallel-loops,"
                           "amls-sequential-small-loops),"
+                          "amls-trap-parallel-failures,"
                           "convert-scf-to-openmp{{num-threads={0}},",
                           unsigned(options.threads))
                 .str()
@@ -206,6 +207,7 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
   std::string cpuLoops =
       options.threads > 1
           ? llvm::formatv("func.func(amls-sequential-small-loops),"
+                          "amls-trap-parallel-failures,"
                           "convert-scf-to-openmp{{num-threads={0}},",
                           unsigned(options.threads))
                 .str()

@@ -397,21 +397,32 @@ static void concurrentSessions(void) {
 }
 
 /* A program that fails while it runs returns the failure; the process and
- * the session go on: stop() and a file that cannot be read, then a program
- * that runs (2 * 21 = 42). */
+ * the session go on: stop(), a file that cannot be read and stop() in one
+ * of a parfor's workers (on two threads), then a program that runs
+ * (2 * 21 = 42). */
 static void runFailures(void) {
   // CHECK-LABEL: run failures
   printf("run failures\n");
   fflush(stdout);
-  AmlsSession session = amlsSessionCreate(NULL, NULL);
+  AmlsSessionOptions options;
+  amlsSessionOptionsInit(&options);
+  options.threads = 2;
+  AmlsSession session = amlsSessionCreate(&options, NULL);
   AmlsError error = {NULL};
-  const char *scripts[2] = {
+  const char *scripts[3] = {
       "x = 5\nif (x > 2) { stop(\"x is too large: \" + x) }\nprint(x)\n",
-      "X = read(\"/nonexistent/amls/input.csv\")\nprint(sum(X))\n"};
+      "X = read(\"/nonexistent/amls/input.csv\")\nprint(sum(X))\n",
+      "R = matrix(0, rows=64, cols=1)\n"
+      "parfor (i in 1:64) {\n"
+      "  if (i == 37) { stop(\"failed at \" + i) }\n"
+      "  R[i, 1] = sum(rand(rows=200, cols=200, seed=i))\n"
+      "}\n"
+      "print(sum(R))\n"};
   // CHECK: run 0: run failure 1: stop.dml: error: the program failed while it ran: stop: x is too large: 5
   // CHECK: run 1: run failure 1: read.dml: error: the program failed while it ran: 'amls.read' at read.dml:1:5: /nonexistent/amls/input.csv: cannot open the file for reading
-  const char *names[2] = {"stop.dml", "read.dml"};
-  for (int i = 0; i < 2; ++i) {
+  // CHECK: run 2: run failure 1: parfor.dml: error: the program failed while it ran: stop: failed at 37
+  const char *names[3] = {"stop.dml", "read.dml", "parfor.dml"};
+  for (int i = 0; i < 3; ++i) {
     AmlsProgram program = amlsSessionCompileDML(
         session, ref(scripts[i]), ref(names[i]), NULL, NULL, 0, &error);
     if (amlsProgramIsNull(program)) {
@@ -445,7 +456,7 @@ static void runFailures(void) {
       mlirLogicalResultIsFailure(amlsProgramRun(fine, NULL, 0, NULL, &error)))
     printError("fine", error);
   fflush(stdout);
-  // CHECK: failed runs: 2 of 3
+  // CHECK: failed runs: 3 of 4
   AmlsSessionStatistics statistics = amlsSessionGetStatistics(session);
   printf("failed runs: %llu of %llu\n",
          (unsigned long long)statistics.failedRuns,

@@ -223,7 +223,36 @@ def AMLSParforWorkers : Pass<"amls-parfor-workers", "ModuleOp"> {
     "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::omp::OpenMPDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::ub::UBDialect"
+  ];
+}
+
+def AMLSTrapParallelFailures
+    : Pass<"amls-trap-parallel-failures", "ModuleOp"> {
+  let summary = "Return failures inside parallel loops after the loop";
+  let description = [{
+    A run-time failure (a check, memory refused, a file, `stop()`) on a
+    thread of an OpenMP region cannot leave the region by a jump: the team
+    waits for every thread. Before the OpenMP conversion, every outermost
+    `scf.parallel` whose body may fail (a call of a runtime function that
+    can fail or of a function of the program, an allocation) runs each
+    iteration under a trap of its own (`amls_rt_region_trap` and `_setjmp`;
+    include/AMLS/Codegen/CPU/FailureTraps.h): a failure keeps its message
+    in the region's record and ends the iteration, the remaining
+    iterations are skipped, the threads join as usual, and
+    `amls_rt_region_close` after the loop raises the failure on the thread
+    that started it, which ends the program or returns to an embedding
+    host's trap. Loops that cannot fail (element-wise and reduction loops)
+    are left alone. `--amls-parfor-workers` sets the same traps around a
+    parfor's tasks.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::ub::UBDialect"
   ];
 }
 

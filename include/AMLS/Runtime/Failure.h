@@ -8,11 +8,16 @@
 //
 // The failure returns by longjmp from the runtime's failure point to the
 // trap: compiled code holds no C++ objects, and the runtime calls fail()
-// with no lock held. What cannot come back: a failure on another thread
-// than the trap's, or inside a parallel region (an OpenMP team waits for
-// every thread), still ends the process; and the buffers the program held
-// when it failed are not freed (the pool's budget counts them until the
-// process ends).
+// with no lock held. Inside a parallel region (a parallel loop, a parfor's
+// workers) the jump goes to a trap the compiled code set around the
+// region's iteration (amls_rt_region_trap in Runtime.h, from
+// --amls-trap-parallel-failures and --amls-parfor-workers): the region's
+// other iterations are skipped, its threads join as usual, and the failure
+// is raised again on the thread that started the region. What cannot come
+// back: a failure in a parallel region of the runtime's own kernels, or
+// on a thread the host started without a trap, still ends the process;
+// and the buffers the program held when it failed are not freed (the
+// pool's budget counts them until the process ends).
 //
 //===----------------------------------------------------------------------===//
 

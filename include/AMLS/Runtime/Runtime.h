@@ -292,6 +292,26 @@ void amls_rt_parfor_end(void *queue);
 /// on that worker alone, whose copies are its own).
 int64_t amls_rt_parfor_worker(int64_t copies);
 
+/// Failures inside a parallel region (AMLS/Runtime/Failure.h). The compiled
+/// program opens a region's record before the region, runs each iteration
+/// (each parfor task) of it under a trap,
+///
+///   buf = amls_rt_region_trap(region);
+///   if (buf) { if (_setjmp(buf) == 0) body(); amls_rt_region_untrap(); }
+///
+/// and closes the record after the region. A failure in `body` on a thread
+/// of the region keeps its message in the record (the first one wins) and
+/// returns to the trap; amls_rt_region_trap then returns null, so that the
+/// region's other iterations are skipped, and amls_rt_region_close fails
+/// with the message on the calling thread, outside the region.
+void *amls_rt_region_open(void);
+/// The buffer to set the trap on, or null when the region already failed.
+void *amls_rt_region_trap(void *region);
+/// Removes the calling thread's innermost trap.
+void amls_rt_region_untrap(void);
+/// Frees the record; fails with its message if the region failed.
+void amls_rt_region_close(void *region);
+
 #ifdef __cplusplus
 }
 #endif

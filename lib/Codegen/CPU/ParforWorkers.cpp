@@ -3,21 +3,26 @@
 // --amls-parfor-workers: the scf.for of a planned parfor becomes
 //
 //   %q = amls_rt_parfor_begin(iterations, partitioner, task_size, workers)
+//   %failures = amls_rt_region_open()
 //   amls_rt_blas_serial(1)
 //   omp.parallel num_threads(workers) {
 //     while ((t = amls_rt_parfor_next(%q)) >= 0)
-//       for (j = task_first(%q, t); j < task_end(%q, t); ++j)
-//         body(lower + j * step)
+//       <under a trap of %failures>
+//         for (j = task_first(%q, t); j < task_end(%q, t); ++j)
+//           body(lower + j * step)
 //   }
 //   amls_rt_blas_serial(0); amls_rt_parfor_end(%q)
+//   amls_rt_region_close(%failures)
 //
 // so that each worker takes the next task when it finishes one
-// (self-scheduling). The loop must not carry buffers: bufferization has
-// then made every shared matrix one buffer that the iterations write in
-// disjoint parts, which --amls-parfor proved.
+// (self-scheduling), and a failure in a task skips the tasks left and is
+// raised after the workers joined (FailureTraps.h). The loop must not carry
+// buffers: bufferization has then made every shared matrix one buffer that the
+// iterations write in disjoint parts, which --amls-parfor proved.
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Codegen/CPU/FailureTraps.h"
 #include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 
@@ -75,6 +80,7 @@ void runOnWorkers(scf::ForOp loop, DictionaryAttr plan) {
       b, loc, loop, RuntimeFunction::ParforBegin,
       {iterations, constant(planValue(plan, "partitioner", 3), i32),
        constant(planValue(plan, "task_size", 1), i64), workers});
+  Value failures = openFailureRecord(b, loc, loop);
   bool serialInside = planValue(plan, "inner_threads", 1) == 1;
   if (serialInside)
     createRuntimeCall(b, loc, loop, RuntimeFunction::BlasSerial,
@@ -86,6 +92,7 @@ void runOnWorkers(scf::ForOp loop, DictionaryAttr plan) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.createBlock(&region.getRegion());
+    scf::ForOp taskLoop;
     scf::WhileOp::create(
         b, loc, TypeRange{i64}, ValueRange{},
         [&](OpBuilder &nb, Location nl, ValueRange) {
@@ -116,13 +123,19 @@ void runOnWorkers(scf::ForOp loop, DictionaryAttr plan) {
           body->getOperations().splice(Block::iterator(body->getTerminator()),
                                        loop.getBody()->getOperations());
           scf::YieldOp::create(nb, nl);
+          taskLoop = iterationsOfTask;
         });
+    // Built once the loop is in the module, where the trap's functions
+    // are declared.
+    trapFailures(b, failures, Block::iterator(taskLoop),
+                 std::next(Block::iterator(taskLoop)));
     omp::TerminatorOp::create(b, loc);
   }
   if (serialInside)
     createRuntimeCall(b, loc, loop, RuntimeFunction::BlasSerial,
                       {constant(0, i32)});
   createRuntimeCall(b, loc, loop, RuntimeFunction::ParforEnd, {queue});
+  closeFailureRecord(b, loc, loop, failures);
   loop.erase();
 }
 

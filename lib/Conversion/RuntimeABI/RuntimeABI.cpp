@@ -242,6 +242,14 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_parfor_end", {T::Ptr}, {}};
   case F::ParforWorker:
     return {"amls_rt_parfor_worker", {T::I64}, T::I64};
+  case F::RegionOpen:
+    return {"amls_rt_region_open", {}, T::Ptr};
+  case F::RegionTrap:
+    return {"amls_rt_region_trap", {T::Ptr}, T::Ptr};
+  case F::RegionUntrap:
+    return {"amls_rt_region_untrap", {}, {}};
+  case F::RegionClose:
+    return {"amls_rt_region_close", {T::Ptr}, {}};
   case F::CSRCountDense:
     return {"amls_rt_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
   case F::CSRFromDense:
@@ -512,6 +520,36 @@ mlir::amls::getCalledRuntimeFunction(func::CallOp call) {
   if (it == byName.end())
     return std::nullopt;
   return it->second;
+}
+
+bool mlir::amls::runtimeFunctionMayFail(RuntimeFunction function) {
+  using F = RuntimeFunction;
+  switch (function) {
+  // Values, clocks, printing and messages being built (amls_rt_emit_end,
+  // which prints a message or stops, may fail).
+  case F::FreshSeed:
+  case F::Rand:
+  case F::TimeNs:
+  case F::PrintF64:
+  case F::PrintI64:
+  case F::EmitText:
+  case F::EmitF64:
+  case F::EmitI64:
+  case F::EmitBool:
+  case F::EmitFormattedF64:
+  case F::StringCompare:
+  case F::BlasSerial:
+  case F::NumThreads:
+  case F::ParforNext:
+  case F::ParforTaskFirst:
+  case F::ParforTaskEnd:
+  case F::ParforWorker:
+  case F::RegionTrap:
+  case F::RegionUntrap:
+    return false;
+  default:
+    return true;
+  }
 }
 
 bool mlir::amls::runtimeCallOnlyReads(func::CallOp call, unsigned operand) {

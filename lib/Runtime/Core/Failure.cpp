@@ -2,6 +2,7 @@
 
 #include "Failure.h"
 #include "AMLS/Runtime/Failure.h"
+#include "AMLS/Runtime/Runtime.h"
 
 #include <omp.h>
 
@@ -9,6 +10,8 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <mutex>
 
 namespace {
 
@@ -20,6 +23,26 @@ struct Trap {
 
 thread_local Trap *currentTrap = nullptr;
 std::atomic<unsigned> trappedFailures{0};
+
+/// What the threads of one parallel region report (amls_rt_region_open).
+struct RegionFailures {
+  std::atomic<bool> failed{false};
+  std::mutex lock;
+  std::string message;
+};
+
+/// A trap set by compiled code inside a parallel region: the buffer its
+/// setjmp filled, the region's record, and the OpenMP nesting level it was
+/// set at (a failure in a region nested deeper must not jump out of it).
+struct RegionTrap {
+  std::jmp_buf resume;
+  RegionFailures *region;
+  int level;
+};
+
+/// This thread's region traps, innermost last. A deque: the buffers handed
+/// to compiled code stay where they are while inner traps come and go.
+thread_local std::deque<RegionTrap> regionTraps;
 
 } // namespace
 
@@ -51,13 +74,51 @@ void amls::runtime::fail(std::string message) {
 void amls::runtime::fail(const char *message) {
   // What the program printed before the error comes first.
   std::fflush(stdout);
-  // Inside a parallel region (even of one thread) the OpenMP runtime holds
-  // the team's state: leaving it by a jump would corrupt it.
-  if (Trap *trap = currentTrap; trap && omp_get_level() == 0) {
+  int level = omp_get_level();
+  // Inside a parallel region the OpenMP runtime holds the team's state:
+  // only a trap set at this very level (in the region's own iteration) may
+  // be jumped to; the region then ends normally and fails after.
+  if (!regionTraps.empty() && regionTraps.back().level == level) {
+    RegionTrap &trap = regionTraps.back();
+    {
+      std::lock_guard<std::mutex> guard(trap.region->lock);
+      if (!trap.region->failed) {
+        trap.region->message = message;
+        trap.region->failed = true;
+      }
+    }
+    std::longjmp(trap.resume, 1);
+  }
+  if (Trap *trap = currentTrap; trap && level == 0) {
     trap->message = message;
     ++trappedFailures;
     std::longjmp(trap->resume, 1);
   }
   std::fprintf(stderr, "amls: %s\n", message);
   std::exit(1);
+}
+
+extern "C" void *amls_rt_region_open(void) { return new RegionFailures(); }
+
+extern "C" void *amls_rt_region_trap(void *region) {
+  auto *failures = static_cast<RegionFailures *>(region);
+  if (failures->failed)
+    return nullptr;
+  regionTraps.push_back({});
+  regionTraps.back().region = failures;
+  regionTraps.back().level = omp_get_level();
+  return &regionTraps.back().resume;
+}
+
+extern "C" void amls_rt_region_untrap(void) { regionTraps.pop_back(); }
+
+extern "C" void amls_rt_region_close(void *region) {
+  auto *failures = static_cast<RegionFailures *>(region);
+  if (!failures->failed) {
+    delete failures;
+    return;
+  }
+  std::string message = std::move(failures->message);
+  delete failures;
+  amls::runtime::fail(std::move(message));
 }

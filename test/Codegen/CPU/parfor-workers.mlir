@@ -3,7 +3,9 @@
 // A planned parfor loop (bufferized: its shared buffer written in place)
 // becomes an OpenMP region of `workers` threads taking tasks from the
 // runtime's queue; the loop's own index is lower + j * step for the task's
-// iterations j. BLAS runs serially while the workers run.
+// iterations j. BLAS runs serially while the workers run. Each task runs
+// under a failure trap of the region's record, closed (a failure raised)
+// after the queue.
 // CHECK-LABEL: func @planned
 // CHECK-SAME: (%[[R:.*]]: memref<100xf64>, %[[LB:.*]]: index, %[[UB:.*]]: index, %[[STEP:.*]]: index)
 // CHECK: %[[SPAN:.*]] = arith.subi %[[UB]], %[[LB]]
@@ -14,6 +16,7 @@
 // CHECK-DAG: %[[STATIC:.*]] = arith.constant 1 : i32
 // CHECK-DAG: %[[TASK:.*]] = arith.constant 4 : i64
 // CHECK: %[[Q:.*]] = call @amls_rt_parfor_begin(%[[N]], %[[STATIC]], %[[TASK]], %[[WORKERS]])
+// CHECK: %[[F:.*]] = call @amls_rt_region_open()
 // CHECK: call @amls_rt_blas_serial
 // CHECK: omp.parallel num_threads(%[[WORKERS]] : i32) {
 // CHECK: scf.while
@@ -23,13 +26,22 @@
 // CHECK: ^bb0(%[[TT:.*]]: i64):
 // CHECK: func.call @amls_rt_parfor_task_first(%[[Q]], %[[TT]])
 // CHECK: func.call @amls_rt_parfor_task_end(%[[Q]], %[[TT]])
+// CHECK: %[[BUF:.*]] = func.call @amls_rt_region_trap(%[[F]])
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero
+// CHECK: %[[ARMED:.*]] = llvm.icmp "ne" %[[BUF]], %[[NULL]]
+// CHECK: scf.if %[[ARMED]] {
+// CHECK: %[[JUMPED:.*]] = llvm.call @_setjmp(%[[BUF]])
+// CHECK: %[[SET:.*]] = arith.cmpi eq, %[[JUMPED]], %{{.*}} : i32
+// CHECK: scf.if %[[SET]] {
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: %[[JS:.*]] = arith.muli %[[J]], %[[STEP]]
 // CHECK: %[[I:.*]] = arith.addi %[[LB]], %[[JS]]
 // CHECK: memref.store %{{.*}}, %[[R]][%[[I]]]
+// CHECK: func.call @amls_rt_region_untrap()
 // CHECK: omp.terminator
 // CHECK: call @amls_rt_blas_serial
 // CHECK: call @amls_rt_parfor_end(%[[Q]])
+// CHECK: call @amls_rt_region_close(%[[F]])
 // CHECK-NOT: amls.parfor_plan
 func.func @planned(%R: memref<100xf64>, %lb: index, %ub: index, %step: index) {
   scf.for %i = %lb to %ub step %step {

@@ -79,6 +79,11 @@ enum class RuntimeFunction {
   ParforTaskEnd,
   ParforEnd,
   ParforWorker,
+  // Failures inside parallel regions (lib/Runtime/Core/Failure.cpp).
+  RegionOpen,
+  RegionTrap,
+  RegionUntrap,
+  RegionClose,
   // CSR kernels (include/AMLS/Runtime/SparseKernels.h). A CSR matrix is
   // passed as its row pointers, column indices, values and column count.
   CSRCountDense,
@@ -163,6 +168,10 @@ Value createRuntimeCall(OpBuilder &builder, Location loc, Operation *from,
 
 /// The runtime function `call` calls, if it calls one of the table's.
 std::optional<RuntimeFunction> getCalledRuntimeFunction(func::CallOp call);
+
+/// Whether `function` can fail at run time (a check, an allocation, a file,
+/// a kernel's arguments), that is, end in the runtime's failure point.
+bool runtimeFunctionMayFail(RuntimeFunction function);
 
 /// Whether `call` (a call of a runtime function) only reads its operand
 /// #`operand`: the arrays of a CSR argument are the function's input, and

@@ -1,0 +1,137 @@
+//===- FailureTest.cpp - Failures returned from parallel regions ----------===//
+//
+// The protocol compiled code follows (AMLS/Codegen/CPU/FailureTraps.h),
+// written out in C++: each iteration of an OpenMP loop runs under a trap
+// of the region's record, and the record is closed after the region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/Failure.h"
+#include "AMLS/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <atomic>
+#include <csetjmp>
+#include <string>
+
+using namespace amls::runtime;
+
+namespace {
+
+struct Loop {
+  int64_t iterations;
+  int64_t failing; // The iteration whose check fails; -1 for none.
+  std::atomic<int64_t> completed{0};
+  std::atomic<int64_t> started{0};
+};
+
+/// One iteration under the region's trap, as compiled code runs it.
+void runIteration(void *region, Loop &loop, int64_t i) {
+  auto *buffer = static_cast<std::jmp_buf *>(amls_rt_region_trap(region));
+  if (!buffer)
+    return; // The region failed: the rest is skipped.
+  if (setjmp(*buffer) == 0) {
+    ++loop.started;
+    amls_rt_check(i != loop.failing, "iteration failed its check");
+    ++loop.completed;
+  }
+  amls_rt_region_untrap();
+}
+
+void runLoop(void *context) {
+  auto &loop = *static_cast<Loop *>(context);
+  void *region = amls_rt_region_open();
+#pragma omp parallel for num_threads(2) schedule(dynamic, 1)
+  for (int64_t i = 0; i < loop.iterations; ++i)
+    runIteration(region, loop, i);
+  amls_rt_region_close(region);
+}
+
+TEST(RegionFailureTest, FailureInsideARegionReturnsAfterIt) {
+  unsigned before = getTrappedFailures();
+  Loop loop{1000, 10};
+  std::string message;
+  EXPECT_FALSE(runTrappingFailures(runLoop, &loop, message));
+  EXPECT_EQ(message, "iteration failed its check");
+  EXPECT_EQ(getTrappedFailures(), before + 1);
+  // The failing iteration did not complete; the iterations after the
+  // failure were skipped (the other thread may finish the ones it started).
+  EXPECT_EQ(loop.completed, loop.started - 1);
+  EXPECT_LT(loop.started, loop.iterations);
+}
+
+TEST(RegionFailureTest, RegionsWithoutFailuresComplete) {
+  Loop loop{1000, -1};
+  std::string message;
+  EXPECT_TRUE(runTrappingFailures(runLoop, &loop, message));
+  EXPECT_EQ(loop.completed, 1000);
+  // The threads' traps were all removed: a failure on this thread now
+  // returns to the host's trap, outside any region.
+  EXPECT_FALSE(runTrappingFailures(
+      [](void *) { amls_rt_check(0, "after the region"); }, nullptr, message));
+  EXPECT_EQ(message, "after the region");
+}
+
+/// Every iteration fails, with a message naming its half of the range.
+void failEverywhere(void *) {
+  void *region = amls_rt_region_open();
+#pragma omp parallel for num_threads(2)
+  for (int64_t i = 0; i < 64; ++i) {
+    auto *buffer = static_cast<std::jmp_buf *>(amls_rt_region_trap(region));
+    if (!buffer)
+      continue;
+    if (setjmp(*buffer) == 0)
+      amls_rt_check(0, i < 32 ? "first half" : "second half");
+    amls_rt_region_untrap();
+  }
+  amls_rt_region_close(region);
+}
+
+TEST(RegionFailureTest, TheFirstFailureWins) {
+  // Whichever thread fails first is reported, once.
+  std::string message;
+  EXPECT_FALSE(runTrappingFailures(failEverywhere, nullptr, message));
+  EXPECT_TRUE(message == "first half" || message == "second half") << message;
+}
+
+/// An outer region of 4 iterations, each running an inner region of 4
+/// (nested, so serialized on the outer iteration's thread); inner
+/// iteration (2, 1) fails.
+void failInNestedRegion(void *) {
+  void *outer = amls_rt_region_open();
+#pragma omp parallel for num_threads(2)
+  for (int i = 0; i < 4; ++i) {
+    auto *buffer = static_cast<std::jmp_buf *>(amls_rt_region_trap(outer));
+    if (!buffer)
+      continue;
+    if (setjmp(*buffer) == 0) {
+      void *inner = amls_rt_region_open();
+#pragma omp parallel for num_threads(2)
+      for (int j = 0; j < 4; ++j) {
+        auto *innerBuffer =
+            static_cast<std::jmp_buf *>(amls_rt_region_trap(inner));
+        if (!innerBuffer)
+          continue;
+        if (setjmp(*innerBuffer) == 0)
+          amls_rt_check(!(i == 2 && j == 1), "inner iteration failed");
+        amls_rt_region_untrap();
+      }
+      amls_rt_region_close(inner);
+    }
+    amls_rt_region_untrap();
+  }
+  amls_rt_region_close(outer);
+}
+
+TEST(RegionFailureTest, NestedRegionsReportToTheirOwnRecord) {
+  // The failure ends the inner region; closing it raises the failure in
+  // the outer region's iteration, whose trap records it; closing the outer
+  // region returns it to the host.
+  std::string message;
+  EXPECT_FALSE(runTrappingFailures(failInNestedRegion, nullptr, message));
+  EXPECT_EQ(message, "inner iteration failed");
+}
+
+} // namespace
