@@ -67,7 +67,10 @@ unsigned amls::runtime::getTrappedFailures() { return trappedFailures; }
 
 void amls::runtime::fail(std::string message) {
   thread_local std::string kept;
-  kept = std::move(message);
+  kept.assign(message);
+  // Free the argument's buffer now: the jump runs no destructor. (A move
+  // assignment would hand `kept`'s previous buffer to `message`.)
+  std::string().swap(message);
   fail(kept.c_str());
 }
 

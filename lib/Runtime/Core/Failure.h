@@ -16,10 +16,12 @@
 namespace amls::runtime {
 
 [[noreturn]] void fail(const char *message);
-/// Takes the message by value and keeps it in a thread-local string before
-/// failing: a trapped failure leaves by longjmp, which runs no destructor,
-/// so a message built in the caller's frame (`fail("..." + name)`) must not
-/// own memory there (the temporary is moved from; LeakSanitizer found it).
+/// Takes the message by value and keeps a copy in a thread-local string
+/// before failing: a trapped failure leaves by longjmp, which runs no
+/// destructor, so a message built in the caller's frame (`fail("..." +
+/// name)`) must not own memory there (its buffer is freed before the jump;
+/// LeakSanitizer found both the temporary and, with a move assignment, the
+/// thread-local string's previous buffer left to it).
 [[noreturn]] void fail(std::string message);
 
 } // namespace amls::runtime
