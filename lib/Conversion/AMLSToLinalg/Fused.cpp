@@ -519,6 +519,17 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       else if (axis == AggAxis::Row)
         split = laneSplitFor(schedule, main);
     }
+    // The inputs over the cells (or rows) the blocks leave, before they are
+    // bound to the blocks.
+    SmallVector<Value> tailInputs;
+    SmallVector<AffineMap> tailMaps;
+    if (blocked.tail)
+      for (Value input : inputs) {
+        auto [tailInput, tailMap] =
+            blocked.bindTail(rewriter, loc, input, mainType);
+        tailInputs.push_back(tailInput);
+        tailMaps.push_back(tailMap);
+      }
     for (auto [input, map] : llvm::zip(inputs, maps)) {
       if (split)
         std::tie(input, map) = split.bind(rewriter, loc, input, mainType);
@@ -584,37 +595,66 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       iteratorTypes = split.iterators();
 
     Block &body = op.getBody().front();
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, initTypes, inputs, inits, maps, iteratorTypes,
-        [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
-          IRMapping mapping;
-          for (auto [i, operand] : llvm::enumerate(operands))
-            mapping.map(body.getArgument(i),
-                        inputOf[i] >= 0 ? args[inputOf[i]] : operand);
-          for (Operation &nested : body.without_terminator())
-            b.clone(nested, mapping);
-          SmallVector<Value> yielded;
-          ValueRange outputs = args.drop_front(inputs.size());
-          for (auto [r, value] : llvm::enumerate(
-                   cast<YieldOp>(body.getTerminator()).getValues())) {
-            Value cell = mapping.lookupOrDefault(value);
-            yielded.push_back(
-                kinds ? reductions[r].combine(b, bodyLoc, cell, outputs[r])
-                      : cell);
-          }
-          linalg::YieldOp::create(b, bodyLoc, yielded);
-        });
+    // The fused body over `inputs`, combined into (or yielding) `inits`.
+    auto buildGeneric = [&](TypeRange types, ValueRange genericInputs,
+                            ValueRange outs, ArrayRef<AffineMap> genericMaps,
+                            ArrayRef<utils::IteratorType> loops) {
+      return linalg::GenericOp::create(
+          rewriter, loc, types, genericInputs, outs, genericMaps, loops,
+          [&](OpBuilder &b, Location bodyLoc, ValueRange args) {
+            IRMapping mapping;
+            for (auto [i, operand] : llvm::enumerate(operands))
+              mapping.map(body.getArgument(i),
+                          inputOf[i] >= 0 ? args[inputOf[i]] : operand);
+            for (Operation &nested : body.without_terminator())
+              b.clone(nested, mapping);
+            SmallVector<Value> yielded;
+            ValueRange outputs = args.drop_front(genericInputs.size());
+            for (auto [r, value] : llvm::enumerate(
+                     cast<YieldOp>(body.getTerminator()).getValues())) {
+              Value cell = mapping.lookupOrDefault(value);
+              yielded.push_back(
+                  kinds ? reductions[r].combine(b, bodyLoc, cell, outputs[r])
+                        : cell);
+            }
+            linalg::YieldOp::create(b, bodyLoc, yielded);
+          });
+    };
+    auto generic = buildGeneric(initTypes, inputs, inits, maps, iteratorTypes);
+    // The tail's 0-d results, merged into the blocks' below.
+    linalg::GenericOp tail;
+    if (blocked.tail) {
+      SmallVector<Value> tailInits;
+      for (auto [reduction, init] : llvm::zip(reductions, inits)) {
+        Type elementType = getElementTypeOrSelf(init.getType());
+        Value empty = tensor::EmptyOp::create(rewriter, loc,
+                                              ArrayRef<int64_t>{}, elementType);
+        tailInits.push_back(
+            linalg::FillOp::create(
+                rewriter, loc,
+                reductionInit(rewriter, loc, elementType, reduction.init),
+                empty)
+                .getResult(0));
+      }
+      tailMaps.append(tailInits.size(),
+                      blocked.tailScalarMap(rewriter.getContext()));
+      tail = buildGeneric(ValueRange(tailInits).getTypes(), tailInputs,
+                          tailInits, tailMaps, blocked.tailIterators());
+    }
 
     SmallVector<Value> results;
     for (auto [r, result] : llvm::enumerate(op.getResults())) {
       Value value = generic.getResult(r);
       Type resultType = getTypeConverter()->convertType(result.getType());
       if (kinds && axis == AggAxis::All) {
+        bool sumOfSquares =
+            cast<AggKindAttr>((*kinds)[r]).getValue() == AggKind::SumSq;
         if (blocked)
           value = mergePartials(rewriter, loc, value, reductions[r],
-                                cast<AggKindAttr>((*kinds)[r]).getValue() ==
-                                    AggKind::SumSq,
-                                schedule);
+                                sumOfSquares, schedule);
+        if (tail)
+          value = mergeTail(rewriter, loc, value, tail.getResult(r),
+                            reductions[r], sumOfSquares);
         value = tensor::ExtractOp::create(rewriter, loc, value, ValueRange{});
       } else if (kinds) {
         if (split)

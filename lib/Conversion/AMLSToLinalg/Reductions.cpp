@@ -85,19 +85,92 @@ Value Reduction::merge(OpBuilder &b, Location loc, Value partial, Value acc,
   return reductionFor(AggKind::Sum).combine(b, loc, partial, acc);
 }
 
+/// Rows [first, first + count) of `matrix`, or cells of a 1-D tensor.
+static Value sliceLeading(OpBuilder &b, Location loc, Value tensor,
+                          int64_t first, int64_t count) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  offsets[0] = b.getIndexAttr(first);
+  sizes.push_back(b.getIndexAttr(count));
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+  return tensor::ExtractSliceOp::create(b, loc, tensor, offsets, sizes,
+                                        strides);
+}
+
+static Value flatten(OpBuilder &b, Location loc, Value matrix) {
+  return tensor::CollapseShapeOp::create(
+      b, loc, matrix, SmallVector<ReassociationIndices>{{0, 1}});
+}
+
 Value BlockedReduction::view(OpBuilder &b, Location loc, Value matrix) const {
   auto type = cast<RankedTensorType>(matrix.getType());
   Type element = type.getElementType();
-  if (!regrouped)
+  if (!regrouped) {
+    if (tail)
+      matrix = sliceLeading(b, loc, matrix, 0, blocks * perBlock);
     return tensor::ExpandShapeOp::create(
         b, loc,
         RankedTensorType::get({blocks, perBlock, type.getDimSize(1)}, element),
         matrix, SmallVector<ReassociationIndices>{{0, 1}, {2}});
-  Value flat = tensor::CollapseShapeOp::create(
-      b, loc, matrix, SmallVector<ReassociationIndices>{{0, 1}});
+  }
+  Value flat = flatten(b, loc, matrix);
+  if (tail)
+    flat = sliceLeading(b, loc, flat, 0, blocks * perBlock * lanes);
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({blocks, perBlock, lanes}, element), flat,
       SmallVector<ReassociationIndices>{{0, 1, 2}});
+}
+
+Value BlockedReduction::tailView(OpBuilder &b, Location loc,
+                                 Value matrix) const {
+  if (regrouped)
+    return sliceLeading(b, loc, flatten(b, loc, matrix),
+                        blocks * perBlock * lanes, tail);
+  return sliceLeading(b, loc, matrix, blocks * perBlock, tail);
+}
+
+std::pair<Value, AffineMap>
+BlockedReduction::bindTail(OpBuilder &b, Location loc, Value input,
+                           RankedTensorType mainType) const {
+  MLIRContext *context = b.getContext();
+  AffineExpr zero = getAffineConstantExpr(0, context);
+  auto type = cast<RankedTensorType>(input.getType());
+  bool broadcastRows = type.getDimSize(0) == 1 && mainType.getDimSize(0) != 1;
+  if (regrouped) {
+    // Every input has the main input's shape, or is a single cell.
+    if (broadcastRows)
+      return {input, AffineMap::get(1, 0, {zero, zero}, context)};
+    return {tailView(b, loc, input),
+            AffineMap::get(1, 0, {getAffineDimExpr(0, context)}, context)};
+  }
+  AffineExpr row = getAffineDimExpr(0, context),
+             col = getAffineDimExpr(1, context);
+  bool alongCols = type.getDimSize(1) != 1 || mainType.getDimSize(1) == 1;
+  if (broadcastRows)
+    return {input,
+            AffineMap::get(2, 0, {zero, alongCols ? col : zero}, context)};
+  return {tailView(b, loc, input),
+          AffineMap::get(2, 0, {row, alongCols ? col : zero}, context)};
+}
+
+AffineMap BlockedReduction::tailScalarMap(MLIRContext *context) const {
+  return AffineMap::get(regrouped ? 1 : 2, 0, {}, context);
+}
+
+SmallVector<utils::IteratorType> BlockedReduction::tailIterators() const {
+  return SmallVector<utils::IteratorType>(regrouped ? 1 : 2,
+                                          utils::IteratorType::reduction);
+}
+
+Value mergeTail(OpBuilder &b, Location loc, Value blocks, Value tail,
+                const Reduction &reduction, bool sumOfSquares) {
+  Value merged = reduction.merge(
+      b, loc, tensor::ExtractOp::create(b, loc, tail, ValueRange{}),
+      tensor::ExtractOp::create(b, loc, blocks, ValueRange{}), sumOfSquares);
+  return tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({}, merged.getType()), merged);
 }
 
 std::pair<Value, AffineMap>
@@ -325,8 +398,17 @@ Value ReductionBuilder::reduceInBlocks(
       reduceIntoPartials(view, partialType, AffineMap::get(3, 0, {}, context),
                          blocked.partialMap(context), blocked.iterators(), init,
                          combine, extras, cellOf);
-  return mergePartials(b, loc, partials, Reduction{init, combine}, sumOfSquares,
-                       schedule);
+  Reduction reduction{init, combine};
+  Value merged =
+      mergePartials(b, loc, partials, reduction, sumOfSquares, schedule);
+  if (!blocked.tail)
+    return merged;
+  AffineMap scalarMap = blocked.tailScalarMap(context);
+  Value tail = reduceIntoPartials(blocked.tailView(b, loc, input),
+                                  RankedTensorType::get({}, resultElementType),
+                                  scalarMap, scalarMap, blocked.tailIterators(),
+                                  init, combine, extras, cellOf);
+  return mergeTail(b, loc, merged, tail, reduction, sumOfSquares);
 }
 
 Value ReductionBuilder::reduceRowsInLanes(

@@ -42,8 +42,12 @@ struct BlockedReduction : FullReductionSplit {
   BlockedReduction(FullReductionSplit split = {}) : FullReductionSplit(split) {}
 
   /// `matrix` (rows x cols, or rows x 1 when regrouped) viewed as blocks x
-  /// perBlock x cols (x lanes when regrouped).
+  /// perBlock x cols (x lanes when regrouped), without the tail.
   Value view(OpBuilder &b, Location loc, Value matrix) const;
+
+  /// The tail of `matrix`: its last `tail` cells (1-D) when regrouped, else
+  /// its last `tail` rows.
+  Value tailView(OpBuilder &b, Location loc, Value matrix) const;
 
   /// An input of a fused operator whose main input has `mainType`, and its
   /// map over (block, row in block, lane): inputs along the rows are viewed
@@ -56,7 +60,23 @@ struct BlockedReduction : FullReductionSplit {
   AffineMap partialMap(MLIRContext *context) const;
 
   SmallVector<utils::IteratorType> iterators() const;
+
+  /// An input bound over the tail's cells (regrouped) or (row, column), as
+  /// bind() binds it over the blocks.
+  std::pair<Value, AffineMap> bindTail(OpBuilder &b, Location loc, Value input,
+                                       RankedTensorType mainType) const;
+
+  /// The map of a 0-d result (or extra) over the tail.
+  AffineMap tailScalarMap(MLIRContext *context) const;
+
+  /// The tail's loops, all reductions.
+  SmallVector<utils::IteratorType> tailIterators() const;
 };
+
+/// Merges a full reduction's 0-d result over the tail into the 0-d result
+/// over the blocks.
+Value mergeTail(OpBuilder &b, Location loc, Value blocks, Value tail,
+                const Reduction &reduction, bool sumOfSquares);
 
 /// How the target splits a full reduction over `value`: not at all for
 /// results of reductions or shapes unknown at compile time.

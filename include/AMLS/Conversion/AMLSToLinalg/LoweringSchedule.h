@@ -19,9 +19,12 @@ namespace mlir::amls {
 /// of rows reduced in parallel, each into `lanes` partial results, merged
 /// afterwards. A block is viewed as perBlock x lanes cells: the matrix's own
 /// rows and columns, or (`regrouped`) runs of `lanes` consecutive cells.
+/// What the blocks leave at the end, `tail` cells (regrouped) or rows, is
+/// reduced on its own and merged with them.
 struct FullReductionSplit {
   int64_t blocks = 1, perBlock = 0, lanes = 0;
   bool regrouped = false;
+  int64_t tail = 0;
 
   explicit operator bool() const { return blocks > 1; }
 };
