@@ -28,6 +28,7 @@
 #endif
 
 #include "AMLS/Codegen/Passes.h"
+#include "AMLS/Conversion/AMLSToLinalg/AMLSToLinalg.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 #include "AMLS/Dialect/AMLSOps.h"
@@ -383,6 +384,33 @@ static bool passesTransposed(Type declared, const RuntimeValue &arg) {
          arg.getMatrix().getElementType() == boundaryElementType(declared);
 }
 
+/// Matrices with fewer cells are compiled without their line offset: their
+/// reductions are not split (CPUSchedule.cpp).
+constexpr int64_t kMinCellsForLineOffset = 1 << 13;
+
+/// The cells by which `arg`, passed in place, starts past a 64-byte
+/// boundary (kLineOffsetAttrName): NumPy's large arrays start 16 bytes past
+/// one, and the full reductions over them then start their vector loads on
+/// the next boundary instead of splitting each across two cache lines. The
+/// first call's offsets are compiled for; later calls with the same types
+/// reuse that code whatever their offsets. 0 for a matrix that is copied
+/// (into an aligned buffer), small or CSR.
+static int64_t lineOffsetOf(Type declared, const RuntimeValue &arg,
+                            bool toDevice) {
+  if (toDevice || !arg.isMatrix() || !isa<MatrixType>(declared))
+    return 0;
+  const MatrixValue &matrix = arg.getMatrix();
+  if (matrix.isCSR() || !matrix.isContiguousRowMajor() ||
+      matrix.getElementType() != boundaryElementType(declared) ||
+      matrix.getRows() * matrix.getCols() < kMinCellsForLineOffset)
+    return 0;
+  size_t cellBytes = matrix.getElementType() == AMLS_ELEMENT_F32 ? 4 : 8;
+  auto address = reinterpret_cast<uintptr_t>(matrix.getRef().data);
+  if (address % cellBytes != 0)
+    return 0;
+  return static_cast<int64_t>(address % 64 / cellBytes);
+}
+
 /// `matrix`'s cells row-major in `elementType`, in a buffer `copies` keeps.
 static void *rowMajorCopy(const MatrixValue &matrix,
                           AmlsElementType elementType,
@@ -535,6 +563,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   auto declared = program->lookupSymbol<func::FuncOp>(entryName);
   SmallVector<Type> exactTypes;
   SmallVector<bool> transposed;
+  SmallVector<int64_t> lineOffsets;
   std::string signature;
   llvm::raw_string_ostream key(signature);
   for (auto [parameter, arg] : llvm::zip(parameters, args)) {
@@ -544,6 +573,13 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
       return failure();
     exactTypes.push_back(*type);
     transposed.push_back(passesTransposed(parameter.type, arg));
+    lineOffsets.push_back(
+        transposed.back()
+            ? 0
+            : lineOffsetOf(parameter.type, arg, options.target == "gpu"));
+    // Not the line offset: code compiled for one offset is right for any
+    // (only its loads straddle lines), and heap arrays come at several
+    // offsets, each of which would otherwise be a compilation.
     key << *type << (transposed.back() ? " transposed;" : ";");
   }
   auto cached = cache.find(signature);
@@ -578,6 +614,11 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   }
   entry.setFunctionType(
       FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
+  for (auto [i, offset] : llvm::enumerate(lineOffsets))
+    if (offset)
+      entry.setArgAttr(
+          i, kLineOffsetAttrName,
+          IntegerAttr::get(IntegerType::get(entry.getContext(), 64), offset));
   // Parameter and result names are for binding only (the LLVM lowering
   // would carry them to the parameters of the C interface, and warn).
   StringAttr nameAttr = StringAttr::get(entry.getContext(), "amls.name");

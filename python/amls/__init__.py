@@ -19,8 +19,10 @@ scipy.sparse.csr_matrix where the program computed them CSR. A function
 compiles once per kind of input (matrix, float, int, bool) and the session
 once per input signature (sizes, dtypes, formats, rounded sparsity,
 layout): calling it in a loop with same-shaped inputs never recompiles.
-amls.aligned(x) makes an array that AMLS's loops read faster (64-byte
-aligned). docs/python.md has the details.
+Large arrays are compiled for their offset from a 64-byte boundary (full
+reductions start their vector loads on the next one); amls.aligned(x) makes
+an array that element-wise loops read faster too (64-byte aligned).
+docs/python.md has the details.
 """
 
 import os
@@ -288,9 +290,10 @@ def aligned(array, dtype=None):
     """`array` (anything numpy.asarray takes) as a C-contiguous array whose
     data starts on a 64-byte boundary: the array itself when it already
     is one, else a copy. NumPy starts large arrays 16 bytes past such a
-    boundary, which splits every other vector load of AMLS's compiled
-    loops across two cache lines: an array used in many calls runs faster
-    aligned (about 10% for a bandwidth-bound step; docs/python.md)."""
+    boundary, which splits the vector loads of AMLS's compiled loops
+    across two cache lines. Full reductions are compiled for the offset
+    and do not need this; element-wise loops over an array used in many
+    calls run faster on it aligned (docs/python.md)."""
     array = _np.asarray(array, dtype=dtype)
     if array.flags.c_contiguous and array.ctypes.data % ALIGNMENT == 0:
         return array

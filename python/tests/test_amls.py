@@ -200,6 +200,36 @@ func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"},
         g(X=X, w=X)
 
 
+def test_arrays_off_a_cache_line():
+    # A large array passed in place that starts k cells past a 64-byte
+    # boundary (NumPy's start 2 past one) is compiled for the first call's
+    # offset: the full reductions over it start their blocks on the next
+    # boundary. Calls with arrays at other offsets, or X and Y at different
+    # ones, reuse that code (never a recompilation). The integer-valued sums
+    # are exact in any order, so each must give NumPy's value exactly.
+    s = amls.Session(threads=2)
+    f = s.compile_dml("t = sum(X * Y)\nu = sum(X)\n")
+    n = 100003
+    xs = amls.aligned(np.zeros(n + 8))
+    ys = amls.aligned(np.zeros(n + 8))
+    values = np.arange(n + 8) % 97.0
+    xs[:], ys[:] = values, values[::-1]
+    for k in (2, 0, 1, 3, 4, 5, 6, 7):
+        X, Y = xs[k:k + n].reshape(n, 1), ys[k:k + n].reshape(n, 1)
+        assert X.ctypes.data % 64 == 8 * k
+        out = f(X=X, Y=Y)
+        assert out["t"] == np.sum(X * Y) and out["u"] == np.sum(X)
+    mixed = f(X=xs[2:2 + n].reshape(n, 1), Y=ys[5:5 + n].reshape(n, 1))
+    assert mixed["t"] == np.sum(xs[2:2 + n] * ys[5:5 + n])
+    assert s.stats()["compilations"] == 1
+    # A session whose first call has X and Y at different offsets compiles
+    # no head (no offset fits both), and is as exact.
+    s2 = amls.Session(threads=2)
+    g = s2.compile_dml("t = sum(X * Y)\n")
+    assert g(X=xs[2:2 + n].reshape(n, 1),
+             Y=ys[5:5 + n].reshape(n, 1))["t"] == mixed["t"]
+
+
 def test_errors_carry_the_position(session):
     with pytest.raises(amls.CompileError,
                        match=r"\.dml:2:9: error: undefined variable 'Z'"):

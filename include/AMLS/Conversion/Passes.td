@@ -39,7 +39,13 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     rows and lanes and how row-template operators are blocked come from a
     `LoweringSchedule` (`schedule=cpu`, the default: lib/Codegen/CPU;
     `schedule=gpu`: lib/Codegen/GPU; `schedule=generic`: no splits, one
-    chunk). Matrices with
+    chunk). A full reduction whose cells no block and lane counts divide
+    reduces the cells after the blocks (the tail) on its own. An entry
+    parameter with an `amls.line_offset = N` attribute (its first cell N
+    cells past a 64-byte boundary; the execution session sets it for the
+    caller's arrays) makes the full reductions over it reduce the cells up
+    to the next boundary (the head) on their own, so that the blocks'
+    vector loads start on it; the attribute is dropped. Matrices with
     `format = csr` are rejected with an error naming the op: the dense
     lowering does not take them.
   }];

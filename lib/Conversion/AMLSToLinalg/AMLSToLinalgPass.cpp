@@ -77,6 +77,57 @@ void nameOpsInLocations(Operation *root) {
   });
 }
 
+/// Moves the entry parameters' kLineOffsetAttrName to the full aggregates
+/// over them (amls.agg all, fused aggregates over all cells) whose inputs
+/// of the main input's shape are all parameters with the same offset, and
+/// drops it from the parameters. Other inputs are the program's own
+/// buffers, which start on a cache line: no offset suits them all.
+static void moveLineOffsetsToAggregates(ModuleOp module) {
+  auto offsetOf = [](Value value) -> int64_t {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg)
+      return 0;
+    auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (!function || arg.getOwner() != &function.getBody().front())
+      return 0;
+    if (auto offset = function.getArgAttrOfType<IntegerAttr>(
+            arg.getArgNumber(), kLineOffsetAttrName))
+      return offset.getInt();
+    return 0;
+  };
+  module.walk([&](Operation *op) {
+    SmallVector<Value> mainInputs;
+    if (auto agg = dyn_cast<AggOp>(op)) {
+      if (agg.getAxis() != AggAxis::All)
+        return;
+      mainInputs.push_back(agg.getInput());
+    } else if (auto fused = dyn_cast<FusedOp>(op)) {
+      if (!fused.getAggregate() ||
+          fused.getAxis().value_or(AggAxis::All) != AggAxis::All ||
+          fused.getInputs().empty())
+        return;
+      Type mainType = fused.getInputs().front().getType();
+      for (Value input : fused.getInputs())
+        if (input.getType() == mainType)
+          mainInputs.push_back(input);
+    } else {
+      return;
+    }
+    int64_t offset = offsetOf(mainInputs.front());
+    if (offset == 0 || llvm::any_of(mainInputs, [&](Value input) {
+          return offsetOf(input) != offset;
+        }))
+      return;
+    op->setAttr(
+        kLineOffsetAttrName,
+        IntegerAttr::get(IntegerType::get(op->getContext(), 64), offset));
+  });
+  module.walk([](func::FuncOp function) {
+    for (unsigned i = 0; i < function.getNumArguments(); ++i)
+      function.removeArgAttr(i, kLineOffsetAttrName);
+  });
+}
+
 struct ConvertAMLSToLinalgPass
     : public amls::impl::ConvertAMLSToLinalgBase<ConvertAMLSToLinalgPass> {
   using ConvertAMLSToLinalgBase::ConvertAMLSToLinalgBase;
@@ -100,6 +151,7 @@ struct ConvertAMLSToLinalgPass
     if (failed(checkMatrixFormats(getOperation())))
       return signalPassFailure();
     nameOpsInLocations(getOperation());
+    moveLineOffsetsToAggregates(getOperation());
 
     MatrixTypeConverter converter;
     ConversionTarget target(*context);

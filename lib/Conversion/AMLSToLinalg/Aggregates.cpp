@@ -25,8 +25,9 @@ struct LowerAgg : public AMLSPattern<AggOp> {
     Type elementType = resultType;
     if (auto tensor = dyn_cast<RankedTensorType>(resultType))
       elementType = tensor.getElementType();
-    ReductionBuilder builder{rewriter,     loc,         input,
-                             op.getAxis(), elementType, schedule};
+    ReductionBuilder builder{rewriter,        loc,         input,
+                             op.getAxis(),    elementType, schedule,
+                             lineOffsetOf(op)};
     AggKind kind = op.getKind();
 
     Value reduced;

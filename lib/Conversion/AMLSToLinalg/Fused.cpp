@@ -513,22 +513,27 @@ struct LowerFused : public AMLSPattern<FusedOp> {
     if (kinds) {
       if (axis == AggAxis::All)
         blocked = blockedReductionFor(schedule, main,
-                                      llvm::all_of(inputs, [&](Value input) {
-                                        return input.getType() == mainType;
-                                      }));
+                                      llvm::all_of(inputs,
+                                                   [&](Value input) {
+                                                     return input.getType() ==
+                                                            mainType;
+                                                   }),
+                                      lineOffsetOf(op));
       else if (axis == AggAxis::Row)
         split = laneSplitFor(schedule, main);
     }
-    // The inputs over the cells (or rows) the blocks leave, before they are
-    // bound to the blocks.
-    SmallVector<Value> tailInputs;
-    SmallVector<AffineMap> tailMaps;
-    if (blocked.tail)
+    // The inputs over the cells (or rows) the blocks leave (the head and
+    // the tail), before they are bound to the blocks.
+    SmallVector<std::pair<int64_t, int64_t>> rests = blocked.rests();
+    SmallVector<SmallVector<Value>> restInputs(rests.size());
+    SmallVector<SmallVector<AffineMap>> restMaps(rests.size());
+    for (auto [rest, first, count] : llvm::enumerate(
+             llvm::make_first_range(rests), llvm::make_second_range(rests)))
       for (Value input : inputs) {
-        auto [tailInput, tailMap] =
-            blocked.bindTail(rewriter, loc, input, mainType);
-        tailInputs.push_back(tailInput);
-        tailMaps.push_back(tailMap);
+        auto [restInput, restMap] =
+            blocked.bindRest(rewriter, loc, input, mainType, first, count);
+        restInputs[rest].push_back(restInput);
+        restMaps[rest].push_back(restMap);
       }
     for (auto [input, map] : llvm::zip(inputs, maps)) {
       if (split)
@@ -621,25 +626,28 @@ struct LowerFused : public AMLSPattern<FusedOp> {
           });
     };
     auto generic = buildGeneric(initTypes, inputs, inits, maps, iteratorTypes);
-    // The tail's 0-d results, merged into the blocks' below.
-    linalg::GenericOp tail;
-    if (blocked.tail) {
-      SmallVector<Value> tailInits;
+    // The 0-d results over the head and the tail, merged into the blocks'
+    // below.
+    SmallVector<linalg::GenericOp> restGenerics;
+    for (auto [restInputsOfOne, restMapsOfOne] :
+         llvm::zip(restInputs, restMaps)) {
+      SmallVector<Value> restInits;
       for (auto [reduction, init] : llvm::zip(reductions, inits)) {
         Type elementType = getElementTypeOrSelf(init.getType());
         Value empty = tensor::EmptyOp::create(rewriter, loc,
                                               ArrayRef<int64_t>{}, elementType);
-        tailInits.push_back(
+        restInits.push_back(
             linalg::FillOp::create(
                 rewriter, loc,
                 reductionInit(rewriter, loc, elementType, reduction.init),
                 empty)
                 .getResult(0));
       }
-      tailMaps.append(tailInits.size(),
-                      blocked.tailScalarMap(rewriter.getContext()));
-      tail = buildGeneric(ValueRange(tailInits).getTypes(), tailInputs,
-                          tailInits, tailMaps, blocked.tailIterators());
+      restMapsOfOne.append(restInits.size(),
+                           blocked.restScalarMap(rewriter.getContext()));
+      restGenerics.push_back(
+          buildGeneric(ValueRange(restInits).getTypes(), restInputsOfOne,
+                       restInits, restMapsOfOne, blocked.restIterators()));
     }
 
     SmallVector<Value> results;
@@ -652,8 +660,8 @@ struct LowerFused : public AMLSPattern<FusedOp> {
         if (blocked)
           value = mergePartials(rewriter, loc, value, reductions[r],
                                 sumOfSquares, schedule);
-        if (tail)
-          value = mergeTail(rewriter, loc, value, tail.getResult(r),
+        for (linalg::GenericOp rest : restGenerics)
+          value = mergeRest(rewriter, loc, value, rest.getResult(r),
                             reductions[r], sumOfSquares);
         value = tensor::ExtractOp::create(rewriter, loc, value, ValueRange{});
       } else if (kinds) {

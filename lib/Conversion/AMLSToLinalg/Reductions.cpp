@@ -3,6 +3,7 @@
 #include "Reductions.h"
 
 #include "AMLS/Codegen/Passes.h"
+#include "AMLS/Conversion/AMLSToLinalg/AMLSToLinalg.h"
 
 #include <limits>
 
@@ -116,24 +117,34 @@ Value BlockedReduction::view(OpBuilder &b, Location loc, Value matrix) const {
         matrix, SmallVector<ReassociationIndices>{{0, 1}, {2}});
   }
   Value flat = flatten(b, loc, matrix);
-  if (tail)
-    flat = sliceLeading(b, loc, flat, 0, blocks * perBlock * lanes);
+  if (head || tail)
+    flat = sliceLeading(b, loc, flat, head, blocks * perBlock * lanes);
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({blocks, perBlock, lanes}, element), flat,
       SmallVector<ReassociationIndices>{{0, 1, 2}});
 }
 
-Value BlockedReduction::tailView(OpBuilder &b, Location loc,
-                                 Value matrix) const {
+SmallVector<std::pair<int64_t, int64_t>> BlockedReduction::rests() const {
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
+  if (head)
+    pieces.push_back({0, head});
+  if (tail)
+    pieces.push_back(
+        {head + blocks * perBlock * (regrouped ? lanes : 1), tail});
+  return pieces;
+}
+
+Value BlockedReduction::restView(OpBuilder &b, Location loc, Value matrix,
+                                 int64_t first, int64_t count) const {
   if (regrouped)
-    return sliceLeading(b, loc, flatten(b, loc, matrix),
-                        blocks * perBlock * lanes, tail);
-  return sliceLeading(b, loc, matrix, blocks * perBlock, tail);
+    return sliceLeading(b, loc, flatten(b, loc, matrix), first, count);
+  return sliceLeading(b, loc, matrix, first, count);
 }
 
 std::pair<Value, AffineMap>
-BlockedReduction::bindTail(OpBuilder &b, Location loc, Value input,
-                           RankedTensorType mainType) const {
+BlockedReduction::bindRest(OpBuilder &b, Location loc, Value input,
+                           RankedTensorType mainType, int64_t first,
+                           int64_t count) const {
   MLIRContext *context = b.getContext();
   AffineExpr zero = getAffineConstantExpr(0, context);
   auto type = cast<RankedTensorType>(input.getType());
@@ -142,7 +153,7 @@ BlockedReduction::bindTail(OpBuilder &b, Location loc, Value input,
     // Every input has the main input's shape, or is a single cell.
     if (broadcastRows)
       return {input, AffineMap::get(1, 0, {zero, zero}, context)};
-    return {tailView(b, loc, input),
+    return {restView(b, loc, input, first, count),
             AffineMap::get(1, 0, {getAffineDimExpr(0, context)}, context)};
   }
   AffineExpr row = getAffineDimExpr(0, context),
@@ -151,23 +162,23 @@ BlockedReduction::bindTail(OpBuilder &b, Location loc, Value input,
   if (broadcastRows)
     return {input,
             AffineMap::get(2, 0, {zero, alongCols ? col : zero}, context)};
-  return {tailView(b, loc, input),
+  return {restView(b, loc, input, first, count),
           AffineMap::get(2, 0, {row, alongCols ? col : zero}, context)};
 }
 
-AffineMap BlockedReduction::tailScalarMap(MLIRContext *context) const {
+AffineMap BlockedReduction::restScalarMap(MLIRContext *context) const {
   return AffineMap::get(regrouped ? 1 : 2, 0, {}, context);
 }
 
-SmallVector<utils::IteratorType> BlockedReduction::tailIterators() const {
+SmallVector<utils::IteratorType> BlockedReduction::restIterators() const {
   return SmallVector<utils::IteratorType>(regrouped ? 1 : 2,
                                           utils::IteratorType::reduction);
 }
 
-Value mergeTail(OpBuilder &b, Location loc, Value blocks, Value tail,
+Value mergeRest(OpBuilder &b, Location loc, Value blocks, Value rest,
                 const Reduction &reduction, bool sumOfSquares) {
   Value merged = reduction.merge(
-      b, loc, tensor::ExtractOp::create(b, loc, tail, ValueRange{}),
+      b, loc, tensor::ExtractOp::create(b, loc, rest, ValueRange{}),
       tensor::ExtractOp::create(b, loc, blocks, ValueRange{}), sumOfSquares);
   return tensor::FromElementsOp::create(
       b, loc, RankedTensorType::get({}, merged.getType()), merged);
@@ -204,13 +215,37 @@ SmallVector<utils::IteratorType> BlockedReduction::iterators() const {
           utils::IteratorType::parallel};
 }
 
+int64_t lineOffsetOf(Operation *op) {
+  if (auto offset = op->getAttrOfType<IntegerAttr>(kLineOffsetAttrName))
+    return offset.getInt();
+  return 0;
+}
+
 BlockedReduction blockedReductionFor(const LoweringSchedule &schedule,
-                                     Value value, bool contiguous) {
+                                     Value value, bool contiguous,
+                                     int64_t lineOffset) {
   auto type = cast<RankedTensorType>(value.getType());
   if (!type.hasStaticShape())
     return {};
-  return schedule.splitFullReduction(type.getDimSize(0), type.getDimSize(1),
-                                     contiguous);
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t boundary = schedule.alignBlocksTo();
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (lineOffset > 0 && boundary > 0 && bits % 8 == 0 &&
+      (cols == 1 || contiguous)) {
+    // The cells up to the next boundary form the head; the blocks start
+    // on it.
+    int64_t perBoundary = boundary / (bits / 8);
+    int64_t head = (perBoundary - lineOffset % perBoundary) % perBoundary;
+    if (head > 0 && head < rows * cols) {
+      FullReductionSplit split =
+          schedule.splitFullReduction(rows * cols - head, 1, true);
+      if (split && split.regrouped) {
+        split.head = head;
+        return split;
+      }
+    }
+  }
+  return schedule.splitFullReduction(rows, cols, contiguous);
 }
 
 Value LaneSplit::view(OpBuilder &b, Location loc, Value matrix) const {
@@ -369,8 +404,8 @@ Value ReductionBuilder::reduce(
     function_ref<Value(OpBuilder &, Location, ValueRange)> cellOf,
     bool sumOfSquares) const {
   if (axis == AggAxis::All)
-    if (BlockedReduction blocked =
-            blockedReductionFor(schedule, input, /*contiguous=*/extras.empty()))
+    if (BlockedReduction blocked = blockedReductionFor(
+            schedule, input, /*contiguous=*/extras.empty(), lineOffset))
       return reduceInBlocks(blocked, init, combine, extras, cellOf,
                             sumOfSquares);
   if (axis == AggAxis::Row)
@@ -401,14 +436,15 @@ Value ReductionBuilder::reduceInBlocks(
   Reduction reduction{init, combine};
   Value merged =
       mergePartials(b, loc, partials, reduction, sumOfSquares, schedule);
-  if (!blocked.tail)
-    return merged;
-  AffineMap scalarMap = blocked.tailScalarMap(context);
-  Value tail = reduceIntoPartials(blocked.tailView(b, loc, input),
-                                  RankedTensorType::get({}, resultElementType),
-                                  scalarMap, scalarMap, blocked.tailIterators(),
-                                  init, combine, extras, cellOf);
-  return mergeTail(b, loc, merged, tail, reduction, sumOfSquares);
+  AffineMap scalarMap = blocked.restScalarMap(context);
+  for (auto [first, count] : blocked.rests()) {
+    Value rest = reduceIntoPartials(
+        blocked.restView(b, loc, input, first, count),
+        RankedTensorType::get({}, resultElementType), scalarMap, scalarMap,
+        blocked.restIterators(), init, combine, extras, cellOf);
+    merged = mergeRest(b, loc, merged, rest, reduction, sumOfSquares);
+  }
+  return merged;
 }
 
 Value ReductionBuilder::reduceRowsInLanes(

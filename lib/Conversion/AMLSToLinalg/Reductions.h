@@ -42,12 +42,17 @@ struct BlockedReduction : FullReductionSplit {
   BlockedReduction(FullReductionSplit split = {}) : FullReductionSplit(split) {}
 
   /// `matrix` (rows x cols, or rows x 1 when regrouped) viewed as blocks x
-  /// perBlock x cols (x lanes when regrouped), without the tail.
+  /// perBlock x cols (x lanes when regrouped), without the head and tail.
   Value view(OpBuilder &b, Location loc, Value matrix) const;
 
-  /// The tail of `matrix`: its last `tail` cells (1-D) when regrouped, else
-  /// its last `tail` rows.
-  Value tailView(OpBuilder &b, Location loc, Value matrix) const;
+  /// The cells (regrouped) or rows outside the blocks, as (first, count):
+  /// the head, then the tail.
+  SmallVector<std::pair<int64_t, int64_t>> rests() const;
+
+  /// `count` cells of `matrix` from `first` (1-D) when regrouped, else
+  /// `count` rows.
+  Value restView(OpBuilder &b, Location loc, Value matrix, int64_t first,
+                 int64_t count) const;
 
   /// An input of a fused operator whose main input has `mainType`, and its
   /// map over (block, row in block, lane): inputs along the rows are viewed
@@ -61,27 +66,35 @@ struct BlockedReduction : FullReductionSplit {
 
   SmallVector<utils::IteratorType> iterators() const;
 
-  /// An input bound over the tail's cells (regrouped) or (row, column), as
+  /// An input bound over a rest's cells (regrouped) or (row, column), as
   /// bind() binds it over the blocks.
-  std::pair<Value, AffineMap> bindTail(OpBuilder &b, Location loc, Value input,
-                                       RankedTensorType mainType) const;
+  std::pair<Value, AffineMap> bindRest(OpBuilder &b, Location loc, Value input,
+                                       RankedTensorType mainType, int64_t first,
+                                       int64_t count) const;
 
-  /// The map of a 0-d result (or extra) over the tail.
-  AffineMap tailScalarMap(MLIRContext *context) const;
+  /// The map of a 0-d result (or extra) over a rest.
+  AffineMap restScalarMap(MLIRContext *context) const;
 
-  /// The tail's loops, all reductions.
-  SmallVector<utils::IteratorType> tailIterators() const;
+  /// A rest's loops, all reductions.
+  SmallVector<utils::IteratorType> restIterators() const;
 };
 
-/// Merges a full reduction's 0-d result over the tail into the 0-d result
-/// over the blocks.
-Value mergeTail(OpBuilder &b, Location loc, Value blocks, Value tail,
+/// Merges a full reduction's 0-d result over a rest (head or tail) into the
+/// 0-d result over the blocks.
+Value mergeRest(OpBuilder &b, Location loc, Value blocks, Value rest,
                 const Reduction &reduction, bool sumOfSquares);
 
+/// The kLineOffsetAttrName that --convert-amls-to-linalg put on a full
+/// aggregate `op`, or 0.
+int64_t lineOffsetOf(Operation *op);
+
 /// How the target splits a full reduction over `value`: not at all for
-/// results of reductions or shapes unknown at compile time.
+/// results of reductions or shapes unknown at compile time. With a
+/// `lineOffset` (kLineOffsetAttrName) the blocks of a regrouped split start
+/// on the target's boundary, after a head.
 BlockedReduction blockedReductionFor(const LoweringSchedule &schedule,
-                                     Value value, bool contiguous);
+                                     Value value, bool contiguous,
+                                     int64_t lineOffset = 0);
 
 /// A row reduction with `lanes` partial results per row
 /// (RowReductionSplit), one per lane of a view of each row as groups of
@@ -130,6 +143,9 @@ struct ReductionBuilder {
   AggAxis axis;
   Type resultElementType;
   const LoweringSchedule &schedule;
+  /// Of the input's first cell past the target's boundary
+  /// (kLineOffsetAttrName).
+  int64_t lineOffset = 0;
 
   /// The rank-0 or rank-1 output shape and its sizes.
   std::pair<RankedTensorType, SmallVector<Value>> outputShape() const;

@@ -112,3 +112,58 @@ func.func @fused_rows_with_tail(%X: !amls.matrix<1001x9xf64>, %v: !amls.matrix<1
   }
   return %0 : f64
 }
+
+// -----
+
+// An entry parameter that starts 2 cells (16 bytes) past a cache line
+// (amls.line_offset, from the execution session; NumPy's large arrays do):
+// the 6 cells up to the next line are the head, and the blocks (8 x 39 x
+// 32 cells of the 9994 left) start on the line, so that their vector loads
+// do not straddle two lines; the 10 cells after them are the tail. The
+// attribute is dropped from the parameter.
+// CPU-LABEL: func @sum_from_a_line_offset
+// CPU-NOT: amls.line_offset
+// CPU: %[[FLAT:.*]] = tensor.collapse_shape
+// CPU: %[[MAIN:.*]] = tensor.extract_slice %[[FLAT]][6] [9984] [1]
+// CPU: tensor.expand_shape %[[MAIN]] {{.*}} into tensor<8x39x32xf64>
+// CPU: %[[HEAD:.*]] = tensor.extract_slice %{{.*}}[0] [6] [1]
+// CPU: linalg.generic {{.*}}iterator_types = ["reduction"]} ins(%[[HEAD]] : tensor<6xf64>)
+// CPU: %[[TAIL:.*]] = tensor.extract_slice %{{.*}}[9990] [10] [1]
+// CPU: linalg.generic {{.*}}iterator_types = ["reduction"]} ins(%[[TAIL]] : tensor<10xf64>)
+// GENERIC-LABEL: func @sum_from_a_line_offset
+// GENERIC-NOT: tensor.extract_slice
+func.func @sum_from_a_line_offset(%X: !amls.matrix<10000x1xf64> {amls.line_offset = 2 : i64}) -> f64 {
+  %0 = amls.agg sum all %X : !amls.matrix<10000x1xf64> -> f64
+  return %0 : f64
+}
+
+// -----
+
+// f32 cells: 16 to a line, so an offset of 4 cells leaves a head of 12. A
+// fused aggregate over two parameters with the same offset gets it too;
+// with an input that is the program's own (aligned) buffer, no offset fits
+// both and the split is the usual one (12000 = 12 x 125 x 8, exactly).
+// CPU-LABEL: func @fused_line_offsets
+// CPU: tensor.extract_slice %{{.*}}[0] [12] [1] : tensor<12000xf32> to tensor<12xf32>
+// CPU: tensor.extract_slice %{{.*}}[11788] [212] [1] : tensor<12000xf32> to tensor<212xf32>
+// CPU: tensor.extract_slice %{{.*}}[12] [11776] [1] : tensor<12000xf32> to tensor<11776xf32>
+// CPU: tensor.expand_shape {{.*}} output_shape [8, 46, 32]
+// CPU: linalg.generic {{.*}}iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}} : tensor<12xf32>, tensor<12xf32>)
+// CPU: linalg.generic {{.*}}iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}} : tensor<212xf32>, tensor<212xf32>)
+// CPU: tensor.expand_shape {{.*}} output_shape [12, 125, 8]
+// CPU-NOT: tensor.extract_slice
+// CPU: return
+func.func @fused_line_offsets(%X: !amls.matrix<12000x1xf32> {amls.line_offset = 4 : i64}, %Y: !amls.matrix<12000x1xf32> {amls.line_offset = 4 : i64}) -> (f32, f32) {
+  %0 = amls.fused magg aggregate [sum] all ins(%X, %Y) : (!amls.matrix<12000x1xf32>, !amls.matrix<12000x1xf32>) -> f32 {
+  ^bb0(%x: f32, %y: f32):
+    %p = arith.mulf %x, %y : f32
+    amls.yield %p : f32
+  }
+  %Z = amls.add %X, %Y : !amls.matrix<12000x1xf32>, !amls.matrix<12000x1xf32> -> !amls.matrix<12000x1xf32>
+  %1 = amls.fused magg aggregate [sum] all ins(%X, %Z) : (!amls.matrix<12000x1xf32>, !amls.matrix<12000x1xf32>) -> f32 {
+  ^bb0(%x: f32, %z: f32):
+    %p = arith.mulf %x, %z : f32
+    amls.yield %p : f32
+  }
+  return %0, %1 : f32, f32
+}

@@ -16,6 +16,13 @@
 
 namespace mlir::amls {
 
+/// The cells by which a matrix parameter of the entry starts past a 64-byte
+/// boundary (an integer argument attribute the execution session sets for
+/// the caller's arrays it passes in place). --convert-amls-to-linalg moves
+/// it to the full aggregates over such parameters, whose blocks then start
+/// on the boundary (LoweringSchedule::alignBlocksTo), and drops it.
+inline constexpr llvm::StringLiteral kLineOffsetAttrName = "amls.line_offset";
+
 /// `!amls.matrix<RxCxT>` to `tensor<RxCxT>`, a CSR matrix to its row
 /// pointers, column indices, values and column count (a 1:N conversion);
 /// other types unchanged.

@@ -19,12 +19,14 @@ namespace mlir::amls {
 /// of rows reduced in parallel, each into `lanes` partial results, merged
 /// afterwards. A block is viewed as perBlock x lanes cells: the matrix's own
 /// rows and columns, or (`regrouped`) runs of `lanes` consecutive cells.
-/// What the blocks leave at the end, `tail` cells (regrouped) or rows, is
-/// reduced on its own and merged with them.
+/// What the blocks leave at the end, `tail` cells (regrouped) or rows, and
+/// the `head` cells before them (regrouped), are reduced on their own and
+/// merged with them.
 struct FullReductionSplit {
   int64_t blocks = 1, perBlock = 0, lanes = 0;
   bool regrouped = false;
   int64_t tail = 0;
+  int64_t head = 0;
 
   explicit operator bool() const { return blocks > 1; }
 };
@@ -62,6 +64,11 @@ public:
                                                 bool contiguous) const {
     return {};
   }
+
+  /// The boundary (bytes) the blocks of a regrouped full reduction should
+  /// start on when the inputs are known to start `amls.line_offset` cells
+  /// past one: the cells before it become the head. 0: no head.
+  virtual int64_t alignBlocksTo() const { return 0; }
 
   /// How to split a row reduction over a static rows x cols input.
   virtual RowReductionSplit splitRowReduction(int64_t rows,
