@@ -56,8 +56,9 @@ class CompileError(Error):
 
 class RunError(Error):
     """A program that failed while it ran: a check of its sizes or indices,
-    a file it cannot read, `stop()`, the memory limit. The process and the
-    session go on (docs/python.md says which failures still end it)."""
+    a file it cannot read, `stop()`, the memory limit, on any thread of the
+    program's parallel loops and parfor workers too. The process and the
+    session go on (docs/c-api.md, "Errors", has the limits)."""
 
 
 def _kind(name, value):

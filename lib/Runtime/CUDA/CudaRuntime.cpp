@@ -193,7 +193,7 @@ void amls::runtime::cuda::detail::check(CUresult result, const char *call,
   std::string message = std::string(call) + " failed: " + describe(result);
   if (about)
     message += std::string(" (") + about + ")";
-  fail(message);
+  fail(std::move(message));
 }
 
 namespace {

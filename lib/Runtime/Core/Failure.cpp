@@ -10,8 +10,9 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 namespace {
 
@@ -40,9 +41,23 @@ struct RegionTrap {
   int level;
 };
 
-/// This thread's region traps, innermost last. A deque: the buffers handed
-/// to compiled code stay where they are while inner traps come and go.
-thread_local std::deque<RegionTrap> regionTraps;
+/// This thread's region traps: the first `depth` are set, innermost last.
+/// Each is allocated once and kept for the next iteration: the buffers
+/// handed to compiled code stay where they are while inner traps come and
+/// go, and an iteration allocates nothing.
+struct RegionTraps {
+  std::vector<std::unique_ptr<RegionTrap>> traps;
+  size_t depth = 0;
+
+  RegionTrap *innermost() { return depth ? traps[depth - 1].get() : nullptr; }
+  RegionTrap &push() {
+    if (depth == traps.size())
+      traps.push_back(std::make_unique<RegionTrap>());
+    return *traps[depth++];
+  }
+  void pop() { --depth; }
+};
+thread_local RegionTraps regionTraps;
 
 } // namespace
 
@@ -81,8 +96,9 @@ void amls::runtime::fail(const char *message) {
   // Inside a parallel region the OpenMP runtime holds the team's state:
   // only a trap set at this very level (in the region's own iteration) may
   // be jumped to; the region then ends normally and fails after.
-  if (!regionTraps.empty() && regionTraps.back().level == level) {
-    RegionTrap &trap = regionTraps.back();
+  if (RegionTrap *innermost = regionTraps.innermost();
+      innermost && innermost->level == level) {
+    RegionTrap &trap = *innermost;
     {
       std::lock_guard<std::mutex> guard(trap.region->lock);
       if (!trap.region->failed) {
@@ -107,13 +123,13 @@ extern "C" void *amls_rt_region_trap(void *region) {
   auto *failures = static_cast<RegionFailures *>(region);
   if (failures->failed)
     return nullptr;
-  regionTraps.push_back({});
-  regionTraps.back().region = failures;
-  regionTraps.back().level = omp_get_level();
-  return &regionTraps.back().resume;
+  RegionTrap &trap = regionTraps.push();
+  trap.region = failures;
+  trap.level = omp_get_level();
+  return &trap.resume;
 }
 
-extern "C" void amls_rt_region_untrap(void) { regionTraps.pop_back(); }
+extern "C" void amls_rt_region_untrap(void) { regionTraps.pop(); }
 
 extern "C" void amls_rt_region_close(void *region) {
   auto *failures = static_cast<RegionFailures *>(region);

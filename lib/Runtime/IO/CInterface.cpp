@@ -107,7 +107,7 @@ static int64_t fileExtent(const char *path, int32_t format, int64_t rows,
     extent = wantRows ? readCache().rows : readCache().cols;
   }
   if (!error.empty())
-    fail(error);
+    fail(std::move(error));
   return extent;
 }
 
@@ -152,7 +152,7 @@ extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
     cache.parsed = false;
   }
   if (!error.empty())
-    fail(error);
+    fail(std::move(error));
 }
 
 extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
@@ -161,7 +161,7 @@ extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
   std::string error =
       writeMatrix(path, static_cast<AmlsFileFormat>(format), view);
   if (!error.empty())
-    fail(error);
+    fail(std::move(error));
   int64_t nonZeros = 0;
   for (int64_t r = 0; r < view.rows; ++r)
     for (int64_t c = 0; c < view.cols; ++c)
@@ -169,7 +169,7 @@ extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
   error = writeMatrixMtdFor(path, static_cast<AmlsFileFormat>(format),
                             view.rows, view.cols, nonZeros);
   if (!error.empty())
-    fail(error);
+    fail(std::move(error));
 }
 
 extern "C" void _mlir_ciface_amls_rt_print_matrix(AmlsMatrixF64 *source) {
@@ -321,8 +321,11 @@ extern "C" void _mlir_ciface_amls_rt_csr_emit_matrix(AmlsVectorI64 *a_rowptr,
 extern "C" void amls_rt_emit_end(int32_t stream) {
   std::string message;
   std::swap(message, messageBuffer(stream));
-  if (stream == AMLS_STREAM_STOP)
-    fail("stop: " + message);
+  if (stream == AMLS_STREAM_STOP) {
+    // Moved into fail(), which frees it before it leaves by longjmp.
+    message.insert(0, "stop: ");
+    fail(std::move(message));
+  }
   message += '\n';
   std::fwrite(message.data(), 1, message.size(), stdout);
   std::fflush(stdout);
@@ -351,68 +354,82 @@ extern "C" int32_t amls_rt_string_compare(const char *a, const char *b) {
 //===----------------------------------------------------------------------===//
 
 extern "C" void amls_rt_write_text(const char *path, int32_t valueType) {
-  std::string text;
-  std::swap(text, messageBuffer(AMLS_STREAM_FILE));
-  std::string error = writeTextFile(path, text);
+  // The text and metadata are gone before fail() leaves by longjmp.
+  std::string error = [&] {
+    std::string text;
+    std::swap(text, messageBuffer(AMLS_STREAM_FILE));
+    std::string error = writeTextFile(path, text);
+    if (!error.empty())
+      return error;
+    MtdMetadata metadata;
+    metadata.dataType = "scalar";
+    metadata.valueType = valueTypeName(valueType);
+    metadata.format = AMLS_FILE_TEXT;
+    return writeMtdFor(path, metadata);
+  }();
   if (!error.empty())
-    fail(error);
-  MtdMetadata metadata;
-  metadata.dataType = "scalar";
-  metadata.valueType = valueTypeName(valueType);
-  metadata.format = AMLS_FILE_TEXT;
-  error = writeMtdFor(path, metadata);
-  if (!error.empty())
-    fail(error);
+    fail(std::move(error));
 }
 
 extern "C" double amls_rt_read_scalar(const char *path, int32_t valueType,
                                       const char *where) {
-  std::string error, text;
   double value = 0.0;
-  auto problem = [&](const std::string &what) {
-    fail(readProblem(where, std::string(path) + ": " + what));
-  };
-  std::optional<MtdMetadata> metadata;
-  error = readMtdFor(path, metadata);
+  // The strings live in this lambda's frame, gone before fail() leaves by
+  // longjmp (which would not free them).
+  std::string error = [&]() -> std::string {
+    auto problem = [&](const std::string &what) {
+      return readProblem(where, std::string(path) + ": " + what);
+    };
+    std::optional<MtdMetadata> metadata;
+    std::string error = readMtdFor(path, metadata);
+    if (!error.empty())
+      return readProblem(where, error);
+    if (metadata && metadata->dataType != "scalar")
+      return problem("its metadata file says data_type \"" +
+                     metadata->dataType + "\", but the read expects a scalar");
+    std::FILE *file = std::fopen(path, "rb");
+    if (!file)
+      return problem("cannot open the file for reading");
+    std::string text;
+    char buffer[4096];
+    size_t read;
+    while ((read = std::fread(buffer, 1, sizeof(buffer), file)) > 0 &&
+           text.size() < (1 << 20))
+      text.append(buffer, read);
+    std::fclose(file);
+    std::string_view trimmed = trim(text);
+    std::string shown = quoted(trimmed);
+    if (valueType == AMLS_VALUE_BOOLEAN) {
+      std::string lower(trimmed);
+      for (char &c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == "true" || lower == "1") {
+        value = 1.0;
+        return "";
+      }
+      if (lower == "false" || lower == "0") {
+        value = 0.0;
+        return "";
+      }
+      return problem("expected a boolean (TRUE or FALSE), found " + shown);
+    }
+    // Java's spellings of the values that are not finite, then strtod's.
+    if (trimmed == "NaN")
+      value = NAN;
+    else if (trimmed == "Infinity")
+      value = INFINITY;
+    else if (trimmed == "-Infinity")
+      value = -INFINITY;
+    else if (!parseNumber(trimmed, value))
+      return problem(std::string("expected ") +
+                     (valueType == AMLS_VALUE_INT ? "an integer" : "a number") +
+                     ", found " + shown);
+    if (valueType == AMLS_VALUE_INT &&
+        (!std::isfinite(value) || value != std::floor(value)))
+      return problem("expected an integer, found " + shown);
+    return "";
+  }();
   if (!error.empty())
-    fail(readProblem(where, error));
-  if (metadata && metadata->dataType != "scalar")
-    problem("its metadata file says data_type \"" + metadata->dataType +
-            "\", but the read expects a scalar");
-  std::FILE *file = std::fopen(path, "rb");
-  if (!file)
-    problem("cannot open the file for reading");
-  char buffer[4096];
-  size_t read;
-  while ((read = std::fread(buffer, 1, sizeof(buffer), file)) > 0 &&
-         text.size() < (1 << 20))
-    text.append(buffer, read);
-  std::fclose(file);
-  std::string_view trimmed = trim(text);
-  std::string shown = quoted(trimmed);
-  if (valueType == AMLS_VALUE_BOOLEAN) {
-    std::string lower(trimmed);
-    for (char &c : lower)
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == "true" || lower == "1")
-      return 1.0;
-    if (lower == "false" || lower == "0")
-      return 0.0;
-    problem("expected a boolean (TRUE or FALSE), found " + shown);
-  }
-  // Java's spellings of the values that are not finite, then strtod's.
-  if (trimmed == "NaN")
-    value = NAN;
-  else if (trimmed == "Infinity")
-    value = INFINITY;
-  else if (trimmed == "-Infinity")
-    value = -INFINITY;
-  else if (!parseNumber(trimmed, value))
-    problem(std::string("expected ") +
-            (valueType == AMLS_VALUE_INT ? "an integer" : "a number") +
-            ", found " + shown);
-  if (valueType == AMLS_VALUE_INT &&
-      (!std::isfinite(value) || value != std::floor(value)))
-    problem("expected an integer, found " + shown);
+    fail(std::move(error));
   return value;
 }

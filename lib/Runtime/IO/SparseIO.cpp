@@ -229,7 +229,9 @@ extern "C" void *amls_rt_csr_read(const char *path, int32_t format,
                                     *matrix, StatedShape{rows, cols});
   if (!error.empty()) {
     delete matrix;
-    fail(where && *where ? std::string(where) + ": " + error : error);
+    if (where && *where)
+      error.insert(0, std::string(where) + ": ");
+    fail(std::move(error));
   }
   return matrix;
 }
@@ -304,12 +306,12 @@ extern "C" void _mlir_ciface_amls_rt_csr_write(AmlsVectorI64 *a_rowptr,
   std::string error =
       writeMatrix(path, static_cast<AmlsFileFormat>(format), matrix);
   if (!error.empty())
-    fail(error);
+    fail(std::move(error));
   int64_t nonZeros = 0;
   for (int64_t k = 0; k < matrix.rowptr[matrix.rows]; ++k)
     nonZeros += matrix.values[k] != 0.0;
   error = writeMatrixMtdFor(path, static_cast<AmlsFileFormat>(format),
                             matrix.rows, matrix.cols, nonZeros);
   if (!error.empty())
-    fail(error);
+    fail(std::move(error));
 }
