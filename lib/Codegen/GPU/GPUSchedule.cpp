@@ -74,10 +74,25 @@ public:
           return {blocks, runs / blocks, lanes, /*regrouped=*/true};
       }
     }
-    // The matrix's own columns as lanes: blocks of whole rows.
-    if (int64_t blocks = largestDivisor(
-            rows, 2, std::min(kMaxBlocks, rows / kMinCellsPerThread)))
+    // Cells that no warp of lanes and block count divide (a prime
+    // count): as many blocks of a warp as the cells allow, and the cells
+    // after them (fewer than blocks x 32) reduced on their own.
+    if (cols == 1 || contiguous) {
+      int64_t cells = rows * cols, lanes = kLaneCounts[0];
+      int64_t blocks = std::clamp(cells / (lanes * kMinCellsPerThread),
+                                  kMinBlocks, kMaxBlocks);
+      int64_t perBlock = cells / (blocks * lanes);
+      return {blocks, perBlock, lanes, /*regrouped=*/true,
+              cells - blocks * perBlock * lanes};
+    }
+    // The matrix's own columns as lanes: blocks of whole rows, and the
+    // rows after them on their own where no block count divides the rows.
+    int64_t maxBlocks = std::min(kMaxBlocks, rows / kMinCellsPerThread);
+    if (int64_t blocks = largestDivisor(rows, 2, maxBlocks))
       return {blocks, rows / blocks, cols, /*regrouped=*/false};
+    if (maxBlocks >= 2)
+      return {maxBlocks, rows / maxBlocks, cols, /*regrouped=*/false,
+              rows % maxBlocks};
     return {};
   }
 

@@ -101,3 +101,23 @@ func.func @mmchain(%X: !amls.matrix<2000x50xf64>, %v: !amls.matrix<50x1xf64>, %w
   %0 = amls.mmchain %X, %v weights %w : !amls.matrix<2000x50xf64>, !amls.matrix<50x1xf64>, !amls.matrix<2000x1xf64> -> !amls.matrix<50x1xf64>
   return %0 : !amls.matrix<50x1xf64>
 }
+
+// -----
+
+// 100003 cells (a prime): no warp of lanes divides them, so 195 blocks
+// (100003 / (32 x 16) cells per thread at least) of 16 steps over 32 lanes
+// take 99840 cells, and the 163 after them are the tail, reduced on their
+// own and merged; unsplit, the sum was one loop on the host.
+// CHECK-LABEL: func.func @prime_cells
+// CHECK: tensor.extract_slice %{{.*}}[0] [99840] [1]
+// CHECK: tensor.expand_shape {{.*}} output_shape [195, 16, 32] : tensor<99840xf64> into tensor<195x16x32xf64>
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: tensor.extract_slice %{{.*}}[99840] [163] [1]
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction"]
+// CHECK-SAME: ins(%{{.*}} : tensor<163xf64>)
+func.func @prime_cells(%X: !amls.matrix<100003x1xf64>) -> f64 {
+  %0 = amls.agg sum all %X : !amls.matrix<100003x1xf64> -> f64
+  return %0 : f64
+}
