@@ -169,6 +169,78 @@ TEST(CublasTest, GemmPlanComputesTheRowMajorProduct) {
   }
 }
 
+/// y += op(M) x for a column-major rows x cols M: what cuBLAS's gemv
+/// computes with alpha = beta = 1.
+void referenceGemv(bool transpose, int rows, int cols, const double *m, int ld,
+                   const double *x, int incX, double *y, int incY) {
+  int outputs = transpose ? cols : rows, inputs = transpose ? rows : cols;
+  for (int i = 0; i < outputs; ++i) {
+    double sum = 0;
+    for (int p = 0; p < inputs; ++p)
+      sum += (transpose ? m[p + i * ld] : m[i + p * ld]) * x[p * incX];
+    y[i * incY] += sum;
+  }
+}
+
+TEST(CublasTest, GemvPlanComputesTheRowMajorProduct) {
+  // Matrix-vector and vector-matrix products (and a dot product), every
+  // layout of the matrix, padded leading dimensions, vectors that are a
+  // column of a wider matrix (stride): the planned gemv gives C += A B.
+  struct Shape {
+    int64_t m, k, n;
+  };
+  for (Shape shape : {Shape{5, 4, 1}, Shape{1, 4, 5}, Shape{1, 6, 1},
+                      Shape{7, 1, 1}, Shape{1, 1, 3}}) {
+    for (int layouts = 0; layouts < 4; ++layouts) {
+      Stored a(shape.m, shape.k, layouts & 1, 2);
+      Stored b(shape.k, shape.n, layouts & 2, 1);
+      Stored c(shape.m, shape.n, /*rowMajor=*/true, 3);
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t p = 0; p < shape.k; ++p)
+          a.at(i, p) = double(i * 7 + p * 3 % 5) - 4;
+      for (int64_t p = 0; p < shape.k; ++p)
+        for (int64_t j = 0; j < shape.n; ++j)
+          b.at(p, j) = double(p * 2 - j * 5 % 7) + 1;
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t j = 0; j < shape.n; ++j)
+          c.at(i, j) = double(i + j);
+      std::optional<cuda::CublasGemv> plan =
+          cuda::planCublasGemv(a.layout(), b.layout(), c.layout());
+      ASSERT_TRUE(plan) << shape.m << "x" << shape.k << "x" << shape.n
+                        << ", layouts " << layouts;
+      std::vector<double> before = c.cells;
+      const Stored &matrix = plan->matrixIsFirst ? a : b;
+      const Stored &vector = plan->matrixIsFirst ? b : a;
+      referenceGemv(plan->transpose, plan->rows, plan->cols,
+                    matrix.cells.data(), plan->ld, vector.cells.data(),
+                    plan->incVector, c.cells.data(), plan->incResult);
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t j = 0; j < shape.n; ++j) {
+          double expected = double(i + j);
+          for (int64_t p = 0; p < shape.k; ++p)
+            expected += a.at(i, p) * b.at(p, j);
+          EXPECT_EQ(c.at(i, j), expected)
+              << shape.m << "x" << shape.k << "x" << shape.n << ", layouts "
+              << layouts << ", cell " << i << "," << j;
+        }
+      for (int64_t i = 0; i < shape.m; ++i)
+        for (int64_t j = shape.n; j < c.leading; ++j)
+          EXPECT_EQ(c.cells[i * c.leading + j], before[i * c.leading + j]);
+    }
+  }
+}
+
+TEST(CublasTest, GemvPlanOnlyForVectors) {
+  cuda::MatrixLayout square{4, 4, 4, 1}, column{4, 1, 1, 1};
+  // C with several rows and columns is gemm's; a matrix operand without a
+  // unit stride is not cuBLAS's at all.
+  EXPECT_FALSE(cuda::planCublasGemv(square, square, square));
+  EXPECT_TRUE(cuda::planCublasGemv(square, column, column));
+  EXPECT_FALSE(cuda::planCublasGemv({4, 4, 8, 2}, column, column));
+  EXPECT_FALSE(
+      cuda::planCublasGemv({4, 4, int64_t(1) << 32, 1}, column, column));
+}
+
 TEST(CublasTest, GemmPlanRefusesWhatCublasCannotTake) {
   cuda::MatrixLayout plain{4, 4, 4, 1};
   // No unit stride (every other column), a column-major C, a leading

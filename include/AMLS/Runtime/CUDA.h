@@ -115,6 +115,21 @@ struct CublasGemm {
 std::optional<CublasGemm> planCublasGemm(MatrixLayout a, MatrixLayout b,
                                          MatrixLayout c);
 
+/// How cuBLAS's gemv computes C += A B when C is a vector: a column C = A b
+/// takes A as the matrix (`matrixIsFirst`) and b as the vector, a row
+/// C = a B (t(C) = t(B) t(a)) takes B and a. The call is gemv(transpose,
+/// rows, cols, 1, matrix, ld, vector, incVector, 1, C, incResult), with the
+/// matrix read column-major.
+struct CublasGemv {
+  bool transpose = false, matrixIsFirst = false;
+  int rows = 0, cols = 0, ld = 0, incVector = 0, incResult = 0;
+};
+
+/// The cuBLAS gemv for C += A B, or nothing when C is not a vector, the
+/// matrix operand has no unit stride, or a size exceeds cuBLAS's int.
+std::optional<CublasGemv> planCublasGemv(MatrixLayout a, MatrixLayout b,
+                                         MatrixLayout c);
+
 } // namespace amls::runtime::cuda
 
 #endif // AMLS_RUNTIME_CUDA_H

@@ -113,15 +113,19 @@ template <typename Matrix> auto *origin(const Matrix *m) {
   return m->aligned + m->offset;
 }
 
-/// C += A B on cuBLAS, or on the CPU's BLAS (`cpu`) where cuBLAS cannot.
-template <typename T, typename Matrix, typename Gemm>
+/// C += A B on cuBLAS (gemv when C is a vector, else gemm), or on the
+/// CPU's BLAS (`cpu`) where cuBLAS cannot.
+template <typename T, typename Matrix, typename Gemm, typename Gemv>
 void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
-             void (*cpu)(Matrix *, Matrix *, Matrix *)) {
+             Gemv Cublas::*gemv, void (*cpu)(Matrix *, Matrix *, Matrix *)) {
   if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
     return;
-  std::optional<cuda::CublasGemm> plan =
-      cuda::planCublasGemm(layoutOf(a), layoutOf(b), layoutOf(c));
-  if (!plan || !cuda::loadCublas().empty()) {
+  std::optional<cuda::CublasGemv> vectorPlan =
+      cuda::planCublasGemv(layoutOf(a), layoutOf(b), layoutOf(c));
+  std::optional<cuda::CublasGemm> plan;
+  if (!vectorPlan)
+    plan = cuda::planCublasGemm(layoutOf(a), layoutOf(b), layoutOf(c));
+  if ((!plan && !vectorPlan) || !cuda::loadCublas().empty()) {
     ++cpuProducts;
     cpu(a, b, c);
     return;
@@ -154,7 +158,14 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
       auto op = [](bool transpose) {
         return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
       };
-      if (handle)
+      if (handle && vectorPlan)
+        status = (cublasTable.*gemv)(
+            handle, op(vectorPlan->transpose), vectorPlan->rows,
+            vectorPlan->cols, &one,
+            vectorPlan->matrixIsFirst ? origin(a) : origin(b), vectorPlan->ld,
+            vectorPlan->matrixIsFirst ? origin(b) : origin(a),
+            vectorPlan->incVector, &one, origin(c), vectorPlan->incResult);
+      else if (handle)
         status = (cublasTable.*gemm)(
             handle, op(plan->transposeFirst), op(plan->transposeSecond),
             plan->m, plan->n, plan->k, &one, origin(b), plan->ldFirst,
@@ -163,7 +174,8 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
         problem = std::string("cuBLAS: cublasCreate failed: ") +
                   cublasTable.cublasGetStatusName(status);
       else if (status != CUBLAS_STATUS_SUCCESS)
-        problem = "cuBLAS: the gemm of " + std::to_string(a->sizes[0]) + "x" +
+        problem = std::string("cuBLAS: the ") + (vectorPlan ? "gemv" : "gemm") +
+                  " of " + std::to_string(a->sizes[0]) + "x" +
                   std::to_string(a->sizes[1]) + " by " +
                   std::to_string(b->sizes[0]) + "x" +
                   std::to_string(b->sizes[1]) +
@@ -235,16 +247,57 @@ amls::runtime::cuda::planCublasGemm(MatrixLayout a, MatrixLayout b,
   return plan;
 }
 
+std::optional<cuda::CublasGemv>
+amls::runtime::cuda::planCublasGemv(MatrixLayout a, MatrixLayout b,
+                                    MatrixLayout c) {
+  // A column C = A b (also a single cell), else a row C = a B.
+  bool column = c.cols == 1;
+  if (!column && c.rows != 1)
+    return std::nullopt;
+  MatrixLayout matrix = column ? a : b, vector = column ? b : a;
+  std::optional<UnitStride> stored = unitStride(matrix);
+  if (!stored)
+    return std::nullopt;
+  // Consecutive elements of the vector and of C: along b's and C's rows
+  // for a column, along a's and C's columns for a row (any for one).
+  auto increment = [](int64_t length, int64_t stride) {
+    return length <= 1 ? int64_t(1) : stride;
+  };
+  int64_t incVector = column ? increment(vector.rows, vector.rowStride)
+                             : increment(vector.cols, vector.colStride);
+  int64_t incResult =
+      column ? increment(c.rows, c.rowStride) : increment(c.cols, c.colStride);
+  CublasGemv plan;
+  plan.matrixIsFirst = column;
+  // Read column-major, a row-major matrix is its transpose. A column wants
+  // A itself (transposed back when row-major), a row wants t(B).
+  int64_t storedRows = stored->rowMajor ? matrix.cols : matrix.rows;
+  int64_t storedCols = stored->rowMajor ? matrix.rows : matrix.cols;
+  plan.transpose = column ? stored->rowMajor : !stored->rowMajor;
+  for (int64_t value :
+       {storedRows, storedCols, stored->leading, incVector, incResult})
+    if (value > INT_MAX || value < 1)
+      return std::nullopt;
+  plan.rows = static_cast<int>(storedRows);
+  plan.cols = static_cast<int>(storedCols);
+  plan.ld = static_cast<int>(stored->leading);
+  plan.incVector = static_cast<int>(incVector);
+  plan.incResult = static_cast<int>(incResult);
+  return plan;
+}
+
 extern "C" void _mlir_ciface_amls_rt_gpu_gemm_f64(AmlsMatrixF64 *a,
                                                   AmlsMatrixF64 *b,
                                                   AmlsMatrixF64 *c) {
-  gpuGemm<double>(a, b, c, &Cublas::cublasDgemm, _mlir_ciface_amls_rt_gemm_f64);
+  gpuGemm<double>(a, b, c, &Cublas::cublasDgemm, &Cublas::cublasDgemv,
+                  _mlir_ciface_amls_rt_gemm_f64);
 }
 
 extern "C" void _mlir_ciface_amls_rt_gpu_gemm_f32(AmlsMatrixF32 *a,
                                                   AmlsMatrixF32 *b,
                                                   AmlsMatrixF32 *c) {
-  gpuGemm<float>(a, b, c, &Cublas::cublasSgemm, _mlir_ciface_amls_rt_gemm_f32);
+  gpuGemm<float>(a, b, c, &Cublas::cublasSgemm, &Cublas::cublasSgemv,
+                 _mlir_ciface_amls_rt_gemm_f32);
 }
 
 void amls::runtime::cuda::detail::countProducts(uint64_t &onCublas,
