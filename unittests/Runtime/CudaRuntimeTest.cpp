@@ -123,6 +123,42 @@ struct Stored {
   }
 };
 
+/// The operands of C += A B for one shape (m x k times k x n) and one of
+/// four layouts of A and B (padded leading dimensions; C row-major and
+/// padded), filled with small integers, and the check of C afterwards.
+struct Product {
+  Stored a, b, c;
+  std::vector<double> before;
+  Product(int64_t m, int64_t k, int64_t n, int layouts)
+      : a(m, k, layouts & 1, 2), b(k, n, layouts & 2, 1),
+        c(m, n, /*rowMajor=*/true, 3) {
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p)
+        a.at(i, p) = double(i * 7 + p * 3 % 5) - 4;
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < n; ++j)
+        b.at(p, j) = double(p * 2 - j * 5 % 7) + 1;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        c.at(i, j) = double(i + j);
+    before = c.cells;
+  }
+  /// C is its initial value plus A B, and the padding after its rows is
+  /// untouched.
+  void expectProduct(const std::string &what) {
+    for (int64_t i = 0; i < c.rows; ++i)
+      for (int64_t j = 0; j < c.cols; ++j) {
+        double expected = double(i + j);
+        for (int64_t p = 0; p < a.cols; ++p)
+          expected += a.at(i, p) * b.at(p, j);
+        EXPECT_EQ(c.at(i, j), expected) << what << ", cell " << i << "," << j;
+      }
+    for (int64_t i = 0; i < c.rows; ++i)
+      for (int64_t j = c.cols; j < c.leading; ++j)
+        EXPECT_EQ(c.cells[i * c.leading + j], before[i * c.leading + j]);
+  }
+};
+
 TEST(CublasTest, GemmPlanComputesTheRowMajorProduct) {
   // Every layout of A and B, padded leading dimensions, and vector shapes:
   // the planned column-major call gives C += A B (C row-major).
@@ -132,39 +168,18 @@ TEST(CublasTest, GemmPlanComputesTheRowMajorProduct) {
   for (Shape shape : {Shape{3, 4, 5}, Shape{1, 4, 5}, Shape{3, 4, 1},
                       Shape{3, 1, 5}, Shape{6, 6, 6}}) {
     for (int layouts = 0; layouts < 4; ++layouts) {
-      Stored a(shape.m, shape.k, layouts & 1, 2);
-      Stored b(shape.k, shape.n, layouts & 2, 1);
-      Stored c(shape.m, shape.n, /*rowMajor=*/true, 3);
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t p = 0; p < shape.k; ++p)
-          a.at(i, p) = double(i * 7 + p * 3 % 5) - 4;
-      for (int64_t p = 0; p < shape.k; ++p)
-        for (int64_t j = 0; j < shape.n; ++j)
-          b.at(p, j) = double(p * 2 - j * 5 % 7) + 1;
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t j = 0; j < shape.n; ++j)
-          c.at(i, j) = double(i + j);
+      Product product(shape.m, shape.k, shape.n, layouts);
+      Stored &a = product.a, &b = product.b, &c = product.c;
       std::optional<cuda::CublasGemm> plan =
           cuda::planCublasGemm(a.layout(), b.layout(), c.layout());
       ASSERT_TRUE(plan) << "layouts " << layouts;
-      std::vector<double> before = c.cells;
       referenceGemm(plan->transposeFirst, plan->transposeSecond, plan->m,
                     plan->n, plan->k, b.cells.data(), plan->ldFirst,
                     a.cells.data(), plan->ldSecond, c.cells.data(),
                     plan->ldResult);
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t j = 0; j < shape.n; ++j) {
-          double expected = double(i + j);
-          for (int64_t p = 0; p < shape.k; ++p)
-            expected += a.at(i, p) * b.at(p, j);
-          EXPECT_EQ(c.at(i, j), expected)
-              << shape.m << "x" << shape.k << "x" << shape.n << ", layouts "
-              << layouts << ", cell " << i << "," << j;
-        }
-      // The padding after C's rows is untouched.
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t j = shape.n; j < c.leading; ++j)
-          EXPECT_EQ(c.cells[i * c.leading + j], before[i * c.leading + j]);
+      product.expectProduct(
+          std::to_string(shape.m) + "x" + std::to_string(shape.k) + "x" +
+          std::to_string(shape.n) + ", layouts " + std::to_string(layouts));
     }
   }
 }
@@ -192,40 +207,20 @@ TEST(CublasTest, GemvPlanComputesTheRowMajorProduct) {
   for (Shape shape : {Shape{5, 4, 1}, Shape{1, 4, 5}, Shape{1, 6, 1},
                       Shape{7, 1, 1}, Shape{1, 1, 3}}) {
     for (int layouts = 0; layouts < 4; ++layouts) {
-      Stored a(shape.m, shape.k, layouts & 1, 2);
-      Stored b(shape.k, shape.n, layouts & 2, 1);
-      Stored c(shape.m, shape.n, /*rowMajor=*/true, 3);
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t p = 0; p < shape.k; ++p)
-          a.at(i, p) = double(i * 7 + p * 3 % 5) - 4;
-      for (int64_t p = 0; p < shape.k; ++p)
-        for (int64_t j = 0; j < shape.n; ++j)
-          b.at(p, j) = double(p * 2 - j * 5 % 7) + 1;
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t j = 0; j < shape.n; ++j)
-          c.at(i, j) = double(i + j);
+      Product product(shape.m, shape.k, shape.n, layouts);
+      Stored &a = product.a, &b = product.b, &c = product.c;
       std::optional<cuda::CublasGemv> plan =
           cuda::planCublasGemv(a.layout(), b.layout(), c.layout());
-      ASSERT_TRUE(plan) << shape.m << "x" << shape.k << "x" << shape.n
-                        << ", layouts " << layouts;
-      std::vector<double> before = c.cells;
+      std::string what =
+          std::to_string(shape.m) + "x" + std::to_string(shape.k) + "x" +
+          std::to_string(shape.n) + ", layouts " + std::to_string(layouts);
+      ASSERT_TRUE(plan) << what;
       const Stored &matrix = plan->matrixIsFirst ? a : b;
       const Stored &vector = plan->matrixIsFirst ? b : a;
       referenceGemv(plan->transpose, plan->rows, plan->cols,
                     matrix.cells.data(), plan->ld, vector.cells.data(),
                     plan->incVector, c.cells.data(), plan->incResult);
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t j = 0; j < shape.n; ++j) {
-          double expected = double(i + j);
-          for (int64_t p = 0; p < shape.k; ++p)
-            expected += a.at(i, p) * b.at(p, j);
-          EXPECT_EQ(c.at(i, j), expected)
-              << shape.m << "x" << shape.k << "x" << shape.n << ", layouts "
-              << layouts << ", cell " << i << "," << j;
-        }
-      for (int64_t i = 0; i < shape.m; ++i)
-        for (int64_t j = shape.n; j < c.leading; ++j)
-          EXPECT_EQ(c.cells[i * c.leading + j], before[i * c.leading + j]);
+      product.expectProduct(what);
     }
   }
 }
