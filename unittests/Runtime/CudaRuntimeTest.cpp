@@ -159,29 +159,38 @@ struct Product {
   }
 };
 
+struct Shape {
+  int64_t m, k, n;
+};
+
+/// Calls `test` on the operands of C += A B for each of `shapes` (m x k
+/// times k x n) in each of the four layouts of A and B, with a description.
+template <typename Test>
+void forEachProduct(std::initializer_list<Shape> shapes, Test test) {
+  for (Shape shape : shapes)
+    for (int layouts = 0; layouts < 4; ++layouts) {
+      Product product(shape.m, shape.k, shape.n, layouts);
+      test(product, std::to_string(shape.m) + "x" + std::to_string(shape.k) +
+                        "x" + std::to_string(shape.n) + ", layouts " +
+                        std::to_string(layouts));
+    }
+}
+
 TEST(CublasTest, GemmPlanComputesTheRowMajorProduct) {
   // Every layout of A and B, padded leading dimensions, and vector shapes:
   // the planned column-major call gives C += A B (C row-major).
-  struct Shape {
-    int64_t m, k, n;
-  };
-  for (Shape shape : {Shape{3, 4, 5}, Shape{1, 4, 5}, Shape{3, 4, 1},
-                      Shape{3, 1, 5}, Shape{6, 6, 6}}) {
-    for (int layouts = 0; layouts < 4; ++layouts) {
-      Product product(shape.m, shape.k, shape.n, layouts);
-      Stored &a = product.a, &b = product.b, &c = product.c;
-      std::optional<cuda::CublasGemm> plan =
-          cuda::planCublasGemm(a.layout(), b.layout(), c.layout());
-      ASSERT_TRUE(plan) << "layouts " << layouts;
-      referenceGemm(plan->transposeFirst, plan->transposeSecond, plan->m,
-                    plan->n, plan->k, b.cells.data(), plan->ldFirst,
-                    a.cells.data(), plan->ldSecond, c.cells.data(),
-                    plan->ldResult);
-      product.expectProduct(
-          std::to_string(shape.m) + "x" + std::to_string(shape.k) + "x" +
-          std::to_string(shape.n) + ", layouts " + std::to_string(layouts));
-    }
-  }
+  forEachProduct({{3, 4, 5}, {1, 4, 5}, {3, 4, 1}, {3, 1, 5}, {6, 6, 6}},
+                 [](Product &product, const std::string &what) {
+                   Stored &a = product.a, &b = product.b, &c = product.c;
+                   std::optional<cuda::CublasGemm> plan =
+                       cuda::planCublasGemm(a.layout(), b.layout(), c.layout());
+                   ASSERT_TRUE(plan) << what;
+                   referenceGemm(plan->transposeFirst, plan->transposeSecond,
+                                 plan->m, plan->n, plan->k, b.cells.data(),
+                                 plan->ldFirst, a.cells.data(), plan->ldSecond,
+                                 c.cells.data(), plan->ldResult);
+                   product.expectProduct(what);
+                 });
 }
 
 /// y += op(M) x for a column-major rows x cols M: what cuBLAS's gemv
@@ -201,28 +210,20 @@ TEST(CublasTest, GemvPlanComputesTheRowMajorProduct) {
   // Matrix-vector and vector-matrix products (and a dot product), every
   // layout of the matrix, padded leading dimensions, vectors that are a
   // column of a wider matrix (stride): the planned gemv gives C += A B.
-  struct Shape {
-    int64_t m, k, n;
-  };
-  for (Shape shape : {Shape{5, 4, 1}, Shape{1, 4, 5}, Shape{1, 6, 1},
-                      Shape{7, 1, 1}, Shape{1, 1, 3}}) {
-    for (int layouts = 0; layouts < 4; ++layouts) {
-      Product product(shape.m, shape.k, shape.n, layouts);
-      Stored &a = product.a, &b = product.b, &c = product.c;
-      std::optional<cuda::CublasGemv> plan =
-          cuda::planCublasGemv(a.layout(), b.layout(), c.layout());
-      std::string what =
-          std::to_string(shape.m) + "x" + std::to_string(shape.k) + "x" +
-          std::to_string(shape.n) + ", layouts " + std::to_string(layouts);
-      ASSERT_TRUE(plan) << what;
-      const Stored &matrix = plan->matrixIsFirst ? a : b;
-      const Stored &vector = plan->matrixIsFirst ? b : a;
-      referenceGemv(plan->transpose, plan->rows, plan->cols,
-                    matrix.cells.data(), plan->ld, vector.cells.data(),
-                    plan->incVector, c.cells.data(), plan->incResult);
-      product.expectProduct(what);
-    }
-  }
+  forEachProduct({{5, 4, 1}, {1, 4, 5}, {1, 6, 1}, {7, 1, 1}, {1, 1, 3}},
+                 [](Product &product, const std::string &what) {
+                   Stored &a = product.a, &b = product.b, &c = product.c;
+                   std::optional<cuda::CublasGemv> plan =
+                       cuda::planCublasGemv(a.layout(), b.layout(), c.layout());
+                   ASSERT_TRUE(plan) << what;
+                   const Stored &matrix = plan->matrixIsFirst ? a : b;
+                   const Stored &vector = plan->matrixIsFirst ? b : a;
+                   referenceGemv(plan->transpose, plan->rows, plan->cols,
+                                 matrix.cells.data(), plan->ld,
+                                 vector.cells.data(), plan->incVector,
+                                 c.cells.data(), plan->incResult);
+                   product.expectProduct(what);
+                 });
 }
 
 TEST(CublasTest, GemvPlanOnlyForVectors) {

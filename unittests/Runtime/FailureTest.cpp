@@ -27,17 +27,24 @@ struct Loop {
   std::atomic<int64_t> started{0};
 };
 
-/// One iteration under the region's trap, as compiled code runs it.
-void runIteration(void *region, Loop &loop, int64_t i) {
+/// Runs `body` as compiled code runs an iteration of a region: under the
+/// region's trap, and not at all once the region failed. A failure in
+/// `body` jumps back here (this frame is live while `body` runs).
+template <typename Body> void underTrap(void *region, Body &&body) {
   auto *buffer = static_cast<std::jmp_buf *>(amls_rt_region_trap(region));
   if (!buffer)
-    return; // The region failed: the rest is skipped.
-  if (setjmp(*buffer) == 0) {
+    return;
+  if (setjmp(*buffer) == 0)
+    body();
+  amls_rt_region_untrap();
+}
+
+void runIteration(void *region, Loop &loop, int64_t i) {
+  underTrap(region, [&] {
     ++loop.started;
     amls_rt_check(i != loop.failing, "iteration failed its check");
     ++loop.completed;
-  }
-  amls_rt_region_untrap();
+  });
 }
 
 void runLoop(void *context) {
@@ -78,14 +85,9 @@ TEST(RegionFailureTest, RegionsWithoutFailuresComplete) {
 void failEverywhere(void *) {
   void *region = amls_rt_region_open();
 #pragma omp parallel for num_threads(2)
-  for (int64_t i = 0; i < 64; ++i) {
-    auto *buffer = static_cast<std::jmp_buf *>(amls_rt_region_trap(region));
-    if (!buffer)
-      continue;
-    if (setjmp(*buffer) == 0)
-      amls_rt_check(0, i < 32 ? "first half" : "second half");
-    amls_rt_region_untrap();
-  }
+  for (int64_t i = 0; i < 64; ++i)
+    underTrap(region,
+              [&] { amls_rt_check(0, i < 32 ? "first half" : "second half"); });
   amls_rt_region_close(region);
 }
 
@@ -96,32 +98,25 @@ TEST(RegionFailureTest, TheFirstFailureWins) {
   EXPECT_TRUE(message == "first half" || message == "second half") << message;
 }
 
+/// The inner region of outer iteration `i`: 4 iterations, of which (2, 1)
+/// fails.
+void runInnerRegion(int i) {
+  void *inner = amls_rt_region_open();
+#pragma omp parallel for num_threads(2)
+  for (int j = 0; j < 4; ++j)
+    underTrap(inner, [&] {
+      amls_rt_check(!(i == 2 && j == 1), "inner iteration failed");
+    });
+  amls_rt_region_close(inner);
+}
+
 /// An outer region of 4 iterations, each running an inner region of 4
-/// (nested, so serialized on the outer iteration's thread); inner
-/// iteration (2, 1) fails.
+/// (nested, so serialized on the outer iteration's thread).
 void failInNestedRegion(void *) {
   void *outer = amls_rt_region_open();
 #pragma omp parallel for num_threads(2)
-  for (int i = 0; i < 4; ++i) {
-    auto *buffer = static_cast<std::jmp_buf *>(amls_rt_region_trap(outer));
-    if (!buffer)
-      continue;
-    if (setjmp(*buffer) == 0) {
-      void *inner = amls_rt_region_open();
-#pragma omp parallel for num_threads(2)
-      for (int j = 0; j < 4; ++j) {
-        auto *innerBuffer =
-            static_cast<std::jmp_buf *>(amls_rt_region_trap(inner));
-        if (!innerBuffer)
-          continue;
-        if (setjmp(*innerBuffer) == 0)
-          amls_rt_check(!(i == 2 && j == 1), "inner iteration failed");
-        amls_rt_region_untrap();
-      }
-      amls_rt_region_close(inner);
-    }
-    amls_rt_region_untrap();
-  }
+  for (int i = 0; i < 4; ++i)
+    underTrap(outer, [&] { runInnerRegion(i); });
   amls_rt_region_close(outer);
 }
 

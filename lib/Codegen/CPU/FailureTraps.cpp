@@ -5,10 +5,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::amls;
@@ -24,8 +24,18 @@ bool mlir::amls::mayFailAtRunTime(Operation *op) {
         return WalkResult::interrupt();
       return WalkResult::advance();
     }
-    if (isa<CallOpInterface, memref::AllocOp, memref::ReallocOp>(nested))
+    if (isa<CallOpInterface>(nested))
       return WalkResult::interrupt();
+    // Heap allocations (the pool's budget); stack allocations cannot fail.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (effects && effects.hasEffect<MemoryEffects::Allocate>()) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects<MemoryEffects::Allocate>(instances);
+      if (llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+            return isa<SideEffects::DefaultResource>(e.getResource());
+          }))
+        return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return walk.wasInterrupted();
