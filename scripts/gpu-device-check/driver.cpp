@@ -86,7 +86,8 @@ int main() {
   std::fprintf(stderr,
                "amls-gpu-driver: %s (%s, %d SMs, driver %d): %.1f ms, %llu "
                "module(s), %llu kernel launch(es), %llu managed block(s) "
-               "(%llu bytes), products: %llu on cuBLAS, %llu on the CPU%s\n",
+               "(%llu bytes), products: %llu on cuBLAS (%llu through syrk), "
+               "%llu on the CPU%s\n",
                device.name.c_str(),
                cuda::chipName(device.computeMajor, device.computeMinor).c_str(),
                device.multiprocessors, device.driverVersion, ms,
@@ -95,6 +96,7 @@ int main() {
                (unsigned long long)stats.managedBlocks,
                (unsigned long long)stats.managedBytes,
                (unsigned long long)stats.cublasProducts,
+               (unsigned long long)stats.cublasSymmetricProducts,
                (unsigned long long)stats.cpuProducts, whyCPU.c_str());
   return 0;
 }

@@ -237,6 +237,95 @@ TEST(CublasTest, GemvPlanOnlyForVectors) {
       cuda::planCublasGemv({4, 4, int64_t(1) << 32, 1}, column, column));
 }
 
+/// The calls CublasSyrk describes, as the BLAS reference defines them
+/// (alpha, beta and the scratch as the runtime passes them): C += S + t(S),
+/// S the lower triangle of op(M) t(op(M)) with its diagonal halved.
+void referenceSymmetricProduct(const cuda::CublasSyrk &plan, const double *m,
+                               double *c) {
+  int n = plan.n;
+  std::vector<double> s(size_t(n) * n, 0.0);
+  // syrk, lower: S(i,j) = sum_p op(M)(i,p) op(M)(j,p) for i >= j.
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) {
+      double sum = 0;
+      for (int p = 0; p < plan.k; ++p) {
+        auto at = [&](int row) {
+          return plan.transpose ? m[p + row * plan.ld] : m[row + p * plan.ld];
+        };
+        sum += at(i) * at(j);
+      }
+      s[i + j * n] = sum;
+    }
+  for (int i = 0; i < n; ++i) // scal(n, 1/2, S, n + 1)
+    s[i * (n + 1)] *= 0.5;
+  for (bool transpose : {false, true}) // geam, in place: C = C + op(S)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        c[i + j * plan.ldResult] += transpose ? s[j + i * n] : s[i + j * n];
+}
+
+TEST(CublasTest, SyrkPlanComputesTheSymmetricProduct) {
+  // X (rows x cols) stored row- or column-major with padding: t(X) X is
+  // A = t(X)'s view times B = X, X t(X) is A = X times B = t(X)'s view.
+  for (bool rowMajor : {true, false})
+    for (bool left : {true, false})
+      for (auto [rows, cols] :
+           {std::pair<int64_t, int64_t>{7, 3}, {3, 7}, {5, 1}, {2, 2}}) {
+        Stored x(rows, cols, rowMajor, 2);
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t j = 0; j < cols; ++j)
+            x.at(i, j) = double((i * 5 + j * 3) % 7) - 3;
+        cuda::MatrixLayout plain = x.layout();
+        cuda::MatrixLayout transposed{plain.cols, plain.rows, plain.colStride,
+                                      plain.rowStride};
+        cuda::MatrixLayout a = left ? transposed : plain;
+        cuda::MatrixLayout b = left ? plain : transposed;
+        std::string what = std::string(left ? "t(X) X" : "X t(X)") + ", " +
+                           std::to_string(rows) + "x" + std::to_string(cols) +
+                           (rowMajor ? " row-major" : " column-major");
+        if (a.rows < 2) {
+          EXPECT_FALSE(cuda::planCublasSyrk(a, b, {1, 1, 1, 1})) << what;
+          continue;
+        }
+        Stored c(a.rows, a.rows, /*rowMajor=*/true, 3);
+        for (int64_t i = 0; i < c.rows; ++i)
+          for (int64_t j = 0; j < c.cols; ++j)
+            c.at(i, j) = double(i - 2 * j);
+        std::vector<double> before = c.cells;
+        std::optional<cuda::CublasSyrk> plan =
+            cuda::planCublasSyrk(a, b, c.layout());
+        ASSERT_TRUE(plan) << what;
+        EXPECT_EQ(plan->n, a.rows) << what;
+        EXPECT_EQ(plan->k, a.cols) << what;
+        referenceSymmetricProduct(*plan, x.cells.data(), c.cells.data());
+        for (int64_t i = 0; i < c.rows; ++i)
+          for (int64_t j = 0; j < c.cols; ++j) {
+            double expected = double(i - 2 * j);
+            for (int64_t p = 0; p < a.cols; ++p)
+              expected +=
+                  left ? x.at(p, i) * x.at(p, j) : x.at(i, p) * x.at(j, p);
+            EXPECT_EQ(c.at(i, j), expected)
+                << what << ", cell " << i << "," << j;
+          }
+        for (int64_t i = 0; i < c.rows; ++i)
+          for (int64_t j = c.cols; j < c.leading; ++j)
+            EXPECT_EQ(c.cells[i * c.leading + j], before[i * c.leading + j]);
+      }
+}
+
+TEST(CublasTest, SyrkPlanOnlyForATransposedSelf) {
+  cuda::MatrixLayout x{6, 4, 4, 1}, xT{4, 6, 1, 4}, c{4, 4, 4, 1};
+  EXPECT_TRUE(cuda::planCublasSyrk(xT, x, c));
+  // B is not A's transposed view: another layout, another shape, a plain
+  // product of X with a matrix of the same layout.
+  EXPECT_FALSE(cuda::planCublasSyrk(xT, {6, 4, 5, 1}, c));
+  EXPECT_FALSE(cuda::planCublasSyrk({4, 4, 4, 1}, {4, 4, 4, 1}, c));
+  // A vector C (gemv's), a C of the wrong size, no unit stride.
+  EXPECT_FALSE(cuda::planCublasSyrk({1, 6, 1, 4}, {6, 1, 4, 1}, {1, 1, 1, 1}));
+  EXPECT_FALSE(cuda::planCublasSyrk(xT, x, {5, 5, 5, 1}));
+  EXPECT_FALSE(cuda::planCublasSyrk({4, 6, 2, 8}, {6, 4, 8, 2}, c));
+}
+
 TEST(CublasTest, GemmPlanRefusesWhatCublasCannotTake) {
   cuda::MatrixLayout plain{4, 4, 4, 1};
   // No unit stride (every other column), a column-major C, a leading

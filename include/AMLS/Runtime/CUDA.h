@@ -71,9 +71,11 @@ struct Statistics {
   uint64_t managedBytes = 0;
   uint64_t explicitCopies = 0;
   uint64_t explicitCopyBytes = 0;
-  /// Dense products run by cuBLAS, and those run by the CPU's BLAS instead
-  /// (no cuBLAS library, or operands cuBLAS cannot take).
+  /// Dense products run by cuBLAS (the symmetric ones, through syrk, also
+  /// counted apart), and those run by the CPU's BLAS instead (no cuBLAS
+  /// library, or operands cuBLAS cannot take).
   uint64_t cublasProducts = 0;
+  uint64_t cublasSymmetricProducts = 0;
   uint64_t cpuProducts = 0;
 };
 Statistics getStatistics();
@@ -128,6 +130,24 @@ struct CublasGemv {
 /// The cuBLAS gemv for C += A B, or nothing when C is not a vector, the
 /// matrix operand has no unit stride, or a size exceeds cuBLAS's int.
 std::optional<CublasGemv> planCublasGemv(MatrixLayout a, MatrixLayout b,
+                                         MatrixLayout c);
+
+/// How cuBLAS computes C += A B when B is the transposed view of A's
+/// storage (amls.tsmm: t(X) X or X t(X)), with half of gemm's
+/// multiplications. The product P (n x n) is symmetric, so C read row- or
+/// column-major is the same. The calls: syrk(lower, transpose, n, k, 1, A,
+/// ld, 0, S, n) forms P's lower triangle in a zeroed n x n scratch S
+/// (column-major); scal(n, 1/2, S, n + 1) halves S's diagonal; two in-place
+/// geams add S and then t(S) to C (ldResult): P = S + t(S).
+struct CublasSyrk {
+  bool transpose = false;
+  int n = 0, k = 0, ld = 0, ldResult = 0;
+};
+
+/// The cuBLAS syrk for C += A B, or nothing when B is not the transposed
+/// view of A (the caller also checks that both start at the same address),
+/// C is a vector, A has no unit stride, or a size exceeds cuBLAS's int.
+std::optional<CublasSyrk> planCublasSyrk(MatrixLayout a, MatrixLayout b,
                                          MatrixLayout c);
 
 } // namespace amls::runtime::cuda

@@ -3,11 +3,13 @@
 // The products amls-use-blas{library=cublas} hands to a library under
 // --target=gpu: _mlir_ciface_amls_rt_gpu_gemm_{f64,f32} take the same
 // memref views as the CPU's amls_rt_gemm (row-major C; A and B row-major or
-// transposed) and call cuBLAS's gemm on them. The operands live in managed
-// memory (CUDA.h), which cuBLAS reads and writes like device memory. As the
-// driver, cuBLAS is loaded on first use, so nothing links it; where it is
-// missing, or an operand has no unit stride, the CPU's BLAS computes the
-// product over the same memory (counted in the statistics).
+// transposed) and call cuBLAS on them: gemv for a vector C, syrk for the
+// symmetric product of a matrix and its transposed view (tsmm), gemm for
+// the rest. The operands live in managed memory (CUDA.h), which cuBLAS
+// reads and writes like device memory. As the driver, cuBLAS is loaded on
+// first use, so nothing links it; where it is missing, or an operand has
+// no unit stride, the CPU's BLAS computes the product over the same memory
+// (counted in the statistics).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +81,7 @@ cublasHandle_t handleLocked(cublasStatus_t &status) {
 }
 
 std::atomic<uint64_t> cublasProducts{0};
+std::atomic<uint64_t> cublasSymmetricProducts{0};
 std::atomic<uint64_t> cpuProducts{0};
 
 /// A view's leading dimension when it is row-major (unit column stride) or
@@ -113,19 +116,94 @@ template <typename Matrix> auto *origin(const Matrix *m) {
   return m->aligned + m->offset;
 }
 
-/// C += A B on cuBLAS (gemv when C is a vector, else gemm), or on the
-/// CPU's BLAS (`cpu`) where cuBLAS cannot.
-template <typename T, typename Matrix, typename Gemm, typename Gemv>
-void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
-             Gemv Cublas::*gemv, void (*cpu)(Matrix *, Matrix *, Matrix *)) {
+/// The cuBLAS routines of one element type.
+template <typename T> struct Routines;
+template <> struct Routines<double> {
+  static constexpr auto gemm = &Cublas::cublasDgemm;
+  static constexpr auto gemv = &Cublas::cublasDgemv;
+  static constexpr auto syrk = &Cublas::cublasDsyrk;
+  static constexpr auto scal = &Cublas::cublasDscal;
+  static constexpr auto geam = &Cublas::cublasDgeam;
+};
+template <> struct Routines<float> {
+  static constexpr auto gemm = &Cublas::cublasSgemm;
+  static constexpr auto gemv = &Cublas::cublasSgemv;
+  static constexpr auto syrk = &Cublas::cublasSsyrk;
+  static constexpr auto scal = &Cublas::cublasSscal;
+  static constexpr auto geam = &Cublas::cublasSgeam;
+};
+
+cublasOperation_t operation(bool transpose) {
+  return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+}
+
+/// The symmetric product on cuBLAS as CublasSyrk describes it, in a
+/// scratch matrix of device memory. Returns the first failed call's status
+/// (naming it in `call`), or success; sets `noScratch` when the scratch
+/// could not be allocated (nothing was called then).
+template <typename T>
+cublasStatus_t symmetricProduct(const Driver &cu, cublasHandle_t handle,
+                                const cuda::CublasSyrk &plan, const T *a, T *c,
+                                bool &noScratch, std::string &call) {
+  using R = Routines<T>;
+  uint64_t cells = uint64_t(plan.n) * uint64_t(plan.n);
+  CUdeviceptr scratch = 0;
+  noScratch = cu.cuMemAlloc(&scratch, cells * sizeof(T)) != CUDA_SUCCESS;
+  if (noScratch)
+    return CUBLAS_STATUS_SUCCESS;
+  T *s = reinterpret_cast<T *>(scratch);
+  const T one = 1, zero = 0, half = T(0.5);
+  cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+  auto step = [&](const char *name, auto &&run) {
+    if (status == CUBLAS_STATUS_SUCCESS &&
+        (status = run()) != CUBLAS_STATUS_SUCCESS)
+      call = name;
+  };
+  // The scratch's upper triangle stays zero: syrk writes the lower one.
+  step("memset of the scratch matrix", [&] {
+    return cu.cuMemsetD32Async(scratch, 0, cells * sizeof(T) / 4, nullptr)
+               ? CUBLAS_STATUS_EXECUTION_FAILED
+               : CUBLAS_STATUS_SUCCESS;
+  });
+  step("syrk", [&] {
+    return (cublasTable.*R::syrk)(handle, CUBLAS_FILL_MODE_LOWER,
+                                  operation(plan.transpose), plan.n, plan.k,
+                                  &one, a, plan.ld, &zero, s, plan.n);
+  });
+  step("scal", [&] {
+    return (cublasTable.*R::scal)(handle, plan.n, &half, s, plan.n + 1);
+  });
+  for (bool transpose : {false, true})
+    step("geam", [&] {
+      return (cublasTable.*R::geam)(handle, CUBLAS_OP_N, operation(transpose),
+                                    plan.n, plan.n, &one, c, plan.ldResult,
+                                    &one, s, plan.n, c, plan.ldResult);
+    });
+  // The calls are ordered on the legacy default stream; the scratch is
+  // freed once they are done.
+  cu.cuStreamSynchronize(nullptr);
+  cu.cuMemFree(scratch);
+  return status;
+}
+
+/// C += A B on cuBLAS (gemv when C is a vector, syrk when B is A's
+/// transposed view, else gemm), or on the CPU's BLAS (`cpu`) where cuBLAS
+/// cannot.
+template <typename T, typename Matrix>
+void gpuGemm(Matrix *a, Matrix *b, Matrix *c,
+             void (*cpu)(Matrix *, Matrix *, Matrix *)) {
+  using R = Routines<T>;
   if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
     return;
   std::optional<cuda::CublasGemv> vectorPlan =
       cuda::planCublasGemv(layoutOf(a), layoutOf(b), layoutOf(c));
+  std::optional<cuda::CublasSyrk> symmetricPlan;
+  if (!vectorPlan && origin(a) == origin(b))
+    symmetricPlan = cuda::planCublasSyrk(layoutOf(a), layoutOf(b), layoutOf(c));
   std::optional<cuda::CublasGemm> plan;
   if (!vectorPlan)
     plan = cuda::planCublasGemm(layoutOf(a), layoutOf(b), layoutOf(c));
-  if ((!plan && !vectorPlan) || !cuda::loadCublas().empty()) {
+  if ((!plan && !vectorPlan && !symmetricPlan) || !cuda::loadCublas().empty()) {
     ++cpuProducts;
     cpu(a, b, c);
     return;
@@ -134,7 +212,7 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
   // after it: fail() leaves by longjmp under a host's trap, which would skip
   // the scope's destructors and leave the lock held.
   std::string problem;
-  bool onDevice = true;
+  bool onDevice = true, symmetric = false;
   {
     ScopedContext scoped;
     const Driver &cu = ready();
@@ -155,28 +233,34 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
       cublasStatus_t status;
       cublasHandle_t handle = handleLocked(status);
       const T one = 1;
-      auto op = [](bool transpose) {
-        return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
-      };
+      std::string call = vectorPlan ? "gemv" : "gemm";
+      bool noScratch = true;
+      if (handle && symmetricPlan) {
+        status = symmetricProduct<T>(cu, handle, *symmetricPlan, origin(a),
+                                     origin(c), noScratch, call);
+        symmetric = !noScratch;
+      }
       if (handle && vectorPlan)
-        status = (cublasTable.*gemv)(
-            handle, op(vectorPlan->transpose), vectorPlan->rows,
+        status = (cublasTable.*R::gemv)(
+            handle, operation(vectorPlan->transpose), vectorPlan->rows,
             vectorPlan->cols, &one,
             vectorPlan->matrixIsFirst ? origin(a) : origin(b), vectorPlan->ld,
             vectorPlan->matrixIsFirst ? origin(b) : origin(a),
             vectorPlan->incVector, &one, origin(c), vectorPlan->incResult);
-      else if (handle)
-        status = (cublasTable.*gemm)(
-            handle, op(plan->transposeFirst), op(plan->transposeSecond),
-            plan->m, plan->n, plan->k, &one, origin(b), plan->ldFirst,
-            origin(a), plan->ldSecond, &one, origin(c), plan->ldResult);
+      else if (handle && !symmetric && plan)
+        status = (cublasTable.*
+                  R::gemm)(handle, operation(plan->transposeFirst),
+                           operation(plan->transposeSecond), plan->m, plan->n,
+                           plan->k, &one, origin(b), plan->ldFirst, origin(a),
+                           plan->ldSecond, &one, origin(c), plan->ldResult);
+      else if (handle && !symmetric)
+        onDevice = false; // No scratch for syrk, and no gemm plan.
       if (!handle)
         problem = std::string("cuBLAS: cublasCreate failed: ") +
                   cublasTable.cublasGetStatusName(status);
       else if (status != CUBLAS_STATUS_SUCCESS)
-        problem = std::string("cuBLAS: the ") + (vectorPlan ? "gemv" : "gemm") +
-                  " of " + std::to_string(a->sizes[0]) + "x" +
-                  std::to_string(a->sizes[1]) + " by " +
+        problem = "cuBLAS: the " + call + " of " + std::to_string(a->sizes[0]) +
+                  "x" + std::to_string(a->sizes[1]) + " by " +
                   std::to_string(b->sizes[0]) + "x" +
                   std::to_string(b->sizes[1]) +
                   " failed: " + cublasTable.cublasGetStatusName(status);
@@ -195,6 +279,8 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c, Gemm Cublas::*gemm,
     return;
   }
   ++cublasProducts;
+  if (symmetric)
+    ++cublasSymmetricProducts;
 }
 
 } // namespace
@@ -286,27 +372,52 @@ amls::runtime::cuda::planCublasGemv(MatrixLayout a, MatrixLayout b,
   return plan;
 }
 
+std::optional<cuda::CublasSyrk>
+amls::runtime::cuda::planCublasSyrk(MatrixLayout a, MatrixLayout b,
+                                    MatrixLayout c) {
+  // B must read A's storage transposed, and C must be square and not a
+  // vector (gemv's).
+  if (b.rows != a.cols || b.cols != a.rows || b.rowStride != a.colStride ||
+      b.colStride != a.rowStride || c.rows != a.rows || c.cols != a.rows ||
+      c.rows < 2)
+    return std::nullopt;
+  std::optional<UnitStride> stored = unitStride(a), result = unitStride(c);
+  if (!stored || !result)
+    return std::nullopt;
+  for (int64_t value : {c.rows, a.cols, stored->leading, result->leading})
+    if (value > INT_MAX)
+      return std::nullopt;
+  // Read column-major, a row-major A is t(A) (k x n): P = A t(A) is syrk's
+  // op(M) t(op(M)) with op = transpose; a column-major A is itself (n x k).
+  CublasSyrk plan;
+  plan.transpose = stored->rowMajor;
+  plan.n = static_cast<int>(c.rows);
+  plan.k = static_cast<int>(a.cols);
+  plan.ld = static_cast<int>(stored->leading);
+  plan.ldResult = static_cast<int>(result->leading);
+  return plan;
+}
+
 extern "C" void _mlir_ciface_amls_rt_gpu_gemm_f64(AmlsMatrixF64 *a,
                                                   AmlsMatrixF64 *b,
                                                   AmlsMatrixF64 *c) {
-  gpuGemm<double>(a, b, c, &Cublas::cublasDgemm, &Cublas::cublasDgemv,
-                  _mlir_ciface_amls_rt_gemm_f64);
+  gpuGemm<double>(a, b, c, _mlir_ciface_amls_rt_gemm_f64);
 }
 
 extern "C" void _mlir_ciface_amls_rt_gpu_gemm_f32(AmlsMatrixF32 *a,
                                                   AmlsMatrixF32 *b,
                                                   AmlsMatrixF32 *c) {
-  gpuGemm<float>(a, b, c, &Cublas::cublasSgemm, &Cublas::cublasSgemv,
-                 _mlir_ciface_amls_rt_gemm_f32);
+  gpuGemm<float>(a, b, c, _mlir_ciface_amls_rt_gemm_f32);
 }
 
-void amls::runtime::cuda::detail::countProducts(uint64_t &onCublas,
-                                                uint64_t &onCPU) {
-  onCublas = cublasProducts;
-  onCPU = cpuProducts;
+void amls::runtime::cuda::detail::countProducts(Statistics &statistics) {
+  statistics.cublasProducts = cublasProducts;
+  statistics.cublasSymmetricProducts = cublasSymmetricProducts;
+  statistics.cpuProducts = cpuProducts;
 }
 
 void amls::runtime::cuda::detail::resetProducts() {
   cublasProducts = 0;
+  cublasSymmetricProducts = 0;
   cpuProducts = 0;
 }

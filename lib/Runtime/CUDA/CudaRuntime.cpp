@@ -300,7 +300,7 @@ amls::runtime::cuda::Statistics amls::runtime::cuda::getStatistics() {
   stats.managedBytes = counters.managedBytes;
   stats.explicitCopies = counters.explicitCopies;
   stats.explicitCopyBytes = counters.explicitCopyBytes;
-  countProducts(stats.cublasProducts, stats.cpuProducts);
+  countProducts(stats);
   return stats;
 }
 

@@ -9,6 +9,8 @@
 #ifndef AMLS_LIB_RUNTIME_CUDA_DRIVER_H
 #define AMLS_LIB_RUNTIME_CUDA_DRIVER_H
 
+#include "AMLS/Runtime/CUDA.h"
+
 #include <cuda.h>
 
 #include <cstdint>
@@ -62,7 +64,7 @@ struct ScopedContext {
 
 /// The dense products cuBLAS and the CPU's BLAS ran (Cublas.cpp), for
 /// getStatistics, and their reset.
-void countProducts(uint64_t &onCublas, uint64_t &onCPU);
+void countProducts(Statistics &statistics);
 void resetProducts();
 
 } // namespace amls::runtime::cuda::detail
