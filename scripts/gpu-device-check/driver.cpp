@@ -87,7 +87,8 @@ int main() {
                "amls-gpu-driver: %s (%s, %d SMs, driver %d): %.1f ms, %llu "
                "module(s), %llu kernel launch(es), %llu managed block(s) "
                "(%llu bytes), products: %llu on cuBLAS (%llu through syrk), "
-               "%llu on the CPU%s\n",
+               "%llu on the CPU%s, CSR products: %llu on cuSPARSE, %llu on "
+               "the CPU\n",
                device.name.c_str(),
                cuda::chipName(device.computeMajor, device.computeMinor).c_str(),
                device.multiprocessors, device.driverVersion, ms,
@@ -97,6 +98,8 @@ int main() {
                (unsigned long long)stats.managedBytes,
                (unsigned long long)stats.cublasProducts,
                (unsigned long long)stats.cublasSymmetricProducts,
-               (unsigned long long)stats.cpuProducts, whyCPU.c_str());
+               (unsigned long long)stats.cpuProducts, whyCPU.c_str(),
+               (unsigned long long)stats.cusparseProducts,
+               (unsigned long long)stats.cpuSparseProducts);
   return 0;
 }

@@ -462,13 +462,15 @@ int main(int argc, char **argv) {
           "amls-run gpu: {0} ({1}, {2} multiprocessors), kernels compiled "
           "for {3}: {4} module load(s), {5} kernel launch(es), {6} managed "
           "block(s) ({7} bytes), {8} explicit copies ({9} bytes), dense "
-          "products: {10} on cuBLAS ({11} through syrk), {12} on the CPU\n",
+          "products: {10} on cuBLAS ({11} through syrk), {12} on the CPU, "
+          "CSR products: {13} on cuSPARSE, {14} on the CPU\n",
           device.name,
           runtime::cuda::chipName(device.computeMajor, device.computeMinor),
           device.multiprocessors, options.gpuChip, gpu.modulesLoaded,
           gpu.kernelLaunches, gpu.managedBlocks, gpu.managedBytes,
           gpu.explicitCopies, gpu.explicitCopyBytes, gpu.cublasProducts,
-          gpu.cublasSymmetricProducts, gpu.cpuProducts);
+          gpu.cublasSymmetricProducts, gpu.cpuProducts, gpu.cusparseProducts,
+          gpu.cpuSparseProducts);
     }
 #endif
     // The largest buffers, for the computations they were for.

@@ -120,7 +120,8 @@ def AMLSElideWhileCopies : Pass<"amls-elide-while-copies"> {
 }
 
 def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
-  let summary = "Run large dense products through BLAS";
+  let summary = "Run large dense products through BLAS (and, for the GPU, "
+                "CSR products through cuSPARSE)";
   let description = [{
     After bufferization, replaces `linalg.matmul` on `f64` or `f32` memrefs
     (plain or with transposed operand maps) by a call to the runtime's
@@ -134,7 +135,13 @@ def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
     `library=cublas` (the GPU pipeline) calls `amls_rt_gpu_gemm_f64` /
     `amls_rt_gpu_gemm_f32` of libamls_cuda_runtime instead, which run the
     product on cuBLAS (and on the CPU's BLAS where cuBLAS is missing or
-    cannot take the operands).
+    cannot take the operands). It also redirects the products of a CSR and
+    a dense matrix (`amls_rt_csr_spmm`, `amls_rt_csr_spmm_t`,
+    `amls_rt_dense_csr_mm`, whatever their sizes and the mode) to their cuSPARSE
+    versions `amls_rt_gpu_csr_spmm`, `amls_rt_gpu_csr_spmm_t` and
+    `amls_rt_gpu_dense_csr_mm`, which take the same arguments (and run the
+    CPU's CSR kernels where cuSPARSE is missing or cannot take the
+    operands).
   }];
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",

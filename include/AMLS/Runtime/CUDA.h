@@ -7,10 +7,11 @@
 // loads on machines without a driver, and says why when a program needs a
 // device that is not there. Only --target=gpu sessions load it.
 //
-// Dense products: the matrix products the compiler hands to a library
-// (amls-use-blas{library=cublas} under --target=gpu) call cuBLAS, also
-// loaded with dlopen; without cuBLAS, or for operands it cannot take, they
-// run on the CPU's BLAS over the same (managed) memory.
+// Products: the dense matrix products the compiler hands to a library
+// (amls-use-blas{library=cublas} under --target=gpu) call cuBLAS, and the
+// products of a CSR and a dense matrix call cuSPARSE, both loaded with
+// dlopen; without the library, or for operands it cannot take, they run on
+// the CPU's BLAS or CSR kernels over the same (managed) memory.
 //
 // Buffers: for --target=gpu the host pool (Memory.h) takes its blocks from
 // CUDA managed memory, so kernels, the runtime's CPU kernels and the caller
@@ -77,6 +78,10 @@ struct Statistics {
   uint64_t cublasProducts = 0;
   uint64_t cublasSymmetricProducts = 0;
   uint64_t cpuProducts = 0;
+  /// Products with a CSR operand run by cuSPARSE, and those run by the
+  /// runtime's CSR kernels instead.
+  uint64_t cusparseProducts = 0;
+  uint64_t cpuSparseProducts = 0;
 };
 Statistics getStatistics();
 void resetStatistics();
@@ -149,6 +154,44 @@ struct CublasSyrk {
 /// C is a vector, A has no unit stride, or a size exceeds cuBLAS's int.
 std::optional<CublasSyrk> planCublasSyrk(MatrixLayout a, MatrixLayout b,
                                          MatrixLayout c);
+
+/// cuSPARSE's library names, tried in order (as cuBLAS's).
+std::string cusparseLibraryCandidates();
+
+/// Loads cuSPARSE from `library` (null: the candidates) and looks up the
+/// functions the runtime calls. Returns "" on success, else why not ("no
+/// cuSPARSE: ..."). The first successful load is kept for the process.
+std::string loadCusparse(const char *library = nullptr);
+
+/// The products with one CSR operand A that cuSPARSE computes: C = A B and
+/// C = t(A) B (amls_rt_csr_spmm, amls_rt_csr_spmm_t) and C = D A for a
+/// dense D (amls_rt_dense_csr_mm), the last as t(C) = t(A) t(D).
+enum class SparseProduct { SparseDense, TransposedSparseDense, DenseSparse };
+
+/// A dense operand as cuSPARSE's cusparseCreateDnMat takes it: rows x cols
+/// with leading dimension ld, stored row- or column-major.
+struct CusparseDense {
+  int64_t rows = 0, cols = 0, ld = 0;
+  bool rowMajor = true;
+};
+
+/// How cuSPARSE computes a SparseProduct: C' = op(A) B', op(A) = t(A) when
+/// `transposeSparse`, where B' and C' are the dense operand and the result
+/// as cuSPARSE reads them (t(D) and t(C) for DenseSparse). SpMV when
+/// `vector` (B' and C' are single contiguous columns), SpMM otherwise. A's
+/// indices are passed as 32 bits (its row pointers narrowed).
+struct CusparsePlan {
+  bool vector = false, transposeSparse = false;
+  CusparseDense dense, result;
+};
+
+/// The plan for a product with a CSR A of `sparseRows` x `sparseCols` and
+/// `nnz` entries, or nothing when the shapes do not match, an operand is
+/// empty, A's sizes exceed 32-bit indices, a dense operand has no unit
+/// stride, or B' and C' are stored in different orders.
+std::optional<CusparsePlan>
+planCusparseProduct(SparseProduct kind, int64_t sparseRows, int64_t sparseCols,
+                    int64_t nnz, MatrixLayout dense, MatrixLayout result);
 
 } // namespace amls::runtime::cuda
 

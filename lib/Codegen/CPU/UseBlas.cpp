@@ -5,6 +5,8 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::amls {
 #define GEN_PASS_DEF_AMLSUSEBLAS
@@ -50,6 +52,8 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
           << library << "'";
       return signalPassFailure();
     }
+    if (library == "cublas")
+      useCusparse();
     if (mode == "never")
       return;
     SmallVector<linalg::MatmulOp> products;
@@ -66,6 +70,37 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
     });
     for (linalg::MatmulOp op : products)
       rewrite(op);
+  }
+
+  /// The products of a CSR and a dense matrix call their cuSPARSE
+  /// versions, which take the same arguments (and run the CPU's kernels
+  /// where cuSPARSE cannot).
+  void useCusparse() {
+    SmallVector<std::pair<func::CallOp, RuntimeFunction>> calls;
+    getOperation().walk([&](func::CallOp call) {
+      std::optional<RuntimeFunction> function = getCalledRuntimeFunction(call);
+      if (!function)
+        return;
+      if (*function == RuntimeFunction::CSRSpMM)
+        calls.push_back({call, RuntimeFunction::GpuCSRSpMM});
+      else if (*function == RuntimeFunction::CSRSpMMTransposed)
+        calls.push_back({call, RuntimeFunction::GpuCSRSpMMTransposed});
+      else if (*function == RuntimeFunction::DenseCSRMatmul)
+        calls.push_back({call, RuntimeFunction::GpuDenseCSRMatmul});
+    });
+    llvm::SmallSetVector<StringAttr, 3> replaced;
+    for (auto [call, function] : calls) {
+      OpBuilder b(call);
+      replaced.insert(call.getCalleeAttr().getAttr());
+      createRuntimeCall(b, call.getLoc(), call, function, call.getOperands());
+      call.erase();
+    }
+    // The CPU kernels' declarations, now unused.
+    ModuleOp module = getOperation();
+    for (StringAttr name : replaced)
+      if (auto declaration = module.lookupSymbol<func::FuncOp>(name);
+          declaration && SymbolTable::symbolKnownUseEmpty(declaration, module))
+        declaration.erase();
   }
 
   void rewrite(linalg::MatmulOp op) {

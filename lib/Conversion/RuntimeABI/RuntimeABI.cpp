@@ -268,6 +268,13 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_csr_spmm_t", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
   case F::DenseCSRMatmul:
     return {"amls_rt_dense_csr_mm", {T::MatrixF64, T::CSR, T::MatrixF64}, {}};
+  case F::GpuCSRSpMM:
+    return {"amls_rt_gpu_csr_spmm", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
+  case F::GpuCSRSpMMTransposed:
+    return {"amls_rt_gpu_csr_spmm_t", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
+  case F::GpuDenseCSRMatmul:
+    return {
+        "amls_rt_gpu_dense_csr_mm", {T::MatrixF64, T::CSR, T::MatrixF64}, {}};
   case F::CSRSpGEMMCount:
     return {"amls_rt_csr_spgemm_count", {T::CSR, T::CSR, T::VectorI64}, T::I64};
   case F::CSRSpGEMMFill:

@@ -84,38 +84,6 @@ std::atomic<uint64_t> cublasProducts{0};
 std::atomic<uint64_t> cublasSymmetricProducts{0};
 std::atomic<uint64_t> cpuProducts{0};
 
-/// A view's leading dimension when it is row-major (unit column stride) or
-/// column-major (unit row stride); a stride along a single row or column
-/// is free.
-struct UnitStride {
-  bool rowMajor;
-  int64_t leading;
-};
-
-std::optional<UnitStride> unitStride(cuda::MatrixLayout view) {
-  if (view.cols <= 1 || view.colStride == 1) {
-    int64_t leading =
-        view.rows <= 1 ? std::max<int64_t>(view.cols, 1) : view.rowStride;
-    if (leading >= std::max<int64_t>(view.cols, 1))
-      return UnitStride{true, leading};
-  }
-  if (view.rows <= 1 || view.rowStride == 1) {
-    int64_t leading =
-        view.cols <= 1 ? std::max<int64_t>(view.rows, 1) : view.colStride;
-    if (leading >= std::max<int64_t>(view.rows, 1))
-      return UnitStride{false, leading};
-  }
-  return std::nullopt;
-}
-
-template <typename Matrix> cuda::MatrixLayout layoutOf(const Matrix *m) {
-  return {m->sizes[0], m->sizes[1], m->strides[0], m->strides[1]};
-}
-
-template <typename Matrix> auto *origin(const Matrix *m) {
-  return m->aligned + m->offset;
-}
-
 /// The cuBLAS routines of one element type.
 template <typename T> struct Routines;
 template <> struct Routines<double> {
@@ -218,16 +186,8 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c,
     const Driver &cu = ready();
     // Host-only memory (a program's constants) is not what cuBLAS reads:
     // such a product runs on the CPU.
-    for (const void *pointer : {static_cast<const void *>(origin(a)),
-                                static_cast<const void *>(origin(b)),
-                                static_cast<const void *>(origin(c))}) {
-      unsigned managed = 0;
-      if (cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
-                                   reinterpret_cast<CUdeviceptr>(pointer)) !=
-              CUDA_SUCCESS ||
-          !managed)
-        onDevice = false;
-    }
+    onDevice = isManaged(cu, origin(a)) && isManaged(cu, origin(b)) &&
+               isManaged(cu, origin(c));
     if (onDevice) {
       std::lock_guard<std::mutex> lock(cublasMutex);
       cublasStatus_t status;

@@ -16,6 +16,7 @@
 #include "../Core/Failure.h"
 #include "Driver.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <dlfcn.h>
@@ -68,6 +69,32 @@ std::string amls::runtime::cuda::detail::loadLibrary(
     }
   }
   return "";
+}
+
+std::optional<UnitStride>
+amls::runtime::cuda::detail::unitStride(MatrixLayout view) {
+  if (view.cols <= 1 || view.colStride == 1) {
+    int64_t leading =
+        view.rows <= 1 ? std::max<int64_t>(view.cols, 1) : view.rowStride;
+    if (leading >= std::max<int64_t>(view.cols, 1))
+      return UnitStride{true, leading};
+  }
+  if (view.rows <= 1 || view.rowStride == 1) {
+    int64_t leading =
+        view.cols <= 1 ? std::max<int64_t>(view.rows, 1) : view.colStride;
+    if (leading >= std::max<int64_t>(view.rows, 1))
+      return UnitStride{false, leading};
+  }
+  return std::nullopt;
+}
+
+bool amls::runtime::cuda::detail::isManaged(const Driver &cu,
+                                            const void *pointer) {
+  unsigned managed = 0;
+  return cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                  reinterpret_cast<CUdeviceptr>(pointer)) ==
+             CUDA_SUCCESS &&
+         managed;
 }
 
 std::string amls::runtime::cuda::detail::describe(CUresult result) {
@@ -301,6 +328,7 @@ amls::runtime::cuda::Statistics amls::runtime::cuda::getStatistics() {
   stats.explicitCopies = counters.explicitCopies;
   stats.explicitCopyBytes = counters.explicitCopyBytes;
   countProducts(stats);
+  countSparseProducts(stats);
   return stats;
 }
 
@@ -312,6 +340,7 @@ void amls::runtime::cuda::resetStatistics() {
   counters.explicitCopies = 0;
   counters.explicitCopyBytes = 0;
   resetProducts();
+  resetSparseProducts();
 }
 
 void amls::runtime::cuda::useManagedMemory() {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 #define AMLS_CUDA_STRINGIFY_EXPANDED(name) AMLS_CUDA_STRINGIFY(name)
@@ -62,10 +63,35 @@ struct ScopedContext {
   ScopedContext &operator=(const ScopedContext &) = delete;
 };
 
+/// A view's leading dimension when it is row-major (unit column stride) or
+/// column-major (unit row stride); a stride along a single row or column
+/// is free.
+struct UnitStride {
+  bool rowMajor;
+  int64_t leading;
+};
+std::optional<UnitStride> unitStride(MatrixLayout view);
+
+/// A memref descriptor's matrix view, and its first element.
+template <typename Matrix> MatrixLayout layoutOf(const Matrix *m) {
+  return {m->sizes[0], m->sizes[1], m->strides[0], m->strides[1]};
+}
+template <typename Matrix> auto *origin(const Matrix *m) {
+  return m->aligned + m->offset;
+}
+
+/// Whether `pointer` is managed memory (the pool's under --target=gpu),
+/// which the libraries may be given; a program's constants and a caller's
+/// arrays are host memory. Device 0's context must be current.
+bool isManaged(const Driver &cu, const void *pointer);
+
 /// The dense products cuBLAS and the CPU's BLAS ran (Cublas.cpp), for
 /// getStatistics, and their reset.
 void countProducts(Statistics &statistics);
 void resetProducts();
+/// The same for the products with a CSR operand (Cusparse.cpp).
+void countSparseProducts(Statistics &statistics);
+void resetSparseProducts();
 
 } // namespace amls::runtime::cuda::detail
 

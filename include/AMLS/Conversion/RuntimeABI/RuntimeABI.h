@@ -93,6 +93,11 @@ enum class RuntimeFunction {
   CSRSpMM,
   CSRSpMMTransposed,
   DenseCSRMatmul,
+  // The same three products on cuSPARSE (libamls_cuda_runtime,
+  // --target=gpu), with the same arguments.
+  GpuCSRSpMM,
+  GpuCSRSpMMTransposed,
+  GpuDenseCSRMatmul,
   CSRSpGEMMCount,
   CSRSpGEMMFill,
   CSRTsmm,

@@ -1,0 +1,371 @@
+//===- Cusparse.cpp - Products with a CSR operand through cuSPARSE --------===//
+//
+// The CSR products amls-use-blas{library=cublas} hands to a library under
+// --target=gpu: _mlir_ciface_amls_rt_gpu_csr_spmm, _csr_spmm_t and
+// _dense_csr_mm take the CPU kernels' arguments (SparseKernels.h) and call
+// cuSPARSE's SpMV (a vector result) or SpMM on them. The CSR arrays and the
+// dense operands live in managed memory (CUDA.h). cuSPARSE wants row
+// pointers and column indices of one width: the row pointers (rows + 1
+// entries, where the column indices are nnz) are narrowed to 32 bits into
+// device memory for each call. As cuBLAS, cuSPARSE is loaded on first use;
+// where it is missing, or the operands do not fit, the runtime's CSR kernel
+// computes the product over the same memory (counted in the statistics).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/CUDA.h"
+#include "AMLS/Runtime/SparseKernels.h"
+
+#include "../Core/Failure.h"
+#include "Driver.h"
+
+#include <cusparse.h>
+
+#include <atomic>
+#include <climits>
+#include <mutex>
+#include <vector>
+
+using namespace amls::runtime;
+using namespace amls::runtime::cuda::detail;
+
+namespace {
+
+/// cuSPARSE's functions.
+struct Cusparse {
+#define AMLS_CUSPARSE_SYMBOL(name) decltype(&::name) name = nullptr;
+#include "CusparseSymbols.def"
+};
+
+std::mutex cusparseMutex;
+Cusparse cusparseTable;
+bool cusparseLoaded = false;
+/// Why the candidates did not load, kept for later calls.
+std::string cusparseProblem;
+
+// CUDA 12 and 13 both ship cuSPARSE 12.
+constexpr const char *kCusparseLibraries[] = {
+    "libcusparse.so.12",
+#ifdef AMLS_CUDA_LIBRARY_DIR
+    AMLS_CUDA_LIBRARY_DIR "/libcusparse.so",
+#endif
+};
+
+std::string loadCusparseLocked(const char *library) {
+  if (cusparseLoaded)
+    return "";
+  Cusparse table;
+  std::string problem = loadLibrary(library, "no cuSPARSE",
+                                    {
+#define AMLS_CUSPARSE_SYMBOL(name)                                             \
+  {AMLS_CUDA_STRINGIFY_EXPANDED(name), reinterpret_cast<void **>(&table.name)},
+#include "CusparseSymbols.def"
+                                    });
+  if (!problem.empty())
+    return problem;
+  cusparseTable = table;
+  cusparseLoaded = true;
+  return "";
+}
+
+std::atomic<uint64_t> cusparseProducts{0};
+std::atomic<uint64_t> cpuSparseProducts{0};
+
+/// The arguments of one CSR product, as the CPU kernels take them.
+struct CsrOperand {
+  AmlsVectorI64 *rowptr;
+  AmlsVectorI32 *colidx;
+  AmlsVectorF64 *values;
+  int64_t cols;
+  int64_t rows() const { return rowptr->sizes[0] - 1; }
+  const int64_t *rowPointers() const {
+    return rowptr->aligned + rowptr->offset;
+  }
+};
+
+/// Device memory for the scope of one call, freed by release() (not by a
+/// destructor: fail() may leave the scope by longjmp).
+struct DeviceBlocks {
+  std::vector<CUdeviceptr> blocks;
+  void *allocate(const Driver &cu, size_t bytes) {
+    CUdeviceptr block = 0;
+    if (cu.cuMemAlloc(&block, bytes ? bytes : 1) != CUDA_SUCCESS)
+      return nullptr;
+    blocks.push_back(block);
+    return reinterpret_cast<void *>(block);
+  }
+  /// After the work on the legacy default stream that uses the blocks.
+  void release(const Driver &cu) {
+    if (!blocks.empty())
+      cu.cuStreamSynchronize(nullptr);
+    for (CUdeviceptr block : blocks)
+      cu.cuMemFree(block);
+    blocks.clear();
+  }
+};
+
+/// Runs the planned product on cuSPARSE: "" on success, else what failed.
+/// Holds cusparseMutex (a handle takes one call at a time).
+std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
+                          const CsrOperand &a, int64_t nnz, const double *dense,
+                          double *result, DeviceBlocks &blocks) {
+  static cusparseHandle_t handle = nullptr;
+  const Cusparse &sp = cusparseTable;
+  cusparseStatus_t status = CUSPARSE_STATUS_SUCCESS;
+  std::string failed;
+  auto step = [&](const char *name, cusparseStatus_t result) {
+    if (status == CUSPARSE_STATUS_SUCCESS &&
+        (status = result) != CUSPARSE_STATUS_SUCCESS)
+      failed = name;
+  };
+  if (!handle)
+    step("cusparseCreate", sp.cusparseCreate(&handle));
+  if (status != CUSPARSE_STATUS_SUCCESS) {
+    handle = nullptr;
+    return std::string("cuSPARSE: cusparseCreate failed: ") +
+           sp.cusparseGetErrorName(status);
+  }
+  // The row pointers narrowed to cuSPARSE's 32-bit indices (nnz fits).
+  int64_t rows = a.rows();
+  std::vector<int32_t> narrowed(rows + 1);
+  const int64_t *wide = a.rowPointers();
+  for (int64_t i = 0; i <= rows; ++i)
+    narrowed[i] = static_cast<int32_t>(wide[i]);
+  void *rowptr = blocks.allocate(cu, narrowed.size() * sizeof(int32_t));
+  if (!rowptr)
+    return "cuMemAlloc failed for the row pointers of a " +
+           std::to_string(rows) + " x " + std::to_string(a.cols) + " CSR";
+  // From pageable memory the copy has taken `narrowed` when it returns.
+  if (CUresult result =
+          cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(rowptr),
+                           reinterpret_cast<CUdeviceptr>(narrowed.data()),
+                           narrowed.size() * sizeof(int32_t), nullptr))
+    return "cuMemcpyAsync failed: " + describe(result) +
+           " (the row pointers for cuSPARSE)";
+  cusparseConstSpMatDescr_t sparse = nullptr;
+  step("cusparseCreateConstCsr",
+       sp.cusparseCreateConstCsr(&sparse, rows, a.cols, nnz, rowptr,
+                                 a.colidx->aligned + a.colidx->offset,
+                                 a.values->aligned + a.values->offset,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  cusparseOperation_t op = plan.transposeSparse
+                               ? CUSPARSE_OPERATION_TRANSPOSE
+                               : CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const double one = 1, zero = 0;
+  size_t bufferBytes = 0;
+  void *buffer = nullptr;
+  if (plan.vector) {
+    cusparseConstDnVecDescr_t x = nullptr;
+    cusparseDnVecDescr_t y = nullptr;
+    step("cusparseCreateConstDnVec",
+         sp.cusparseCreateConstDnVec(&x, plan.dense.rows, dense, CUDA_R_64F));
+    step("cusparseCreateDnVec",
+         sp.cusparseCreateDnVec(&y, plan.result.rows, result, CUDA_R_64F));
+    step("cusparseSpMV_bufferSize",
+         sp.cusparseSpMV_bufferSize(handle, op, &one, sparse, x, &zero, y,
+                                    CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT,
+                                    &bufferBytes));
+    if (status == CUSPARSE_STATUS_SUCCESS &&
+        !(buffer = blocks.allocate(cu, bufferBytes)))
+      step("cuMemAlloc of SpMV's buffer", CUSPARSE_STATUS_ALLOC_FAILED);
+    step("cusparseSpMV",
+         sp.cusparseSpMV(handle, op, &one, sparse, x, &zero, y, CUDA_R_64F,
+                         CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+    if (x)
+      sp.cusparseDestroyDnVec(x);
+    if (y)
+      sp.cusparseDestroyDnVec(y);
+  } else {
+    auto order = [](const cuda::CusparseDense &m) {
+      return m.rowMajor ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+    };
+    cusparseConstDnMatDescr_t b = nullptr;
+    cusparseDnMatDescr_t c = nullptr;
+    step("cusparseCreateConstDnMat",
+         sp.cusparseCreateConstDnMat(&b, plan.dense.rows, plan.dense.cols,
+                                     plan.dense.ld, dense, CUDA_R_64F,
+                                     order(plan.dense)));
+    step("cusparseCreateDnMat",
+         sp.cusparseCreateDnMat(&c, plan.result.rows, plan.result.cols,
+                                plan.result.ld, result, CUDA_R_64F,
+                                order(plan.result)));
+    step("cusparseSpMM_bufferSize",
+         sp.cusparseSpMM_bufferSize(
+             handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, sparse, b,
+             &zero, c, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, &bufferBytes));
+    if (status == CUSPARSE_STATUS_SUCCESS &&
+        !(buffer = blocks.allocate(cu, bufferBytes)))
+      step("cuMemAlloc of SpMM's buffer", CUSPARSE_STATUS_ALLOC_FAILED);
+    step("cusparseSpMM",
+         sp.cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                         sparse, b, &zero, c, CUDA_R_64F,
+                         CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+    if (b)
+      sp.cusparseDestroyDnMat(b);
+    if (c)
+      sp.cusparseDestroyDnMat(c);
+  }
+  if (sparse)
+    sp.cusparseDestroySpMat(sparse);
+  if (status != CUSPARSE_STATUS_SUCCESS)
+    return "cuSPARSE: " + failed + " failed for a " + std::to_string(rows) +
+           " x " + std::to_string(a.cols) + " CSR with " + std::to_string(nnz) +
+           " entries: " + sp.cusparseGetErrorName(status);
+  // The handle's stream is the legacy default stream; the host reads the
+  // result next, and the blocks are freed after.
+  if (CUresult result = cu.cuStreamSynchronize(nullptr))
+    return "cuStreamSynchronize failed: " + describe(result) +
+           " (waiting for cuSPARSE)";
+  return "";
+}
+
+/// The product on cuSPARSE where it can take it, else with `cpu` (the
+/// runtime's CSR kernel) over the same memory.
+template <typename Cpu>
+void gpuSparseProduct(cuda::SparseProduct kind, const CsrOperand &a,
+                      AmlsMatrixF64 *dense, AmlsMatrixF64 *result, Cpu cpu) {
+  int64_t rows = a.rows();
+  int64_t nnz = rows >= 0 ? a.rowPointers()[rows] : 0;
+  std::optional<cuda::CusparsePlan> plan =
+      rows < 0 ? std::nullopt
+               : cuda::planCusparseProduct(kind, rows, a.cols, nnz,
+                                           layoutOf(dense), layoutOf(result));
+  if (!plan || !cuda::loadCusparse().empty()) {
+    ++cpuSparseProducts;
+    cpu();
+    return;
+  }
+  // As for cuBLAS: what may fail is reported after the scope.
+  std::string problem;
+  bool onDevice = true;
+  {
+    ScopedContext scoped;
+    const Driver &cu = ready();
+    for (const void *pointer :
+         {static_cast<const void *>(a.colidx->aligned + a.colidx->offset),
+          static_cast<const void *>(a.values->aligned + a.values->offset),
+          static_cast<const void *>(origin(dense)),
+          static_cast<const void *>(origin(result))})
+      onDevice = onDevice && isManaged(cu, pointer);
+    if (onDevice) {
+      std::lock_guard<std::mutex> lock(cusparseMutex);
+      DeviceBlocks blocks;
+      problem = runOnCusparse(cu, *plan, a, nnz, origin(dense), origin(result),
+                              blocks);
+      blocks.release(cu);
+    }
+  }
+  if (!problem.empty())
+    fail(std::move(problem));
+  if (!onDevice) {
+    ++cpuSparseProducts;
+    cpu();
+    return;
+  }
+  ++cusparseProducts;
+}
+
+cuda::MatrixLayout transposed(cuda::MatrixLayout m) {
+  return {m.cols, m.rows, m.colStride, m.rowStride};
+}
+
+} // namespace
+
+std::string amls::runtime::cuda::cusparseLibraryCandidates() {
+  std::string names;
+  for (const char *library : kCusparseLibraries)
+    names += (names.empty() ? "" : ", ") + std::string(library);
+  return names;
+}
+
+std::string amls::runtime::cuda::loadCusparse(const char *library) {
+  std::lock_guard<std::mutex> lock(cusparseMutex);
+  if (library)
+    return loadCusparseLocked(library);
+  if (cusparseLoaded)
+    return "";
+  if (!cusparseProblem.empty())
+    return cusparseProblem;
+  for (const char *candidate : kCusparseLibraries)
+    if (loadCusparseLocked(candidate).empty())
+      return "";
+  cusparseProblem =
+      "no cuSPARSE: none of " + cusparseLibraryCandidates() + " loads";
+  return cusparseProblem;
+}
+
+std::optional<cuda::CusparsePlan> amls::runtime::cuda::planCusparseProduct(
+    SparseProduct kind, int64_t sparseRows, int64_t sparseCols, int64_t nnz,
+    MatrixLayout dense, MatrixLayout result) {
+  CusparsePlan plan;
+  plan.transposeSparse = kind != SparseProduct::SparseDense;
+  // D A is computed as t(C) = t(A) t(D).
+  MatrixLayout b =
+      kind == SparseProduct::DenseSparse ? transposed(dense) : dense;
+  MatrixLayout c =
+      kind == SparseProduct::DenseSparse ? transposed(result) : result;
+  int64_t opRows = plan.transposeSparse ? sparseCols : sparseRows;
+  int64_t opCols = plan.transposeSparse ? sparseRows : sparseCols;
+  if (b.rows != opCols || c.rows != opRows || c.cols != b.cols)
+    return std::nullopt;
+  if (opRows <= 0 || opCols <= 0 || b.cols <= 0 || nnz < 0)
+    return std::nullopt;
+  if (sparseRows >= INT_MAX || sparseCols > INT_MAX || nnz > INT_MAX)
+    return std::nullopt;
+  auto contiguousColumn = [](MatrixLayout m) {
+    return m.cols == 1 && (m.rows <= 1 || m.rowStride == 1);
+  };
+  plan.vector = contiguousColumn(b) && contiguousColumn(c);
+  if (plan.vector) {
+    plan.dense = {b.rows, 1, b.rows, false};
+    plan.result = {c.rows, 1, c.rows, false};
+    return plan;
+  }
+  std::optional<UnitStride> storedB = unitStride(b), storedC = unitStride(c);
+  if (!storedB || !storedC || storedB->rowMajor != storedC->rowMajor)
+    return std::nullopt;
+  plan.dense = {b.rows, b.cols, storedB->leading, storedB->rowMajor};
+  plan.result = {c.rows, c.cols, storedC->leading, storedC->rowMajor};
+  return plan;
+}
+
+extern "C" void _mlir_ciface_amls_rt_gpu_csr_spmm(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, AmlsMatrixF64 *b, AmlsMatrixF64 *c) {
+  gpuSparseProduct(cuda::SparseProduct::SparseDense,
+                   {a_rowptr, a_colidx, a_values, a_cols}, b, c, [&] {
+                     _mlir_ciface_amls_rt_csr_spmm(a_rowptr, a_colidx, a_values,
+                                                   a_cols, b, c);
+                   });
+}
+
+extern "C" void _mlir_ciface_amls_rt_gpu_csr_spmm_t(
+    AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
+    int64_t a_cols, AmlsMatrixF64 *b, AmlsMatrixF64 *c) {
+  gpuSparseProduct(cuda::SparseProduct::TransposedSparseDense,
+                   {a_rowptr, a_colidx, a_values, a_cols}, b, c, [&] {
+                     _mlir_ciface_amls_rt_csr_spmm_t(a_rowptr, a_colidx,
+                                                     a_values, a_cols, b, c);
+                   });
+}
+
+extern "C" void _mlir_ciface_amls_rt_gpu_dense_csr_mm(
+    AmlsMatrixF64 *a, AmlsVectorI64 *b_rowptr, AmlsVectorI32 *b_colidx,
+    AmlsVectorF64 *b_values, int64_t b_cols, AmlsMatrixF64 *c) {
+  gpuSparseProduct(cuda::SparseProduct::DenseSparse,
+                   {b_rowptr, b_colidx, b_values, b_cols}, a, c, [&] {
+                     _mlir_ciface_amls_rt_dense_csr_mm(a, b_rowptr, b_colidx,
+                                                       b_values, b_cols, c);
+                   });
+}
+
+void amls::runtime::cuda::detail::countSparseProducts(Statistics &statistics) {
+  statistics.cusparseProducts = cusparseProducts;
+  statistics.cpuSparseProducts = cpuSparseProducts;
+}
+
+void amls::runtime::cuda::detail::resetSparseProducts() {
+  cusparseProducts = 0;
+  cpuSparseProducts = 0;
+}
