@@ -24,9 +24,15 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.amls_tools_dir, config.llvm_tools_dir]
-tools = ["amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count"]
+tools = ["amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count", "mlir-opt", "mlir-runner"]
 config.substitutions.append(("%python", config.python_executable))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# Upstream's runner libraries, for tests that execute IR of upstream
+# dialects with mlir-runner (printMemrefF64).
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(("%mlir_runner_libs", ",".join(
+    os.path.join(llvm_lib_dir, name)
+    for name in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"])))
 
 # GPU tests. `ptxas`: the CUDA toolkit's assembler checks the generated PTX
 # (gpu-module-to-binary runs it for bin and fatbin). `cuda-runtime`: this

@@ -225,7 +225,8 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
       options.blas +
       "},"
       "func.func(scf-forall-to-parallel,amls-parallel-dims-first,"
-      "convert-linalg-to-parallel-loops,amls-map-parallel-loops-to-gpu{"
+      "convert-linalg-to-parallel-loops,amls-fold-reduction-inits,"
+      "amls-map-parallel-loops-to-gpu{"
       "min-work=" +
       std::to_string(options.minWork) +
       "}),"

@@ -308,6 +308,38 @@ def AMLSParallelDimsFirst : Pass<"amls-parallel-dims-first"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def AMLSFoldReductionInits : Pass<"amls-fold-reduction-inits"> {
+  let summary = "Accumulate reductions in registers, from their fill value";
+  let description = [{
+    The GPU target's step after `--convert-linalg-to-parallel-loops`: a
+    reduction into a fresh buffer arrives as two `scf.parallel` loops over
+    the same space, one storing the neutral value into every cell (the
+    `linalg.fill` of the reduction's output) and one whose sequential
+    `scf.for` loads its cell, updates it and stores it back in every
+    iteration. The cell becomes an `iter_args` value of the `scf.for`,
+    starting at the fill's value and stored once after it, and the filling
+    loop is erased: on the GPU one kernel instead of two, and the
+    accumulator in a register instead of a load and a store of global
+    memory per iteration.
+
+    It applies where the buffer comes from `memref.alloc`, the fill stores
+    a value defined outside its loop at the cell of its induction
+    variables, the next loop that uses the buffer has the same bounds and
+    steps and touches it only in one load and one later store of that same
+    cell, both directly in one `scf.for` directly in its body, and nothing
+    between the two loops uses the buffer. The results are the same,
+    including where the sequential loop runs no iteration (the fill's
+    value is stored).
+  }];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Reductions that accumulate in a value">
+  ];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def AMLSMapParallelLoopsToGPU : Pass<"amls-map-parallel-loops-to-gpu"> {
   let summary = "Tile the parallel loops a GPU can run and map them to it";
   let description = [{
