@@ -37,6 +37,7 @@
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -46,6 +47,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/TargetSelect.h"
@@ -299,8 +301,8 @@ static double countSparsity(const MatrixValue &m) {
     int64_t spacing = cells / kSparsityRuns;
     int64_t sampled = 0;
     for (int64_t run = 0; run < kSparsityRuns; ++run)
-      sampled += countCells(run * spacing + (spacing - runLength) / 2,
-                            runLength);
+      sampled +=
+          countCells(run * spacing + (spacing - runLength) / 2, runLength);
     if (sampled > 0)
       return static_cast<double>(sampled) / kSparsitySample;
   }
@@ -680,7 +682,9 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     module->getContext()->disableMultithreading();
     optimize.enableIRPrinting();
   }
-  if (options.passStatistics)
+  // An LLVM built without statistics (NDEBUG, the distributions' builds)
+  // counts nothing: its reports would be empty.
+  if (options.passStatistics && LLVM_ENABLE_STATS)
     optimize.enableStatistics();
   buildCompileToLinalgPipeline(optimize, compile);
   if (failed(optimize.run(*module)))
@@ -697,11 +701,14 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   PassManager lower(module->getContext());
   if (options.printIRAfterAll)
     lower.enableIRPrinting();
-  if (options.passStatistics)
+  if (options.passStatistics && LLVM_ENABLE_STATS)
     lower.enableStatistics();
   buildCompileToLLVMPipeline(lower, compile);
   if (failed(lower.run(*module)))
     return failure();
+  // Each kernel is outlined into a module of its own, serialized into one
+  // gpu.binary.
+  module->walk([&](gpu::BinaryOp) { ++session.statistics.gpuKernels; });
 
   static std::once_flag nativeTarget;
   std::call_once(nativeTarget, [] {

@@ -230,7 +230,7 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
       "min-work=" +
       std::to_string(options.minWork) +
       "}),"
-      "convert-parallel-loops-to-gpu," +
+      "convert-parallel-loops-to-gpu,amls-prefetch-gpu-buffers," +
       cpuLoops +
       // The host's loops keep their structured form until
       // finalize-memref-to-llvm has lowered OpenMP's alloca scopes, as in

@@ -88,7 +88,8 @@ int main() {
                "module(s), %llu kernel launch(es), %llu managed block(s) "
                "(%llu bytes), products: %llu on cuBLAS (%llu through syrk), "
                "%llu on the CPU%s, CSR products: %llu on cuSPARSE, %llu on "
-               "the CPU\n",
+               "the CPU, migrations: %llu to the device (%llu bytes), %llu "
+               "to the host (%llu bytes)\n",
                device.name.c_str(),
                cuda::chipName(device.computeMajor, device.computeMinor).c_str(),
                device.multiprocessors, device.driverVersion, ms,
@@ -100,6 +101,10 @@ int main() {
                (unsigned long long)stats.cublasSymmetricProducts,
                (unsigned long long)stats.cpuProducts, whyCPU.c_str(),
                (unsigned long long)stats.cusparseProducts,
-               (unsigned long long)stats.cpuSparseProducts);
+               (unsigned long long)stats.cpuSparseProducts,
+               (unsigned long long)stats.migrationsToDevice,
+               (unsigned long long)stats.migrationBytesToDevice,
+               (unsigned long long)stats.migrationsToHost,
+               (unsigned long long)stats.migrationBytesToHost);
   return 0;
 }

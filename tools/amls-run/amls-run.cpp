@@ -444,7 +444,11 @@ int main(int argc, char **argv) {
         parseMs, times.optimize, times.compile, times.execute);
   if (stats) {
     llvm::errs() << "amls-run: " << session.getStatistics().compilations
-                 << " compilation(s), " << options.threads << " thread(s)\n";
+                 << " compilation(s), " << options.threads << " thread(s)";
+    if (options.target == "gpu")
+      llvm::errs() << ", " << session.getStatistics().gpuKernels
+                   << " GPU kernel(s)";
+    llvm::errs() << "\n";
     runtime::memory::Statistics memory = runtime::memory::getStatistics();
     double hitRate = memory.allocations ? 100.0 * double(memory.poolHits) /
                                               double(memory.allocations)
@@ -463,14 +467,17 @@ int main(int argc, char **argv) {
           "for {3}: {4} module load(s), {5} kernel launch(es), {6} managed "
           "block(s) ({7} bytes), {8} explicit copies ({9} bytes), dense "
           "products: {10} on cuBLAS ({11} through syrk), {12} on the CPU, "
-          "CSR products: {13} on cuSPARSE, {14} on the CPU\n",
+          "CSR products: {13} on cuSPARSE, {14} on the CPU, migrations: {15} "
+          "to the device ({16} bytes), {17} to the host ({18} bytes)\n",
           device.name,
           runtime::cuda::chipName(device.computeMajor, device.computeMinor),
           device.multiprocessors, options.gpuChip, gpu.modulesLoaded,
           gpu.kernelLaunches, gpu.managedBlocks, gpu.managedBytes,
           gpu.explicitCopies, gpu.explicitCopyBytes, gpu.cublasProducts,
           gpu.cublasSymmetricProducts, gpu.cpuProducts, gpu.cusparseProducts,
-          gpu.cpuSparseProducts);
+          gpu.cpuSparseProducts, gpu.migrationsToDevice,
+          gpu.migrationBytesToDevice, gpu.migrationsToHost,
+          gpu.migrationBytesToHost);
     }
 #endif
     // The largest buffers, for the computations they were for.

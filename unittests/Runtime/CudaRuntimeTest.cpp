@@ -6,7 +6,7 @@
 // (how --target=gpu backs it with managed memory), and dense products:
 // cuBLAS loaded or named missing, the column-major call planned for a
 // row-major product (checked against a reference gemm), and what runs on
-// the CPU instead.
+// the CPU instead; the bulk migrations' small blocks and device check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,8 @@
 #include "AMLS/Runtime/CUDA.h"
 #include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Memory.h"
+
+#include "CudaTestSupport.h"
 
 #include "gtest/gtest.h"
 
@@ -442,32 +444,45 @@ TEST(CublasTest, ProductsOnCublasNeedTheDevice) {
   AmlsMatrixF64 a{aCells, aCells, 0, {2, 2}, {2, 1}};
   AmlsMatrixF64 b{bCells, bCells, 0, {2, 2}, {2, 1}};
   AmlsMatrixF64 c{cCells, cCells, 0, {2, 2}, {2, 1}};
-  struct Call {
-    AmlsMatrixF64 *a, *b, *c;
-  } call{&a, &b, &c};
-  std::string message;
-  bool returned = runTrappingFailures(
-      [](void *context) {
-        auto *call = static_cast<Call *>(context);
-        _mlir_ciface_amls_rt_gpu_gemm_f64(call->a, call->b, call->c);
-      },
-      &call, message);
-  std::string problem = cuda::initialize();
-  if (!problem.empty()) {
-    // No device here: the program stops saying so (host memory is not what
-    // cuBLAS takes, and nothing was computed).
-    EXPECT_FALSE(returned);
-    EXPECT_EQ(message, "--target=gpu: " + problem);
+  // Without a device the program stops saying so (host memory is not
+  // what cuBLAS takes, and nothing was computed).
+  if (!amls::runtime::testing::runNeedingTheDevice(
+          [&] { _mlir_ciface_amls_rt_gpu_gemm_f64(&a, &b, &c); }))
     return;
-  }
   // A device: these operands are host memory (not managed), which cuBLAS
   // is not given; the CPU computes [1 2; 3 4] [5 6; 7 8] = [19 22; 43 50].
-  ASSERT_TRUE(returned) << message;
   EXPECT_EQ(cuda::getStatistics().cublasProducts, 0u);
   EXPECT_EQ(cCells[0], 19);
   EXPECT_EQ(cCells[1], 22);
   EXPECT_EQ(cCells[2], 43);
   EXPECT_EQ(cCells[3], 50);
+}
+
+} // namespace
+
+namespace {
+
+TEST(CudaRuntimeTest, PrefetchLeavesSmallBlocksAlone) {
+  // Blocks that stay on the host are not migrated, and no driver is
+  // needed to decide that.
+  std::vector<double> cells(16);
+  cuda::resetStatistics();
+  amls_rt_gpu_prefetch(reinterpret_cast<int64_t>(cells.data()),
+                       int64_t(cuda::kHostPreferredBytes), 1);
+  EXPECT_EQ(cuda::getStatistics().migrationsToDevice, 0u);
+  EXPECT_EQ(cuda::getStatistics().migrationsToHost, 0u);
+}
+
+TEST(CudaRuntimeTest, PrefetchOfLargeBlocksNeedsTheDevice) {
+  std::vector<double> cells(cuda::kHostPreferredBytes / sizeof(double) + 1);
+  cuda::resetStatistics();
+  if (!amls::runtime::testing::runNeedingTheDevice([&] {
+        amls_rt_gpu_prefetch(reinterpret_cast<int64_t>(cells.data()),
+                             int64_t(cells.size() * sizeof(double)), 1);
+      }))
+    return;
+  // A device: host memory is not managed, and stays where it is.
+  EXPECT_EQ(cuda::getStatistics().migrationsToDevice, 0u);
 }
 
 } // namespace

@@ -340,6 +340,45 @@ def AMLSFoldReductionInits : Pass<"amls-fold-reduction-inits"> {
   ];
 }
 
+def AMLSPrefetchGPUBuffers : Pass<"amls-prefetch-gpu-buffers", "ModuleOp"> {
+  let summary = "Migrate buffers in bulk where their side changes";
+  let description = [{
+    The GPU target's step after `--convert-parallel-loops-to-gpu`. Every
+    buffer is managed memory, which the driver migrates page by page,
+    fault by fault, to the side that touches it. This pass follows each
+    buffer (the allocation a view reads) through the program's structured
+    control flow, knowing whether it is fresh (just allocated: nothing of
+    the program's in it to move), on the host, on the device, unknown (a
+    program input) or either (mixed), and inserts
+    `amls_rt_gpu_prefetch(address, bytes, to_device)` (a bulk
+    `cuMemPrefetchAsync`, counted by the runtime) before
+
+    - a kernel (`gpu.launch`), cuBLAS or cuSPARSE call that touches a
+      buffer that is not fresh and not known to be on the device: the
+      program's inputs, what the host wrote;
+    - a host operation (a load or store, a runtime kernel of the CPU, a
+      loop kept on the CPU, the function's results) that touches a buffer
+      that is or may be on the device: what a CPU-only operation needs,
+      and the program's outputs.
+
+    Loops are iterated to a fixpoint first: a matrix only kernels touch in
+    CG's loop moves once, before it. A call of one of the program's
+    functions may move its buffers (mixed after it). Buffers whose static
+    size is at most 64 KiB stay on the host and are not migrated (the
+    runtime skips such dynamic ones too). Migrations are hints: the
+    results are the same without them, only the driver's faults move the
+    pages then.
+  }];
+  let statistics = [
+    Statistic<"numPrefetches", "prefetches", "Bulk migrations inserted">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def AMLSMapParallelLoopsToGPU : Pass<"amls-map-parallel-loops-to-gpu"> {
   let summary = "Tile the parallel loops a GPU can run and map them to it";
   let description = [{

@@ -107,6 +107,8 @@ struct RunResult {
 struct SessionStatistics {
   unsigned runs = 0;
   unsigned compilations = 0;
+  /// target=gpu: the kernels those compilations produced.
+  unsigned gpuKernels = 0;
   /// Runs served by an already compiled specialization.
   unsigned cacheHits = 0;
   /// Runs whose program failed while it ran (returnRunFailures).

@@ -72,6 +72,13 @@ struct Statistics {
   uint64_t managedBytes = 0;
   uint64_t explicitCopies = 0;
   uint64_t explicitCopyBytes = 0;
+  /// Bulk migrations of managed buffers (--amls-prefetch-gpu-buffers):
+  /// inputs and what the host wrote, to the device; outputs and what a
+  /// CPU-only operation reads, to the host.
+  uint64_t migrationsToDevice = 0;
+  uint64_t migrationBytesToDevice = 0;
+  uint64_t migrationsToHost = 0;
+  uint64_t migrationBytesToHost = 0;
   /// Dense products run by cuBLAS (the symmetric ones, through syrk, also
   /// counted apart), and those run by the CPU's BLAS instead (no cuBLAS
   /// library, or operands cuBLAS cannot take).
@@ -194,5 +201,13 @@ planCusparseProduct(SparseProduct kind, int64_t sparseRows, int64_t sparseCols,
                     int64_t nnz, MatrixLayout dense, MatrixLayout result);
 
 } // namespace amls::runtime::cuda
+
+/// Migrates the managed bytes at `address` to the device (`to_device` 1) or
+/// the host in bulk, as --amls-prefetch-gpu-buffers has compiled programs
+/// do; host memory and blocks of at most kHostPreferredBytes are left where
+/// they are. A hint: it never stops the program for a range the driver
+/// refuses. Counted in Statistics::migrations*.
+extern "C" void amls_rt_gpu_prefetch(int64_t address, int64_t bytes,
+                                     int32_t to_device);
 
 #endif // AMLS_RUNTIME_CUDA_H

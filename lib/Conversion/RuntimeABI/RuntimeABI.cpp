@@ -141,6 +141,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
   case F::GpuGemmF32:
     return {
         "amls_rt_gpu_gemm_f32", {T::MatrixF32, T::MatrixF32, T::MatrixF32}, {}};
+  case F::GpuPrefetch:
+    return {"amls_rt_gpu_prefetch", {T::I64, T::I64, T::I32}, {}};
   case F::MMChain:
     return {"amls_rt_mmchain",
             {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},
@@ -553,6 +555,7 @@ bool mlir::amls::runtimeFunctionMayFail(RuntimeFunction function) {
   case F::ParforWorker:
   case F::RegionTrap:
   case F::RegionUntrap:
+  case F::GpuPrefetch:
     return false;
   default:
     return true;

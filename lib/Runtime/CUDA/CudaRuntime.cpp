@@ -232,6 +232,10 @@ struct Counters {
   std::atomic<uint64_t> managedBytes{0};
   std::atomic<uint64_t> explicitCopies{0};
   std::atomic<uint64_t> explicitCopyBytes{0};
+  std::atomic<uint64_t> migrationsToDevice{0};
+  std::atomic<uint64_t> migrationBytesToDevice{0};
+  std::atomic<uint64_t> migrationsToHost{0};
+  std::atomic<uint64_t> migrationBytesToHost{0};
 } counters;
 
 /// Kernel names by function, for the messages of failed launches.
@@ -327,6 +331,10 @@ amls::runtime::cuda::Statistics amls::runtime::cuda::getStatistics() {
   stats.managedBytes = counters.managedBytes;
   stats.explicitCopies = counters.explicitCopies;
   stats.explicitCopyBytes = counters.explicitCopyBytes;
+  stats.migrationsToDevice = counters.migrationsToDevice;
+  stats.migrationBytesToDevice = counters.migrationBytesToDevice;
+  stats.migrationsToHost = counters.migrationsToHost;
+  stats.migrationBytesToHost = counters.migrationBytesToHost;
   countProducts(stats);
   countSparseProducts(stats);
   return stats;
@@ -339,6 +347,10 @@ void amls::runtime::cuda::resetStatistics() {
   counters.managedBytes = 0;
   counters.explicitCopies = 0;
   counters.explicitCopyBytes = 0;
+  counters.migrationsToDevice = 0;
+  counters.migrationBytesToDevice = 0;
+  counters.migrationsToHost = 0;
+  counters.migrationBytesToHost = 0;
   resetProducts();
   resetSparseProducts();
 }
@@ -529,6 +541,33 @@ void mgpuMemcpy(void *destination, void *source, size_t bytes, void *stream) {
                                   reinterpret_cast<CUdeviceptr>(source), bytes,
                                   static_cast<CUstream>(stream)),
         "cuMemcpyAsync");
+}
+
+/// --amls-prefetch-gpu-buffers' bulk migrations: a hint, so nothing it
+/// cannot do stops the program (host memory, a range the driver refuses);
+/// blocks that stay on the host are left there.
+void amls_rt_gpu_prefetch(int64_t address, int64_t bytes, int32_t toDevice) {
+  if (bytes <= static_cast<int64_t>(kHostPreferredBytes))
+    return;
+  ScopedContext scoped;
+  const Driver &cu = ready();
+  const void *pointer = reinterpret_cast<const void *>(address);
+  if (!isManaged(cu, pointer))
+    return;
+  CUmemLocation location{};
+  location.type =
+      toDevice ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST;
+  location.id = toDevice ? static_cast<int>(device().device) : 0;
+  // On the legacy default stream, waited for: the next access (a kernel on
+  // another stream, or the host) finds the pages where they went.
+  if (cu.cuMemPrefetchAsync(static_cast<CUdeviceptr>(address),
+                            static_cast<size_t>(bytes), location, 0,
+                            nullptr) != CUDA_SUCCESS ||
+      cu.cuStreamSynchronize(nullptr) != CUDA_SUCCESS)
+    return;
+  (toDevice ? counters.migrationsToDevice : counters.migrationsToHost)++;
+  (toDevice ? counters.migrationBytesToDevice
+            : counters.migrationBytesToHost) += static_cast<uint64_t>(bytes);
 }
 
 void mgpuMemset32(void *destination, unsigned int value, size_t count,

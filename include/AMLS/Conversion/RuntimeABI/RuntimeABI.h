@@ -49,6 +49,8 @@ enum class RuntimeFunction {
   // Dense products on cuBLAS (libamls_cuda_runtime, --target=gpu).
   GpuGemmF64,
   GpuGemmF32,
+  // A bulk migration of a managed buffer to the device or the host.
+  GpuPrefetch,
   MMChain,
   CountNonEmpty,
   RemoveEmpty,

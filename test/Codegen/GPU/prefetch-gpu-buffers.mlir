@@ -1,0 +1,135 @@
+// RUN: amls-opt %s -split-input-file -amls-prefetch-gpu-buffers | FileCheck %s
+
+// The host writes A, a kernel reads it and writes B, the host reads B: A
+// moves to the device before the kernel, B (fresh before the kernel: no
+// move) to the host before the load. The 16x16 buffer C (2 KiB) stays on
+// the host: no migration for it.
+// CHECK-LABEL: func @straight_line
+// CHECK: memref.store %{{.*}}, %[[A:.*]][
+// CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[POINTER:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c1_i32{{[_0-9]*}})
+// CHECK-NEXT: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: memref.extract_strided_metadata %[[B:[^ ]*]]
+// CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c0_i32{{[_0-9]*}})
+// CHECK-NEXT: memref.load %[[B]]
+// CHECK-NOT: amls_rt_gpu_prefetch
+// CHECK: return
+func.func @straight_line(%v: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %a = memref.alloc() : memref<1000x100xf64>
+  %b = memref.alloc() : memref<1000x100xf64>
+  %c = memref.alloc() : memref<16x16xf64>
+  memref.store %v, %a[%c0, %c0] : memref<1000x100xf64>
+  memref.store %v, %c[%c0, %c0] : memref<16x16xf64>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c100, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c100, %sy = %c1, %sz = %c1) {
+    %x = memref.load %a[%bx, %tx] : memref<1000x100xf64>
+    %y = memref.load %c[%c0, %c0] : memref<16x16xf64>
+    %z = arith.addf %x, %y : f64
+    memref.store %z, %b[%bx, %tx] : memref<1000x100xf64>
+    gpu.terminator
+  }
+  %r = memref.load %b[%c1, %c1] : memref<1000x100xf64>
+  %s = memref.load %c[%c0, %c0] : memref<16x16xf64>
+  %t = arith.addf %r, %s : f64
+  memref.dealloc %a : memref<1000x100xf64>
+  memref.dealloc %b : memref<1000x100xf64>
+  memref.dealloc %c : memref<16x16xf64>
+  return %t : f64
+}
+
+// -----
+
+// CG's pattern: X (an input, its size unknown) is read by a kernel and by
+// cuBLAS in every iteration and by nothing on the host: it moves once,
+// before the loop. r, written by the kernel in the loop and read by the
+// host after it, moves to the host once, after the loop; q and r are
+// fresh before the loop and do not move there.
+// CHECK-LABEL: func @loop
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf64>
+// CHECK-NOT: amls_rt_gpu_prefetch
+// CHECK: memref.extract_strided_metadata %[[X]]
+// CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c1_i32{{[_0-9]*}})
+// CHECK-NEXT: scf.for
+// CHECK-NOT: amls_rt_gpu_prefetch
+// CHECK: call @amls_rt_gpu_gemm_f64
+// CHECK: }
+// CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c0_i32{{[_0-9]*}})
+// CHECK-NEXT: memref.load
+func.func private @amls_rt_gpu_gemm_f64(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+func.func @loop(%x: memref<?x?xf64>, %n: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %r = memref.alloc(%n) : memref<?x1xf64>
+  %q = memref.alloc(%n) : memref<?x1xf64>
+  scf.for %i = %c0 to %c10 step %c1 {
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %v = memref.load %x[%bx, %c0] : memref<?x?xf64>
+      memref.store %v, %r[%bx, %c0] : memref<?x1xf64>
+      gpu.terminator
+    }
+    %xv = memref.cast %x : memref<?x?xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+    %rv = memref.cast %r : memref<?x1xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+    %qv = memref.cast %q : memref<?x1xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+    func.call @amls_rt_gpu_gemm_f64(%xv, %rv, %qv) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+  }
+  %s = memref.load %r[%c0, %c0] : memref<?x1xf64>
+  memref.dealloc %r : memref<?x1xf64>
+  memref.dealloc %q : memref<?x1xf64>
+  return %s : f64
+}
+
+// -----
+
+// A buffer the kernel writes on one branch and the host on the other may
+// be on the device after the branch: the host's read moves it. Returning a
+// buffer a kernel wrote moves it to the host (the program's output). The
+// host wrote the argument V: the kernel that reads it moves it.
+// CHECK-LABEL: func @branches_and_results
+// CHECK: scf.if
+// CHECK-NOT: amls_rt_gpu_prefetch
+// CHECK: gpu.launch
+// CHECK: } else {
+// CHECK-NOT: amls_rt_gpu_prefetch
+// CHECK: memref.store
+// CHECK: }
+// CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c0_i32{{[_0-9]*}})
+// CHECK-NEXT: memref.load
+// CHECK: memref.store %{{.*}}, %[[V:.*]][
+// CHECK: memref.extract_strided_metadata %[[V]]
+// CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c1_i32{{[_0-9]*}})
+// CHECK-NEXT: gpu.launch
+// CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c0_i32{{[_0-9]*}})
+// CHECK-NEXT: return
+func.func @branches_and_results(%flag: i1, %v: f64, %w: memref<?xf64>) -> (f64, memref<1000x100xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %a = memref.alloc() : memref<1000x100xf64>
+  scf.if %flag {
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c100, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c100, %sy = %c1, %sz = %c1) {
+      memref.store %v, %a[%bx, %tx] : memref<1000x100xf64>
+      gpu.terminator
+    }
+  } else {
+    memref.store %v, %a[%c0, %c0] : memref<1000x100xf64>
+  }
+  %r = memref.load %a[%c0, %c0] : memref<1000x100xf64>
+  %b = memref.alloc() : memref<1000x100xf64>
+  memref.store %v, %w[%c0] : memref<?xf64>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c100, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c100, %sy = %c1, %sz = %c1) {
+    %u = memref.load %w[%tx] : memref<?xf64>
+    memref.store %u, %b[%bx, %tx] : memref<1000x100xf64>
+    gpu.terminator
+  }
+  memref.dealloc %a : memref<1000x100xf64>
+  return %r, %b : f64, memref<1000x100xf64>
+}
