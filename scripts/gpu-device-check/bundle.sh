@@ -14,16 +14,30 @@ llvm=/usr/lib/llvm-22
 here=$(dirname "$0")
 rm -rf "$out"
 mkdir -p "$out"
+root=$PWD
+translate=$(realpath "$build/bin/amls-translate")
 "$llvm/bin/clang++" -O2 -std=c++17 -Iinclude -DAMLS_DRIVER_GPU -c \
   "$here/driver.cpp" -o "$out/driver-gpu.o"
 "$llvm/bin/clang++" -O2 -std=c++17 -Iinclude -c "$here/driver.cpp" \
   -o "$out/driver-cpu.o"
 # Each program twice: for the GPU, and for the CPU (timed against it).
+# A program with test/GPU/Inputs/<name>.py reads $X: that script writes
+# the matrix beside the programs (the binaries read it from their
+# directory, where run.sh runs them).
 for source in test/GPU/*.dml bench/gpu/*.dml; do
   name=$(basename "$source" .dml)
+  inputs=test/GPU/Inputs/${name//-/_}.py
+  args=() run_args=()
+  if [ -f "$inputs" ]; then
+    /usr/bin/python3 "$inputs" "$out/$name.mtx" >/dev/null
+    args=(--dml-arg="X=$name.mtx")
+    run_args=(--arg "X=$out/$name.mtx")
+  fi
   for target in gpu cpu; do
     binary=$name$([ $target = cpu ] && echo -cpu || true)
-    "$build/bin/amls-translate" --import-dml "$source" |
+    # Imported in OUT_DIR: a matrix named there is read at compile time
+    # (its sizes) and by the binary at run time, both relative to it.
+    (cd "$out" && "$translate" --import-dml "${args[@]}" "$root/$source") |
       "$build/bin/amls-translate" --amls-to-llvmir --amls-target=$target \
         --amls-gpu-chip="$chip" --amls-gpu-format=fatbin --amls-threads=16 \
         >"$out/$binary.ll"
@@ -38,7 +52,8 @@ for source in test/GPU/*.dml bench/gpu/*.dml; do
       -Wl,-rpath,'$ORIGIN'
     rm "$out/$binary.ll" "$out/$binary.o"
   done
-  "$build/bin/amls-run" --threads=2 "$source" >"$out/$name.expected"
+  "$build/bin/amls-run" --threads=2 "$source" "${run_args[@]}" \
+    >"$out/$name.expected"
 done
 rm "$out"/driver-*.o
 cp -L "$build/lib/libamls_runtime.so" "$build/lib/libamls_cuda_runtime.so" \
@@ -69,7 +84,7 @@ for expected in *.expected; do
     sed 's/^TIME/  gpu:/' "$name.actual" | grep '^  gpu:'
     sed 's/^TIME/  cpu:/' "$name.cpu" | grep '^  cpu:'
   fi
-  if [ "$name" = cell ] && python3 -c "import torch" 2>/dev/null; then
+  if [ "$name" = spmv ] && python3 -c "import torch" 2>/dev/null; then
     python3 torch_peer.py
   fi
 done

@@ -1,7 +1,9 @@
-"""The bench/gpu/cell.dml and gemm.dml computations in PyTorch on the same
-GPU (the device machines have it), for the ratio: run by run.sh when torch
-is there. Prints milliseconds for 20 passes, as cell.dml does, and for the
-ten chained products of gemm.dml (cuBLAS's DGEMM, called by torch)."""
+"""The bench/gpu/cell.dml, gemm.dml and spmv.dml computations in PyTorch on
+the same GPU (the device machines have it), for the ratio: run by run.sh
+when torch is there. Prints milliseconds for 20 passes, as cell.dml does,
+for the ten chained products of gemm.dml (cuBLAS's DGEMM, called by torch)
+and for spmv.dml's 20 products of a CSR matrix with 20 entries per row
+(torch.sparse_csr's SpMV, which calls cuSPARSE)."""
 import time
 
 import torch
@@ -37,3 +39,20 @@ for _ in range(10):
 B.sum().item()
 ms = (time.perf_counter() - start) * 1e3
 print(f"  torch: gemm {ms:.1f} ms, {10 * 2 * n ** 3 / (ms * 1e6):.0f} GFLOP/s")
+
+n, m, k = 200000, 50000, 20
+rows = torch.arange(n, device="cuda").repeat_interleave(k)
+cols = torch.randint(0, m, (n * k,), device="cuda", generator=g)
+values = torch.rand(n * k, dtype=torch.float64, device="cuda", generator=g)
+S = torch.sparse_coo_tensor(torch.stack([rows, cols]), values * 2 - 1,
+                            (n, m)).coalesce().to_sparse_csr()
+v = torch.rand(m, 1, dtype=torch.float64, device="cuda", generator=g)
+(S @ v).sum().item()
+torch.cuda.synchronize()
+start = time.perf_counter()
+s = 0.0
+for i in range(1, 21):
+    y = S @ (v + i)
+    s += (y * y).sum().item()
+ms = (time.perf_counter() - start) * 1e3
+print(f"  torch: spmv {ms:.1f} ms ({S._nnz()} entries)")

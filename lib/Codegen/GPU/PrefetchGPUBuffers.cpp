@@ -114,6 +114,19 @@ bool runsOnDevice(RuntimeFunction function) {
   }
 }
 
+/// The operand of a cuSPARSE call that holds the CSR's row pointers.
+std::optional<unsigned> csrRowPointersOperand(RuntimeFunction function) {
+  switch (function) {
+  case RuntimeFunction::GpuCSRSpMM:
+  case RuntimeFunction::GpuCSRSpMMTransposed:
+    return 0;
+  case RuntimeFunction::GpuDenseCSRMatmul:
+    return 1;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// Whether a buffer of this type is always small enough to stay on the
 /// host (the runtime's kHostPreferredBytes): no migration for it.
 bool alwaysHostPreferred(MemRefType type) {
@@ -156,8 +169,16 @@ private:
             state[bufferOf(operand)] = Side::Mixed;
         return;
       }
-      return accessOperands(
-          op, runsOnDevice(*function) ? Side::Device : Side::Host, state);
+      if (!runsOnDevice(*function))
+        return accessOperands(op, Side::Host, state);
+      // cuSPARSE's calls read a CSR's row pointers on the host (they are
+      // narrowed there for each call); the rest goes to the device.
+      std::optional<unsigned> rowPointers = csrRowPointersOperand(*function);
+      for (auto [index, operand] : llvm::enumerate(call.getOperands()))
+        if (isa<MemRefType>(operand.getType()))
+          access(op, operand, index == rowPointers ? Side::Host : Side::Device,
+                 state);
+      return;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return processLoop(op, state, {&loop.getRegion()});

@@ -133,3 +133,30 @@ func.func @branches_and_results(%flag: i1, %v: f64, %w: memref<?xf64>) -> (f64, 
   memref.dealloc %a : memref<1000x100xf64>
   return %r, %b : f64, memref<1000x100xf64>
 }
+
+// -----
+
+// cuSPARSE's calls: the row pointers are read on the host (the runtime
+// narrows them for each call), the column indices, values and dense
+// operands on the device. All of them come from the host here: only the
+// device's operands move, once, before the loop.
+// CHECK-LABEL: func @csr_product
+// CHECK-SAME: (%[[P:[^:]*]]: memref<?xi64{{.*}}>, %[[I:[^:]*]]: memref<?xi32{{.*}}>, %[[V:[^:]*]]: memref<?xf64{{.*}}>, %{{.*}}: i64, %[[B:[^:]*]]: memref<
+// CHECK-NOT: extract_strided_metadata %[[P]]
+// CHECK-DAG: memref.extract_strided_metadata %[[I]]
+// CHECK-DAG: memref.extract_strided_metadata %[[V]]
+// CHECK-DAG: memref.extract_strided_metadata %[[B]]
+// CHECK-NOT: extract_strided_metadata %[[P]]
+// CHECK: scf.for
+// CHECK-NOT: amls_rt_gpu_prefetch
+// CHECK: call @amls_rt_gpu_csr_spmm
+func.func private @amls_rt_gpu_csr_spmm(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+func.func @csr_product(%p: memref<?xi64, strided<[?], offset: ?>>, %i: memref<?xi32, strided<[?], offset: ?>>, %v: memref<?xf64, strided<[?], offset: ?>>, %n: i64, %b: memref<?x?xf64, strided<[?, ?], offset: ?>>, %c: memref<?x?xf64, strided<[?, ?], offset: ?>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  scf.for %k = %c0 to %c10 step %c1 {
+    func.call @amls_rt_gpu_csr_spmm(%p, %i, %v, %n, %b, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+  }
+  return
+}
