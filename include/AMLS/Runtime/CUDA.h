@@ -79,6 +79,10 @@ struct Statistics {
   uint64_t migrationBytesToDevice = 0;
   uint64_t migrationsToHost = 0;
   uint64_t migrationBytesToHost = 0;
+  /// Device memory held for the library calls' scratch (syrk's matrix,
+  /// cuSPARSE's buffers), reused from call to call: not a count since the
+  /// last reset, what is held now.
+  uint64_t scratchBytes = 0;
   /// Dense products run by cuBLAS (the symmetric ones, through syrk, also
   /// counted apart), and those run by the CPU's BLAS instead (no cuBLAS
   /// library, or operands cuBLAS cannot take).

@@ -106,7 +106,8 @@ cublasOperation_t operation(bool transpose) {
 }
 
 /// The symmetric product on cuBLAS as CublasSyrk describes it, in a
-/// scratch matrix of device memory. Returns the first failed call's status
+/// scratch matrix of device memory (kept between calls; the caller holds
+/// cublasMutex). Returns the first failed call's status
 /// (naming it in `call`), or success; sets `noScratch` when the scratch
 /// could not be allocated (nothing was called then).
 template <typename T>
@@ -115,11 +116,12 @@ cublasStatus_t symmetricProduct(const Driver &cu, cublasHandle_t handle,
                                 bool &noScratch, std::string &call) {
   using R = Routines<T>;
   uint64_t cells = uint64_t(plan.n) * uint64_t(plan.n);
-  CUdeviceptr scratch = 0;
-  noScratch = cu.cuMemAlloc(&scratch, cells * sizeof(T)) != CUDA_SUCCESS;
+  static DeviceScratch scratchBlock;
+  T *s = static_cast<T *>(scratchBlock.get(cu, cells * sizeof(T)));
+  noScratch = !s;
   if (noScratch)
     return CUBLAS_STATUS_SUCCESS;
-  T *s = reinterpret_cast<T *>(scratch);
+  CUdeviceptr scratch = reinterpret_cast<CUdeviceptr>(s);
   const T one = 1, zero = 0, half = T(0.5);
   cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
   auto step = [&](const char *name, auto &&run) {
@@ -147,10 +149,8 @@ cublasStatus_t symmetricProduct(const Driver &cu, cublasHandle_t handle,
                                     plan.n, plan.n, &one, c, plan.ldResult,
                                     &one, s, plan.n, c, plan.ldResult);
     });
-  // The calls are ordered on the legacy default stream; the scratch is
-  // freed once they are done.
-  cu.cuStreamSynchronize(nullptr);
-  cu.cuMemFree(scratch);
+  // The calls are ordered on the legacy default stream (the caller waits
+  // for them), and the scratch is kept for the next call.
   return status;
 }
 

@@ -71,6 +71,32 @@ std::string amls::runtime::cuda::detail::loadLibrary(
   return "";
 }
 
+/// Device bytes the library calls' scratch blocks hold.
+static std::atomic<uint64_t> scratchBytes{0};
+
+void *amls::runtime::cuda::detail::DeviceScratch::get(const Driver &cu,
+                                                      uint64_t bytes) {
+  if (bytes <= capacity && block)
+    return reinterpret_cast<void *>(block);
+  if (block) {
+    cu.cuMemFree(block);
+    scratchBytes -= capacity;
+    block = 0;
+    capacity = 0;
+  }
+  // Whole MiB, so that slowly growing sizes do not reallocate every call.
+  constexpr uint64_t kGranule = uint64_t(1) << 20;
+  uint64_t size =
+      (std::max<uint64_t>(bytes, 1) + kGranule - 1) / kGranule * kGranule;
+  if (cu.cuMemAlloc(&block, size) != CUDA_SUCCESS) {
+    block = 0;
+    return nullptr;
+  }
+  capacity = size;
+  scratchBytes += size;
+  return reinterpret_cast<void *>(block);
+}
+
 std::optional<UnitStride>
 amls::runtime::cuda::detail::unitStride(MatrixLayout view) {
   if (view.cols <= 1 || view.colStride == 1) {
@@ -335,6 +361,7 @@ amls::runtime::cuda::Statistics amls::runtime::cuda::getStatistics() {
   stats.migrationBytesToDevice = counters.migrationBytesToDevice;
   stats.migrationsToHost = counters.migrationsToHost;
   stats.migrationBytesToHost = counters.migrationBytesToHost;
+  stats.scratchBytes = scratchBytes;
   countProducts(stats);
   countSparseProducts(stats);
   return stats;

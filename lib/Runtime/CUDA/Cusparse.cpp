@@ -7,7 +7,8 @@
 // dense operands live in managed memory (CUDA.h). cuSPARSE wants row
 // pointers and column indices of one width: the row pointers (rows + 1
 // entries, where the column indices are nnz) are narrowed to 32 bits into
-// device memory for each call. As cuBLAS, cuSPARSE is loaded on first use;
+// device memory for each call (a scratch block kept between calls, as is
+// cuSPARSE's buffer). As cuBLAS, cuSPARSE is loaded on first use;
 // where it is missing, or the operands do not fit, the runtime's CSR kernel
 // computes the product over the same memory (counted in the statistics).
 //
@@ -83,55 +84,28 @@ struct CsrOperand {
   }
 };
 
-/// Device memory for the scope of one call, freed by release() (not by a
-/// destructor: fail() may leave the scope by longjmp).
-struct DeviceBlocks {
-  std::vector<CUdeviceptr> blocks;
-  void *allocate(const Driver &cu, size_t bytes) {
-    CUdeviceptr block = 0;
-    if (cu.cuMemAlloc(&block, bytes ? bytes : 1) != CUDA_SUCCESS)
-      return nullptr;
-    blocks.push_back(block);
-    return reinterpret_cast<void *>(block);
-  }
-  /// After the work on the legacy default stream that uses the blocks.
-  void release(const Driver &cu) {
-    if (!blocks.empty())
-      cu.cuStreamSynchronize(nullptr);
-    for (CUdeviceptr block : blocks)
-      cu.cuMemFree(block);
-    blocks.clear();
-  }
-};
-
 /// Runs the planned product on cuSPARSE: "" on success, else what failed.
-/// Holds cusparseMutex (a handle takes one call at a time).
+/// The caller holds cusparseMutex: a handle takes one call at a time, and
+/// the scratch blocks are kept from one call to the next.
 std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
                           const CsrOperand &a, int64_t nnz, const double *dense,
-                          double *result, DeviceBlocks &blocks) {
+                          double *result) {
   static cusparseHandle_t handle = nullptr;
+  static DeviceScratch rowPointerBlock, bufferBlock;
   const Cusparse &sp = cusparseTable;
-  cusparseStatus_t status = CUSPARSE_STATUS_SUCCESS;
-  std::string failed;
-  auto step = [&](const char *name, cusparseStatus_t result) {
-    if (status == CUSPARSE_STATUS_SUCCESS &&
-        (status = result) != CUSPARSE_STATUS_SUCCESS)
-      failed = name;
-  };
   if (!handle)
-    step("cusparseCreate", sp.cusparseCreate(&handle));
-  if (status != CUSPARSE_STATUS_SUCCESS) {
-    handle = nullptr;
-    return std::string("cuSPARSE: cusparseCreate failed: ") +
-           sp.cusparseGetErrorName(status);
-  }
+    if (cusparseStatus_t status = sp.cusparseCreate(&handle)) {
+      handle = nullptr;
+      return std::string("cuSPARSE: cusparseCreate failed: ") +
+             sp.cusparseGetErrorName(status);
+    }
   // The row pointers narrowed to cuSPARSE's 32-bit indices (nnz fits).
   int64_t rows = a.rows();
   std::vector<int32_t> narrowed(rows + 1);
   const int64_t *wide = a.rowPointers();
   for (int64_t i = 0; i <= rows; ++i)
     narrowed[i] = static_cast<int32_t>(wide[i]);
-  void *rowptr = blocks.allocate(cu, narrowed.size() * sizeof(int32_t));
+  void *rowptr = rowPointerBlock.get(cu, narrowed.size() * sizeof(int32_t));
   if (!rowptr)
     return "cuMemAlloc failed for the row pointers of a " +
            std::to_string(rows) + " x " + std::to_string(a.cols) + " CSR";
@@ -142,13 +116,26 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
                            narrowed.size() * sizeof(int32_t), nullptr))
     return "cuMemcpyAsync failed: " + describe(result) +
            " (the row pointers for cuSPARSE)";
+  // Each step runs only while the ones before succeeded.
+  cusparseStatus_t status = CUSPARSE_STATUS_SUCCESS;
+  std::string failed;
+  auto step = [&](const char *name, auto &&run) {
+    if (status == CUSPARSE_STATUS_SUCCESS &&
+        (status = run()) != CUSPARSE_STATUS_SUCCESS)
+      failed = name;
+  };
+  auto allocateBuffer = [&](size_t bytes, void *&buffer) {
+    buffer = bufferBlock.get(cu, bytes);
+    return buffer ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_ALLOC_FAILED;
+  };
   cusparseConstSpMatDescr_t sparse = nullptr;
-  step("cusparseCreateConstCsr",
-       sp.cusparseCreateConstCsr(&sparse, rows, a.cols, nnz, rowptr,
-                                 a.colidx->aligned + a.colidx->offset,
-                                 a.values->aligned + a.values->offset,
-                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  step("cusparseCreateConstCsr", [&] {
+    return sp.cusparseCreateConstCsr(&sparse, rows, a.cols, nnz, rowptr,
+                                     a.colidx->aligned + a.colidx->offset,
+                                     a.values->aligned + a.values->offset,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
+  });
   cusparseOperation_t op = plan.transposeSparse
                                ? CUSPARSE_OPERATION_TRANSPOSE
                                : CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -158,20 +145,24 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   if (plan.vector) {
     cusparseConstDnVecDescr_t x = nullptr;
     cusparseDnVecDescr_t y = nullptr;
-    step("cusparseCreateConstDnVec",
-         sp.cusparseCreateConstDnVec(&x, plan.dense.rows, dense, CUDA_R_64F));
-    step("cusparseCreateDnVec",
-         sp.cusparseCreateDnVec(&y, plan.result.rows, result, CUDA_R_64F));
-    step("cusparseSpMV_bufferSize",
-         sp.cusparseSpMV_bufferSize(handle, op, &one, sparse, x, &zero, y,
-                                    CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT,
-                                    &bufferBytes));
-    if (status == CUSPARSE_STATUS_SUCCESS &&
-        !(buffer = blocks.allocate(cu, bufferBytes)))
-      step("cuMemAlloc of SpMV's buffer", CUSPARSE_STATUS_ALLOC_FAILED);
-    step("cusparseSpMV",
-         sp.cusparseSpMV(handle, op, &one, sparse, x, &zero, y, CUDA_R_64F,
-                         CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+    step("cusparseCreateConstDnVec", [&] {
+      return sp.cusparseCreateConstDnVec(&x, plan.dense.rows, dense,
+                                         CUDA_R_64F);
+    });
+    step("cusparseCreateDnVec", [&] {
+      return sp.cusparseCreateDnVec(&y, plan.result.rows, result, CUDA_R_64F);
+    });
+    step("cusparseSpMV_bufferSize", [&] {
+      return sp.cusparseSpMV_bufferSize(handle, op, &one, sparse, x, &zero, y,
+                                        CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT,
+                                        &bufferBytes);
+    });
+    step("cuMemAlloc of SpMV's buffer",
+         [&] { return allocateBuffer(bufferBytes, buffer); });
+    step("cusparseSpMV", [&] {
+      return sp.cusparseSpMV(handle, op, &one, sparse, x, &zero, y, CUDA_R_64F,
+                             CUSPARSE_SPMV_ALG_DEFAULT, buffer);
+    });
     if (x)
       sp.cusparseDestroyDnVec(x);
     if (y)
@@ -182,25 +173,28 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
     };
     cusparseConstDnMatDescr_t b = nullptr;
     cusparseDnMatDescr_t c = nullptr;
-    step("cusparseCreateConstDnMat",
-         sp.cusparseCreateConstDnMat(&b, plan.dense.rows, plan.dense.cols,
-                                     plan.dense.ld, dense, CUDA_R_64F,
-                                     order(plan.dense)));
-    step("cusparseCreateDnMat",
-         sp.cusparseCreateDnMat(&c, plan.result.rows, plan.result.cols,
-                                plan.result.ld, result, CUDA_R_64F,
-                                order(plan.result)));
-    step("cusparseSpMM_bufferSize",
-         sp.cusparseSpMM_bufferSize(
-             handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, sparse, b,
-             &zero, c, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, &bufferBytes));
-    if (status == CUSPARSE_STATUS_SUCCESS &&
-        !(buffer = blocks.allocate(cu, bufferBytes)))
-      step("cuMemAlloc of SpMM's buffer", CUSPARSE_STATUS_ALLOC_FAILED);
-    step("cusparseSpMM",
-         sp.cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                         sparse, b, &zero, c, CUDA_R_64F,
-                         CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+    step("cusparseCreateConstDnMat", [&] {
+      return sp.cusparseCreateConstDnMat(&b, plan.dense.rows, plan.dense.cols,
+                                         plan.dense.ld, dense, CUDA_R_64F,
+                                         order(plan.dense));
+    });
+    step("cusparseCreateDnMat", [&] {
+      return sp.cusparseCreateDnMat(&c, plan.result.rows, plan.result.cols,
+                                    plan.result.ld, result, CUDA_R_64F,
+                                    order(plan.result));
+    });
+    step("cusparseSpMM_bufferSize", [&] {
+      return sp.cusparseSpMM_bufferSize(
+          handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, sparse, b, &zero,
+          c, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, &bufferBytes);
+    });
+    step("cuMemAlloc of SpMM's buffer",
+         [&] { return allocateBuffer(bufferBytes, buffer); });
+    step("cusparseSpMM", [&] {
+      return sp.cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                             sparse, b, &zero, c, CUDA_R_64F,
+                             CUSPARSE_SPMM_ALG_DEFAULT, buffer);
+    });
     if (b)
       sp.cusparseDestroyDnMat(b);
     if (c)
@@ -208,14 +202,15 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   }
   if (sparse)
     sp.cusparseDestroySpMat(sparse);
+  // The handle's stream is the legacy default stream: the host reads the
+  // result next, and the next call reuses the scratch.
+  CUresult waited = cu.cuStreamSynchronize(nullptr);
   if (status != CUSPARSE_STATUS_SUCCESS)
     return "cuSPARSE: " + failed + " failed for a " + std::to_string(rows) +
            " x " + std::to_string(a.cols) + " CSR with " + std::to_string(nnz) +
            " entries: " + sp.cusparseGetErrorName(status);
-  // The handle's stream is the legacy default stream; the host reads the
-  // result next, and the blocks are freed after.
-  if (CUresult result = cu.cuStreamSynchronize(nullptr))
-    return "cuStreamSynchronize failed: " + describe(result) +
+  if (waited != CUDA_SUCCESS)
+    return "cuStreamSynchronize failed: " + describe(waited) +
            " (waiting for cuSPARSE)";
   return "";
 }
@@ -250,10 +245,7 @@ void gpuSparseProduct(cuda::SparseProduct kind, const CsrOperand &a,
       onDevice = onDevice && isManaged(cu, pointer);
     if (onDevice) {
       std::lock_guard<std::mutex> lock(cusparseMutex);
-      DeviceBlocks blocks;
-      problem = runOnCusparse(cu, *plan, a, nnz, origin(dense), origin(result),
-                              blocks);
-      blocks.release(cu);
+      problem = runOnCusparse(cu, *plan, a, nnz, origin(dense), origin(result));
     }
   }
   if (!problem.empty())

@@ -85,6 +85,23 @@ template <typename Matrix> auto *origin(const Matrix *m) {
 /// arrays are host memory. Device 0's context must be current.
 bool isManaged(const Driver &cu, const void *pointer);
 
+/// Device memory that library calls need for their duration (cuBLAS's
+/// syrk scratch, cuSPARSE's buffers and narrowed row pointers), kept from
+/// one call to the next and grown when a call needs more: cuMemAlloc and
+/// cuMemFree cost more than many of those calls, and cuMemFree waits for
+/// the device. Its owner serializes the calls that use it (under the
+/// library's lock), which are synchronous.
+class DeviceScratch {
+public:
+  /// At least `bytes` of device memory, or null when the device has not
+  /// that much to give.
+  void *get(const Driver &cu, uint64_t bytes);
+
+private:
+  CUdeviceptr block = 0;
+  uint64_t capacity = 0;
+};
+
 /// The dense products cuBLAS and the CPU's BLAS ran (Cublas.cpp), for
 /// getStatistics, and their reset.
 void countProducts(Statistics &statistics);
