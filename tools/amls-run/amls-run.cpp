@@ -474,8 +474,8 @@ int main(int argc, char **argv) {
           device.multiprocessors, options.gpuChip, gpu.modulesLoaded,
           gpu.kernelLaunches, gpu.managedBlocks, gpu.managedBytes,
           gpu.explicitCopies, gpu.explicitCopyBytes, gpu.cublasProducts,
-          gpu.cublasSymmetricProducts, gpu.cpuProducts, gpu.cusparseProducts,
-          gpu.cpuSparseProducts, gpu.migrationsToDevice,
+          gpu.cublasSymmetricProducts, gpu.cpuProducts, gpu.cusparseCalls,
+          gpu.cpuSparseCalls, gpu.migrationsToDevice,
           gpu.migrationBytesToDevice, gpu.migrationsToHost,
           gpu.migrationBytesToHost);
     }

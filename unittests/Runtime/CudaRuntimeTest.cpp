@@ -286,7 +286,7 @@ TEST(CublasTest, SyrkPlanComputesTheSymmetricProduct) {
                            std::to_string(rows) + "x" + std::to_string(cols) +
                            (rowMajor ? " row-major" : " column-major");
         if (a.rows < 2) {
-          EXPECT_FALSE(cuda::planCublasSyrk(a, b, {1, 1, 1, 1})) << what;
+          EXPECT_FALSE(cuda::planCublasSyrk(a, b, {1, 1, 1, 1}, 1)) << what;
           continue;
         }
         Stored c(a.rows, a.rows, /*rowMajor=*/true, 3);
@@ -294,8 +294,10 @@ TEST(CublasTest, SyrkPlanComputesTheSymmetricProduct) {
           for (int64_t j = 0; j < c.cols; ++j)
             c.at(i, j) = double(i - 2 * j);
         std::vector<double> before = c.cells;
+        // Any inner dimension, for the arithmetic (the default threshold
+        // is checked below).
         std::optional<cuda::CublasSyrk> plan =
-            cuda::planCublasSyrk(a, b, c.layout());
+            cuda::planCublasSyrk(a, b, c.layout(), /*minInner=*/1);
         ASSERT_TRUE(plan) << what;
         EXPECT_EQ(plan->n, a.rows) << what;
         EXPECT_EQ(plan->k, a.cols) << what;
@@ -317,15 +319,28 @@ TEST(CublasTest, SyrkPlanComputesTheSymmetricProduct) {
 
 TEST(CublasTest, SyrkPlanOnlyForATransposedSelf) {
   cuda::MatrixLayout x{6, 4, 4, 1}, xT{4, 6, 1, 4}, c{4, 4, 4, 1};
-  EXPECT_TRUE(cuda::planCublasSyrk(xT, x, c));
+  EXPECT_TRUE(cuda::planCublasSyrk(xT, x, c, 1));
+  // A short inner dimension is gemm's (the default threshold), a long one
+  // syrk's; an order beyond cuBLAS's int indices of the scratch is gemm's.
+  EXPECT_FALSE(cuda::planCublasSyrk(xT, x, c));
+  cuda::MatrixLayout tall{cuda::kSyrkMinInner, 4, 4, 1},
+      tallT{4, cuda::kSyrkMinInner, 1, 4};
+  EXPECT_TRUE(cuda::planCublasSyrk(tallT, tall, c));
+  cuda::MatrixLayout wide{cuda::kSyrkMaxOrder + 1, 600, 600, 1},
+      wideT{600, cuda::kSyrkMaxOrder + 1, 1, 600};
+  EXPECT_FALSE(
+      cuda::planCublasSyrk(wide, wideT,
+                           {cuda::kSyrkMaxOrder + 1, cuda::kSyrkMaxOrder + 1,
+                            cuda::kSyrkMaxOrder + 1, 1}));
   // B is not A's transposed view: another layout, another shape, a plain
   // product of X with a matrix of the same layout.
-  EXPECT_FALSE(cuda::planCublasSyrk(xT, {6, 4, 5, 1}, c));
-  EXPECT_FALSE(cuda::planCublasSyrk({4, 4, 4, 1}, {4, 4, 4, 1}, c));
+  EXPECT_FALSE(cuda::planCublasSyrk(xT, {6, 4, 5, 1}, c, 1));
+  EXPECT_FALSE(cuda::planCublasSyrk({4, 4, 4, 1}, {4, 4, 4, 1}, c, 1));
   // A vector C (gemv's), a C of the wrong size, no unit stride.
-  EXPECT_FALSE(cuda::planCublasSyrk({1, 6, 1, 4}, {6, 1, 4, 1}, {1, 1, 1, 1}));
-  EXPECT_FALSE(cuda::planCublasSyrk(xT, x, {5, 5, 5, 1}));
-  EXPECT_FALSE(cuda::planCublasSyrk({4, 6, 2, 8}, {6, 4, 8, 2}, c));
+  EXPECT_FALSE(
+      cuda::planCublasSyrk({1, 6, 1, 4}, {6, 1, 4, 1}, {1, 1, 1, 1}, 1));
+  EXPECT_FALSE(cuda::planCublasSyrk(xT, x, {5, 5, 5, 1}, 1));
+  EXPECT_FALSE(cuda::planCublasSyrk({4, 6, 2, 8}, {6, 4, 8, 2}, c, 1));
 }
 
 TEST(CublasTest, GemmPlanRefusesWhatCublasCannotTake) {

@@ -184,6 +184,41 @@ TEST(CusparseTest, PlanComputesTheProducts) {
   }
 }
 
+TEST(CusparseTest, ToDensePlanWritesEveryCell) {
+  // SparseToDense as cuSPARSE defines it, through the planned descriptor:
+  // every cell of the result is A's (zeros included), the padding is not.
+  Sparse a(7, 5);
+  for (bool rowMajor : {true, false}) {
+    Dense out(7, 5, rowMajor, 3);
+    std::vector<double> before = out.cells;
+    std::optional<cuda::CusparsePlan> plan = cuda::planCusparseToDense(
+        a.rows, a.cols, a.values.size(), out.layout());
+    ASSERT_TRUE(plan);
+    EXPECT_TRUE(plan->toDense);
+    EXPECT_EQ(plan->result.rowMajor, rowMajor);
+    std::vector<bool> cellOfResult(out.cells.size(), false);
+    for (int64_t i = 0; i < a.rows; ++i)
+      for (int64_t j = 0; j < a.cols; ++j) {
+        int64_t at = plan->result.rowMajor ? i * plan->result.ld + j
+                                           : i + j * plan->result.ld;
+        out.cells[at] = a.at(i, j);
+        cellOfResult[at] = true;
+      }
+    for (int64_t i = 0; i < a.rows; ++i)
+      for (int64_t j = 0; j < a.cols; ++j)
+        EXPECT_EQ(out.at(i, j), a.at(i, j)) << i << "," << j;
+    for (size_t k = 0; k < out.cells.size(); ++k)
+      if (!cellOfResult[k])
+        EXPECT_EQ(out.cells[k], before[k]) << "padding " << k;
+  }
+  // Another shape, no unit stride, an empty matrix, 32-bit indices.
+  EXPECT_FALSE(cuda::planCusparseToDense(7, 5, 10, {7, 4, 4, 1}));
+  EXPECT_FALSE(cuda::planCusparseToDense(7, 5, 10, {7, 5, 10, 2}));
+  EXPECT_FALSE(cuda::planCusparseToDense(0, 5, 0, {0, 5, 5, 1}));
+  EXPECT_FALSE(
+      cuda::planCusparseToDense(7, 5, int64_t(INT_MAX) + 1, {7, 5, 5, 1}));
+}
+
 TEST(CusparseTest, PlanRefusesWhatCusparseCannotTake) {
   cuda::MatrixLayout b{5, 3, 3, 1}, c{7, 3, 3, 1};
   auto plan = [](SparseProduct kind, int64_t rows, int64_t cols, int64_t nnz,
@@ -253,8 +288,8 @@ TEST(CusparseTest, ProductsCusparseCannotTakeRunOnTheCPU) {
         expected += a.at(i, p) * b.at(p, j);
       EXPECT_EQ(c.at(i, j), expected) << i << "," << j;
     }
-  EXPECT_EQ(cuda::getStatistics().cpuSparseProducts, 1u);
-  EXPECT_EQ(cuda::getStatistics().cusparseProducts, 0u);
+  EXPECT_EQ(cuda::getStatistics().cpuSparseCalls, 1u);
+  EXPECT_EQ(cuda::getStatistics().cusparseCalls, 0u);
 }
 
 TEST(CusparseTest, ProductsOnCusparseNeedTheDevice) {
@@ -273,7 +308,7 @@ TEST(CusparseTest, ProductsOnCusparseNeedTheDevice) {
     return;
   // A device: host memory is not given to cuSPARSE; the CSR kernel sums
   // each row of A.
-  EXPECT_EQ(cuda::getStatistics().cusparseProducts, 0u);
+  EXPECT_EQ(cuda::getStatistics().cusparseCalls, 0u);
   for (int64_t i = 0; i < 7; ++i) {
     double expected = 0;
     for (int64_t p = 0; p < 5; ++p)

@@ -89,10 +89,10 @@ struct Statistics {
   uint64_t cublasProducts = 0;
   uint64_t cublasSymmetricProducts = 0;
   uint64_t cpuProducts = 0;
-  /// Products with a CSR operand run by cuSPARSE, and those run by the
-  /// runtime's CSR kernels instead.
-  uint64_t cusparseProducts = 0;
-  uint64_t cpuSparseProducts = 0;
+  /// Products with a CSR operand and conversions of CSR to dense run by
+  /// cuSPARSE, and those run by the runtime's CSR kernels instead.
+  uint64_t cusparseCalls = 0;
+  uint64_t cpuSparseCalls = 0;
 };
 Statistics getStatistics();
 void resetStatistics();
@@ -160,11 +160,22 @@ struct CublasSyrk {
   int n = 0, k = 0, ld = 0, ldResult = 0;
 };
 
+/// The inner dimension below which gemm computes a symmetric product:
+/// syrk saves n^2 k / 2 multiply-adds, and its scratch costs about 5 n^2
+/// memory accesses (the zeroing, the diagonal, two geams reading and
+/// writing C). At an H200's 60 TFLOP/s of f64 and 4.8 TB/s, those cost
+/// the same near k = 500. An estimate: not measured on a GPU.
+constexpr int64_t kSyrkMinInner = 512;
+/// The largest n whose n x n scratch cuBLAS's int indices address.
+constexpr int64_t kSyrkMaxOrder = 46340;
+
 /// The cuBLAS syrk for C += A B, or nothing when B is not the transposed
 /// view of A (the caller also checks that both start at the same address),
-/// C is a vector, A has no unit stride, or a size exceeds cuBLAS's int.
+/// C is a vector or larger than kSyrkMaxOrder, the inner dimension is
+/// below `minInner`, A has no unit stride, or a size exceeds cuBLAS's int.
 std::optional<CublasSyrk> planCublasSyrk(MatrixLayout a, MatrixLayout b,
-                                         MatrixLayout c);
+                                         MatrixLayout c,
+                                         int64_t minInner = kSyrkMinInner);
 
 /// cuSPARSE's library names, tried in order (as cuBLAS's).
 std::string cusparseLibraryCandidates();
@@ -189,12 +200,21 @@ struct CusparseDense {
 /// How cuSPARSE computes a SparseProduct: C' = op(A) B', op(A) = t(A) when
 /// `transposeSparse`, where B' and C' are the dense operand and the result
 /// as cuSPARSE reads them (t(D) and t(C) for DenseSparse). SpMV when
-/// `vector` (B' and C' are single contiguous columns), SpMM otherwise. A's
+/// `vector` (B' and C' are single contiguous columns), SpMM otherwise; or,
+/// with `toDense`, A written into the dense `result` (SparseToDense). A's
 /// indices are passed as 32 bits (its row pointers narrowed).
 struct CusparsePlan {
-  bool vector = false, transposeSparse = false;
+  bool vector = false, transposeSparse = false, toDense = false;
   CusparseDense dense, result;
 };
+
+/// The plan for writing a CSR A of `sparseRows` x `sparseCols` and `nnz`
+/// entries into the dense `result` (amls_rt_csr_to_dense), or nothing when
+/// the shapes differ, A is empty, its sizes exceed 32-bit indices or the
+/// result has no unit stride.
+std::optional<CusparsePlan> planCusparseToDense(int64_t sparseRows,
+                                                int64_t sparseCols, int64_t nnz,
+                                                MatrixLayout result);
 
 /// The plan for a product with a CSR A of `sparseRows` x `sparseCols` and
 /// `nnz` entries, or nothing when the shapes do not match, an operand is

@@ -72,9 +72,9 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
       rewrite(op);
   }
 
-  /// The products of a CSR and a dense matrix call their cuSPARSE
-  /// versions, which take the same arguments (and run the CPU's kernels
-  /// where cuSPARSE cannot).
+  /// The products of a CSR and a dense matrix and the conversion of a CSR
+  /// matrix to dense call their cuSPARSE versions, which take the same
+  /// arguments (and run the CPU's kernels where cuSPARSE cannot).
   void useCusparse() {
     SmallVector<std::pair<func::CallOp, RuntimeFunction>> calls;
     getOperation().walk([&](func::CallOp call) {
@@ -87,8 +87,10 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
         calls.push_back({call, RuntimeFunction::GpuCSRSpMMTransposed});
       else if (*function == RuntimeFunction::DenseCSRMatmul)
         calls.push_back({call, RuntimeFunction::GpuDenseCSRMatmul});
+      else if (*function == RuntimeFunction::CSRToDense)
+        calls.push_back({call, RuntimeFunction::GpuCSRToDense});
     });
-    llvm::SmallSetVector<StringAttr, 3> replaced;
+    llvm::SmallSetVector<StringAttr, 4> replaced;
     for (auto [call, function] : calls) {
       OpBuilder b(call);
       replaced.insert(call.getCalleeAttr().getAttr());

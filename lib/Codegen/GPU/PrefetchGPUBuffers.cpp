@@ -27,6 +27,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -85,18 +87,44 @@ bool operator==(const State &a, const State &b) {
 
 /// The allocation a view reads: views (subviews, reshapes, transposes,
 /// casts) are followed to their sources.
+/// A view of an unranked memref stops there.
 Value bufferOf(Value memref) {
   while (Operation *definition = memref.getDefiningOp()) {
+    Value source;
     if (auto view = dyn_cast<ViewLikeOpInterface>(definition))
-      memref = view.getViewSource();
+      source = view.getViewSource();
     else if (auto transpose = dyn_cast<memref::TransposeOp>(definition))
-      memref = transpose.getIn();
+      source = transpose.getIn();
     else if (auto cast = dyn_cast<memref::CastOp>(definition))
-      memref = cast.getSource();
-    else
+      source = cast.getSource();
+    if (!source || !isa<MemRefType>(source.getType()))
       break;
+    memref = source;
   }
   return memref;
+}
+
+/// The bytes of an element the runtime can migrate a buffer of: numbers
+/// and indices (64 bits).
+std::optional<uint64_t> elementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  if (type.isIntOrFloat())
+    return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  return std::nullopt;
+}
+
+/// Whether a load or store touches a single cell rather than sweeping the
+/// buffer: no index depends on a loop around it (within the function).
+/// Such an access is left to the driver's faults, which move one page.
+bool touchesOneCell(Operation *op, ValueRange indices) {
+  for (Operation *loop = op->getParentOp();
+       loop && !isa<FunctionOpInterface>(loop); loop = loop->getParentOp())
+    if (isa<LoopLikeOpInterface>(loop))
+      return llvm::none_of(indices, [&](Value index) {
+        return loop->isAncestor(index.getParentRegion()->getParentOp());
+      });
+  return true;
 }
 
 /// Runtime calls whose memrefs the device reads and writes (cuBLAS,
@@ -108,6 +136,7 @@ bool runsOnDevice(RuntimeFunction function) {
   case RuntimeFunction::GpuCSRSpMM:
   case RuntimeFunction::GpuCSRSpMMTransposed:
   case RuntimeFunction::GpuDenseCSRMatmul:
+  case RuntimeFunction::GpuCSRToDense:
     return true;
   default:
     return false;
@@ -119,6 +148,7 @@ std::optional<unsigned> csrRowPointersOperand(RuntimeFunction function) {
   switch (function) {
   case RuntimeFunction::GpuCSRSpMM:
   case RuntimeFunction::GpuCSRSpMMTransposed:
+  case RuntimeFunction::GpuCSRToDense:
     return 0;
   case RuntimeFunction::GpuDenseCSRMatmul:
     return 1;
@@ -130,11 +160,10 @@ std::optional<unsigned> csrRowPointersOperand(RuntimeFunction function) {
 /// Whether a buffer of this type is always small enough to stay on the
 /// host (the runtime's kHostPreferredBytes): no migration for it.
 bool alwaysHostPreferred(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-    return false;
-  uint64_t bytes = type.getNumElements() *
-                   llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  return bytes <= ::amls::runtime::cuda::kHostPreferredBytes;
+  std::optional<uint64_t> bytes = elementBytes(type.getElementType());
+  return bytes && type.hasStaticShape() &&
+         type.getNumElements() * *bytes <=
+             ::amls::runtime::cuda::kHostPreferredBytes;
 }
 
 /// The sides a loop's iteration touches each buffer on.
@@ -209,6 +238,13 @@ private:
           processBlock(block, state);
       return;
     }
+    // A single cell read or written on the host moves no buffer.
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && touchesOneCell(op, load.getIndices()))
+      return;
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && touchesOneCell(op, store.getIndices()))
+      return;
     // The host's: loads and stores, loops kept on the CPU, the program's
     // results.
     accessOperands(op, Side::Host, state);
@@ -296,7 +332,9 @@ private:
                        ? current != Side::Device && current != Side::Fresh
                        : current == Side::Device || current == Side::Mixed;
     state[buffer] = side;
-    if (!migrate || alwaysHostPreferred(cast<MemRefType>(buffer.getType())))
+    auto type = cast<MemRefType>(buffer.getType());
+    if (!migrate || alwaysHostPreferred(type) ||
+        !elementBytes(type.getElementType()) || !type.isStrided())
       return;
     if (insert)
       emitPrefetch(op, buffer, side == Side::Device);
@@ -311,8 +349,8 @@ private:
     auto type = cast<MemRefType>(buffer.getType());
     Type i64 = b.getI64Type();
     auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-    Value elementBytes = arith::ConstantIndexOp::create(
-        b, loc, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+    Value elementSize = arith::ConstantIndexOp::create(
+        b, loc, *elementBytes(type.getElementType()));
     // 1 + sum((size - 1) * stride) elements, none when a size is 0.
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -330,8 +368,8 @@ private:
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
     Value address = arith::AddIOp::create(
         b, loc, base,
-        arith::MulIOp::create(b, loc, metadata.getOffset(), elementBytes));
-    Value bytes = arith::MulIOp::create(b, loc, span, elementBytes);
+        arith::MulIOp::create(b, loc, metadata.getOffset(), elementSize));
+    Value bytes = arith::MulIOp::create(b, loc, span, elementSize);
     Value args[] = {arith::IndexCastOp::create(b, loc, i64, address),
                     arith::IndexCastOp::create(b, loc, i64, bytes),
                     arith::ConstantIntOp::create(b, loc, toDevice ? 1 : 0, 32)};

@@ -274,6 +274,8 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_gpu_csr_spmm", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
   case F::GpuCSRSpMMTransposed:
     return {"amls_rt_gpu_csr_spmm_t", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
+  case F::GpuCSRToDense:
+    return {"amls_rt_gpu_csr_to_dense", {T::CSR, T::MatrixF64}, {}};
   case F::GpuDenseCSRMatmul:
     return {
         "amls_rt_gpu_dense_csr_mm", {T::MatrixF64, T::CSR, T::MatrixF64}, {}};

@@ -334,12 +334,12 @@ amls::runtime::cuda::planCublasGemv(MatrixLayout a, MatrixLayout b,
 
 std::optional<cuda::CublasSyrk>
 amls::runtime::cuda::planCublasSyrk(MatrixLayout a, MatrixLayout b,
-                                    MatrixLayout c) {
+                                    MatrixLayout c, int64_t minInner) {
   // B must read A's storage transposed, and C must be square and not a
   // vector (gemv's).
   if (b.rows != a.cols || b.cols != a.rows || b.rowStride != a.colStride ||
       b.colStride != a.rowStride || c.rows != a.rows || c.cols != a.rows ||
-      c.rows < 2)
+      c.rows < 2 || c.rows > kSyrkMaxOrder || a.cols < minInner)
     return std::nullopt;
   std::optional<UnitStride> stored = unitStride(a), result = unitStride(c);
   if (!stored || !result)

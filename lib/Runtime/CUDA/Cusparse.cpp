@@ -3,7 +3,8 @@
 // The CSR products amls-use-blas{library=cublas} hands to a library under
 // --target=gpu: _mlir_ciface_amls_rt_gpu_csr_spmm, _csr_spmm_t and
 // _dense_csr_mm take the CPU kernels' arguments (SparseKernels.h) and call
-// cuSPARSE's SpMV (a vector result) or SpMM on them. The CSR arrays and the
+// cuSPARSE's SpMV (a vector result) or SpMM on them; _csr_to_dense calls
+// its SparseToDense. The CSR arrays and the
 // dense operands live in managed memory (CUDA.h). cuSPARSE wants row
 // pointers and column indices of one width: the row pointers (rows + 1
 // entries, where the column indices are nnz) are narrowed to 32 bits into
@@ -69,8 +70,8 @@ std::string loadCusparseLocked(const char *library) {
   return "";
 }
 
-std::atomic<uint64_t> cusparseProducts{0};
-std::atomic<uint64_t> cpuSparseProducts{0};
+std::atomic<uint64_t> cusparseCalls{0};
+std::atomic<uint64_t> cpuSparseCalls{0};
 
 /// The arguments of one CSR product, as the CPU kernels take them.
 struct CsrOperand {
@@ -82,9 +83,16 @@ struct CsrOperand {
   const int64_t *rowPointers() const {
     return rowptr->aligned + rowptr->offset;
   }
+  /// A CSR may be rows of a larger one (its offsets need not start at 0):
+  /// its first entry, and its number of entries.
+  int64_t first() const { return rowPointers()[0]; }
+  int64_t entries() const {
+    return rows() >= 0 ? rowPointers()[rows()] - first() : 0;
+  }
 };
 
-/// Runs the planned product on cuSPARSE: "" on success, else what failed.
+/// Runs the planned product or conversion on cuSPARSE: "" on success, else
+/// what failed.
 /// The caller holds cusparseMutex: a handle takes one call at a time, and
 /// the scratch blocks are kept from one call to the next.
 std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
@@ -104,7 +112,7 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   std::vector<int32_t> narrowed(rows + 1);
   const int64_t *wide = a.rowPointers();
   for (int64_t i = 0; i <= rows; ++i)
-    narrowed[i] = static_cast<int32_t>(wide[i]);
+    narrowed[i] = static_cast<int32_t>(wide[i] - wide[0]);
   void *rowptr = rowPointerBlock.get(cu, narrowed.size() * sizeof(int32_t));
   if (!rowptr)
     return "cuMemAlloc failed for the row pointers of a " +
@@ -130,11 +138,11 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   };
   cusparseConstSpMatDescr_t sparse = nullptr;
   step("cusparseCreateConstCsr", [&] {
-    return sp.cusparseCreateConstCsr(&sparse, rows, a.cols, nnz, rowptr,
-                                     a.colidx->aligned + a.colidx->offset,
-                                     a.values->aligned + a.values->offset,
-                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
+    return sp.cusparseCreateConstCsr(
+        &sparse, rows, a.cols, nnz, rowptr,
+        a.colidx->aligned + a.colidx->offset + a.first(),
+        a.values->aligned + a.values->offset + a.first(), CUSPARSE_INDEX_32I,
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
   });
   cusparseOperation_t op = plan.transposeSparse
                                ? CUSPARSE_OPERATION_TRANSPOSE
@@ -142,7 +150,27 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   const double one = 1, zero = 0;
   size_t bufferBytes = 0;
   void *buffer = nullptr;
-  if (plan.vector) {
+  if (plan.toDense) {
+    cusparseDnMatDescr_t c = nullptr;
+    step("cusparseCreateDnMat", [&] {
+      return sp.cusparseCreateDnMat(&c, plan.result.rows, plan.result.cols,
+                                    plan.result.ld, result, CUDA_R_64F,
+                                    plan.result.rowMajor ? CUSPARSE_ORDER_ROW
+                                                         : CUSPARSE_ORDER_COL);
+    });
+    step("cusparseSparseToDense_bufferSize", [&] {
+      return sp.cusparseSparseToDense_bufferSize(
+          handle, sparse, c, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &bufferBytes);
+    });
+    step("cuMemAlloc of SparseToDense's buffer",
+         [&] { return allocateBuffer(bufferBytes, buffer); });
+    step("cusparseSparseToDense", [&] {
+      return sp.cusparseSparseToDense(
+          handle, sparse, c, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, buffer);
+    });
+    if (c)
+      sp.cusparseDestroyDnMat(c);
+  } else if (plan.vector) {
     cusparseConstDnVecDescr_t x = nullptr;
     cusparseDnVecDescr_t y = nullptr;
     step("cusparseCreateConstDnVec", [&] {
@@ -215,19 +243,15 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   return "";
 }
 
-/// The product on cuSPARSE where it can take it, else with `cpu` (the
-/// runtime's CSR kernel) over the same memory.
+/// The planned call on cuSPARSE where it can take it (`plan`), else `cpu`
+/// (the runtime's CSR kernel) over the same memory. `dense` is the product's
+/// dense operand (null for a conversion).
 template <typename Cpu>
-void gpuSparseProduct(cuda::SparseProduct kind, const CsrOperand &a,
-                      AmlsMatrixF64 *dense, AmlsMatrixF64 *result, Cpu cpu) {
-  int64_t rows = a.rows();
-  int64_t nnz = rows >= 0 ? a.rowPointers()[rows] : 0;
-  std::optional<cuda::CusparsePlan> plan =
-      rows < 0 ? std::nullopt
-               : cuda::planCusparseProduct(kind, rows, a.cols, nnz,
-                                           layoutOf(dense), layoutOf(result));
+void onCusparse(std::optional<cuda::CusparsePlan> plan, const CsrOperand &a,
+                AmlsMatrixF64 *dense, AmlsMatrixF64 *result, Cpu cpu) {
+  int64_t nnz = a.entries();
   if (!plan || !cuda::loadCusparse().empty()) {
-    ++cpuSparseProducts;
+    ++cpuSparseCalls;
     cpu();
     return;
   }
@@ -240,22 +264,35 @@ void gpuSparseProduct(cuda::SparseProduct kind, const CsrOperand &a,
     for (const void *pointer :
          {static_cast<const void *>(a.colidx->aligned + a.colidx->offset),
           static_cast<const void *>(a.values->aligned + a.values->offset),
-          static_cast<const void *>(origin(dense)),
+          static_cast<const void *>(dense ? origin(dense) : origin(result)),
           static_cast<const void *>(origin(result))})
       onDevice = onDevice && isManaged(cu, pointer);
     if (onDevice) {
       std::lock_guard<std::mutex> lock(cusparseMutex);
-      problem = runOnCusparse(cu, *plan, a, nnz, origin(dense), origin(result));
+      problem = runOnCusparse(cu, *plan, a, nnz,
+                              dense ? origin(dense) : nullptr, origin(result));
     }
   }
   if (!problem.empty())
     fail(std::move(problem));
   if (!onDevice) {
-    ++cpuSparseProducts;
+    ++cpuSparseCalls;
     cpu();
     return;
   }
-  ++cusparseProducts;
+  ++cusparseCalls;
+}
+
+/// A product with a CSR operand, on cuSPARSE where it can take it.
+template <typename Cpu>
+void sparseProduct(cuda::SparseProduct kind, const CsrOperand &a,
+                   AmlsMatrixF64 *dense, AmlsMatrixF64 *result, Cpu cpu) {
+  int64_t rows = a.rows();
+  onCusparse(rows < 0
+                 ? std::nullopt
+                 : cuda::planCusparseProduct(kind, rows, a.cols, a.entries(),
+                                             layoutOf(dense), layoutOf(result)),
+             a, dense, result, cpu);
 }
 
 cuda::MatrixLayout transposed(cuda::MatrixLayout m) {
@@ -322,42 +359,74 @@ std::optional<cuda::CusparsePlan> amls::runtime::cuda::planCusparseProduct(
   return plan;
 }
 
+std::optional<cuda::CusparsePlan>
+amls::runtime::cuda::planCusparseToDense(int64_t sparseRows, int64_t sparseCols,
+                                         int64_t nnz, MatrixLayout result) {
+  if (result.rows != sparseRows || result.cols != sparseCols ||
+      sparseRows <= 0 || sparseCols <= 0 || nnz < 0 || sparseRows >= INT_MAX ||
+      sparseCols > INT_MAX || nnz > INT_MAX)
+    return std::nullopt;
+  std::optional<UnitStride> stored = unitStride(result);
+  if (!stored)
+    return std::nullopt;
+  CusparsePlan plan;
+  plan.toDense = true;
+  plan.result = {result.rows, result.cols, stored->leading, stored->rowMajor};
+  return plan;
+}
+
+extern "C" void _mlir_ciface_amls_rt_gpu_csr_to_dense(AmlsVectorI64 *a_rowptr,
+                                                      AmlsVectorI32 *a_colidx,
+                                                      AmlsVectorF64 *a_values,
+                                                      int64_t a_cols,
+                                                      AmlsMatrixF64 *out) {
+  CsrOperand a{a_rowptr, a_colidx, a_values, a_cols};
+  int64_t rows = a.rows();
+  onCusparse(rows < 0 ? std::nullopt
+                      : cuda::planCusparseToDense(rows, a_cols, a.entries(),
+                                                  layoutOf(out)),
+             a, nullptr, out, [&] {
+               _mlir_ciface_amls_rt_csr_to_dense(a_rowptr, a_colidx, a_values,
+                                                 a_cols, out);
+             });
+}
+
 extern "C" void _mlir_ciface_amls_rt_gpu_csr_spmm(
     AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
     int64_t a_cols, AmlsMatrixF64 *b, AmlsMatrixF64 *c) {
-  gpuSparseProduct(cuda::SparseProduct::SparseDense,
-                   {a_rowptr, a_colidx, a_values, a_cols}, b, c, [&] {
-                     _mlir_ciface_amls_rt_csr_spmm(a_rowptr, a_colidx, a_values,
-                                                   a_cols, b, c);
-                   });
+  sparseProduct(cuda::SparseProduct::SparseDense,
+                {a_rowptr, a_colidx, a_values, a_cols}, b, c, [&] {
+                  _mlir_ciface_amls_rt_csr_spmm(a_rowptr, a_colidx, a_values,
+                                                a_cols, b, c);
+                });
 }
 
 extern "C" void _mlir_ciface_amls_rt_gpu_csr_spmm_t(
     AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
     int64_t a_cols, AmlsMatrixF64 *b, AmlsMatrixF64 *c) {
-  gpuSparseProduct(cuda::SparseProduct::TransposedSparseDense,
-                   {a_rowptr, a_colidx, a_values, a_cols}, b, c, [&] {
-                     _mlir_ciface_amls_rt_csr_spmm_t(a_rowptr, a_colidx,
-                                                     a_values, a_cols, b, c);
-                   });
+  sparseProduct(cuda::SparseProduct::TransposedSparseDense,
+                {a_rowptr, a_colidx, a_values, a_cols}, b, c, [&] {
+                  _mlir_ciface_amls_rt_csr_spmm_t(a_rowptr, a_colidx, a_values,
+                                                  a_cols, b, c);
+                });
 }
 
 extern "C" void _mlir_ciface_amls_rt_gpu_dense_csr_mm(
     AmlsMatrixF64 *a, AmlsVectorI64 *b_rowptr, AmlsVectorI32 *b_colidx,
     AmlsVectorF64 *b_values, int64_t b_cols, AmlsMatrixF64 *c) {
-  gpuSparseProduct(cuda::SparseProduct::DenseSparse,
-                   {b_rowptr, b_colidx, b_values, b_cols}, a, c, [&] {
-                     _mlir_ciface_amls_rt_dense_csr_mm(a, b_rowptr, b_colidx,
-                                                       b_values, b_cols, c);
-                   });
+  sparseProduct(cuda::SparseProduct::DenseSparse,
+                {b_rowptr, b_colidx, b_values, b_cols}, a, c, [&] {
+                  _mlir_ciface_amls_rt_dense_csr_mm(a, b_rowptr, b_colidx,
+                                                    b_values, b_cols, c);
+                });
 }
 
 void amls::runtime::cuda::detail::countSparseProducts(Statistics &statistics) {
-  statistics.cusparseProducts = cusparseProducts;
-  statistics.cpuSparseProducts = cpuSparseProducts;
+  statistics.cusparseCalls = cusparseCalls;
+  statistics.cpuSparseCalls = cpuSparseCalls;
 }
 
 void amls::runtime::cuda::detail::resetSparseProducts() {
-  cusparseProducts = 0;
-  cpuSparseProducts = 0;
+  cusparseCalls = 0;
+  cpuSparseCalls = 0;
 }

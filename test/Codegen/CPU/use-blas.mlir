@@ -103,17 +103,20 @@ func.func @tensors(%A: tensor<4x3xf64>, %B: tensor<3x2xf64>, %C: tensor<4x2xf64>
 
 // -----
 
-// With library=cublas the products of a CSR and a dense matrix call their
-// cuSPARSE versions with the same arguments, whatever the mode, and the
+// With library=cublas the products of a CSR and a dense matrix and the
+// conversion to dense call their cuSPARSE versions with the same
+// arguments, whatever the mode, and the
 // CPU kernels' declarations go; other runtime calls stay. With the CPU's
 // BLAS they are left alone.
 // CUBLAS-LABEL: func @csr_products
 // CUBLAS: call @amls_rt_gpu_csr_spmm(%[[P:.*]], %[[I:.*]], %[[V:.*]], %[[N:.*]], %[[B:.*]], %[[C:.*]]) :
 // CUBLAS-NEXT: call @amls_rt_gpu_csr_spmm_t(%[[P]], %[[I]], %[[V]], %[[N]], %[[B]], %[[C]]) :
 // CUBLAS-NEXT: call @amls_rt_gpu_dense_csr_mm(%[[B]], %[[P]], %[[I]], %[[V]], %[[N]], %[[C]]) :
+// CUBLAS-NEXT: call @amls_rt_gpu_csr_to_dense(%[[P]], %[[I]], %[[V]], %[[N]], %[[C]]) :
 // CUBLAS-NEXT: call @amls_rt_csr_tsmm(
 // CUBLAS-NOT: @amls_rt_csr_spmm
 // CUBLAS-NOT: @amls_rt_dense_csr_mm
+// CUBLAS-NOT: @amls_rt_csr_to_dense
 // CUSPARSE-LABEL: func @csr_products
 // CUSPARSE: call @amls_rt_gpu_csr_spmm(
 // CUSPARSE-NEXT: call @amls_rt_gpu_csr_spmm_t(
@@ -124,11 +127,13 @@ func.func @tensors(%A: tensor<4x3xf64>, %B: tensor<3x2xf64>, %C: tensor<4x2xf64>
 func.func private @amls_rt_csr_spmm(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 func.func private @amls_rt_csr_spmm_t(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 func.func private @amls_rt_dense_csr_mm(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+func.func private @amls_rt_csr_to_dense(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 func.func private @amls_rt_csr_tsmm(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 func.func @csr_products(%p: memref<?xi64, strided<[?], offset: ?>>, %i: memref<?xi32, strided<[?], offset: ?>>, %v: memref<?xf64, strided<[?], offset: ?>>, %n: i64, %b: memref<?x?xf64, strided<[?, ?], offset: ?>>, %c: memref<?x?xf64, strided<[?, ?], offset: ?>>) {
   call @amls_rt_csr_spmm(%p, %i, %v, %n, %b, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   call @amls_rt_csr_spmm_t(%p, %i, %v, %n, %b, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   call @amls_rt_dense_csr_mm(%b, %p, %i, %v, %n, %c) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+  call @amls_rt_csr_to_dense(%p, %i, %v, %n, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   call @amls_rt_csr_tsmm(%p, %i, %v, %n, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   return
 }

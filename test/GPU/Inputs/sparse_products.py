@@ -25,5 +25,6 @@ Z = X @ D
 w = (X.T @ u.T).T
 F = (X.T @ E.T).T
 for value in (np.sum(y * y), np.sum(Z) + np.sum(Z * Z), np.sum(w * w),
-              np.sum(F * F), y[16, 0] + Z[2999, 7] + w[0, 1999] + F[4, 0]):
+              np.sum(F * F), y[16, 0] + Z[2999, 7] + w[0, 1999] + F[4, 0],
+              np.sum(np.exp(dense) ** 2)):
     print(repr(float(value)))

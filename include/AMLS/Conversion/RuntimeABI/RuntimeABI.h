@@ -95,11 +95,12 @@ enum class RuntimeFunction {
   CSRSpMM,
   CSRSpMMTransposed,
   DenseCSRMatmul,
-  // The same three products on cuSPARSE (libamls_cuda_runtime,
-  // --target=gpu), with the same arguments.
+  // The same three products and the conversion to dense on cuSPARSE
+  // (libamls_cuda_runtime, --target=gpu), with the same arguments.
   GpuCSRSpMM,
   GpuCSRSpMMTransposed,
   GpuDenseCSRMatmul,
+  GpuCSRToDense,
   CSRSpGEMMCount,
   CSRSpGEMMFill,
   CSRTsmm,
