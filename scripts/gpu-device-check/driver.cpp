@@ -84,15 +84,17 @@ int main() {
   std::string whyCPU =
       stats.cpuProducts && !cublas.empty() ? " (" + cublas + ")" : "";
   std::fprintf(stderr,
-               "amls-gpu-driver: %s (%s, %d SMs, driver %d): %.1f ms, %llu "
-               "module(s), %llu kernel launch(es), %llu managed block(s) "
-               "(%llu bytes), products: %llu on cuBLAS (%llu through syrk), "
-               "%llu on the CPU%s, CSR products: %llu on cuSPARSE, %llu on "
-               "the CPU, migrations: %llu to the device (%llu bytes), %llu "
-               "to the host (%llu bytes)\n",
+               "amls-gpu-driver: %s (%s, %d SMs, %.0f GB/s peak, driver %d): "
+               "%.1f ms, %llu module(s), %llu kernel launch(es), %llu "
+               "managed block(s) (%llu bytes), products: %llu on cuBLAS "
+               "(%llu through syrk), %llu on the CPU%s, CSR products and "
+               "conversions: %llu on cuSPARSE, %llu on the CPU, migrations: "
+               "%llu to the device (%llu bytes), %llu to the host (%llu "
+               "bytes)\n",
                device.name.c_str(),
                cuda::chipName(device.computeMajor, device.computeMinor).c_str(),
-               device.multiprocessors, device.driverVersion, ms,
+               device.multiprocessors, device.peakBandwidthGBs,
+               device.driverVersion, ms,
                (unsigned long long)stats.modulesLoaded,
                (unsigned long long)stats.kernelLaunches,
                (unsigned long long)stats.managedBlocks,

@@ -2,8 +2,10 @@
 the same GPU (the device machines have it), for the ratio: run by run.sh
 when torch is there. Prints milliseconds for 20 passes, as cell.dml does,
 for the ten chained products of gemm.dml (cuBLAS's DGEMM, called by torch)
-and for spmv.dml's 20 products of a CSR matrix with 20 entries per row
-(torch.sparse_csr's SpMV, which calls cuSPARSE)."""
+for spmv.dml's 20 products of a CSR matrix with 20 entries per row
+(torch.sparse_csr's SpMV, which calls cuSPARSE), and for l2svm.dml's 20
+line-search steps (each of torch's element-wise ops a kernel of its
+own)."""
 import time
 
 import torch
@@ -56,3 +58,20 @@ for i in range(1, 21):
     s += (y * y).sum().item()
 ms = (time.perf_counter() - start) * 1e3
 print(f"  torch: spmv {ms:.1f} ms ({S._nnz()} entries)")
+
+n = 16000000
+Xw = torch.rand(n, 1, dtype=torch.float64, device="cuda", generator=g) * 2 - 1
+Xd = torch.rand(n, 1, dtype=torch.float64, device="cuda", generator=g) * 2 - 1
+Y = (torch.rand(n, 1, dtype=torch.float64, device="cuda", generator=g) > 0.5
+     ).double() * 2 - 1
+torch.cuda.synchronize()
+start = time.perf_counter()
+s = 0.0
+for i in range(1, 21):
+    out = 1 - Y * (Xw + i / 20 * Xd)
+    sv = (out > 0).double()
+    out = out * sv
+    s += ((out * Y * Xd).sum() / (Xd * sv * Xd).sum()).item()
+ms = (time.perf_counter() - start) * 1e3
+print(f"  torch: l2svm {ms:.1f} ms ({20 * 3 * n * 8 / ms / 1e6:.0f} GB/s of the"
+      " vectors read)")

@@ -467,8 +467,9 @@ int main(int argc, char **argv) {
           "for {3}: {4} module load(s), {5} kernel launch(es), {6} managed "
           "block(s) ({7} bytes), {8} explicit copies ({9} bytes), dense "
           "products: {10} on cuBLAS ({11} through syrk), {12} on the CPU, "
-          "CSR products: {13} on cuSPARSE, {14} on the CPU, migrations: {15} "
-          "to the device ({16} bytes), {17} to the host ({18} bytes)\n",
+          "CSR products and conversions: {13} on cuSPARSE, {14} on the CPU, "
+          "migrations: {15} to the device ({16} bytes), {17} to the host "
+          "({18} bytes)\n",
           device.name,
           runtime::cuda::chipName(device.computeMajor, device.computeMinor),
           device.multiprocessors, options.gpuChip, gpu.modulesLoaded,

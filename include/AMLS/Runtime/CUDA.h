@@ -59,6 +59,9 @@ struct DeviceInfo {
   uint64_t totalBytes = 0;
   uint64_t freeBytes = 0;
   int driverVersion = 0;
+  /// The memory's peak bandwidth (GB/s) from its clock and bus width: what
+  /// the bandwidth-bound benchmarks are measured against.
+  double peakBandwidthGBs = 0;
 };
 
 /// The device initialize() made ready (initialize() must have succeeded).

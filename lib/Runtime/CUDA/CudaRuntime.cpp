@@ -215,6 +215,13 @@ void setUp(Device &state) {
   cu.cuDeviceGetAttribute(&state.info.multiprocessors,
                           CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                           state.device);
+  // Double data rate: two transfers per clock over the bus.
+  int clockKHz = 0, busBits = 0;
+  cu.cuDeviceGetAttribute(&clockKHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                          state.device);
+  cu.cuDeviceGetAttribute(&busBits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                          state.device);
+  state.info.peakBandwidthGBs = 2.0 * clockKHz * 1e3 * (busBits / 8) / 1e9;
   cu.cuDriverGetVersion(&state.info.driverVersion);
 }
 
