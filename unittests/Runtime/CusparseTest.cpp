@@ -26,6 +26,14 @@ extern "C" void _mlir_ciface_amls_rt_gpu_csr_spmm(
     AmlsVectorI64 *a_rowptr, AmlsVectorI32 *a_colidx, AmlsVectorF64 *a_values,
     int64_t a_cols, AmlsMatrixF64 *b, AmlsMatrixF64 *c);
 
+extern "C" int64_t
+_mlir_ciface_amls_rt_gpu_csr_count_dense(AmlsMatrixF64 *x,
+                                         AmlsVectorI64 *rowptr);
+extern "C" void _mlir_ciface_amls_rt_gpu_csr_from_dense(AmlsMatrixF64 *x,
+                                                        AmlsVectorI64 *rowptr,
+                                                        AmlsVectorI32 *colidx,
+                                                        AmlsVectorF64 *values);
+
 namespace {
 
 using cuda::SparseProduct;
@@ -217,6 +225,64 @@ TEST(CusparseTest, ToDensePlanWritesEveryCell) {
   EXPECT_FALSE(cuda::planCusparseToDense(0, 5, 0, {0, 5, 5, 1}));
   EXPECT_FALSE(
       cuda::planCusparseToDense(7, 5, int64_t(INT_MAX) + 1, {7, 5, 5, 1}));
+}
+
+TEST(CusparseTest, FromDensePlanReadsTheStoredOrder) {
+  std::optional<cuda::CusparseDense> rowMajor =
+      cuda::planCusparseFromDense({7, 5, 6, 1});
+  ASSERT_TRUE(rowMajor);
+  EXPECT_TRUE(rowMajor->rowMajor);
+  EXPECT_EQ(rowMajor->ld, 6);
+  std::optional<cuda::CusparseDense> columnMajor =
+      cuda::planCusparseFromDense({7, 5, 1, 8});
+  ASSERT_TRUE(columnMajor);
+  EXPECT_FALSE(columnMajor->rowMajor);
+  EXPECT_EQ(columnMajor->ld, 8);
+  // Empty, no unit stride, more cells than 32-bit indices count.
+  EXPECT_FALSE(cuda::planCusparseFromDense({0, 5, 5, 1}));
+  EXPECT_FALSE(cuda::planCusparseFromDense({7, 5, 10, 2}));
+  EXPECT_FALSE(cuda::planCusparseFromDense({65536, 65536, 65536, 1}));
+}
+
+TEST(CusparseTest, FromDenseCuSparseCannotTakeRunsOnTheCPU) {
+  // Every other column of a 3 x 8 array (no unit stride): both phases run
+  // on the CPU's kernels, without a device, and agree.
+  double cells[24] = {0, 9, 1.5, 9, 0, 9, 2, 9, //
+                      0, 9, 0,   9, 0, 9, 0, 9, //
+                      3, 9, 0,   9, 4, 9, 0, 9};
+  AmlsMatrixF64 x{cells, cells, 0, {3, 4}, {8, 2}};
+  std::vector<int64_t> rowptr(4, -1);
+  AmlsVectorI64 pointers{rowptr.data(), rowptr.data(), 0, {4}, {1}};
+  cuda::resetStatistics();
+  int64_t nnz = _mlir_ciface_amls_rt_gpu_csr_count_dense(&x, &pointers);
+  ASSERT_EQ(nnz, 4);
+  EXPECT_EQ(rowptr, (std::vector<int64_t>{0, 2, 2, 4}));
+  std::vector<int32_t> colidx(4, -1);
+  std::vector<double> values(4, -1);
+  AmlsVectorI32 columns{colidx.data(), colidx.data(), 0, {4}, {1}};
+  AmlsVectorF64 entries{values.data(), values.data(), 0, {4}, {1}};
+  _mlir_ciface_amls_rt_gpu_csr_from_dense(&x, &pointers, &columns, &entries);
+  EXPECT_EQ(colidx, (std::vector<int32_t>{1, 3, 0, 2}));
+  EXPECT_EQ(values, (std::vector<double>{1.5, 2, 3, 4}));
+  EXPECT_EQ(cuda::getStatistics().cpuSparseCalls, 2u);
+  EXPECT_EQ(cuda::getStatistics().cusparseCalls, 0u);
+}
+
+TEST(CusparseTest, FromDenseOnCusparseNeedsTheDevice) {
+  if (!cuda::loadCusparse().empty())
+    GTEST_SKIP() << "no cuSPARSE: the conversion runs on the CPU";
+  double cells[6] = {0, 1, 0, 2, 0, 3};
+  AmlsMatrixF64 x{cells, cells, 0, {2, 3}, {3, 1}};
+  std::vector<int64_t> rowptr(3, -1);
+  AmlsVectorI64 pointers{rowptr.data(), rowptr.data(), 0, {3}, {1}};
+  int64_t nnz = -1;
+  if (!amls::runtime::testing::runNeedingTheDevice([&] {
+        nnz = _mlir_ciface_amls_rt_gpu_csr_count_dense(&x, &pointers);
+      }))
+    return;
+  // A device: host memory is not given to cuSPARSE; the CPU counts.
+  EXPECT_EQ(nnz, 3);
+  EXPECT_EQ(rowptr, (std::vector<int64_t>{0, 1, 3}));
 }
 
 TEST(CusparseTest, PlanRefusesWhatCusparseCannotTake) {

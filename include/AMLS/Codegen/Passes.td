@@ -137,10 +137,10 @@ def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
     product on cuBLAS (and on the CPU's BLAS where cuBLAS is missing or
     cannot take the operands). It also redirects the products of a CSR and
     a dense matrix (`amls_rt_csr_spmm`, `amls_rt_csr_spmm_t`,
-    `amls_rt_dense_csr_mm`) and the conversion of CSR to dense
-    (`amls_rt_csr_to_dense`), whatever their sizes and the mode, to their
-    cuSPARSE versions `amls_rt_gpu_csr_spmm`, `amls_rt_gpu_csr_spmm_t`,
-    `amls_rt_gpu_dense_csr_mm` and `amls_rt_gpu_csr_to_dense`, which take
+    `amls_rt_dense_csr_mm`) and the conversions between CSR and dense
+    (`amls_rt_csr_to_dense`, `amls_rt_csr_count_dense`,
+    `amls_rt_csr_from_dense`), whatever their sizes and the mode, to their
+    cuSPARSE versions (`amls_rt_gpu_...` of the same names), which take
     the same arguments (and run the CPU's CSR kernels where cuSPARSE is
     missing or cannot take the operands).
   }];

@@ -211,6 +211,12 @@ struct CusparsePlan {
   CusparseDense dense, result;
 };
 
+/// How cuSPARSE reads a dense matrix it converts to CSR (its two phases,
+/// amls_rt_csr_count_dense and amls_rt_csr_from_dense, both there), or
+/// nothing when it is empty, has no unit stride, or has more cells than
+/// 32-bit indices count (every cell may be an entry).
+std::optional<CusparseDense> planCusparseFromDense(MatrixLayout dense);
+
 /// The plan for writing a CSR A of `sparseRows` x `sparseCols` and `nnz`
 /// entries into the dense `result` (amls_rt_csr_to_dense), or nothing when
 /// the shapes differ, A is empty, its sizes exceed 32-bit indices or the

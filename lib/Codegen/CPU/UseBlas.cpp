@@ -72,8 +72,8 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
       rewrite(op);
   }
 
-  /// The products of a CSR and a dense matrix and the conversion of a CSR
-  /// matrix to dense call their cuSPARSE versions, which take the same
+  /// The products of a CSR and a dense matrix and the conversions between
+  /// CSR and dense call their cuSPARSE versions, which take the same
   /// arguments (and run the CPU's kernels where cuSPARSE cannot).
   void useCusparse() {
     SmallVector<std::pair<func::CallOp, RuntimeFunction>> calls;
@@ -89,12 +89,19 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
         calls.push_back({call, RuntimeFunction::GpuDenseCSRMatmul});
       else if (*function == RuntimeFunction::CSRToDense)
         calls.push_back({call, RuntimeFunction::GpuCSRToDense});
+      else if (*function == RuntimeFunction::CSRCountDense)
+        calls.push_back({call, RuntimeFunction::GpuCSRCountDense});
+      else if (*function == RuntimeFunction::CSRFromDense)
+        calls.push_back({call, RuntimeFunction::GpuCSRFromDense});
     });
-    llvm::SmallSetVector<StringAttr, 4> replaced;
+    llvm::SmallSetVector<StringAttr, 6> replaced;
     for (auto [call, function] : calls) {
       OpBuilder b(call);
       replaced.insert(call.getCalleeAttr().getAttr());
-      createRuntimeCall(b, call.getLoc(), call, function, call.getOperands());
+      Value result = createRuntimeCall(b, call.getLoc(), call, function,
+                                       call.getOperands());
+      if (call.getNumResults())
+        call.getResult(0).replaceAllUsesWith(result);
       call.erase();
     }
     // The CPU kernels' declarations, now unused.

@@ -137,6 +137,8 @@ bool runsOnDevice(RuntimeFunction function) {
   case RuntimeFunction::GpuCSRSpMMTransposed:
   case RuntimeFunction::GpuDenseCSRMatmul:
   case RuntimeFunction::GpuCSRToDense:
+  case RuntimeFunction::GpuCSRCountDense:
+  case RuntimeFunction::GpuCSRFromDense:
     return true;
   default:
     return false;
@@ -151,6 +153,8 @@ std::optional<unsigned> csrRowPointersOperand(RuntimeFunction function) {
   case RuntimeFunction::GpuCSRToDense:
     return 0;
   case RuntimeFunction::GpuDenseCSRMatmul:
+  case RuntimeFunction::GpuCSRCountDense:
+  case RuntimeFunction::GpuCSRFromDense:
     return 1;
   default:
     return std::nullopt;

@@ -274,6 +274,13 @@ RuntimeSignature getSignature(RuntimeFunction function) {
     return {"amls_rt_gpu_csr_spmm", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
   case F::GpuCSRSpMMTransposed:
     return {"amls_rt_gpu_csr_spmm_t", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
+  case F::GpuCSRCountDense:
+    return {
+        "amls_rt_gpu_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
+  case F::GpuCSRFromDense:
+    return {"amls_rt_gpu_csr_from_dense",
+            {T::MatrixF64, T::VectorI64, T::VectorI32, T::VectorF64},
+            {}};
   case F::GpuCSRToDense:
     return {"amls_rt_gpu_csr_to_dense", {T::CSR, T::MatrixF64}, {}};
   case F::GpuDenseCSRMatmul:

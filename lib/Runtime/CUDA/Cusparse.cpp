@@ -23,6 +23,7 @@
 
 #include <cusparse.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <mutex>
@@ -91,22 +92,43 @@ struct CsrOperand {
   }
 };
 
+/// cuSPARSE's handle and the scratch blocks, kept from one call to the
+/// next; under cusparseMutex (a handle takes one call at a time).
+cusparseHandle_t handle = nullptr;
+DeviceScratch rowPointerBlock, bufferBlock;
+
+/// The handle, created on first use: "" when there is one.
+std::string readyHandleLocked() {
+  if (handle)
+    return "";
+  if (cusparseStatus_t status = cusparseTable.cusparseCreate(&handle)) {
+    handle = nullptr;
+    return std::string("cuSPARSE: cusparseCreate failed: ") +
+           cusparseTable.cusparseGetErrorName(status);
+  }
+  return "";
+}
+
+/// The steps of one cuSPARSE call sequence: each runs only while the ones
+/// before succeeded; the first failure is kept with its step's name.
+struct Steps {
+  cusparseStatus_t status = CUSPARSE_STATUS_SUCCESS;
+  std::string failed;
+  template <typename Run> void operator()(const char *name, Run run) {
+    if (status == CUSPARSE_STATUS_SUCCESS &&
+        (status = run()) != CUSPARSE_STATUS_SUCCESS)
+      failed = name;
+  }
+};
+
 /// Runs the planned product or conversion on cuSPARSE: "" on success, else
-/// what failed.
-/// The caller holds cusparseMutex: a handle takes one call at a time, and
-/// the scratch blocks are kept from one call to the next.
+/// what failed. The caller holds cusparseMutex.
 std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
                           const CsrOperand &a, int64_t nnz, const double *dense,
                           double *result) {
-  static cusparseHandle_t handle = nullptr;
-  static DeviceScratch rowPointerBlock, bufferBlock;
   const Cusparse &sp = cusparseTable;
-  if (!handle)
-    if (cusparseStatus_t status = sp.cusparseCreate(&handle)) {
-      handle = nullptr;
-      return std::string("cuSPARSE: cusparseCreate failed: ") +
-             sp.cusparseGetErrorName(status);
-    }
+  if (std::string problem = readyHandleLocked(); !problem.empty())
+    return problem;
   // The row pointers narrowed to cuSPARSE's 32-bit indices (nnz fits).
   int64_t rows = a.rows();
   std::vector<int32_t> narrowed(rows + 1);
@@ -124,14 +146,7 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
                            narrowed.size() * sizeof(int32_t), nullptr))
     return "cuMemcpyAsync failed: " + describe(result) +
            " (the row pointers for cuSPARSE)";
-  // Each step runs only while the ones before succeeded.
-  cusparseStatus_t status = CUSPARSE_STATUS_SUCCESS;
-  std::string failed;
-  auto step = [&](const char *name, auto &&run) {
-    if (status == CUSPARSE_STATUS_SUCCESS &&
-        (status = run()) != CUSPARSE_STATUS_SUCCESS)
-      failed = name;
-  };
+  Steps step;
   auto allocateBuffer = [&](size_t bytes, void *&buffer) {
     buffer = bufferBlock.get(cu, bytes);
     return buffer ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_ALLOC_FAILED;
@@ -233,10 +248,11 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   // The handle's stream is the legacy default stream: the host reads the
   // result next, and the next call reuses the scratch.
   CUresult waited = cu.cuStreamSynchronize(nullptr);
-  if (status != CUSPARSE_STATUS_SUCCESS)
-    return "cuSPARSE: " + failed + " failed for a " + std::to_string(rows) +
-           " x " + std::to_string(a.cols) + " CSR with " + std::to_string(nnz) +
-           " entries: " + sp.cusparseGetErrorName(status);
+  if (step.status != CUSPARSE_STATUS_SUCCESS)
+    return "cuSPARSE: " + step.failed + " failed for a " +
+           std::to_string(rows) + " x " + std::to_string(a.cols) +
+           " CSR with " + std::to_string(nnz) +
+           " entries: " + sp.cusparseGetErrorName(step.status);
   if (waited != CUDA_SUCCESS)
     return "cuStreamSynchronize failed: " + describe(waited) +
            " (waiting for cuSPARSE)";
@@ -297,6 +313,122 @@ void sparseProduct(cuda::SparseProduct kind, const CsrOperand &a,
 
 cuda::MatrixLayout transposed(cuda::MatrixLayout m) {
   return {m.cols, m.rows, m.colStride, m.rowStride};
+}
+
+/// Dense-to-CSR conversions whose count ran on cuSPARSE and whose fill has
+/// not: that fill runs there too, on the row pointers cuSPARSE counted
+/// (the CPU's fill given them could disagree). Under cusparseMutex.
+struct PendingConversion {
+  const double *dense;
+  const int64_t *rowptr;
+};
+std::vector<PendingConversion> pendingConversions;
+
+/// Removes the pending conversion of `dense` into `rowptr`; whether there
+/// was one.
+bool takePending(const double *dense, const int64_t *rowptr) {
+  auto it =
+      std::find_if(pendingConversions.begin(), pendingConversions.end(),
+                   [&](const PendingConversion &pending) {
+                     return pending.dense == dense && pending.rowptr == rowptr;
+                   });
+  if (it == pendingConversions.end())
+    return false;
+  pendingConversions.erase(it);
+  return true;
+}
+
+/// Dense to CSR on cuSPARSE (the caller holds cusparseMutex): the analysis
+/// counts the entries into `nnz` and, with `rowptr`, their row offsets
+/// (widened into it); with `colidx` and `values`, the conversion fills
+/// them, where the analysis must count `nnz` again. "" on success.
+std::string denseToCsr(const Driver &cu, const cuda::CusparseDense &layout,
+                       const double *dense, int64_t &nnz, int64_t *rowptr,
+                       int32_t *colidx, double *values) {
+  const Cusparse &sp = cusparseTable;
+  if (std::string problem = readyHandleLocked(); !problem.empty())
+    return problem;
+  int64_t rows = layout.rows, cols = layout.cols;
+  void *offsets = rowPointerBlock.get(cu, (rows + 1) * sizeof(int32_t));
+  if (!offsets)
+    return "cuMemAlloc failed for the row offsets of a " +
+           std::to_string(rows) + " x " + std::to_string(cols) + " CSR";
+  Steps step;
+  cusparseConstDnMatDescr_t matrix = nullptr;
+  cusparseSpMatDescr_t sparse = nullptr;
+  size_t bufferBytes = 0;
+  void *buffer = nullptr;
+  int64_t counted = 0, ignoredRows = 0, ignoredCols = 0;
+  step("cusparseCreateConstDnMat", [&] {
+    return sp.cusparseCreateConstDnMat(
+        &matrix, rows, cols, layout.ld, dense, CUDA_R_64F,
+        layout.rowMajor ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL);
+  });
+  step("cusparseCreateCsr", [&] {
+    return sp.cusparseCreateCsr(&sparse, rows, cols, 0, offsets, nullptr,
+                                nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F);
+  });
+  step("cusparseDenseToSparse_bufferSize", [&] {
+    return sp.cusparseDenseToSparse_bufferSize(
+        handle, matrix, sparse, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT,
+        &bufferBytes);
+  });
+  step("cuMemAlloc of DenseToSparse's buffer", [&] {
+    buffer = bufferBlock.get(cu, bufferBytes);
+    return buffer ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_ALLOC_FAILED;
+  });
+  step("cusparseDenseToSparse_analysis", [&] {
+    return sp.cusparseDenseToSparse_analysis(
+        handle, matrix, sparse, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buffer);
+  });
+  step("cusparseSpMatGetSize", [&] {
+    return sp.cusparseSpMatGetSize(sparse, &ignoredRows, &ignoredCols,
+                                   &counted);
+  });
+  bool filling = colidx && values;
+  bool agrees = !filling || counted == nnz;
+  if (filling && agrees) {
+    step("cusparseCsrSetPointers", [&] {
+      return sp.cusparseCsrSetPointers(sparse, offsets, colidx, values);
+    });
+    step("cusparseDenseToSparse_convert", [&] {
+      return sp.cusparseDenseToSparse_convert(
+          handle, matrix, sparse, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buffer);
+    });
+  }
+  if (matrix)
+    sp.cusparseDestroyDnMat(matrix);
+  if (sparse)
+    sp.cusparseDestroySpMat(sparse);
+  CUresult waited = cu.cuStreamSynchronize(nullptr);
+  std::string what = "a " + std::to_string(rows) + " x " +
+                     std::to_string(cols) + " matrix to CSR";
+  if (step.status != CUSPARSE_STATUS_SUCCESS)
+    return "cuSPARSE: " + step.failed + " failed for " + what + ": " +
+           sp.cusparseGetErrorName(step.status);
+  if (waited != CUDA_SUCCESS)
+    return "cuStreamSynchronize failed: " + describe(waited) +
+           " (waiting for cuSPARSE)";
+  if (!agrees)
+    return "cuSPARSE: converting " + what + " counted " +
+           std::to_string(counted) + " entries, where its count had " +
+           std::to_string(nnz);
+  if (!filling) {
+    nnz = counted;
+    std::vector<int32_t> narrowed(rows + 1);
+    if (CUresult result =
+            cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(narrowed.data()),
+                             reinterpret_cast<CUdeviceptr>(offsets),
+                             narrowed.size() * sizeof(int32_t), nullptr);
+        result != CUDA_SUCCESS ||
+        (result = cu.cuStreamSynchronize(nullptr)) != CUDA_SUCCESS)
+      return "cuMemcpyAsync failed: " + describe(result) +
+             " (the row offsets cuSPARSE counted)";
+    for (int64_t i = 0; i <= rows; ++i)
+      rowptr[i] = narrowed[i];
+  }
+  return "";
 }
 
 } // namespace
@@ -419,6 +551,103 @@ extern "C" void _mlir_ciface_amls_rt_gpu_dense_csr_mm(
                   _mlir_ciface_amls_rt_dense_csr_mm(a, b_rowptr, b_colidx,
                                                     b_values, b_cols, c);
                 });
+}
+
+std::optional<cuda::CusparseDense>
+amls::runtime::cuda::planCusparseFromDense(MatrixLayout dense) {
+  // Every cell may be an entry: the count must fit 32-bit indices.
+  if (dense.rows <= 0 || dense.cols <= 0 || dense.rows >= INT_MAX ||
+      dense.cols > INT_MAX || dense.rows * dense.cols > INT_MAX)
+    return std::nullopt;
+  std::optional<UnitStride> stored = unitStride(dense);
+  if (!stored)
+    return std::nullopt;
+  return CusparseDense{dense.rows, dense.cols, stored->leading,
+                       stored->rowMajor};
+}
+
+extern "C" int64_t
+_mlir_ciface_amls_rt_gpu_csr_count_dense(AmlsMatrixF64 *x,
+                                         AmlsVectorI64 *rowptr) {
+  int64_t *offsets = rowptr->aligned + rowptr->offset;
+  {
+    // A count starts afresh (a failed program may have left one pending).
+    std::lock_guard<std::mutex> lock(cusparseMutex);
+    takePending(origin(x), offsets);
+  }
+  std::optional<cuda::CusparseDense> layout =
+      cuda::planCusparseFromDense(layoutOf(x));
+  if (!layout || !cuda::loadCusparse().empty()) {
+    ++cpuSparseCalls;
+    return _mlir_ciface_amls_rt_csr_count_dense(x, rowptr);
+  }
+  std::string problem;
+  bool onDevice = false;
+  int64_t nnz = 0;
+  {
+    ScopedContext scoped;
+    const Driver &cu = ready();
+    onDevice = isManaged(cu, origin(x));
+    if (onDevice) {
+      std::lock_guard<std::mutex> lock(cusparseMutex);
+      problem =
+          denseToCsr(cu, *layout, origin(x), nnz, offsets, nullptr, nullptr);
+      if (problem.empty())
+        pendingConversions.push_back({origin(x), offsets});
+    }
+  }
+  if (!problem.empty())
+    fail(std::move(problem));
+  if (!onDevice) {
+    ++cpuSparseCalls;
+    return _mlir_ciface_amls_rt_csr_count_dense(x, rowptr);
+  }
+  ++cusparseCalls;
+  return nnz;
+}
+
+extern "C" void _mlir_ciface_amls_rt_gpu_csr_from_dense(AmlsMatrixF64 *x,
+                                                        AmlsVectorI64 *rowptr,
+                                                        AmlsVectorI32 *colidx,
+                                                        AmlsVectorF64 *values) {
+  const int64_t *offsets = rowptr->aligned + rowptr->offset;
+  bool countedThere = false;
+  {
+    std::lock_guard<std::mutex> lock(cusparseMutex);
+    countedThere = takePending(origin(x), offsets);
+  }
+  if (!countedThere) {
+    ++cpuSparseCalls;
+    _mlir_ciface_amls_rt_csr_from_dense(x, rowptr, colidx, values);
+    return;
+  }
+  // The count's plan held for this matrix.
+  cuda::CusparseDense layout = *cuda::planCusparseFromDense(layoutOf(x));
+  int64_t nnz = offsets[layout.rows];
+  if (nnz == 0) {
+    ++cusparseCalls;
+    return;
+  }
+  std::string problem;
+  {
+    ScopedContext scoped;
+    const Driver &cu = ready();
+    int32_t *columns = colidx->aligned + colidx->offset;
+    double *entries = values->aligned + values->offset;
+    if (!isManaged(cu, columns) || !isManaged(cu, entries)) {
+      problem = "cuSPARSE counted the entries of a " +
+                std::to_string(layout.rows) + " x " +
+                std::to_string(layout.cols) +
+                " matrix, whose CSR arrays are not device memory";
+    } else {
+      std::lock_guard<std::mutex> lock(cusparseMutex);
+      problem =
+          denseToCsr(cu, layout, origin(x), nnz, nullptr, columns, entries);
+    }
+  }
+  if (!problem.empty())
+    fail(std::move(problem));
+  ++cusparseCalls;
 }
 
 void amls::runtime::cuda::detail::countSparseProducts(Statistics &statistics) {

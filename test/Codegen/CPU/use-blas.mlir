@@ -113,10 +113,15 @@ func.func @tensors(%A: tensor<4x3xf64>, %B: tensor<3x2xf64>, %C: tensor<4x2xf64>
 // CUBLAS-NEXT: call @amls_rt_gpu_csr_spmm_t(%[[P]], %[[I]], %[[V]], %[[N]], %[[B]], %[[C]]) :
 // CUBLAS-NEXT: call @amls_rt_gpu_dense_csr_mm(%[[B]], %[[P]], %[[I]], %[[V]], %[[N]], %[[C]]) :
 // CUBLAS-NEXT: call @amls_rt_gpu_csr_to_dense(%[[P]], %[[I]], %[[V]], %[[N]], %[[C]]) :
+// CUBLAS-NEXT: %[[NNZ:.*]] = call @amls_rt_gpu_csr_count_dense(%[[C]], %[[P]]) :
+// CUBLAS-NEXT: call @amls_rt_gpu_csr_from_dense(%[[C]], %[[P]], %[[I]], %[[V]]) :
 // CUBLAS-NEXT: call @amls_rt_csr_tsmm(
+// CUBLAS: return %[[NNZ]]
 // CUBLAS-NOT: @amls_rt_csr_spmm
 // CUBLAS-NOT: @amls_rt_dense_csr_mm
 // CUBLAS-NOT: @amls_rt_csr_to_dense
+// CUBLAS-NOT: @amls_rt_csr_count_dense
+// CUBLAS-NOT: @amls_rt_csr_from_dense
 // CUSPARSE-LABEL: func @csr_products
 // CUSPARSE: call @amls_rt_gpu_csr_spmm(
 // CUSPARSE-NEXT: call @amls_rt_gpu_csr_spmm_t(
@@ -128,12 +133,16 @@ func.func private @amls_rt_csr_spmm(memref<?xi64, strided<[?], offset: ?>>, memr
 func.func private @amls_rt_csr_spmm_t(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 func.func private @amls_rt_dense_csr_mm(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
 func.func private @amls_rt_csr_to_dense(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
+func.func private @amls_rt_csr_count_dense(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>) -> i64 attributes {llvm.emit_c_interface}
+func.func private @amls_rt_csr_from_dense(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>) attributes {llvm.emit_c_interface}
 func.func private @amls_rt_csr_tsmm(memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) attributes {llvm.emit_c_interface}
-func.func @csr_products(%p: memref<?xi64, strided<[?], offset: ?>>, %i: memref<?xi32, strided<[?], offset: ?>>, %v: memref<?xf64, strided<[?], offset: ?>>, %n: i64, %b: memref<?x?xf64, strided<[?, ?], offset: ?>>, %c: memref<?x?xf64, strided<[?, ?], offset: ?>>) {
+func.func @csr_products(%p: memref<?xi64, strided<[?], offset: ?>>, %i: memref<?xi32, strided<[?], offset: ?>>, %v: memref<?xf64, strided<[?], offset: ?>>, %n: i64, %b: memref<?x?xf64, strided<[?, ?], offset: ?>>, %c: memref<?x?xf64, strided<[?, ?], offset: ?>>) -> i64 {
   call @amls_rt_csr_spmm(%p, %i, %v, %n, %b, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   call @amls_rt_csr_spmm_t(%p, %i, %v, %n, %b, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   call @amls_rt_dense_csr_mm(%b, %p, %i, %v, %n, %c) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   call @amls_rt_csr_to_dense(%p, %i, %v, %n, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+  %nnz = call @amls_rt_csr_count_dense(%c, %p) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>) -> i64
+  call @amls_rt_csr_from_dense(%c, %p, %i, %v) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>) -> ()
   call @amls_rt_csr_tsmm(%p, %i, %v, %n, %c) : (memref<?xi64, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, i64, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
-  return
+  return %nnz : i64
 }

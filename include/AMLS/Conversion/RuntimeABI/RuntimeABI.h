@@ -95,12 +95,15 @@ enum class RuntimeFunction {
   CSRSpMM,
   CSRSpMMTransposed,
   DenseCSRMatmul,
-  // The same three products and the conversion to dense on cuSPARSE
-  // (libamls_cuda_runtime, --target=gpu), with the same arguments.
+  // The same three products and the conversions to and from dense on
+  // cuSPARSE (libamls_cuda_runtime, --target=gpu), with the same
+  // arguments.
   GpuCSRSpMM,
   GpuCSRSpMMTransposed,
   GpuDenseCSRMatmul,
   GpuCSRToDense,
+  GpuCSRCountDense,
+  GpuCSRFromDense,
   CSRSpGEMMCount,
   CSRSpGEMMFill,
   CSRTsmm,
