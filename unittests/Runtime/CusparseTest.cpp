@@ -187,8 +187,9 @@ TEST(CusparseTest, PlanComputesTheProducts) {
         cellOfResult[i * result.rowStride + j * result.colStride] = true;
       }
     for (size_t k = 0; k < result.cells.size(); ++k)
-      if (!cellOfResult[k])
+      if (!cellOfResult[k]) {
         EXPECT_EQ(result.cells[k], before[k]) << what << ", padding " << k;
+      }
   }
 }
 
@@ -216,8 +217,9 @@ TEST(CusparseTest, ToDensePlanWritesEveryCell) {
       for (int64_t j = 0; j < a.cols; ++j)
         EXPECT_EQ(out.at(i, j), a.at(i, j)) << i << "," << j;
     for (size_t k = 0; k < out.cells.size(); ++k)
-      if (!cellOfResult[k])
+      if (!cellOfResult[k]) {
         EXPECT_EQ(out.cells[k], before[k]) << "padding " << k;
+      }
   }
   // Another shape, no unit stride, an empty matrix, 32-bit indices.
   EXPECT_FALSE(cuda::planCusparseToDense(7, 5, 10, {7, 4, 4, 1}));
