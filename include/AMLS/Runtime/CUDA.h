@@ -219,8 +219,8 @@ std::optional<CusparseDense> planCusparseFromDense(MatrixLayout dense);
 
 /// The plan for writing a CSR A of `sparseRows` x `sparseCols` and `nnz`
 /// entries into the dense `result` (amls_rt_csr_to_dense), or nothing when
-/// the shapes differ, A is empty, its sizes exceed 32-bit indices or the
-/// result has no unit stride.
+/// the shapes differ, A has no rows or columns, its sizes exceed 32-bit
+/// indices or the result has no unit stride.
 std::optional<CusparsePlan> planCusparseToDense(int64_t sparseRows,
                                                 int64_t sparseCols, int64_t nnz,
                                                 MatrixLayout result);

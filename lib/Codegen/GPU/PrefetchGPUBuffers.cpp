@@ -115,15 +115,16 @@ std::optional<uint64_t> elementBytes(Type type) {
 }
 
 /// Whether a load or store touches a single cell rather than sweeping the
-/// buffer: no index depends on a loop around it (within the function).
+/// buffer: no index depends on any loop around it (within the function).
 /// Such an access is left to the driver's faults, which move one page.
 bool touchesOneCell(Operation *op, ValueRange indices) {
   for (Operation *loop = op->getParentOp();
        loop && !isa<FunctionOpInterface>(loop); loop = loop->getParentOp())
-    if (isa<LoopLikeOpInterface>(loop))
-      return llvm::none_of(indices, [&](Value index) {
-        return loop->isAncestor(index.getParentRegion()->getParentOp());
-      });
+    if (isa<LoopLikeOpInterface>(loop) &&
+        llvm::any_of(indices, [&](Value index) {
+          return loop->isAncestor(index.getParentRegion()->getParentOp());
+        }))
+      return false;
   return true;
 }
 

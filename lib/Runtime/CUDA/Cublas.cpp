@@ -149,8 +149,10 @@ cublasStatus_t symmetricProduct(const Driver &cu, cublasHandle_t handle,
                                     plan.n, plan.n, &one, c, plan.ldResult,
                                     &one, s, plan.n, c, plan.ldResult);
     });
-  // The calls are ordered on the legacy default stream (the caller waits
-  // for them), and the scratch is kept for the next call.
+  // The calls are ordered on the legacy default stream (cuMemFree waits for
+  // them where a large scratch goes back); a smaller one is kept for the
+  // next call.
+  scratchBlock.shrink(cu);
   return status;
 }
 

@@ -97,6 +97,16 @@ void *amls::runtime::cuda::detail::DeviceScratch::get(const Driver &cu,
   return reinterpret_cast<void *>(block);
 }
 
+void amls::runtime::cuda::detail::DeviceScratch::shrink(const Driver &cu,
+                                                        uint64_t keep) {
+  if (!block || capacity <= keep)
+    return;
+  cu.cuMemFree(block);
+  scratchBytes -= capacity;
+  block = 0;
+  capacity = 0;
+}
+
 std::optional<UnitStride>
 amls::runtime::cuda::detail::unitStride(MatrixLayout view) {
   if (view.cols <= 1 || view.colStride == 1) {

@@ -246,8 +246,10 @@ std::string runOnCusparse(const Driver &cu, const cuda::CusparsePlan &plan,
   if (sparse)
     sp.cusparseDestroySpMat(sparse);
   // The handle's stream is the legacy default stream: the host reads the
-  // result next, and the next call reuses the scratch.
+  // result next, and the next call reuses the scratch (unless it is large).
   CUresult waited = cu.cuStreamSynchronize(nullptr);
+  rowPointerBlock.shrink(cu);
+  bufferBlock.shrink(cu);
   if (step.status != CUSPARSE_STATUS_SUCCESS)
     return "cuSPARSE: " + step.failed + " failed for a " +
            std::to_string(rows) + " x " + std::to_string(a.cols) +
@@ -323,6 +325,10 @@ struct PendingConversion {
   const int64_t *rowptr;
 };
 std::vector<PendingConversion> pendingConversions;
+
+/// At most this many conversions pending: a count whose fill never runs (a
+/// program that failed between them) is forgotten eventually.
+constexpr size_t kMaxPendingConversions = 64;
 
 /// Removes the pending conversion of `dense` into `rowptr`; whether there
 /// was one.
@@ -402,6 +408,7 @@ std::string denseToCsr(const Driver &cu, const cuda::CusparseDense &layout,
   if (sparse)
     sp.cusparseDestroySpMat(sparse);
   CUresult waited = cu.cuStreamSynchronize(nullptr);
+  bufferBlock.shrink(cu);
   std::string what = "a " + std::to_string(rows) + " x " +
                      std::to_string(cols) + " matrix to CSR";
   if (step.status != CUSPARSE_STATUS_SUCCESS)
@@ -428,6 +435,7 @@ std::string denseToCsr(const Driver &cu, const cuda::CusparseDense &layout,
     for (int64_t i = 0; i <= rows; ++i)
       rowptr[i] = narrowed[i];
   }
+  rowPointerBlock.shrink(cu);
   return "";
 }
 
@@ -577,7 +585,9 @@ _mlir_ciface_amls_rt_gpu_csr_count_dense(AmlsMatrixF64 *x,
   }
   std::optional<cuda::CusparseDense> layout =
       cuda::planCusparseFromDense(layoutOf(x));
-  if (!layout || !cuda::loadCusparse().empty()) {
+  // Row pointers of another length: the CPU's kernel says so.
+  if (!layout || rowptr->sizes[0] != layout->rows + 1 ||
+      !cuda::loadCusparse().empty()) {
     ++cpuSparseCalls;
     return _mlir_ciface_amls_rt_csr_count_dense(x, rowptr);
   }
@@ -592,8 +602,11 @@ _mlir_ciface_amls_rt_gpu_csr_count_dense(AmlsMatrixF64 *x,
       std::lock_guard<std::mutex> lock(cusparseMutex);
       problem =
           denseToCsr(cu, *layout, origin(x), nnz, offsets, nullptr, nullptr);
-      if (problem.empty())
+      if (problem.empty()) {
+        if (pendingConversions.size() == kMaxPendingConversions)
+          pendingConversions.erase(pendingConversions.begin());
         pendingConversions.push_back({origin(x), offsets});
+      }
     }
   }
   if (!problem.empty())
@@ -621,8 +634,13 @@ extern "C" void _mlir_ciface_amls_rt_gpu_csr_from_dense(AmlsMatrixF64 *x,
     _mlir_ciface_amls_rt_csr_from_dense(x, rowptr, colidx, values);
     return;
   }
-  // The count's plan held for this matrix.
-  cuda::CusparseDense layout = *cuda::planCusparseFromDense(layoutOf(x));
+  // The count's plan held for this matrix (and a pending count is only
+  // recorded with one).
+  std::optional<cuda::CusparseDense> planned =
+      cuda::planCusparseFromDense(layoutOf(x));
+  if (!planned)
+    fail("cuSPARSE counted the entries of a matrix it cannot convert");
+  cuda::CusparseDense layout = *planned;
   int64_t nnz = offsets[layout.rows];
   if (nnz == 0) {
     ++cusparseCalls;

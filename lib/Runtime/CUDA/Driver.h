@@ -96,6 +96,9 @@ public:
   /// At least `bytes` of device memory, or null when the device has not
   /// that much to give.
   void *get(const Driver &cu, uint64_t bytes);
+  /// Gives a block larger than `keep` bytes back after the call that
+  /// needed it: one large product does not pin its scratch for good.
+  void shrink(const Driver &cu, uint64_t keep = uint64_t(256) << 20);
 
 private:
   CUdeviceptr block = 0;

@@ -1,8 +1,9 @@
 // RUN: amls-opt %s -split-input-file -amls-prefetch-gpu-buffers | FileCheck %s
 
 // The host writes A (a loop over its rows), a kernel reads it and writes
-// B, the host sums B's first column: A moves to the device before the
-// kernel, B (fresh before the kernel: no move) to the host before the sum.
+// B, the host sums B's first column (a nest whose outer loop sweeps the
+// rows): A moves to the device before the kernel, B (fresh before the
+// kernel: no move) to the host before the sum.
 // The 16x16 buffer C (2 KiB) stays on the host: no migration for it. Single
 // cells read or written on the host move nothing (the driver's fault moves
 // their page): B's cell read after the sum, D's cell written before a
@@ -16,6 +17,7 @@
 // CHECK: gpu.terminator
 // CHECK: memref.extract_strided_metadata %[[B:[^ ]*]]
 // CHECK: call @amls_rt_gpu_prefetch(%{{.*}}, %{{.*}}, %c0_i32{{[_0-9]*}})
+// CHECK-NEXT: scf.for
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: memref.load %[[B]]
 // CHECK-NOT: amls_rt_gpu_prefetch
@@ -46,9 +48,12 @@ func.func @straight_line(%v: f64) -> f64 {
     gpu.terminator
   }
   %r = scf.for %i = %c0 to %c1000 step %c1 iter_args(%sum = %zero) -> (f64) {
-    %e = memref.load %b[%i, %c0] : memref<1000x100xf64>
-    %n = arith.addf %sum, %e : f64
-    scf.yield %n : f64
+    %row = scf.for %j = %c0 to %c1 step %c1 iter_args(%part = %sum) -> (f64) {
+      %e = memref.load %b[%i, %c0] : memref<1000x100xf64>
+      %n = arith.addf %part, %e : f64
+      scf.yield %n : f64
+    }
+    scf.yield %row : f64
   }
   %one = memref.load %b[%c1, %c1] : memref<1000x100xf64>
   %s = memref.load %c[%c0, %c0] : memref<16x16xf64>
