@@ -78,12 +78,12 @@ for expected in *.expected; do
   fi
   grep amls-gpu-driver "$name.log" | sed 's/^/  /'
   python3 compare.py "$expected" "$name.actual" || failed=1
-  # The same program on the CPU (16 threads), for the times.
-  if grep -q '^TIME' "$name.actual"; then
-    ./"$name-cpu" >"$name.cpu" 2>&1
-    sed 's/^TIME/  gpu:/' "$name.actual" | grep '^  gpu:'
-    sed 's/^TIME/  cpu:/' "$name.cpu" | grep '^  cpu:'
-  fi
+  # The same program on the CPU (16 threads), for the times: the whole
+  # program's (end to end, the driver lines) and its TIME lines.
+  ./"$name-cpu" >"$name.cpu" 2>"$name.cpu.log"
+  grep amls-cpu-driver "$name.cpu.log" | sed 's/^/  /'
+  sed 's/^TIME/  gpu:/' "$name.actual" | grep '^  gpu:'
+  sed 's/^TIME/  cpu:/' "$name.cpu" | grep '^  cpu:'
   if [ "$name" = spmv ] && python3 -c "import torch" 2>/dev/null; then
     python3 torch_peer.py
   fi
