@@ -345,9 +345,10 @@ bool takePending(const double *dense, const int64_t *rowptr) {
 }
 
 /// Dense to CSR on cuSPARSE (the caller holds cusparseMutex): the analysis
-/// counts the entries into `nnz` and, with `rowptr`, their row offsets
-/// (widened into it); with `colidx` and `values`, the conversion fills
-/// them, where the analysis must count `nnz` again. "" on success.
+/// counts the entries into `nnz` and their row offsets into `rowptr`
+/// (widened); with `colidx` and `values`, where the analysis must count
+/// `nnz` again, the conversion fills them and `rowptr` again. "" on
+/// success.
 std::string denseToCsr(const Driver &cu, const cuda::CusparseDense &layout,
                        const double *dense, int64_t &nnz, int64_t *rowptr,
                        int32_t *colidx, double *values) {
@@ -421,8 +422,12 @@ std::string denseToCsr(const Driver &cu, const cuda::CusparseDense &layout,
     return "cuSPARSE: converting " + what + " counted " +
            std::to_string(counted) + " entries, where its count had " +
            std::to_string(nnz);
-  if (!filling) {
+  // The row offsets, widened into AMLS's row pointers: after the analysis
+  // for the count (its total is the count's), and again after the
+  // conversion, whose offsets are final whatever the analysis left.
+  if (!filling)
     nnz = counted;
+  {
     std::vector<int32_t> narrowed(rows + 1);
     if (CUresult result =
             cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(narrowed.data()),
@@ -432,8 +437,9 @@ std::string denseToCsr(const Driver &cu, const cuda::CusparseDense &layout,
         (result = cu.cuStreamSynchronize(nullptr)) != CUDA_SUCCESS)
       return "cuMemcpyAsync failed: " + describe(result) +
              " (the row offsets cuSPARSE counted)";
-    for (int64_t i = 0; i <= rows; ++i)
+    for (int64_t i = 0; i < rows; ++i)
       rowptr[i] = narrowed[i];
+    rowptr[rows] = nnz;
   }
   rowPointerBlock.shrink(cu);
   return "";
@@ -623,7 +629,7 @@ extern "C" void _mlir_ciface_amls_rt_gpu_csr_from_dense(AmlsMatrixF64 *x,
                                                         AmlsVectorI64 *rowptr,
                                                         AmlsVectorI32 *colidx,
                                                         AmlsVectorF64 *values) {
-  const int64_t *offsets = rowptr->aligned + rowptr->offset;
+  int64_t *offsets = rowptr->aligned + rowptr->offset;
   bool countedThere = false;
   {
     std::lock_guard<std::mutex> lock(cusparseMutex);
@@ -660,7 +666,7 @@ extern "C" void _mlir_ciface_amls_rt_gpu_csr_from_dense(AmlsMatrixF64 *x,
     } else {
       std::lock_guard<std::mutex> lock(cusparseMutex);
       problem =
-          denseToCsr(cu, layout, origin(x), nnz, nullptr, columns, entries);
+          denseToCsr(cu, layout, origin(x), nnz, offsets, columns, entries);
     }
   }
   if (!problem.empty())
