@@ -469,7 +469,7 @@ int main(int argc, char **argv) {
           "products: {10} on cuBLAS ({11} through syrk), {12} on the CPU, "
           "CSR products and conversions: {13} on cuSPARSE, {14} on the CPU, "
           "migrations: {15} to the device ({16} bytes), {17} to the host "
-          "({18} bytes)\n",
+          "({18} bytes), {19} bytes of library scratch held\n",
           device.name,
           runtime::cuda::chipName(device.computeMajor, device.computeMinor),
           device.multiprocessors, options.gpuChip, gpu.modulesLoaded,
@@ -478,7 +478,7 @@ int main(int argc, char **argv) {
           gpu.cublasSymmetricProducts, gpu.cpuProducts, gpu.cusparseCalls,
           gpu.cpuSparseCalls, gpu.migrationsToDevice,
           gpu.migrationBytesToDevice, gpu.migrationsToHost,
-          gpu.migrationBytesToHost);
+          gpu.migrationBytesToHost, gpu.scratchBytes);
     }
 #endif
     // The largest buffers, for the computations they were for.
