@@ -276,9 +276,10 @@ struct MapParallelLoopsToGPU
     tileSizes[rank - 1] = innerTile;
     if (rank >= 2)
       tileSizes[rank - 2] = rowTile;
+    // tileParallelLoop erases `loop`: nothing of it is read after.
+    Builder b(loop.getContext());
     auto [grid, block] =
         scf::tileParallelLoop(loop, tileSizes, /*noMinMaxBounds=*/false);
-    Builder b(loop.getContext());
     static const gpu::Processor blocks[] = {
         gpu::Processor::BlockX, gpu::Processor::BlockY, gpu::Processor::BlockZ};
     static const gpu::Processor threads[] = {gpu::Processor::ThreadX,
