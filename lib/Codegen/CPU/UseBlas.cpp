@@ -81,18 +81,8 @@ struct AMLSUseBlasPass : public amls::impl::AMLSUseBlasBase<AMLSUseBlasPass> {
       std::optional<RuntimeFunction> function = getCalledRuntimeFunction(call);
       if (!function)
         return;
-      if (*function == RuntimeFunction::CSRSpMM)
-        calls.push_back({call, RuntimeFunction::GpuCSRSpMM});
-      else if (*function == RuntimeFunction::CSRSpMMTransposed)
-        calls.push_back({call, RuntimeFunction::GpuCSRSpMMTransposed});
-      else if (*function == RuntimeFunction::DenseCSRMatmul)
-        calls.push_back({call, RuntimeFunction::GpuDenseCSRMatmul});
-      else if (*function == RuntimeFunction::CSRToDense)
-        calls.push_back({call, RuntimeFunction::GpuCSRToDense});
-      else if (*function == RuntimeFunction::CSRCountDense)
-        calls.push_back({call, RuntimeFunction::GpuCSRCountDense});
-      else if (*function == RuntimeFunction::CSRFromDense)
-        calls.push_back({call, RuntimeFunction::GpuCSRFromDense});
+      if (std::optional<RuntimeFunction> onGpu = getCusparseVersion(*function))
+        calls.push_back({call, *onGpu});
     });
     llvm::SmallSetVector<StringAttr, 6> replaced;
     for (auto [call, function] : calls) {

@@ -87,7 +87,9 @@ bool operator==(const State &a, const State &b) {
 
 /// The allocation a view reads: views (subviews, reshapes, transposes,
 /// casts) are followed to their sources.
-/// A view of an unranked memref stops there.
+/// A view of an unranked memref stops there. (memref::skipViewLikeOps
+/// follows ViewLikeOpInterface only, which memref.transpose does not
+/// implement in MLIR 22, and steps into unranked sources.)
 Value bufferOf(Value memref) {
   while (Operation *definition = memref.getDefiningOp()) {
     Value source;
@@ -126,40 +128,6 @@ bool touchesOneCell(Operation *op, ValueRange indices) {
         }))
       return false;
   return true;
-}
-
-/// Runtime calls whose memrefs the device reads and writes (cuBLAS,
-/// cuSPARSE).
-bool runsOnDevice(RuntimeFunction function) {
-  switch (function) {
-  case RuntimeFunction::GpuGemmF64:
-  case RuntimeFunction::GpuGemmF32:
-  case RuntimeFunction::GpuCSRSpMM:
-  case RuntimeFunction::GpuCSRSpMMTransposed:
-  case RuntimeFunction::GpuDenseCSRMatmul:
-  case RuntimeFunction::GpuCSRToDense:
-  case RuntimeFunction::GpuCSRCountDense:
-  case RuntimeFunction::GpuCSRFromDense:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// The operand of a cuSPARSE call that holds the CSR's row pointers.
-std::optional<unsigned> csrRowPointersOperand(RuntimeFunction function) {
-  switch (function) {
-  case RuntimeFunction::GpuCSRSpMM:
-  case RuntimeFunction::GpuCSRSpMMTransposed:
-  case RuntimeFunction::GpuCSRToDense:
-    return 0;
-  case RuntimeFunction::GpuDenseCSRMatmul:
-  case RuntimeFunction::GpuCSRCountDense:
-  case RuntimeFunction::GpuCSRFromDense:
-    return 1;
-  default:
-    return std::nullopt;
-  }
 }
 
 /// Whether a buffer of this type is always small enough to stay on the
@@ -203,14 +171,14 @@ private:
             state[bufferOf(operand)] = Side::Mixed;
         return;
       }
-      if (!runsOnDevice(*function))
+      if (!runtimeFunctionRunsOnDevice(*function))
         return accessOperands(op, Side::Host, state);
       // cuSPARSE's calls read a CSR's row pointers on the host (they are
       // narrowed there for each call); the rest goes to the device.
-      std::optional<unsigned> rowPointers = csrRowPointersOperand(*function);
+      std::optional<unsigned> onHost = getHostReadOperand(*function);
       for (auto [index, operand] : llvm::enumerate(call.getOperands()))
         if (isa<MemRefType>(operand.getType()))
-          access(op, operand, index == rowPointers ? Side::Host : Side::Device,
+          access(op, operand, index == onHost ? Side::Host : Side::Device,
                  state);
       return;
     }
@@ -265,7 +233,7 @@ private:
           if (auto call = dyn_cast<func::CallOp>(nested))
             if (std::optional<RuntimeFunction> function =
                     getCalledRuntimeFunction(call);
-                function && runsOnDevice(*function))
+                function && runtimeFunctionRunsOnDevice(*function))
               return WalkResult::interrupt();
           return WalkResult::advance();
         })

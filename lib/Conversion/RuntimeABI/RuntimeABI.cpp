@@ -571,6 +571,61 @@ bool mlir::amls::runtimeFunctionMayFail(RuntimeFunction function) {
   }
 }
 
+std::optional<RuntimeFunction>
+mlir::amls::getCusparseVersion(RuntimeFunction function) {
+  using F = RuntimeFunction;
+  switch (function) {
+  case F::CSRSpMM:
+    return F::GpuCSRSpMM;
+  case F::CSRSpMMTransposed:
+    return F::GpuCSRSpMMTransposed;
+  case F::DenseCSRMatmul:
+    return F::GpuDenseCSRMatmul;
+  case F::CSRToDense:
+    return F::GpuCSRToDense;
+  case F::CSRCountDense:
+    return F::GpuCSRCountDense;
+  case F::CSRFromDense:
+    return F::GpuCSRFromDense;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool mlir::amls::runtimeFunctionRunsOnDevice(RuntimeFunction function) {
+  using F = RuntimeFunction;
+  switch (function) {
+  case F::GpuGemmF64:
+  case F::GpuGemmF32:
+  case F::GpuCSRSpMM:
+  case F::GpuCSRSpMMTransposed:
+  case F::GpuDenseCSRMatmul:
+  case F::GpuCSRToDense:
+  case F::GpuCSRCountDense:
+  case F::GpuCSRFromDense:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<unsigned>
+mlir::amls::getHostReadOperand(RuntimeFunction function) {
+  using F = RuntimeFunction;
+  switch (function) {
+  case F::GpuCSRSpMM:
+  case F::GpuCSRSpMMTransposed:
+  case F::GpuCSRToDense:
+    return 0;
+  case F::GpuDenseCSRMatmul:
+  case F::GpuCSRCountDense:
+  case F::GpuCSRFromDense:
+    return 1;
+  default:
+    return std::nullopt;
+  }
+}
+
 bool mlir::amls::runtimeCallOnlyReads(func::CallOp call, unsigned operand) {
   std::optional<RuntimeFunction> function = getCalledRuntimeFunction(call);
   if (!function)

@@ -38,35 +38,27 @@ struct Cublas {
 };
 
 std::mutex cublasMutex;
-Cublas cublasTable;
-bool cublasLoaded = false;
-/// Why the candidates did not load, kept for later calls.
-std::string cublasProblem;
 
-constexpr const char *kCublasLibraries[] = {
-    "libcublas.so.13",
-    "libcublas.so.12",
-#ifdef AMLS_CUDA_LIBRARY_DIR
-    AMLS_CUDA_LIBRARY_DIR "/libcublas.so",
-#endif
-};
-
-std::string loadCublasLocked(const char *library) {
-  if (cublasLoaded)
-    return "";
-  Cublas table;
-  std::string problem = loadLibrary(library, "no cuBLAS",
-                                    {
+/// The table's functions, bound to their (versioned) names.
+std::vector<LibrarySymbol> cublasSymbols(Cublas &table) {
+  return {
 #define AMLS_CUBLAS_SYMBOL(name)                                               \
   {AMLS_CUDA_STRINGIFY_EXPANDED(name), reinterpret_cast<void **>(&table.name)},
 #include "CublasSymbols.def"
-                                    });
-  if (!problem.empty())
-    return problem;
-  cublasTable = table;
-  cublasLoaded = true;
-  return "";
+  };
 }
+
+DynamicLibrary<Cublas> cublasLibrary("no cuBLAS",
+                                     {
+                                         "libcublas.so.13",
+                                         "libcublas.so.12",
+#ifdef AMLS_CUDA_LIBRARY_DIR
+                                         AMLS_CUDA_LIBRARY_DIR "/libcublas.so",
+#endif
+                                     },
+                                     cublasSymbols);
+/// Its functions, once loaded (under cublasMutex).
+const Cublas &cublasTable = cublasLibrary.functions();
 
 /// The process's cuBLAS handle, created in device 0's primary context on
 /// first use; null with `status` set when it cannot be. cuBLAS handles are
@@ -248,25 +240,13 @@ void gpuGemm(Matrix *a, Matrix *b, Matrix *c,
 } // namespace
 
 std::string amls::runtime::cuda::cublasLibraryCandidates() {
-  std::string names;
-  for (const char *library : kCublasLibraries)
-    names += (names.empty() ? "" : ", ") + std::string(library);
-  return names;
+  std::lock_guard<std::mutex> lock(cublasMutex);
+  return cublasLibrary.candidateNames();
 }
 
 std::string amls::runtime::cuda::loadCublas(const char *library) {
   std::lock_guard<std::mutex> lock(cublasMutex);
-  if (library)
-    return loadCublasLocked(library);
-  if (cublasLoaded)
-    return "";
-  if (!cublasProblem.empty())
-    return cublasProblem;
-  for (const char *candidate : kCublasLibraries)
-    if (loadCublasLocked(candidate).empty())
-      return "";
-  cublasProblem = "no cuBLAS: none of " + cublasLibraryCandidates() + " loads";
-  return cublasProblem;
+  return cublasLibrary.load(library);
 }
 
 std::optional<cuda::CublasGemm>

@@ -29,32 +29,31 @@ using namespace amls::runtime::cuda::detail;
 
 namespace {
 
-Driver driverTable;
-std::mutex loadMutex;
-bool driverLoaded = false;
-
-std::string loadLocked(const char *library) {
-  if (driverLoaded)
-    return "";
-  Driver table;
-  std::string problem = loadLibrary(library, "no CUDA driver",
-                                    {
+/// The driver's functions, bound to their versioned names.
+std::vector<LibrarySymbol> driverSymbols(Driver &table) {
+  return {
 #define AMLS_CUDA_SYMBOL(name)                                                 \
   {AMLS_CUDA_STRINGIFY_EXPANDED(name), reinterpret_cast<void **>(&table.name)},
 #include "DriverSymbols.def"
-                                    });
-  if (!problem.empty())
-    return problem;
-  driverTable = table;
-  driverLoaded = true;
-  return "";
+  };
+}
+
+std::mutex loadMutex;
+DynamicLibrary<Driver> driverLibrary("no CUDA driver",
+                                     {amls::runtime::cuda::kDriverLibrary},
+                                     driverSymbols);
+/// The functions (null until loaded: describe() checks).
+const Driver &driverTable = driverLibrary.functions();
+
+std::string loadLocked(const char *library) {
+  return driverLibrary.load(library);
 }
 
 } // namespace
 
 std::string amls::runtime::cuda::detail::loadLibrary(
     const char *library, const char *what,
-    std::initializer_list<LibrarySymbol> symbols) {
+    const std::vector<LibrarySymbol> &symbols) {
   void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();

@@ -41,35 +41,28 @@ struct Cusparse {
 };
 
 std::mutex cusparseMutex;
-Cusparse cusparseTable;
-bool cusparseLoaded = false;
-/// Why the candidates did not load, kept for later calls.
-std::string cusparseProblem;
 
-// CUDA 12 and 13 both ship cuSPARSE 12.
-constexpr const char *kCusparseLibraries[] = {
-    "libcusparse.so.12",
-#ifdef AMLS_CUDA_LIBRARY_DIR
-    AMLS_CUDA_LIBRARY_DIR "/libcusparse.so",
-#endif
-};
-
-std::string loadCusparseLocked(const char *library) {
-  if (cusparseLoaded)
-    return "";
-  Cusparse table;
-  std::string problem = loadLibrary(library, "no cuSPARSE",
-                                    {
+/// The table's functions, bound to their (versioned) names.
+std::vector<LibrarySymbol> cusparseSymbols(Cusparse &table) {
+  return {
 #define AMLS_CUSPARSE_SYMBOL(name)                                             \
   {AMLS_CUDA_STRINGIFY_EXPANDED(name), reinterpret_cast<void **>(&table.name)},
 #include "CusparseSymbols.def"
-                                    });
-  if (!problem.empty())
-    return problem;
-  cusparseTable = table;
-  cusparseLoaded = true;
-  return "";
+  };
 }
+
+// CUDA 12 and 13 both ship cuSPARSE 12.
+DynamicLibrary<Cusparse> cusparseLibrary("no cuSPARSE",
+                                         {
+                                             "libcusparse.so.12",
+#ifdef AMLS_CUDA_LIBRARY_DIR
+                                             AMLS_CUDA_LIBRARY_DIR
+                                             "/libcusparse.so",
+#endif
+                                         },
+                                         cusparseSymbols);
+/// Its functions, once loaded (under cusparseMutex).
+const Cusparse &cusparseTable = cusparseLibrary.functions();
 
 std::atomic<uint64_t> cusparseCalls{0};
 std::atomic<uint64_t> cpuSparseCalls{0};
@@ -448,26 +441,13 @@ std::string denseToCsr(const Driver &cu, const cuda::CusparseDense &layout,
 } // namespace
 
 std::string amls::runtime::cuda::cusparseLibraryCandidates() {
-  std::string names;
-  for (const char *library : kCusparseLibraries)
-    names += (names.empty() ? "" : ", ") + std::string(library);
-  return names;
+  std::lock_guard<std::mutex> lock(cusparseMutex);
+  return cusparseLibrary.candidateNames();
 }
 
 std::string amls::runtime::cuda::loadCusparse(const char *library) {
   std::lock_guard<std::mutex> lock(cusparseMutex);
-  if (library)
-    return loadCusparseLocked(library);
-  if (cusparseLoaded)
-    return "";
-  if (!cusparseProblem.empty())
-    return cusparseProblem;
-  for (const char *candidate : kCusparseLibraries)
-    if (loadCusparseLocked(candidate).empty())
-      return "";
-  cusparseProblem =
-      "no cuSPARSE: none of " + cusparseLibraryCandidates() + " loads";
-  return cusparseProblem;
+  return cusparseLibrary.load(library);
 }
 
 std::optional<cuda::CusparsePlan> amls::runtime::cuda::planCusparseProduct(

@@ -14,9 +14,9 @@
 #include <cuda.h>
 
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #define AMLS_CUDA_STRINGIFY_EXPANDED(name) AMLS_CUDA_STRINGIFY(name)
 #define AMLS_CUDA_STRINGIFY(name) #name
@@ -39,9 +39,68 @@ struct LibrarySymbol {
 /// Opens `library` and looks up every symbol into its address: "" on
 /// success (the library stays loaded), else "<what>: <dlerror>" or
 /// "<what>: <library> lacks <name>" with the library closed again. How
-/// the driver (DriverSymbols.def) and cuBLAS (CublasSymbols.def) load.
+/// the driver (DriverSymbols.def), cuBLAS and cuSPARSE load.
 std::string loadLibrary(const char *library, const char *what,
-                        std::initializer_list<LibrarySymbol> symbols);
+                        const std::vector<LibrarySymbol> &symbols);
+
+/// A library of functions (`Table`, one pointer per function) loaded with
+/// dlopen on first use, from a given name or from the first of its
+/// candidate names that has every function: cuBLAS, cuSPARSE. The first
+/// success is kept for the process, and so is the failure of all the
+/// candidates. Its owner serializes the calls of load().
+template <typename Table> class DynamicLibrary {
+public:
+  /// `missing` starts the messages ("no cuBLAS"); `symbols` binds each
+  /// function's name to its place in a table.
+  DynamicLibrary(const char *missing, std::vector<const char *> candidates,
+                 std::vector<LibrarySymbol> (*symbols)(Table &))
+      : missing(missing), candidates(std::move(candidates)), symbols(symbols) {}
+
+  /// "" when the library is loaded (from `library`, or null: the
+  /// candidates in order), else why not.
+  std::string load(const char *library) {
+    if (loaded)
+      return "";
+    if (library)
+      return loadFrom(library);
+    if (!problem.empty())
+      return problem;
+    for (const char *candidate : candidates)
+      if (loadFrom(candidate).empty())
+        return "";
+    problem = std::string(missing) + ": none of " + candidateNames() + " loads";
+    return problem;
+  }
+
+  /// The candidates' names, comma-separated.
+  std::string candidateNames() const {
+    std::string names;
+    for (const char *candidate : candidates)
+      names += (names.empty() ? "" : ", ") + std::string(candidate);
+    return names;
+  }
+
+  /// The functions (null until load() succeeded).
+  const Table &functions() const { return table; }
+
+private:
+  std::string loadFrom(const char *library) {
+    Table fresh;
+    std::string why = loadLibrary(library, missing, symbols(fresh));
+    if (!why.empty())
+      return why;
+    table = fresh;
+    loaded = true;
+    return "";
+  }
+
+  const char *missing;
+  std::vector<const char *> candidates;
+  std::vector<LibrarySymbol> (*symbols)(Table &);
+  Table table;
+  bool loaded = false;
+  std::string problem;
+};
 
 /// The driver table once device 0 is ready; otherwise the program stops
 /// saying why ("--target=gpu: no CUDA driver: ...").

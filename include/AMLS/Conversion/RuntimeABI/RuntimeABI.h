@@ -184,6 +184,19 @@ std::optional<RuntimeFunction> getCalledRuntimeFunction(func::CallOp call);
 /// a kernel's arguments), that is, end in the runtime's failure point.
 bool runtimeFunctionMayFail(RuntimeFunction function);
 
+/// The cuSPARSE version (libamls_cuda_runtime) of a CSR function that has
+/// one, taking the same arguments: amls-use-blas{library=cublas} redirects
+/// calls to it.
+std::optional<RuntimeFunction> getCusparseVersion(RuntimeFunction function);
+
+/// Whether the device (cuBLAS, cuSPARSE) reads and writes a function's
+/// memref arguments, except the one getHostReadOperand names.
+bool runtimeFunctionRunsOnDevice(RuntimeFunction function);
+
+/// The operand of a device function that the host reads: the CSR's row
+/// pointers of a cuSPARSE function, which it narrows there for each call.
+std::optional<unsigned> getHostReadOperand(RuntimeFunction function);
+
 /// Whether `call` (a call of a runtime function) only reads its operand
 /// #`operand`: the arrays of a CSR argument are the function's input, and
 /// scalars are values. Any other buffer may be written.
