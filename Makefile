@@ -25,12 +25,15 @@
 #                (loops of temporaries, the examples' peak memory, threads;
 #                MEMORY_BENCH_FLAGS="--size large" for the large examples)
 #   make leak-check  the integration tests under valgrind's leak checker
-#   make asan-check  the integration and example tests and the runtime's unit
-#                tests built with AddressSanitizer + UndefinedBehaviorSanitizer
-#                (in build-asan/; CI runs it after `make check`)
+#   make asan-check  the integration programs (optimized configuration), the
+#                runtime's and the session's unit tests built with clang-22's
+#                AddressSanitizer + UndefinedBehaviorSanitizer (in build-asan/),
+#                then each fuzz target for FUZZ_SMOKE_SECONDS=60 (CI runs it
+#                after `make check`)
 #   make docs    regenerate the ODS references in docs/
 #   make fuzz    fuzz the DML frontend (make fuzz-dml) and the file readers
 #                (make fuzz-readers) with libFuzzer, FUZZ_SECONDS=600 each
+#                (the targets come from the sanitizer build, build-asan/)
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
 
@@ -51,7 +54,7 @@ BENCH_PACKAGES := gcc libgraphblas-dev
 SPARSE_BENCH_FLAGS ?=
 
 .PHONY: all deps build install demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
-        asan-check \
+        asan-build asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml clean
 
@@ -101,29 +104,37 @@ leak-check: build
 	/usr/lib/llvm-22/bin/lit -sv --param leak_check=1 $(BUILD_DIR)/test/Integration
 
 # The project's code under AddressSanitizer and UndefinedBehaviorSanitizer
-# (-O1; MLIR, LLVM and the JIT-compiled code are not instrumented). The
-# runtime's pool poisons cached blocks and the slack after each buffer, so
-# the runtime's kernels are checked against the sizes compiled code asked for.
+# (-O1; MLIR, LLVM and the JIT-compiled code are not instrumented), built with
+# clang-22 like the main build, in build-asan/. The runtime's pool poisons
+# cached blocks and the slack after each buffer, so the runtime's kernels
+# are checked against the sizes compiled code asked for. The same build has
+# the libFuzzer targets (fuzz/CMakeLists.txt); CI runs each for a smoke.
+# Integration programs run in their optimized configuration only (the
+# differential configurations run unsanitized in `make check`).
 ASAN_BUILD_DIR ?= build-asan
 ASAN_TARGETS := amls-opt amls-run amls-translate amls_runtime AMLSRuntimeTests \
-                AMLSSessionTests
+                AMLSSessionTests amls-dml-fuzzer amls-reader-fuzzer
+SANITIZER_PACKAGES := clang-22 libclang-rt-22-dev
 export ASAN_OPTIONS ?= detect_leaks=1:allocator_may_return_null=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
-# GCC's sanitizers, as validated so far; its targets are executables, which
-# the TypeID naming above does not affect.
-asan-check: deps
+FUZZ_SMOKE_SECONDS ?= 60
+$(ASAN_BUILD_DIR)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
 	  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
 	  -DAMLS_SANITIZERS=address,undefined \
 	  -DMLIR_DIR=$(LLVM_PREFIX)/lib/cmake/mlir \
 	  -DLLVM_EXTERNAL_LIT=$(LLVM_PREFIX)/bin/lit \
 	  -DPython3_EXECUTABLE=/usr/bin/python3
+asan-build: deps
+	@scripts/ensure-packages.sh $(SANITIZER_PACKAGES)
+	@$(MAKE) --no-print-directory $(ASAN_BUILD_DIR)/build.ninja
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(ASAN_TARGETS)
-	$(LLVM_PREFIX)/bin/lit -sv --param sanitized=1 \
-	  $(ASAN_BUILD_DIR)/test/Integration $(ASAN_BUILD_DIR)/test/Examples
+asan-check: asan-build
+	$(LLVM_PREFIX)/bin/lit -s --param sanitized=1 $(ASAN_BUILD_DIR)/test/Integration
 	$(ASAN_BUILD_DIR)/unittests/AMLSRuntimeTests --gtest_brief=1
 	$(ASAN_BUILD_DIR)/unittests/AMLSSessionTests --gtest_brief=1
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)
 
 bench: build
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
@@ -159,45 +170,23 @@ bench-sparse: build
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	/usr/bin/python3 bench/sparse/run.py --amls-run $(AMLS_RUN) $(SPARSE_BENCH_FLAGS)
 
-# libFuzzer needs clang: the frontend is compiled with clang-22 and the
-# sanitizers, the dialect library comes from the regular build.
+# The fuzz targets of the sanitizer build, FUZZ_SECONDS each over their
+# seeds (fuzz/seeds, fuzz/reader-seeds) and the corpus kept in
+# build-asan/fuzz-*-corpus; a finding is written to build-asan/fuzz-*.
 FUZZ_SECONDS ?= 600
-FUZZER := $(BUILD_DIR)/bin/amls-dml-fuzzer
 fuzz: fuzz-dml fuzz-readers
-fuzz-dml: build
-	@scripts/ensure-packages.sh clang-22 libclang-rt-22-dev
-	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -Iinclude -I$(BUILD_DIR)/include -I$(LLVM_PREFIX)/include \
-	  fuzz/dml-fuzzer.cpp lib/Frontend/DML/Lexer.cpp \
-	  lib/Frontend/DML/Parser.cpp lib/Frontend/DML/ImportDML.cpp \
-	  lib/Frontend/DML/Expressions.cpp lib/Frontend/DML/Builtins.cpp \
-	  lib/Frontend/DML/BuiltinsIO.cpp \
-	  $(BUILD_DIR)/lib/libMLIRAMLS.a $(BUILD_DIR)/lib/CostModel/libAMLSCostModel.a \
-	  -L$(BUILD_DIR)/lib -lamls_runtime -Wl,-rpath,$(abspath $(BUILD_DIR))/lib \
-	  -L$(LLVM_PREFIX)/lib -lMLIR -lLLVM -Wl,-rpath,$(LLVM_PREFIX)/lib \
-	  -o $(FUZZER)
-	mkdir -p $(BUILD_DIR)/fuzz-corpus
-	$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
-	  -dict=fuzz/dml.dict -artifact_prefix=$(BUILD_DIR)/fuzz- \
-	  $(BUILD_DIR)/fuzz-corpus fuzz/seeds
-
-# The CSV and Matrix Market readers, compiled with the sanitizers.
-READER_FUZZER := $(BUILD_DIR)/bin/amls-reader-fuzzer
-fuzz-readers:
-	@scripts/ensure-packages.sh clang-22 libclang-rt-22-dev
-	mkdir -p $(BUILD_DIR)/bin $(BUILD_DIR)/fuzz-reader-corpus
-	$(LLVM_PREFIX)/bin/clang++ -std=c++17 -g -O1 -pthread -fopenmp \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -Iinclude fuzz/reader-fuzzer.cpp lib/Runtime/IO/MatrixIO.cpp \
-	  lib/Runtime/IO/SparseIO.cpp lib/Runtime/IO/CoordinateReader.cpp \
-	  lib/Runtime/IO/CsvReader.cpp lib/Runtime/IO/MatrixWriter.cpp \
-	  lib/Runtime/IO/FileMetadata.cpp lib/Runtime/Core/Memory.cpp \
-	  lib/Runtime/Core/Failure.cpp \
-	  -Wl,-rpath,$(LLVM_PREFIX)/lib -o $(READER_FUZZER)
-	$(READER_FUZZER) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=2048 -artifact_prefix=$(BUILD_DIR)/fuzz-reader- \
-	  $(BUILD_DIR)/fuzz-reader-corpus fuzz/reader-seeds
+# $(1): the target's name (amls-$(1)-fuzzer), $(2): its seeds, $(3): flags.
+define run-fuzzer
+mkdir -p $(ASAN_BUILD_DIR)/fuzz-$(1)-corpus
+$(ASAN_BUILD_DIR)/bin/amls-$(1)-fuzzer -max_total_time=$(FUZZ_SECONDS) \
+  -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 $(3) \
+  -artifact_prefix=$(ASAN_BUILD_DIR)/fuzz-$(1)- \
+  $(ASAN_BUILD_DIR)/fuzz-$(1)-corpus $(2)
+endef
+fuzz-dml: asan-build
+	$(call run-fuzzer,dml,fuzz/seeds,-dict=fuzz/dml.dict)
+fuzz-readers: asan-build
+	$(call run-fuzzer,reader,fuzz/reader-seeds,)
 
 # The tools, libraries, C headers, DML library and Python package under
 # PREFIX (docs/user-guide.md, "Installing").

@@ -2,7 +2,8 @@
 //
 // Feeds arbitrary bytes to the DML lexer, parser and IR importer. Any crash,
 // sanitizer report or hang is a bug: bad input must end in diagnostics.
-// Build and run with `make fuzz` (clang-22, -fsanitize=fuzzer,address).
+// Built by the sanitizer build (fuzz/CMakeLists.txt) from the frontend's
+// library; `make fuzz-dml` runs it.
 //
 //===----------------------------------------------------------------------===//
 

@@ -6,14 +6,15 @@
 // the small budget set here is a bug: bad files must end in a message.
 // Where both readers take a file, the CSR matrix must hold the dense one's
 // cells (the CSR reader's own parsers are the dense reader's oracle).
-// Build and run with `make fuzz-readers` (clang-22, -fsanitize=fuzzer,
-// address, undefined).
+// Built by the sanitizer build (fuzz/CMakeLists.txt) from libamls_runtime;
+// `make fuzz-readers` runs it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
+#include "AMLS/Runtime/Runtime.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -26,8 +27,6 @@
 // The readers take the runtime's thread count from here (Blas.cpp in the
 // runtime, which the fuzzer does not link): two threads, as on this
 // machine.
-extern "C" int32_t amls_rt_get_num_threads(void) { return 2; }
-
 namespace {
 
 using namespace amls::runtime;
@@ -61,6 +60,7 @@ void checkSame(const Matrix &dense, const CsrMatrix &sparse) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const std::string path = [] {
     memory::setLimit(uint64_t(64) << 20);
+    amls_rt_set_num_threads(2);
     return "/tmp/amls-reader-fuzz-" + std::to_string(getpid());
   }();
   std::string text(reinterpret_cast<const char *>(data), size);
