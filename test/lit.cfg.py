@@ -26,6 +26,13 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.amls_tools_dir, config.llvm_tools_dir]
 tools = ["amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count", "mlir-opt", "mlir-runner"]
 config.substitutions.append(("%python", config.python_executable))
+# Tests that run several configurations into one folder clear what the
+# previous run wrote, keeping the inputs (test/Oracles/outputs.py).
+outputs_py = os.path.join(config.amls_src_root, "test", "Oracles", "outputs.py")
+config.substitutions.append(
+    ("%mark_inputs", f"{config.python_executable} {outputs_py} mark"))
+config.substitutions.append(
+    ("%clear_outputs", f"{config.python_executable} {outputs_py} clear"))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 # Upstream's runner libraries, for tests that execute IR of upstream
 # dialects with mlir-runner (printMemrefF64).
@@ -40,20 +47,13 @@ config.substitutions.append(("%mlir_runner_libs", ",".join(
 # which loads but has no device (the error path). `cuda-device`: a driver
 # and a GPU, where the execution tests run.
 import ctypes
+import glob
 import shutil
+import subprocess
 
 cuda_root = os.environ.get("CUDA_HOME", "/usr/local/cuda")
 ptxas = shutil.which("ptxas") or os.path.join(cuda_root, "bin", "ptxas")
-if os.path.exists(ptxas):
-    config.available_features.add("ptxas")
-    config.environment["PATH"] = (
-        config.environment["PATH"] + os.pathsep + os.path.dirname(ptxas))
-if config.amls_cuda_runtime:
-    config.available_features.add("cuda-runtime")
 stub = os.path.join(cuda_root, "lib64", "stubs", "libcuda.so")
-if os.path.exists(stub):
-    config.available_features.add("cuda-stub")
-    config.substitutions.append(("%cuda_stub", stub))
 
 
 def has_cuda_device():
@@ -69,11 +69,97 @@ def has_cuda_device():
         return False
 
 
+def missing_modules(**packages):
+    """The Python modules (keyword: module, value: its Debian package) that
+    the tests' interpreter cannot import, as 'Module (package)'."""
+    return [f"{module} ({package})" for module, package in packages.items()
+            if subprocess.run([config.python_executable, "-c",
+                               f"import {module}"],
+                              capture_output=True).returncode != 0]
+
+
+def missing_files(**paths):
+    return [f"{what} ({path})" for what, path in paths.items()
+            if not os.path.exists(path)]
+
+
+# No silent skips: a suite whose dependencies are missing fails the run,
+# naming each missing one, unless the user asked to skip it with
+# AMLS_SKIP=suite[,suite...] (a note says what was skipped). Each suite's
+# features are added only where it runs. Values: what is missing.
+package_library = os.path.join(config.amls_obj_root, "python", "amls")
+suites = {
+    # The oracles of the execution suites (Integration, Conformance,
+    # Examples, Oracles, GPU's CPU runs).
+    "oracles": (missing_modules(numpy="python3-numpy", scipy="python3-scipy",
+                                pytest="python3-pytest"), ["oracles"]),
+    # The Python package and its tests (test/Python, test/Install).
+    "python": ((["the Python package's build (pybind11-dev python3-dev, "
+                 "then rebuild)"]
+                if not glob.glob(os.path.join(package_library, "_amls*.so"))
+                else []) + missing_modules(matplotlib="python3-matplotlib"),
+               ["python-package"]),
+    # The GPU backend's compile tests: ptxas assembles the PTX; the runtime
+    # is built from cuda.h; the stub driver is the no-device path. The CUDA
+    # toolkit is not a Debian package: CUDA_HOME or /usr/local/cuda.
+    "gpu": (missing_files(ptxas=ptxas, **{"stub driver": stub}) +
+            ([] if config.amls_cuda_runtime else
+             [f"cuda.h ({cuda_root}/include, then rebuild)"]),
+            ["ptxas", "cuda-runtime", "cuda-stub"]),
+}
+skipped = [name for name in os.environ.get("AMLS_SKIP", "").split(",") if name]
+for name in skipped:
+    if name not in suites:
+        lit_config.fatal(f"AMLS_SKIP names '{name}'; the suites that can be "
+                         f"skipped are {', '.join(sorted(suites))}")
+# The sanitizer build (make asan-check) runs the Integration suite only and
+# builds neither the Python package nor the GPU runtime.
+sanitized = bool(lit_config.params.get("sanitized"))
+for name, (missing, features) in suites.items():
+    if name in skipped:
+        lit_config.note(f"AMLS_SKIP={name}: the {name} tests are not run")
+    elif not missing:
+        config.available_features.update(features)
+    elif sanitized and name != "oracles":
+        continue
+    else:
+        lit_config.fatal(f"the {name} tests need {', '.join(missing)}, "
+                         f"which {'is' if len(missing) == 1 else 'are'} "
+                         f"missing: install it (make deps installs the "
+                         f"Debian packages named; the CUDA toolkit goes "
+                         f"under CUDA_HOME or /usr/local/cuda), or skip the "
+                         f"{name} tests with AMLS_SKIP={name}")
+if "ptxas" in config.available_features:
+    config.environment["PATH"] = (
+        config.environment["PATH"] + os.pathsep + os.path.dirname(ptxas))
+    config.substitutions.append(("%cuda_stub", stub))
 if has_cuda_device():
     config.available_features.add("cuda-device")
 
-# The Python package is built (pybind11 and Python's headers were found).
-import glob
-
-if glob.glob(os.path.join(config.amls_obj_root, "python", "amls", "_amls*.so")):
-    config.available_features.add("python-package")
+# `lit --param leak_check=1` (make leak-check) runs every amls-run under
+# valgrind, the plain RUN lines and the oracle's alike, and fails on memory
+# that is definitely or indirectly lost. `lit --param sanitized=1` (make
+# asan-check) runs the sanitizer build's tools. Under either, the oracle
+# (test/Integration/oracle.py) runs the optimized configuration only: the
+# differential configurations run in `make check`.
+amls_run = os.path.join(config.amls_tools_dir, "amls-run")
+leak_check = bool(lit_config.params.get("leak_check"))
+if leak_check:
+    valgrind = ("valgrind --quiet --leak-check=full --undef-value-errors=no "
+                "--errors-for-leak-kinds=definite,indirect --error-exitcode=99 "
+                + amls_run)
+    config.substitutions = [
+        (pattern, valgrind if replacement == amls_run else replacement)
+        for pattern, replacement in config.substitutions]
+    amls_run = valgrind
+single_configuration = leak_check or sanitized
+# Checks of the differential runs' lines use the DIFFERENTIAL prefix,
+# added by %differential_checks where the oracle runs them.
+config.substitutions.append(
+    ("%differential_checks", "" if single_configuration else ",DIFFERENTIAL"))
+config.substitutions.append(
+    ("%oracle",
+     f"{config.python_executable} "
+     f"{os.path.join(config.amls_src_root, 'test', 'Integration', 'oracle.py')}"
+     f" --amls-run '{amls_run}'"
+     + (" --no-differential" if single_configuration else "")))

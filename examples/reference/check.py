@@ -9,7 +9,8 @@ NAME is an example (examples/NAME.dml, reference examples/reference/NAME.py).
 Each reference module provides:
 
     SCRIPT             the script's file name in examples/
-    TOLERANCE          (rtol, atol) for numpy.allclose
+    TOLERANCE          (rtol, atol) of the oracles' rule
+                       (test/Oracles/comparison.py)
     generate(dir, size) writes the input files and returns the --arg pairs
     reference(args)    returns {output path: expected matrix}
     check_output(text, args)  optional: checks what the script printed
@@ -31,6 +32,10 @@ import tempfile
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "test", "Oracles"))
+from comparison import first_mismatch  # noqa: E402
 
 EXAMPLES = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -104,12 +109,10 @@ def check_run(options, module, args, references, command):
                   f"{expected.shape[0]}x{expected.shape[1]}")
             failures += 1
             continue
-        if not np.allclose(actual, expected, rtol=rtol, atol=atol):
-            diff = np.abs(actual - expected)
-            worst = np.unravel_index(np.argmax(diff - rtol * np.abs(expected)), diff.shape)
+        mismatch = first_mismatch(actual, expected, rtol, atol)
+        if mismatch:
             print(f"FAIL {options.name}: {os.path.basename(path)} differs from the "
-                  f"reference: max |diff| {diff.max():.3g}; at {worst}: "
-                  f"{actual[worst]!r} vs {expected[worst]!r} (rtol {rtol}, atol {atol})")
+                  f"reference: {mismatch} (rtol {rtol}, atol {atol})")
             failures += 1
         else:
             print(f"ok {os.path.basename(path)}: {actual.shape[0]}x{actual.shape[1]}, "

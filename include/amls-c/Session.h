@@ -59,6 +59,11 @@ typedef struct AmlsSessionOptions {
   /// result owns its three arrays) instead of as dense copies; false
   /// (default): every matrix result is dense.
   bool csrResults;
+  /// Print the fusion plans (as amls-run --fuse-explain) and the parfor
+  /// plans (as --parfor-explain) on stderr when a program is compiled;
+  /// false (default): silent.
+  bool fusionExplain;
+  bool parforExplain;
 } AmlsSessionOptions;
 
 AMLS_CAPI_EXPORTED void amlsSessionOptionsInit(AmlsSessionOptions *options);

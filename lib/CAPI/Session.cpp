@@ -132,6 +132,8 @@ void amlsSessionOptionsInit(AmlsSessionOptions *options) {
   options->target = nullptr;
   options->gpuChip = nullptr;
   options->csrResults = defaults.csrResults;
+  options->fusionExplain = defaults.fusionExplain;
+  options->parforExplain = defaults.parforExplain;
 }
 
 AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
@@ -154,6 +156,8 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.gpuChip = toString(given.gpuChip, "");
   settings.gpuFormat = "isa";
   settings.csrResults = given.csrResults;
+  settings.fusionExplain = given.fusionExplain;
+  settings.parforExplain = given.parforExplain;
   CompileOptions compile;
   compile.rewrites = settings.rewrites;
   compile.fusion = settings.fusion;

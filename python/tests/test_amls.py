@@ -8,6 +8,7 @@ import sys
 import threading
 
 import numpy as np
+import scipy.sparse
 import pytest
 
 import amls
@@ -345,7 +346,7 @@ SPARSE = "y = A %*% x\nt = sum(A)\nc = colSums(A)\nB = A * 2\n"
 
 
 def test_scipy_sparse_inputs_against_dense():
-    scipy_sparse = pytest.importorskip("scipy.sparse")
+    scipy_sparse = scipy.sparse
     s = amls.Session(threads=2)
     f = s.compile_dml(SPARSE)
     A = scipy_sparse.random(300, 200, density=0.02, format="csr",
@@ -376,7 +377,7 @@ def test_scipy_sparse_inputs_against_dense():
 
 def test_a_large_sparse_input_is_never_dense():
     # 10^6 x 10^6 with 2 * 10^6 non-zeros: 8 TB dense, 24 MB as CSR.
-    scipy_sparse = pytest.importorskip("scipy.sparse")
+    scipy_sparse = scipy.sparse
     n, k = 1_000_000, 2_000_000
     rng = np.random.default_rng(4)
     A = scipy_sparse.csr_matrix(
@@ -391,7 +392,7 @@ def test_a_large_sparse_input_is_never_dense():
 
 
 def test_csr_results_against_scipy():
-    scipy_sparse = pytest.importorskip("scipy.sparse")
+    scipy_sparse = scipy.sparse
     A = scipy_sparse.random(300, 200, density=0.02, format="csr",
                             random_state=5)
     x = np.random.default_rng(5).standard_normal((200, 1))
@@ -424,7 +425,7 @@ def test_csr_results_against_scipy():
 
 
 def test_bad_sparse_inputs():
-    scipy_sparse = pytest.importorskip("scipy.sparse")
+    scipy_sparse = scipy.sparse
     s = amls.Session(threads=1)
     f = s.compile_dml("t = sum(A)\n")
     unsorted = scipy_sparse.csr_matrix(

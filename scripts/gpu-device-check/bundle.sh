@@ -61,7 +61,8 @@ cp -L "$build/lib/libamls_runtime.so" "$build/lib/libamls_cuda_runtime.so" \
   /usr/lib/x86_64-linux-gnu/libopenblas.so.0 \
   /usr/lib/x86_64-linux-gnu/libgfortran.so.5 \
   /usr/lib/x86_64-linux-gnu/libquadmath.so.0 "$out/"
-cp "$here/compare.py" "$here/torch_peer.py" "$out/"
+cp "$here/compare.py" "$here/torch_peer.py" \
+  "$here/../../test/Oracles/comparison.py" "$out/"
 cat >"$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs every bundled program on the GPU and compares it with its CPU run.

@@ -3,11 +3,17 @@
  * libMLIR.so with clang (docs/c-api.md, "The compiler AMLS is built
  * with"). Oracles, derived by hand: X = [1 2; 3 4; 5 6], b = (1, 1),
  * y = (1, 1, 1): sum(X b - y) = 3 + 7 + 11 - 3 = 18; the parfor's R(i) =
- * i * rowSum(X, i) = (3, 14, 33), whose sum is 50.
+ * i * rowSum(X, i) = (3, 14, 33), whose sum is 50. The session's explain
+ * options show that the sum is one fused operator and that the parfor
+ * runs on two workers.
  *
- * RUN: amls-capi-fused-and-parfor | FileCheck %s
+ * RUN: amls-capi-fused-and-parfor 2> %t.explain | FileCheck %s
+ * RUN: FileCheck %s --check-prefix=EXPLAIN < %t.explain
  * CHECK: sum(X b - y) = 18
  * CHECK: parfor: sum(R) = 50
+ * EXPLAIN: operator: cell computing {{.*}} amls.agg from {{.*}} amls.sub {{.*}} amls.agg
+ * EXPLAIN: amls-parfor: parfor at parfor.dml:2:1: R by rows
+ * EXPLAIN-NEXT: amls-parfor: plan: 2 workers x 1 inner thread,
  */
 
 #include "amls-c/Session.h"
@@ -28,6 +34,9 @@ static int report(AmlsError error) {
 int main(void) {
   AmlsSessionOptions options;
   amlsSessionOptionsInit(&options);
+  options.threads = 2;
+  options.fusionExplain = true;
+  options.parforExplain = true;
   AmlsSession session = amlsSessionCreate(&options, NULL);
   AmlsScriptInput inputs[3] = {{ref("X"), AMLS_INPUT_MATRIX},
                                {ref("b"), AMLS_INPUT_MATRIX},
@@ -53,7 +62,7 @@ int main(void) {
   AmlsProgram parfor = amlsSessionCompileDMLFunction(
       session,
       ref("R = matrix(0, rows=nrow(X), cols=1)\n"
-          "parfor (i in 1:nrow(X)) {\n"
+          "parfor (i in 1:nrow(X), par=2, opt=NONE) {\n"
           "  R[i, 1] = sum(X[i, ]) * i\n"
           "}\n"
           "s = sum(R)\n"),

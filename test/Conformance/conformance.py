@@ -28,6 +28,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "Oracles"))
+from comparison import first_mismatch  # noqa: E402
+
 import numpy as np
 
 
@@ -86,14 +90,9 @@ def compare(name, actual, expected, tolerance):
         if actual.shape != expected.shape:
             return (f"FAIL: {name} expected {shape}, found "
                     f"{actual.shape[0]}x{actual.shape[1]}")
-    same_nan = np.isnan(actual) & np.isnan(expected)
-    error = np.where(same_nan, 0.0, np.abs(actual - expected))
-    bound = tolerance * np.maximum(1.0, np.abs(expected))
-    bad = ~((error <= bound) | same_nan)
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        return (f"FAIL: {name} {shape}: {bad.sum()} cells differ, first "
-                f"[{i + 1},{j + 1}] {actual[i, j]!r} vs {expected[i, j]!r}")
+    mismatch = first_mismatch(actual, expected, tolerance, tolerance)
+    if mismatch:
+        return f"FAIL: {name} {shape}: {mismatch}"
     return f"PASS: {name} {shape}"
 
 

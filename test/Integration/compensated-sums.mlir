@@ -8,12 +8,16 @@
 // tells the two apart.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/compensated_sums.py data %t
+// RUN: %mark_inputs %t
 // RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2
 // RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s
+// RUN: %clear_outputs %t
 // RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 1 --O0
 // RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s
+// RUN: %clear_outputs %t
 // RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2 --formats=csr
 // RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s
+// RUN: %clear_outputs %t
 // RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2 --sums=plain
 // RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s --check-prefix=PLAIN
 // An infinite cell makes the sums infinite, not NaN: the correction is 0

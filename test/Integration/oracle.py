@@ -3,7 +3,7 @@
 
   oracle.py PROGRAM --amls-run PATH [--input NAME=EXPR ...] [--arg NAME=VALUE]
             --expect EXPR [--expect EXPR ...] [--rtol R] [--atol A]
-            [-- extra amls-run options]
+            [--define FILE] [-- extra amls-run options]
 
 Each --input is a NumPy expression evaluated with `rng` (a seeded
 numpy.random.Generator) and `np` in scope, e.g. "rng.random((50, 20))"; it
@@ -27,6 +27,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "Oracles"))
+from comparison import arrays_match, first_mismatch  # noqa: E402
+
 
 MASK = (1 << 64) - 1
 
@@ -47,9 +51,14 @@ def _uniform(seed, cells, stream):
     return (bits >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
 
-def amls_rand(seed, rows, cols, low, high, sparsity, pdf="uniform"):
-    """The runtime's counter-based rand(), independently in NumPy."""
-    cells = np.arange(rows * cols, dtype=np.uint64)
+def amls_rand(seed, rows, cols, low, high, sparsity, pdf="uniform",
+              first_row=0, row_count=None):
+    """The runtime's counter-based rand(), independently in NumPy: rows
+    [first_row, first_row + row_count) of the rows x cols matrix."""
+    row_count = rows - first_row if row_count is None else row_count
+    cells = np.arange(first_row * cols, (first_row + row_count) * cols,
+                      dtype=np.uint64)
+    rows = row_count
     seed &= MASK
     values = (low + (high - low) * _uniform(seed, cells, 2)
               if pdf == "uniform" else
@@ -96,6 +105,9 @@ def main():
     parser.add_argument("--input", action="append", default=[])
     parser.add_argument("--arg", action="append", default=[])
     parser.add_argument("--expect", action="append", default=[])
+    parser.add_argument("--define", action="append", default=[],
+                        help="a Python file whose definitions --input and "
+                             "--expect may use")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rtol", type=float, default=1e-9)
     parser.add_argument("--atol", type=float, default=1e-9)
@@ -110,6 +122,8 @@ def main():
 
     rng = np.random.default_rng(options.seed)
     scope = {"np": np, "rng": rng, "amls_rand": amls_rand}
+    for path in options.define:
+        exec(compile(open(path).read(), path, "exec"), scope)
     with tempfile.TemporaryDirectory(prefix="amls-oracle-") as workdir:
         command = shlex.split(options.amls_run) + [options.program]
         for binding in options.input:
@@ -152,9 +166,8 @@ def main():
                 continue
             # Differential: the same program with other rewrites.
             for i, (ours, theirs) in enumerate(zip(results, reference)):
-                if ours.shape != theirs.shape or not np.allclose(
-                        ours, theirs, rtol=options.rtol, atol=options.atol,
-                        equal_nan=True):
+                if not arrays_match(ours, theirs, options.rtol,
+                                    options.atol):
                     print(f"FAIL: result {i}: {label} differs from the "
                           f"optimized run")
                     failures += 1
@@ -174,11 +187,11 @@ def check(options, scope, results, label, verbose):
                   f"({expression}) gives {expected.shape}")
             failures += 1
             continue
-        if not np.allclose(actual, expected, rtol=options.rtol,
-                           atol=options.atol, equal_nan=True):
-            worst = np.nanmax(np.abs(actual - expected))
+        mismatch = first_mismatch(actual, expected, options.rtol,
+                                  options.atol)
+        if mismatch:
             print(f"FAIL: result {i} ({label}): differs from NumPy "
-                  f"({expression}) by up to {worst:.3g}")
+                  f"({expression}): {mismatch}")
             failures += 1
             continue
         if verbose:
