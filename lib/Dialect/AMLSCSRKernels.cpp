@@ -233,12 +233,17 @@ struct UnaryKernels
 ///
 /// Two CSR operands of +, -, *, min and max merge their rows into a CSR
 /// result (the union of the patterns; the intersection for *).
+///
+/// No CSR operand: the result is computed dense; a CSR result is a
+/// conversion after it (amls.convert), not a kernel of the op.
 template <typename OpTy>
 struct BinaryKernels
     : CSRKernelInterface::ExternalModel<BinaryKernels<OpTy>, OpTy> {
   bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
                     ArrayRef<bool> csrResults) const {
     Value result = op->getResult(0);
+    if (!csrOperands[0] && !csrOperands[1])
+      return !csrResults[0];
     if (csrOperands[0] && csrOperands[1])
       return csrResults[0] && isa<AddOp, SubOp, MulOp, MinOp, MaxOp>(op) &&
              hasResultShape(op->getOperand(0), result) &&

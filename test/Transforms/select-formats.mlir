@@ -88,6 +88,22 @@ func.func @dense_updates(%n: index, %B: !amls.matrix<1000x1000xf64>) -> !amls.ma
 
 // -----
 
+// The product of two dense matrices estimated sparse (0.6 x 0.6: 36%
+// non-zeros) is computed dense and then converted for its CSR user: no
+// element-wise kernel takes dense operands to a CSR result (SystemDS's
+// RewriteEMultChainOpXYX, 2 * X * 3 * Y * 4 * X, crashed the lowering).
+// CHECK-LABEL: func @sparse_product_of_dense_operands
+// CHECK: %[[P:.*]] = amls.mul %{{.*}}, %{{.*}} : !amls.matrix<1000x1000xf64, sparsity = 0.6>, !amls.matrix<1000x1000xf64, sparsity = 0.6> -> !amls.matrix<1000x1000xf64, sparsity = 0.36>
+// CHECK-NEXT: %[[C:.*]] = amls.convert %[[P]] : {{.*}} -> !amls.matrix<1000x1000xf64, sparsity = 0.36, format = csr>
+// CHECK: amls.agg sum all %[[C]]
+func.func @sparse_product_of_dense_operands(%X: !amls.matrix<1000x1000xf64, sparsity = 0.6>, %Y: !amls.matrix<1000x1000xf64, sparsity = 0.6>) -> f64 {
+  %P = amls.mul %X, %Y : !amls.matrix<1000x1000xf64, sparsity = 0.6>, !amls.matrix<1000x1000xf64, sparsity = 0.6> -> !amls.matrix<1000x1000xf64, sparsity = 0.36>
+  %s = amls.agg sum all %P : !amls.matrix<1000x1000xf64, sparsity = 0.36> -> f64
+  return %s : f64
+}
+
+// -----
+
 // A sparse matrix none of whose users takes CSR stays dense.
 // CHECK-LABEL: func @no_csr_user
 // CHECK-NOT: format = csr

@@ -22,6 +22,28 @@ func.func @csr_result_without_kernel(%X: !amls.matrix<4x4xf64>) -> f64 {
 
 // -----
 
+// Element-wise ops compute a CSR result from a CSR operand's pattern; with
+// dense operands a CSR result is a conversion after the op (SystemDS's
+// RewriteEMultChainOpXYX crashed the lowering here before the check).
+func.func @csr_result_of_dense_operands(%X: !amls.matrix<4x4xf64>, %Y: !amls.matrix<4x4xf64>) -> f64 {
+  // expected-error @+1 {{'amls.mul' has no kernel for these storage formats ('!amls.matrix<4x4xf64>', '!amls.matrix<4x4xf64>' -> '!amls.matrix<4x4xf64, format = csr>')}}
+  %0 = amls.mul %X, %Y : !amls.matrix<4x4xf64>, !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64, format = csr>
+  %1 = amls.agg sum all %0 : !amls.matrix<4x4xf64, format = csr> -> f64
+  return %1 : f64
+}
+
+// -----
+
+func.func @csr_result_of_dense_and_scalar(%X: !amls.matrix<4x4xf64>) -> f64 {
+  %c = arith.constant 2.0 : f64
+  // expected-error @+1 {{'amls.mul' has no kernel for these storage formats}}
+  %0 = amls.mul %c, %X : f64, !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64, format = csr>
+  %1 = amls.agg sum all %0 : !amls.matrix<4x4xf64, format = csr> -> f64
+  return %1 : f64
+}
+
+// -----
+
 // A fused operator over a CSR main input visits the stored values only, so
 // its body must be zero where the main input is: x + 1 is not.
 func.func @csr_fused_not_sparse_safe(%X: !amls.matrix<4x4xf64, sparsity = 0.1, format = csr>) -> f64 {
