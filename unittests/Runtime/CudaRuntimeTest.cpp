@@ -50,8 +50,8 @@ TEST(CudaRuntimeTest, StubDriverHasNoDevice) {
   const char *stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
   if (exists("/dev/nvidiactl"))
     GTEST_SKIP() << "a real driver is installed";
-  if (!exists(stub))
-    GTEST_SKIP() << "no CUDA toolkit stub at " << stub;
+  AMLS_REQUIRE_CUDA_TOOLKIT(exists(stub),
+                            std::string("the stub driver ") + stub);
   // The stub has every entry point, so it loads; cuInit then refuses.
   EXPECT_EQ(cuda::loadDriver(stub), "");
   std::string problem = cuda::initialize();
@@ -83,8 +83,8 @@ TEST(CublasTest, LibraryWithoutTheFunctionsIsRefused) {
 
 TEST(CublasTest, TheToolkitsLibraryLoads) {
   // cuBLAS loads without a driver (it needs one only to create a handle).
-  if (!exists("/usr/local/cuda/lib64/libcublas.so"))
-    GTEST_SKIP() << "no CUDA toolkit's cuBLAS";
+  AMLS_REQUIRE_CUDA_TOOLKIT(exists("/usr/local/cuda/lib64/libcublas.so"),
+                            "the toolkit's cuBLAS");
   EXPECT_EQ(cuda::loadCublas(), "") << cuda::cublasLibraryCandidates();
 }
 
@@ -452,8 +452,7 @@ TEST(CublasTest, ProductsCublasCannotTakeRunOnTheCPU) {
 }
 
 TEST(CublasTest, ProductsOnCublasNeedTheDevice) {
-  if (!cuda::loadCublas().empty())
-    GTEST_SKIP() << "no cuBLAS: the product runs on the CPU";
+  AMLS_REQUIRE_CUDA_TOOLKIT(cuda::loadCublas().empty(), "cuBLAS");
   double aCells[4] = {1, 2, 3, 4}, bCells[4] = {5, 6, 7, 8};
   double cCells[4] = {0, 0, 0, 0};
   AmlsMatrixF64 a{aCells, aCells, 0, {2, 2}, {2, 1}};

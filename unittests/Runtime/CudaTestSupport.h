@@ -14,9 +14,31 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdlib>
 #include <string>
 
 namespace amls::runtime::testing {
+
+/// Whether the user asked to skip the GPU tests (AMLS_SKIP=gpu[,...], as
+/// for lit: docs/testing.md).
+inline bool skippingGpuTests() {
+  const char *value = std::getenv("AMLS_SKIP");
+  return value && (std::string(",") + value + ",").find(",gpu,") !=
+                      std::string::npos;
+}
+
+/// Stops a test that needs a part of the CUDA toolkit which is missing: a
+/// skip where AMLS_SKIP names gpu, otherwise a failure naming the part (no
+/// silent skips).
+#define AMLS_REQUIRE_CUDA_TOOLKIT(available, what)                             \
+  do {                                                                         \
+    if (!(available)) {                                                        \
+      if (::amls::runtime::testing::skippingGpuTests())                        \
+        GTEST_SKIP() << "AMLS_SKIP=gpu: " << (what);                           \
+      FAIL() << (what) << " is missing: install the CUDA toolkit under "       \
+             << "/usr/local/cuda, or set AMLS_SKIP=gpu";                       \
+    }                                                                          \
+  } while (false)
 
 /// Runs `body`, a call that needs the device, under a failure trap.
 /// Without a ready device, expects it to have stopped with the reason and

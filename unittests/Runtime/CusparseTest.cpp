@@ -52,8 +52,9 @@ TEST(CusparseTest, LibraryWithoutTheFunctionsIsRefused) {
 
 TEST(CusparseTest, TheToolkitsLibraryLoads) {
   struct stat info;
-  if (stat("/usr/local/cuda/lib64/libcusparse.so", &info) != 0)
-    GTEST_SKIP() << "no CUDA toolkit's cuSPARSE";
+  AMLS_REQUIRE_CUDA_TOOLKIT(
+      stat("/usr/local/cuda/lib64/libcusparse.so", &info) == 0,
+      "the toolkit's cuSPARSE");
   EXPECT_EQ(cuda::loadCusparse(), "") << cuda::cusparseLibraryCandidates();
 }
 
@@ -271,8 +272,7 @@ TEST(CusparseTest, FromDenseCuSparseCannotTakeRunsOnTheCPU) {
 }
 
 TEST(CusparseTest, FromDenseOnCusparseNeedsTheDevice) {
-  if (!cuda::loadCusparse().empty())
-    GTEST_SKIP() << "no cuSPARSE: the conversion runs on the CPU";
+  AMLS_REQUIRE_CUDA_TOOLKIT(cuda::loadCusparse().empty(), "cuSPARSE");
   double cells[6] = {0, 1, 0, 2, 0, 3};
   AmlsMatrixF64 x{cells, cells, 0, {2, 3}, {3, 1}};
   std::vector<int64_t> rowptr(3, -1);
@@ -361,8 +361,7 @@ TEST(CusparseTest, ProductsCusparseCannotTakeRunOnTheCPU) {
 }
 
 TEST(CusparseTest, ProductsOnCusparseNeedTheDevice) {
-  if (!cuda::loadCusparse().empty())
-    GTEST_SKIP() << "no cuSPARSE: the product runs on the CPU";
+  AMLS_REQUIRE_CUDA_TOOLKIT(cuda::loadCusparse().empty(), "cuSPARSE");
   Sparse a(7, 5);
   CsrArguments csr(a);
   std::vector<double> bCells(5, 1.0), cCells(7, 0.0);
