@@ -34,6 +34,8 @@
 #   make fuzz    fuzz the DML frontend (make fuzz-dml) and the file readers
 #                (make fuzz-readers) with libFuzzer, FUZZ_SECONDS=600 each
 #                (the targets come from the sanitizer build, build-asan/)
+#   make fuzz-programs  random DML programs through every configuration
+#                against NumPy for SECONDS (600), reduced on failure
 #
 # Incremental: with nothing changed, a second `make check` rebuilds nothing.
 
@@ -56,7 +58,7 @@ SPARSE_BENCH_FLAGS ?=
 .PHONY: all deps build install demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
         asan-build asan-check \
         fuzz-readers docs \
-        fuzz fuzz-dml clean
+        fuzz fuzz-dml fuzz-programs clean
 
 all: build
 
@@ -188,7 +190,16 @@ fuzz-dml: asan-build
 fuzz-readers: asan-build
 	$(call run-fuzzer,reader,fuzz/reader-seeds,)
 
-# The tools, libraries, C headers, DML library and Python package under
+# Random DML programs through every configuration against NumPy
+# (fuzz/programs/run.py) for SECONDS, from PROGRAM_SEED; reduced
+# reproducers of failures go to build/fuzz-programs/ (docs/testing.md).
+SECONDS ?= 600
+PROGRAM_SEED ?= 1000
+fuzz-programs: build
+	/usr/bin/python3 fuzz/programs/run.py --amls-run $(AMLS_RUN) \
+	  --seconds $(SECONDS) --seed $(PROGRAM_SEED) --save $(BUILD_DIR)/fuzz-programs
+
+, DML library and Python package under
 # PREFIX (docs/user-guide.md, "Installing").
 PREFIX ?= /usr/local
 install: build

@@ -280,6 +280,23 @@ func.func @factor_out_of_difference(%X: !amls.matrix<?x?xf64>, %Y: !amls.matrix<
 
 // -----
 
+// X - X*s with a scalar s -> X*(1-s) (the scalar to the right), the
+// difference of scalars in arith
+// (amls.sub takes a matrix operand: X - X %*% y with a 1x1 y, after
+// --amls-simplify-dynamic's X * as_scalar(y), failed to verify; found by
+// random programs, fuzz/programs/regressions/seed-1499-error.json).
+// CHECK-LABEL: func @factor_scalar_out_of_difference
+// CHECK: %[[ONE_MINUS:.*]] = arith.subf %{{.*}}, %arg1 : f64
+// CHECK: %[[F:.*]] = amls.mul %arg0, %[[ONE_MINUS]] : !amls.matrix<1x1xf64>, f64
+// CHECK: return %[[F]]
+func.func @factor_scalar_out_of_difference(%X: !amls.matrix<1x1xf64>, %s: f64) -> !amls.matrix<1x1xf64> {
+  %p = amls.mul %X, %s : !amls.matrix<1x1xf64>, f64 -> !amls.matrix<1x1xf64>
+  %0 = amls.sub %X, %p : !amls.matrix<1x1xf64>, !amls.matrix<1x1xf64> -> !amls.matrix<1x1xf64>
+  return %0 : !amls.matrix<1x1xf64>
+}
+
+// -----
+
 // CHECK-LABEL: func @scalar_to_the_right
 // CHECK: amls.add %arg0, %arg1 : !amls.matrix<?x?xf64>, f64
 func.func @scalar_to_the_right(%U: !amls.matrix<?x?xf64>, %eps: f64) -> !amls.matrix<?x?xf64> {

@@ -406,8 +406,14 @@ struct FactorOutOfDifference : public OpRewritePattern<SubOp> {
       return failure();
     Location loc = op.getLoc();
     Type element = elementTypeOf(x);
+    // A scalar y (X - X * as_scalar(v), from a product with a 1x1 matrix)
+    // makes 1 - y a scalar difference: amls.sub takes a matrix operand.
+    if (!isMatrix(y) && (y.getType() != element || !isa<FloatType>(element)))
+      return failure();
     Value one = scalarConstant(rewriter, loc, element, 1.0);
-    Value factor = build<SubOp>(rewriter, loc, element, one, y);
+    Value factor =
+        isMatrix(y) ? build<SubOp>(rewriter, loc, element, one, y)
+                    : arith::SubFOp::create(rewriter, loc, one, y).getResult();
     return replaceWithValue(rewriter, op,
                             build<MulOp>(rewriter, loc, element, factor, x));
   }
