@@ -199,7 +199,7 @@ fuzz-programs: build
 	/usr/bin/python3 fuzz/programs/run.py --amls-run $(AMLS_RUN) \
 	  --seconds $(SECONDS) --seed $(PROGRAM_SEED) --save $(BUILD_DIR)/fuzz-programs
 
-, DML library and Python package under
+# The tools, libraries, C headers, DML library and Python package under
 # PREFIX (docs/user-guide.md, "Installing").
 PREFIX ?= /usr/local
 install: build

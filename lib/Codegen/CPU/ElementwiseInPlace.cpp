@@ -42,10 +42,19 @@ bool mayHoldResult(linalg::GenericOp op, OpOperand *input) {
   // canonicalization folds later runtime calls' to_buffer of it into the
   // memref itself, a read that the bufferization analysis no longer sees,
   // so writing the result there could clobber a value still to be read
-  // (conv2d's output written after `relu(bias_add(Y, b))`).
+  // (conv2d's output written after `relu(bias_add(Y, b))`). A slice of
+  // such a buffer is a view of it, so it stays out too (`Y = X[1:2, ] * 2`
+  // wrote Y into X, which a later print(X) read through the memref; found
+  // by random programs).
   Value source = input->get();
-  while (auto cast = source.getDefiningOp<tensor::CastOp>())
-    source = cast.getSource();
+  while (true) {
+    if (auto cast = source.getDefiningOp<tensor::CastOp>())
+      source = cast.getSource();
+    else if (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>())
+      source = slice.getSource();
+    else
+      break;
+  }
   if (source.getDefiningOp<bufferization::ToTensorOp>())
     return false;
   auto arg = dyn_cast<BlockArgument>(input->get());
