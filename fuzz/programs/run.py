@@ -44,7 +44,7 @@ def write_csv(path, value):
 
 
 def read_csv(path):
-    return np.atleast_2d(np.genfromtxt(path, delimiter=",", dtype=np.float64))
+    return np.loadtxt(path, delimiter=",", ndmin=2, dtype=np.float64)
 
 
 def run_program(nodes, outputs, amls_run, flags, workdir):
@@ -81,9 +81,7 @@ def run_program(nodes, outputs, amls_run, flags, workdir):
         expected = np.atleast_2d(np.asarray(values[i], dtype=np.float64))
         if not os.path.exists(results[k]):
             return "error", f"result {k} not written"
-        actual = read_csv(results[k]).reshape(expected.shape) \
-            if read_csv(results[k]).size == expected.size else \
-            read_csv(results[k])
+        actual = read_csv(results[k])
         if actual.shape != expected.shape:
             return "wrong", (f"result {k} (v{i}): shape {actual.shape}, "
                              f"NumPy {expected.shape}")
