@@ -140,8 +140,8 @@ if has_cuda_device():
 # valgrind, the plain RUN lines and the oracle's alike, and fails on memory
 # that is definitely or indirectly lost. `lit --param sanitized=1` (make
 # asan-check) runs the sanitizer build's tools. Under either, the oracle
-# (test/Integration/oracle.py) runs the optimized configuration only: the
-# differential configurations run in `make check`.
+# (test/Integration/oracle.py) and the data-driven tests run the optimized
+# configuration only: the differential configurations run in `make check`.
 amls_run = os.path.join(config.amls_tools_dir, "amls-run")
 leak_check = bool(lit_config.params.get("leak_check"))
 if leak_check:
@@ -153,6 +153,10 @@ if leak_check:
         for pattern, replacement in config.substitutions]
     amls_run = valgrind
 single_configuration = leak_check or sanitized
+# RUN lines of a test's extra configurations (--O0, --formats=csr, ...)
+# are guarded by `%if differential`.
+if not single_configuration:
+    config.available_features.add("differential")
 # Checks of the differential runs' lines use the DIFFERENTIAL prefix,
 # added by %differential_checks where the oracle runs them.
 config.substitutions.append(

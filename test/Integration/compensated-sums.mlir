@@ -11,15 +11,15 @@
 // RUN: %mark_inputs %t
 // RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2
 // RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s
-// RUN: %clear_outputs %t
-// RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 1 --O0
-// RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s
-// RUN: %clear_outputs %t
-// RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2 --formats=csr
-// RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s
-// RUN: %clear_outputs %t
-// RUN: amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2 --sums=plain
-// RUN: %python %S/Inputs/compensated_sums.py check %t | FileCheck %s --check-prefix=PLAIN
+// RUN: %if differential %{ %clear_outputs %t %}
+// RUN: %if differential %{ amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 1 --O0 %}
+// RUN: %if differential %{ %python %S/Inputs/compensated_sums.py check %t | FileCheck %s %}
+// RUN: %if differential %{ %clear_outputs %t %}
+// RUN: %if differential %{ amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2 --formats=csr %}
+// RUN: %if differential %{ %python %S/Inputs/compensated_sums.py check %t | FileCheck %s %}
+// RUN: %if differential %{ %clear_outputs %t %}
+// RUN: %if differential %{ amls-run %s --input X=%t/X.bin --input Y=%t/Y.bin --output 0=%t/0.bin --output 1=%t/1.bin --output 2=%t/2.bin --output 3=%t/3.bin --output 4=%t/4.bin --output 5=%t/5.bin --threads 2 --sums=plain %}
+// RUN: %if differential %{ %python %S/Inputs/compensated_sums.py check %t | FileCheck %s --check-prefix=PLAIN %}
 // An infinite cell makes the sums infinite, not NaN: the correction is 0
 // once a sum is infinite (inf - inf would be NaN), dense and CSR.
 // RUN: %oracle %s --input X="np.where(np.arange(60000).reshape(300, 200) == 1407, np.inf, rng.random((300, 200)))" --expect "X.sum()" --expect "X.mean()" --expect "X.sum(axis=1, keepdims=True)" --expect "X.sum(axis=0, keepdims=True)" -- --entry special
