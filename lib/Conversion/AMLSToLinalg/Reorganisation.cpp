@@ -20,12 +20,23 @@ struct LowerTranspose : public LowerToValue<TransposeOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     RankedTensorType type = tensorType(op.getResult());
+    // Shape inference may know a size on one side only (a loop-carried
+    // operand typed ?x? whose result it refined to 5x1); linalg.transpose
+    // wants the two types to agree, so both get every size either knows.
+    auto inputType = cast<RankedTensorType>(input.getType());
+    SmallVector<int64_t> inputShape(inputType.getShape());
+    for (unsigned dim : {0u, 1u})
+      if (ShapedType::isDynamic(inputShape[dim]))
+        inputShape[dim] = type.getDimSize(1 - dim);
+    input = castTo(rewriter, loc, input, inputType.clone(inputShape));
+    RankedTensorType initType =
+        type.clone(SmallVector<int64_t>{inputShape[1], inputShape[0]});
     Value init = emptyTensor(
-        rewriter, loc, type,
+        rewriter, loc, initType,
         {dimOf(rewriter, loc, input, 1), dimOf(rewriter, loc, input, 0)});
     auto transpose = linalg::TransposeOp::create(rewriter, loc, input, init,
                                                  ArrayRef<int64_t>{1, 0});
-    return transpose.getResult()[0];
+    return castTo(rewriter, loc, transpose.getResult()[0], type);
   }
 };
 
