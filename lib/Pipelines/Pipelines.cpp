@@ -126,9 +126,12 @@ void mlir::amls::buildBufferizePipeline(OpPassManager &pm) {
   // A while loop whose update is a new buffer (`y = A %*% x`) forwards the
   // carried buffer uncopied where nothing writes it (ElideWhileCopies.cpp).
   // Results of unchecked parfor loops: one copy per worker, merged after.
+  // A runtime-filled buffer that a call also reads directly (the
+  // canonicalizer folded its to_buffer) is not written in place.
   addPipeline(pm, "func.func(amls-parfor-private-results,"
                   "amls-fuse-elementwise,"
-                  "amls-elementwise-in-place),"
+                  "amls-elementwise-in-place,"
+                  "amls-guard-aliased-buffers),"
                   "one-shot-bufferize{bufferize-function-boundaries "
                   "allow-return-allocs-from-loops "
                   "function-boundary-type-conversion=identity-layout-map},"

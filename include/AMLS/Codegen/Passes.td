@@ -50,6 +50,23 @@ def AMLSCompensateSums : Pass<"amls-compensate-sums"> {
   ];
 }
 
+def AMLSGuardAliasedBuffers : Pass<"amls-guard-aliased-buffers"> {
+  let summary = "Keep one-shot bufferization from writing into a buffer that is also read directly";
+  let description = [{
+    Before one-shot bufferization, drops `writable` from a
+    `bufferization.to_tensor` whose buffer (or a view of it) has a user
+    that may run after it. The lowering wraps each buffer a runtime call
+    filled as `to_tensor restrict writable` and hands matrices to runtime
+    calls through `to_buffer`; the canonicalizer folds
+    `to_buffer(to_tensor(%m))` to `%m`, and the call then reads `%m`
+    behind the analysis's back. Without this pass,
+    `Y = X; Y[2:3, 1] = Z; write(X, ...)` over a matrix X read from a file
+    updated X's buffer in place and wrote the updated cells as X. A buffer
+    read only through its tensor keeps `writable` and its in-place updates.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def AMLSFuseElementwise : Pass<"amls-fuse-elementwise"> {
   let summary = "Fuse element-wise linalg ops and fold reshapes, sparing products";
   let description = [{
