@@ -149,18 +149,20 @@ def AMLS_RemoveEmptyOp : AMLS_InferOp<"remove_empty", [Pure]> {
     Removes the rows (or columns) that contain only zeros, or, with `select`
     (a column vector for rows, a row vector for columns), keeps exactly the
     rows (columns) whose selector is non-zero. The result size depends on the
-    data.
+    data. With `empty_return` (DML's `empty.return=TRUE`, its default, as in
+    SystemDS) a result that would keep no row (column) is one row (column)
+    of zeros instead.
 
     ```mlir
-    %Y = amls.remove_empty rows %X : !amls.matrix<100x5xf64> -> !amls.matrix<?x5xf64>
+    %Y = amls.remove_empty rows %X empty_return : !amls.matrix<100x5xf64> -> !amls.matrix<?x5xf64>
     ```
   }];
   let arguments = (ins AMLS_Margin:$margin, AMLS_Matrix:$input,
-                       Optional<AMLS_Matrix>:$select);
+                       Optional<AMLS_Matrix>:$select, UnitAttr:$empty_return);
   let results = (outs AMLS_Matrix:$result);
   let assemblyFormat = [{
-    $margin $input (`select` $select^)? attr-dict `:` type($input)
-    (`,` type($select)^)? `->` type($result)
+    $margin $input (`select` $select^)? (`empty_return` $empty_return^)?
+    attr-dict `:` type($input) (`,` type($select)^)? `->` type($result)
   }];
 }
 

@@ -74,8 +74,8 @@ struct LowerCSRRemoveEmpty : public CSRPattern<RemoveEmptyOp> {
     x.appendRuntimeArgs(rewriter, loc, args);
     args.append({select, i32Constant(rewriter, loc, byRows ? 0 : 1),
                  i32Constant(rewriter, loc, op.getSelect() ? 1 : 0)});
-    Value kept = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(),
+    Value kept = keptExtent(
+        rewriter, loc, op,
         callRuntime(rewriter, loc, op, RuntimeFunction::CSRCountNonEmpty,
                     args));
     CSRMatrix result = csrFromKernels(

@@ -33,8 +33,7 @@ struct LowerRemoveEmpty : public LowerToValue<RemoveEmptyOp> {
     Value kept64 =
         callRuntime(rewriter, loc, op, RuntimeFunction::CountNonEmpty,
                     {input, select, margin, useSelect});
-    Value kept = arith::IndexCastOp::create(rewriter, loc,
-                                            rewriter.getIndexType(), kept64);
+    Value kept = keptExtent(rewriter, loc, op, kept64);
     Value resultRows =
         rows ? kept : dimOf(rewriter, loc, adaptor.getInput(), 0);
     Value resultCols =

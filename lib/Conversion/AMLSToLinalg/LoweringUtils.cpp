@@ -157,6 +157,13 @@ void checkRemoveEmptySelect(OpBuilder &b, Location loc, Operation *op,
              message);
 }
 
+Value keptExtent(OpBuilder &b, Location loc, RemoveEmptyOp op, Value count) {
+  Value kept = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
+  if (!op.getEmptyReturn())
+    return kept;
+  return arith::MaxUIOp::create(b, loc, kept, indexConstant(b, loc, 1));
+}
+
 /// Allocates a rows x cols f64 buffer, lets `fill` write it through the
 /// runtime, and returns it as a tensor of `type` (converting the elements to
 /// its element type).

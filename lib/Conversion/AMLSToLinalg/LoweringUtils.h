@@ -87,6 +87,10 @@ Value tableExtent(OpBuilder &b, Location loc, Operation *op, Value given,
 void checkRemoveEmptySelect(OpBuilder &b, Location loc, Operation *op,
                             bool byRows, Value rows, Value cols, Value select);
 
+/// removeEmpty's kept rows (columns) as an index from the runtime's i64
+/// count: at least one with `empty_return` (the padding row is zeros).
+Value keptExtent(OpBuilder &b, Location loc, RemoveEmptyOp op, Value count);
+
 /// Allocates a rows x cols f64 buffer, lets `fill` write it through the
 /// runtime, and returns it as a tensor of `type` (converting the elements to
 /// its element type).

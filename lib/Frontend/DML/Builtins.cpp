@@ -830,11 +830,18 @@ DValue BuiltinCall::buildRemoveEmpty() {
       return {};
     select = *given;
   }
-  if (args.has(3) && !im.gen(args[3]).isValid())
-    return {};
+  // empty.return=TRUE (the default): no row left gives one row of zeros.
+  bool emptyReturn = true;
+  if (args.has(3)) {
+    std::optional<bool> flag = flagArgument(3, "'empty.return'");
+    if (!flag)
+      return {};
+    emptyReturn = *flag;
+  }
   return DValue::matrix(RemoveEmptyOp::create(
       builder, l, im.matrixType(),
-      *margin == "rows" ? Margin::Rows : Margin::Cols, *target, select));
+      *margin == "rows" ? Margin::Rows : Margin::Cols, *target, select,
+      emptyReturn));
 }
 
 DValue BuiltinCall::buildReplace() {

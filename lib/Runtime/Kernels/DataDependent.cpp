@@ -76,6 +76,10 @@ extern "C" void _mlir_ciface_amls_rt_remove_empty(AmlsMatrixF64 *x,
     }
     ++next;
   }
+  // The row (column) of zeros that empty.return adds to an empty result.
+  for (; next < out->sizes[margin]; ++next)
+    for (int64_t j = 0; j < length; ++j)
+      (margin == 0 ? at(out, next, j) : at(out, j, next)) = 0.0;
 }
 
 extern "C" int64_t _mlir_ciface_amls_rt_max_category(AmlsMatrixF64 *ids) {

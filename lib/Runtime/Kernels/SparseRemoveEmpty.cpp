@@ -104,11 +104,18 @@ Kept findKept(const CsrView &a, const AmlsMatrixF64 *select, int32_t margin,
   return kept;
 }
 
+/// The result has `rows` rows, or up to `most` (empty.return's padding).
+void checkRowOffsets(const AmlsVectorI64 *rowptr, int64_t most,
+                     int64_t rows) {
+  check(rowptr->sizes[0] >= rows + 1 && rowptr->sizes[0] <= most + 1, kKernel,
+        [&] {
+          return "row offsets of " + std::to_string(rowptr->sizes[0]) +
+                 " entries for " + std::to_string(rows) + " rows";
+        });
+}
+
 void checkRowOffsets(const AmlsVectorI64 *rowptr, int64_t rows) {
-  check(rowptr->sizes[0] == rows + 1, kKernel, [&] {
-    return "row offsets of " + std::to_string(rowptr->sizes[0]) +
-           " entries for " + std::to_string(rows) + " rows";
-  });
+  checkRowOffsets(rowptr, rows, rows);
 }
 
 } // namespace
@@ -131,10 +138,13 @@ extern "C" int64_t _mlir_ciface_amls_rt_csr_remove_empty_count(
   offsets[0] = 0;
   if (margin == kRows) {
     auto rows = static_cast<int64_t>(kept.sources.size());
-    checkRowOffsets(out_rowptr, rows);
+    checkRowOffsets(out_rowptr, std::max<int64_t>(rows, 1), rows);
     for (int64_t i = 0; i < rows; ++i)
       offsets[i + 1] =
           offsets[i] + a.end(kept.sources[i]) - a.begin(kept.sources[i]);
+    // empty.return's row of zeros, when no row is kept.
+    for (int64_t i = rows; i + 1 < out_rowptr->sizes[0]; ++i)
+      offsets[i + 1] = offsets[i];
     return offsets[rows];
   }
   checkRowOffsets(out_rowptr, a.rows);
@@ -159,7 +169,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_remove_empty_fill(
   CsrOut out = csrOutOf(out_rowptr, out_colidx, out_values);
   if (margin == kRows) {
     auto rows = static_cast<int64_t>(kept.sources.size());
-    checkRowOffsets(out_rowptr, rows);
+    checkRowOffsets(out_rowptr, std::max<int64_t>(rows, 1), rows);
     forRowRanges(out.rowptr, rows, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         int64_t source = kept.sources[i];

@@ -256,6 +256,34 @@ func.func @data_dependent(%X: !amls.matrix<?x3xf64>, %c: index) -> (!amls.matrix
 
 // -----
 
+// A result type that knows a size its operand's type does not (shape
+// inference refined it through a loop): the operand is cast to the sizes
+// either side knows, so linalg.transpose's types agree.
+// CHECK-LABEL: func @transpose_refined
+// CHECK: %[[IN:.*]] = tensor.cast %{{.*}} : tensor<?x?xf64> to tensor<1x5xf64>
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<5x1xf64>
+// CHECK: linalg.transpose ins(%[[IN]] : tensor<1x5xf64>) outs(%[[INIT]] : tensor<5x1xf64>)
+func.func @transpose_refined(%X: !amls.matrix<?x?xf64>) -> !amls.matrix<5x1xf64> {
+  %0 = amls.transpose %X : !amls.matrix<?x?xf64> -> !amls.matrix<5x1xf64>
+  return %0 : !amls.matrix<5x1xf64>
+}
+
+// -----
+
+// empty_return: a result that keeps no row has one (the runtime zeroes it).
+// CHECK-LABEL: func @remove_empty_return
+// CHECK: %[[COUNT:.*]] = call @amls_rt_count_nonempty
+// CHECK: %[[KEPT:.*]] = arith.index_cast %[[COUNT]]
+// CHECK: %[[ROWS:.*]] = arith.maxui %[[KEPT]], %c1
+// CHECK: memref.alloc(%[[ROWS]]
+// CHECK: call @amls_rt_remove_empty
+func.func @remove_empty_return(%X: !amls.matrix<?x3xf64>) -> !amls.matrix<?x3xf64> {
+  %0 = amls.remove_empty rows %X empty_return : !amls.matrix<?x3xf64> -> !amls.matrix<?x3xf64>
+  return %0 : !amls.matrix<?x3xf64>
+}
+
+// -----
+
 // parfor runs its independent iterations as an scf.for.
 // CHECK-LABEL: func @parfor
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<10x1xf64>)

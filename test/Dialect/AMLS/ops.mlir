@@ -225,6 +225,8 @@ func.func @reorganisation(%X: !amls.matrix<4x3xf64>, %v: !amls.matrix<4x1xf64>,
   %9 = amls.remove_empty rows %X select %v : !amls.matrix<4x3xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<?x3xf64>
   // CHECK: amls.remove_empty cols
   %10 = amls.remove_empty cols %X : !amls.matrix<4x3xf64> -> !amls.matrix<4x?xf64>
+  // CHECK: amls.remove_empty rows %{{.*}} select %{{.*}} empty_return : !amls.matrix<4x3xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<?x3xf64>
+  %11 = amls.remove_empty rows %X select %v empty_return : !amls.matrix<4x3xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<?x3xf64>
   return
 }
 
