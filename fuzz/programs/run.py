@@ -79,13 +79,14 @@ def run_program(nodes, outputs, amls_run, flags, workdir):
             path = os.path.join(workdir, f"X{i}.csv")
             write_csv(path, node.value)
             command += ["--arg", f"X{i}={path}"]
-    results = []
+    results, shapes = [], []
     for k in range(len(outputs)):
-        path = os.path.join(workdir, f"R{k}.csv")
-        if os.path.exists(path):
-            os.remove(path)
-        results.append(path)
-        command += ["--arg", f"R{k}={path}"]
+        for prefix, paths in (("R", results), ("D", shapes)):
+            path = os.path.join(workdir, f"{prefix}{k}.csv")
+            if os.path.exists(path):
+                os.remove(path)
+            paths.append(path)
+            command += ["--arg", f"{prefix}{k}={path}"]
     try:
         run = subprocess.run(command + flags, capture_output=True, text=True,
                              timeout=120)
@@ -99,12 +100,18 @@ def run_program(nodes, outputs, amls_run, flags, workdir):
     values = dag.evaluate(nodes)
     for k, i in enumerate(outputs):
         expected = np.atleast_2d(np.asarray(values[i], dtype=np.float64))
-        if not os.path.exists(results[k]):
+        if not os.path.exists(results[k]) or not os.path.exists(shapes[k]):
             return "error", f"result {k} not written"
+        shape = tuple(int(x) for x in read_csv(shapes[k]).ravel())
+        if shape != expected.shape:
+            return "wrong", (f"result {k} (v{i} = {nodes[i].kind}): shape "
+                             f"{shape}, NumPy {expected.shape}")
+        if expected.size == 0:
+            continue
         actual = read_csv(results[k])
         if actual.shape != expected.shape:
-            return "wrong", (f"result {k} (v{i}): shape {actual.shape}, "
-                             f"NumPy {expected.shape}")
+            return "wrong", (f"result {k} (v{i}): {actual.shape} cells "
+                             f"written, NumPy {expected.shape}")
         finite = expected[np.isfinite(expected)]
         scale = max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
         mismatch = first_mismatch(actual, expected, RTOL, RTOL * scale)
@@ -162,13 +169,24 @@ def reduce(nodes, outputs, amls_run, label, kind):
         if fails(*prune(nodes, [o])):
             nodes, outputs = prune(nodes, [o])
             break
+    else:  # a failure that needs several outputs: drop those it does not
+        dropped = True
+        while dropped and len(outputs) > 1:
+            dropped = False
+            for o in outputs:
+                rest = prune(nodes, [x for x in outputs if x != o])
+                if fails(*rest):
+                    nodes, outputs = rest
+                    dropped = True
+                    break
     changed = True
     while changed:
         changed = False
         values = dag.evaluate(nodes)
         for i in range(len(nodes)):
             node = nodes[i]
-            if node.kind in ("input", "scalar") or i in outputs:
+            if node.kind in ("input", "scalar") or i in outputs or \
+                    np.size(values[i]) == 0:  # no CSV file holds it
                 continue
             replacement = (dag.Node("input", [], node.shape,
                                     np.atleast_2d(values[i]).copy())
@@ -205,7 +223,8 @@ def from_json(text):
             v = np.array([[float(x) for x in row] for row in v])
         elif v is not None:
             v = float(v)
-        extra = {k: tuple(x) for k, x in n["extra"].items()}
+        extra = {k: tuple(x) if isinstance(x, list) else x
+                 for k, x in n["extra"].items()}
         nodes.append(dag.Node(n["kind"], n["args"], tuple(n["shape"]), v,
                               extra))
     return nodes, data["outputs"]
