@@ -64,6 +64,11 @@ typedef struct AmlsSessionOptions {
   /// false (default): silent.
   bool fusionExplain;
   bool parforExplain;
+  /// Directories of DML library functions (NAME.dml defining m_NAME, as
+  /// amls-run --builtins), separated by ':', searched before AMLS's own
+  /// library (share/amls/builtins beside the lib/ holding libAMLSCAPI.so);
+  /// NULL: AMLS's own only.
+  const char *builtins;
 } AmlsSessionOptions;
 
 AMLS_CAPI_EXPORTED void amlsSessionOptionsInit(AmlsSessionOptions *options);

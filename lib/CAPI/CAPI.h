@@ -44,6 +44,8 @@ struct CSession {
          executeMilliseconds = 0;
   /// Serializes the calls on the session (its context's diagnostics).
   std::mutex mutex;
+  /// DML library directories searched before AMLS's own.
+  std::vector<std::string> builtinDirs;
 };
 
 struct CProgram {

@@ -14,6 +14,7 @@
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -134,6 +135,7 @@ void amlsSessionOptionsInit(AmlsSessionOptions *options) {
   options->csrResults = defaults.csrResults;
   options->fusionExplain = defaults.fusionExplain;
   options->parforExplain = defaults.parforExplain;
+  options->builtins = nullptr;
 }
 
 AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
@@ -182,7 +184,22 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
     setError(error, problem);
     return {nullptr};
   }
-  return wrap(new CSession(std::move(settings)));
+  std::vector<std::string> builtinDirs;
+  if (given.builtins) {
+    SmallVector<StringRef> directories;
+    StringRef(given.builtins).split(directories, ':', -1, /*KeepEmpty=*/false);
+    for (StringRef directory : directories) {
+      if (!llvm::sys::fs::is_directory(directory)) {
+        setError(error, "invalid session options: builtins folder '" +
+                            directory.str() + "' is not a directory");
+        return {nullptr};
+      }
+      builtinDirs.push_back(directory.str());
+    }
+  }
+  auto *session = new CSession(std::move(settings));
+  session->builtinDirs = std::move(builtinDirs);
+  return wrap(session);
 }
 
 void amlsSessionDestroy(AmlsSession session) { delete unwrap(session); }
@@ -216,6 +233,9 @@ AmlsProgram compileDML(CSession &session, MlirStringRef source,
                        MlirStringRef sourceName, dml::ImportOptions &options,
                        AmlsError *error) {
   CapturedDiagnostics diagnostics(session, /*isDML=*/true);
+  options.builtinDirs.insert(options.builtinDirs.begin(),
+                             session.builtinDirs.begin(),
+                             session.builtinDirs.end());
   llvm::SourceMgr importSources;
   addSource(session, source, sourceName, importSources);
   OwningOpRef<ModuleOp> module =

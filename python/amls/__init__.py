@@ -234,15 +234,24 @@ class Session:
     csr_results: matrices the program computes in CSR (a sparse input
     scaled, a sparse product) come back as scipy.sparse.csr_matrix over
     the program's arrays instead of as dense arrays (default False: every
-    matrix result is a NumPy array)."""
+    matrix result is a NumPy array); builtins: a directory (or a list of
+    them) of DML library functions (NAME.dml defining m_NAME, as amls-run
+    --builtins) searched before AMLS's own library, which the package
+    finds beside its native library in the build tree and the install
+    alike."""
 
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
                  fusion="cost", formats="auto", sums="kahan", blas="auto",
-                 target="cpu", gpu_chip=None, csr_results=False):
+                 target="cpu", gpu_chip=None, csr_results=False,
+                 builtins=None):
+        if isinstance(builtins, (str, os.PathLike)):
+            builtins = [builtins]
         try:
             self._native = _amls.Session(threads, memory_limit, rewrites,
                                          fusion, formats, sums, blas, target,
-                                         gpu_chip or "", bool(csr_results))
+                                         gpu_chip or "", bool(csr_results),
+                                         ":".join(os.fspath(d) for d in
+                                                  builtins or []))
         except _amls.Error as error:
             raise ValueError(str(error)) from None
         self._count = 0

@@ -220,9 +220,10 @@ public:
           const std::string &fusion, const std::string &formats,
           const std::string &sums, const std::string &blas,
           const std::string &target, const std::string &gpuChip,
-          bool csrResults) {
+          bool csrResults, const std::string &builtins) {
     AmlsSessionOptions options;
     amlsSessionOptionsInit(&options);
+    options.builtins = builtins.empty() ? nullptr : builtins.c_str();
     options.csrResults = csrResults;
     options.target = target.c_str();
     options.gpuChip = gpuChip.empty() ? nullptr : gpuChip.c_str();
@@ -336,7 +337,8 @@ PYBIND11_MODULE(_amls, m) {
       .def(py::init<unsigned, uint64_t, const std::string &,
                     const std::string &, const std::string &,
                     const std::string &, const std::string &,
-                    const std::string &, const std::string &, bool>())
+                    const std::string &, const std::string &, bool,
+                    const std::string &>())
       .def("compile_mlir", &Session::compileMLIR)
       .def("compile_dml", &Session::compileDML)
       .def("stats", &Session::stats);

@@ -27,6 +27,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <dlfcn.h>
+
 using namespace mlir;
 using namespace mlir::amls::dml;
 using namespace mlir::amls::dml::importer;
@@ -267,16 +269,34 @@ std::string Importer::loadLibraryFunction(llvm::StringRef name, SMLoc where,
   return "";
 }
 
-std::vector<std::string> mlir::amls::dml::getDefaultBuiltinDirs() {
-  // The tools live in bin/; the library in share/amls/builtins, in the
-  // build tree and where `make install` puts them alike.
+/// The file that holds this code: a tool in bin/ (amls-run links the
+/// frontend statically) or libAMLSCAPI.so in lib/, which the C API and the
+/// Python package load. The main executable is /usr/bin/python3 from
+/// Python, so it cannot stand for the install. For the main executable
+/// dladdr may name argv[0], relative to a directory since left: only an
+/// absolute path counts, else /proc/self/exe does.
+static std::string fileHoldingFrontend() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&mlir::amls::dml::getDefaultBuiltinDirs),
+             &info) &&
+      info.dli_fname && llvm::sys::path::is_absolute(info.dli_fname)) {
+    llvm::SmallString<256> path;
+    if (!llvm::sys::fs::real_path(info.dli_fname, path))
+      return std::string(path);
+  }
   static int anchor;
-  std::string executable =
-      llvm::sys::fs::getMainExecutable("amls", static_cast<void *>(&anchor));
-  if (executable.empty())
+  return llvm::sys::fs::getMainExecutable("amls",
+                                          static_cast<void *>(&anchor));
+}
+
+std::vector<std::string> mlir::amls::dml::getDefaultBuiltinDirs() {
+  // bin/ and lib/ sit beside share/amls/builtins, in the build tree and
+  // where `make install` puts them alike.
+  std::string file = fileHoldingFrontend();
+  if (file.empty())
     return {};
   llvm::SmallString<256> directory(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(file)));
   llvm::sys::path::append(directory, "share", "amls", "builtins");
   if (!llvm::sys::fs::is_directory(directory))
     return {};

@@ -16,8 +16,8 @@ class SourceMgr;
 
 namespace mlir::amls::dml {
 
-/// The DML library AMLS ships (share/amls/builtins beside the running
-/// executable's bin/), if it is there.
+/// The DML library AMLS ships (share/amls/builtins beside the bin/ or lib/
+/// of the tool or library holding the frontend), if it is there.
 std::vector<std::string> getDefaultBuiltinDirs();
 
 struct ImportOptions {
