@@ -33,6 +33,7 @@
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Runtime/Runtime.h"
 #include "AMLS/Transforms/Passes.h"
 
@@ -456,6 +457,13 @@ static void *rowMajorCopy(const MatrixValue &matrix,
   return buffer.data();
 }
 
+/// Whether the session's target runs programs on a device (an unknown
+/// target, which creating the session rejects, does not).
+static bool runsOnDevice(const SessionOptions &options) {
+  const Target *target = lookupTarget(options.target);
+  return target && target->runsOnDevice();
+}
+
 using Clock = std::chrono::steady_clock;
 static double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start)
@@ -467,10 +475,14 @@ static double millisecondsSince(Clock::time_point start) {
 //===----------------------------------------------------------------------===//
 
 std::string mlir::amls::prepareTarget(SessionOptions &options) {
-  if (options.target == "cpu")
+  const Target *target = lookupTarget(options.target);
+  if (!target)
+    return "expected target " + listTargetNames() + ", found '" +
+           options.target + "'";
+  if (!target->runsOnDevice())
     return "";
-  if (options.target != "gpu")
-    return "expected target 'cpu' or 'gpu', found '" + options.target + "'";
+  // The one device target so far is CUDA's; the runtime context per
+  // session (issue 42) takes this over.
 #ifdef AMLS_HAVE_CUDA_RUNTIME
   std::string problem = runtime::cuda::initialize();
   if (!problem.empty())
@@ -598,7 +610,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     lineOffsets.push_back(
         transposed.back()
             ? 0
-            : lineOffsetOf(parameter.type, arg, options.target == "gpu"));
+            : lineOffsetOf(parameter.type, arg, runsOnDevice(options)));
     // Not the line offset: code compiled for one offset is right for any
     // (only its loads straddle lines), and heap arrays come at several
     // offsets, each of which would otherwise be a compilation.
@@ -663,7 +675,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   compile.threads = options.threads;
   compile.blas = options.blas;
   compile.target = options.target;
-  if (options.target == "gpu") {
+  if (runsOnDevice(options)) {
     // The device's chip, once the process is ready for it.
     SessionOptions ready = options;
     std::string why = prepareTarget(ready);
@@ -782,7 +794,7 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
   // On the GPU target the caller's memory is host memory the device may
   // not reach: each input is copied into the runtime's pool (managed
   // memory) for the run, and counted.
-  bool toDevice = session.options.target == "gpu";
+  bool toDevice = runsOnDevice(session.options);
   SmallVector<void *> deviceCopies;
   llvm::scope_exit releaseDeviceCopies([&] {
     for (void *buffer : deviceCopies)

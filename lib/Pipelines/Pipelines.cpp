@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Transforms/Passes.h"
@@ -94,6 +95,7 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 void mlir::amls::buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums,
                                        StringRef schedule) {
+  registerBuiltinTargets(); // their schedules, which the pass looks up
   addPipeline(pm, ("convert-amls-to-linalg{schedule=" + schedule + "}").str());
   // scf.for's ForOpTensorCastFolder narrows a loop-carried tensor to the
   // static type of its initial value (tensor.cast of 1x3 to ?x3 in, ?x3 to 1x3
@@ -275,15 +277,12 @@ std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
   StringRef sums = options.sums;
   if (sums != "kahan" && sums != "plain")
     return "expected sums 'kahan' or 'plain', found '" + options.sums + "'";
-  StringRef target = options.target;
-  if (target != "cpu" && target != "gpu")
-    return "expected target 'cpu' or 'gpu', found '" + options.target + "'";
-  if (target == "gpu") {
-    std::string problem =
-        checkNVVMOptions(options.gpuChip, options.gpuFormat, /*optLevel=*/3);
-    if (!problem.empty())
-      return problem;
-  }
+  const Target *target = lookupTarget(options.target);
+  if (!target)
+    return "expected target " + listTargetNames() + ", found '" +
+           options.target + "'";
+  if (std::string problem = target->checkOptions(options); !problem.empty())
+    return problem;
   StringRef formats = options.formats;
   if (formats != "auto" && formats != "dense" && formats != "csr")
     return "expected formats 'auto', 'dense' or 'csr', found '" +
@@ -332,21 +331,11 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
 
 void mlir::amls::buildCompileToLLVMPipeline(OpPassManager &pm,
                                             const CompileOptions &options) {
-  if (options.target == "gpu") {
-    LowerToNVVMOptions lowering;
-    lowering.threads = options.threads;
-    lowering.blas = options.blas;
-    lowering.chip = options.gpuChip;
-    lowering.features = options.gpuFeatures;
-    lowering.format = options.gpuFormat;
-    lowering.minWork = options.gpuMinWork;
-    buildLinalgToNVVMPipeline(pm, lowering);
-    return;
-  }
-  LowerToLLVMOptions lowering;
-  lowering.threads = options.threads;
-  lowering.blas = options.blas;
-  buildLinalgToLLVMPipeline(pm, lowering);
+  const Target *target = lookupTarget(options.target);
+  if (!target)
+    llvm::report_fatal_error("amls: unknown target (check it with "
+                             "checkCompileOptions first)");
+  target->buildLoweringPipeline(pm, options);
 }
 
 void mlir::amls::buildCompilePipeline(OpPassManager &pm,
@@ -356,6 +345,8 @@ void mlir::amls::buildCompilePipeline(OpPassManager &pm,
 }
 
 void mlir::amls::registerAMLSPipelines() {
+  // --convert-amls-to-linalg finds the targets' schedules by name.
+  registerBuiltinTargets();
   PassPipelineRegistration<>(
       "amls-optimize",
       "The AMLS optimizer: property inference, --amls-ipa, --amls-simplify, "

@@ -16,6 +16,7 @@
 #include "AMLS/Frontend/DML/Diagnostics.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #ifdef AMLS_HAVE_CUDA_RUNTIME
@@ -443,9 +444,11 @@ int main(int argc, char **argv) {
         "execute {3:F1}\n",
         parseMs, times.optimize, times.compile, times.execute);
   if (stats) {
+    const Target *target = lookupTarget(options.target);
+    bool runsOnDevice = target && target->runsOnDevice();
     llvm::errs() << "amls-run: " << session.getStatistics().compilations
                  << " compilation(s), " << options.threads << " thread(s)";
-    if (options.target == "gpu")
+    if (runsOnDevice)
       llvm::errs() << ", " << session.getStatistics().gpuKernels
                    << " GPU kernel(s)";
     llvm::errs() << "\n";
@@ -459,7 +462,7 @@ int main(int argc, char **argv) {
         memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
         memory.peakLiveBytes, runtime::memory::getLimit());
 #ifdef AMLS_HAVE_CUDA_RUNTIME
-    if (options.target == "gpu") {
+    if (runsOnDevice) {
       runtime::cuda::DeviceInfo device = runtime::cuda::getDeviceInfo();
       runtime::cuda::Statistics gpu = runtime::cuda::getStatistics();
       llvm::errs() << llvm::formatv(

@@ -1,6 +1,9 @@
 //===- SessionTest.cpp - The execution session: runs, ownership, threads --===//
 
+#include "AMLS/Conversion/AMLSToLinalg/LoweringSchedule.h"
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Runtime/Memory.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -91,8 +94,8 @@ RuntimeValue borrowed(const runtime::Matrix &m) {
 /// A session with `program` loaded; diagnostics are collected in `errors`.
 struct LoadedProgram {
   explicit LoadedProgram(const char *text, unsigned threads = 1,
-                         bool csrResults = false)
-      : session(makeOptions(threads, csrResults)),
+                         bool csrResults = false, std::string target = "cpu")
+      : session(makeOptions(threads, csrResults, std::move(target))),
         handler(&session.getContext(), [this](Diagnostic &diagnostic) {
           errors += diagnostic.str();
           return success();
@@ -105,10 +108,12 @@ struct LoadedProgram {
       program = *loaded;
   }
 
-  static SessionOptions makeOptions(unsigned threads, bool csrResults) {
+  static SessionOptions makeOptions(unsigned threads, bool csrResults,
+                                    std::string target) {
     SessionOptions options;
     options.threads = threads;
     options.csrResults = csrResults;
+    options.target = std::move(target);
     return options;
   }
 
@@ -165,6 +170,48 @@ TEST(SessionTest, ComputesAndCachesPerSignature) {
   EXPECT_EQ(statistics.runs, 3u);
   EXPECT_EQ(statistics.compilations, 2u);
   EXPECT_EQ(statistics.cacheHits, 1u);
+}
+
+/// A third target, registered from outside the compiler: the generic
+/// lowering schedule and the CPU's pipeline on one thread, counting the
+/// compilations it lowered. Nothing but the registration names it.
+class CountingTarget : public Target {
+public:
+  StringRef getName() const override { return "counting-test"; }
+  StringRef getDescription() const override { return "a test target"; }
+  const LoweringSchedule &getLoweringSchedule() const override {
+    return *lookupLoweringSchedule("generic");
+  }
+  void buildLoweringPipeline(OpPassManager &pm,
+                             const CompileOptions &options) const override {
+    ++lowered;
+    CompileOptions sequential;
+    sequential.copyOptionValuesFrom(options);
+    sequential.threads = 1;
+    lookupTarget("cpu")->buildLoweringPipeline(pm, sequential);
+  }
+  static inline std::atomic<int> lowered{0};
+};
+
+TEST(SessionTest, RegisteredTargetCompilesAndRuns) {
+  if (!lookupTarget("counting-test"))
+    registerTarget(std::make_unique<CountingTarget>());
+  EXPECT_NE(listTargetNames().find("'counting-test'"), std::string::npos);
+  int before = CountingTarget::lowered;
+  LoadedProgram loaded(kScaleProgram, 2, false, "counting-test");
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 3);
+  SmallVector<RuntimeValue> args = {borrowed(x), RuntimeValue::ofFloat(2.0)};
+  FailureOr<RunResult> result = loaded.program->run(args);
+  ASSERT_TRUE(succeeded(result)) << loaded.errors;
+  EXPECT_EQ(result->values[1].getFloat(), 42.0); // 2 * (1 + ... + 6)
+  EXPECT_EQ(CountingTarget::lowered, before + 1);
+  // An unknown target is an error naming the registered ones.
+  SessionOptions unknown;
+  unknown.target = "tpu";
+  EXPECT_NE(prepareTarget(unknown).find("expected target 'cpu', 'gpu'"),
+            std::string::npos)
+      << prepareTarget(unknown);
 }
 
 TEST(SessionTest, ReturnsIntegersAndBooleans) {

@@ -5,8 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Codegen/CPU/CPUSchedule.h"
-#include "AMLS/Codegen/GPU/GPUSchedule.h"
 #include "AMLS/Conversion/AMLSToLinalg/AMLSToLinalg.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Dialect/AMLSOps.h"
@@ -134,18 +132,10 @@ struct ConvertAMLSToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    LoweringSchedule generic;
-    const LoweringSchedule *chosen = nullptr;
-    if (schedule == "cpu")
-      chosen = &getCPULoweringSchedule();
-    else if (schedule == "gpu")
-      chosen = &getGPULoweringSchedule();
-    else if (schedule == "generic")
-      chosen = &generic;
+    const LoweringSchedule *chosen = lookupLoweringSchedule(schedule);
     if (!chosen) {
-      getOperation().emitError("convert-amls-to-linalg: expected schedule "
-                               "'cpu', 'gpu' or 'generic', found '")
-          << schedule << "'";
+      getOperation().emitError("convert-amls-to-linalg: expected schedule ")
+          << listLoweringScheduleNames() << ", found '" << schedule << "'";
       return signalPassFailure();
     }
     if (failed(checkMatrixFormats(getOperation())))

@@ -11,7 +11,10 @@
 #ifndef AMLS_CONVERSION_AMLSTOLINALG_LOWERINGSCHEDULE_H
 #define AMLS_CONVERSION_AMLSTOLINALG_LOWERINGSCHEDULE_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
+#include <string>
 
 namespace mlir::amls {
 
@@ -94,6 +97,17 @@ public:
   /// (BLAS, cuBLAS) and loops run.
   virtual bool usesChainKernel() const { return true; }
 };
+
+/// The schedules --convert-amls-to-linalg's `schedule` option names: each
+/// target registers its own under its name (lib/Pipelines/Targets), and
+/// "generic" (the defaults above) is always there. `schedule` must outlive
+/// the process's compilations.
+void registerLoweringSchedule(llvm::StringRef name,
+                              const LoweringSchedule &schedule);
+/// The schedule registered as `name`, or null.
+const LoweringSchedule *lookupLoweringSchedule(llvm::StringRef name);
+/// "'cpu', 'gpu' or 'generic'": the registered names, for messages.
+std::string listLoweringScheduleNames();
 
 } // namespace mlir::amls
 
