@@ -247,7 +247,8 @@ class Builder:
         a = self.pick_matrix(lambda s: s == shape, shape)
         b = self.pick_matrix(lambda s: s == shape, shape)
         agg = self.py.choice(["sum", "mean", "max"])
-        value = float(_apply(Node(agg, [c]), [evaluate(self.nodes)[c]]))
+        with np.errstate(all="ignore"):
+            value = float(_apply(Node(agg, [c]), [evaluate(self.nodes)[c]]))
         if math.isfinite(value):
             threshold = value + self.py.choice([-1, 1]) * 0.25 * max(
                 1.0, abs(value))
@@ -294,7 +295,8 @@ class Builder:
         empty_return = self.py.random() < 0.7
         node = Node("removeEmpty", [x], (), extra={
             "margin": margin, "empty_return": empty_return})
-        node.shape = _apply(node, [evaluate(self.nodes)[x]]).shape
+        with np.errstate(all="ignore"):
+            node.shape = _apply(node, [evaluate(self.nodes)[x]]).shape
         return self.add(node)
 
     def pick_shape(self):
