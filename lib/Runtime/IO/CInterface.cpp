@@ -5,7 +5,7 @@
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
-#include "TextParsing.h"
+#include "AMLS/Support/TextParsing.h"
 
 #include <cerrno>
 #include <cmath>

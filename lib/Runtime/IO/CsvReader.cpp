@@ -11,7 +11,7 @@
 
 #include "AMLS/Runtime/Runtime.h"
 #include "MatrixCells.h"
-#include "TextParsing.h"
+#include "AMLS/Support/TextParsing.h"
 
 #include <algorithm>
 #include <charconv>

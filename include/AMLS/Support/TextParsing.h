@@ -1,17 +1,18 @@
 //===- TextParsing.h - Parsing the lines of matrix files --------*- C++ -*-===//
 //
-// Shared by the readers (MatrixIO.cpp) and the metadata that the compiler
-// reads from the same files (FileMetadata.cpp), so that both see a file the
-// same way.
+// Shared by the runtime's readers (lib/Runtime/IO) and the metadata that
+// the compiler reads from the same files (lib/Support/FileMetadata.cpp), so
+// that both see a file the same way.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMLS_LIB_RUNTIME_IO_TEXTPARSING_H
-#define AMLS_LIB_RUNTIME_IO_TEXTPARSING_H
+#ifndef AMLS_SUPPORT_TEXTPARSING_H
+#define AMLS_SUPPORT_TEXTPARSING_H
 
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,19 @@ inline std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
     text.remove_suffix(1);
   return text;
+}
+
+/// The next line of a Matrix Market file that is neither blank nor a
+/// comment, counting lines.
+inline bool nextMatrixMarketLine(std::istream &in, std::string &line,
+                                 int64_t &lineNo) {
+  while (std::getline(in, line)) {
+    ++lineNo;
+    std::string_view text = trim(line);
+    if (!text.empty() && text[0] != '%')
+      return true;
+  }
+  return false;
 }
 
 /// Parses all of `text` as a number (strtod syntax: also "nan", "inf").
@@ -64,4 +78,4 @@ inline std::string quoted(std::string_view text) {
 
 } // namespace amls::runtime
 
-#endif // AMLS_LIB_RUNTIME_IO_TEXTPARSING_H
+#endif // AMLS_SUPPORT_TEXTPARSING_H

@@ -2,7 +2,7 @@
 
 #include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/MatrixIO.h"
-#include "TextParsing.h"
+#include "AMLS/Support/TextParsing.h"
 
 #include <algorithm>
 #include <cstring>
