@@ -99,7 +99,8 @@ check: build
 	cd $(BUILD_DIR) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 	cmake --build $(BUILD_DIR) --target check-docs
 
-# Every integration program under valgrind: no memory may leak (slow).
+# Every integration program under valgrind, once each: no memory may leak
+# (about 75 minutes on 2 cores; docs/testing.md).
 leak-check: build
 	@scripts/ensure-packages.sh valgrind
 	cmake --build $(BUILD_DIR) --target amls-run
