@@ -488,19 +488,37 @@ struct LowerFused : public AMLSPattern<FusedOp> {
       if (!type)
         continue;
       SmallVector<AffineExpr> exprs;
+      // A side input whose size is unknown may turn out to be a vector at
+      // run time (the result of removeEmpty or table): it broadcasts as an
+      // unfused element-wise op's operand does.
+      SmallVector<bool> expand = {false, false};
       for (int64_t d = 0; d < 2; ++d) {
         bool broadcast = type.getDimSize(d) == 1 && mainType.getDimSize(d) != 1;
         exprs.push_back(broadcast ? getAffineConstantExpr(0, context)
                                   : getAffineDimExpr(d, context));
-        if (!broadcast && i > 0 &&
-            (type.isDynamicDim(d) || mainType.isDynamicDim(d)))
-          checkEqual(rewriter, loc, dimOf(rewriter, loc, operand, d),
-                     d == 0 ? rows : cols, op,
-                     "input #" + std::to_string(i) +
-                         " differs in size from the main input");
+        if (broadcast || i == 0 ||
+            (!type.isDynamicDim(d) && !mainType.isDynamicDim(d)))
+          continue;
+        Value dim = dimOf(rewriter, loc, operand, d);
+        Value size = d == 0 ? rows : cols;
+        expand[d] = type.isDynamicDim(d) && mainType.getDimSize(d) != 1;
+        Value matches = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, dim, size);
+        if (expand[d])
+          matches = arith::OrIOp::create(
+              rewriter, loc, matches,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    dim, indexConstant(rewriter, loc, 1)));
+        check(rewriter, loc, matches, op,
+              "input #" + std::to_string(i) +
+                  " differs in size from the main input, and is not a "
+                  "vector to broadcast");
       }
       inputOf[i] = inputs.size();
-      inputs.push_back(operand);
+      inputs.push_back(expand[0] || expand[1]
+                           ? expandIfVector(rewriter, loc, operand,
+                                            {rows, cols}, expand)
+                           : operand);
       maps.push_back(AffineMap::get(2, 0, exprs, context));
     }
 

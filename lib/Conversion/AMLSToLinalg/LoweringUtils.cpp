@@ -116,6 +116,58 @@ std::pair<Value, Value> broadcastShapes(OpBuilder &b, Location loc,
   return {size(rows0, rows1), size(cols0, cols1)};
 }
 
+/// A copy of `operand` expanded to `sizes` along the dimensions in
+/// `expand`, where its size is 1 at run time (DML broadcasting a vector whose
+/// size was unknown at compile time); `operand` itself otherwise.
+Value expandIfVector(OpBuilder &b, Location loc, Value operand,
+                     ArrayRef<Value> sizes, ArrayRef<bool> expand) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  Value one = indexConstant(b, loc, 1);
+  Value needed;
+  SmallVector<Value> dims, isVector, expandedSizes;
+  for (int64_t d = 0; d < 2; ++d) {
+    Value dim = dimOf(b, loc, operand, d);
+    dims.push_back(dim);
+    isVector.push_back(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dim, one));
+    expandedSizes.push_back(expand[d] ? sizes[d] : dim);
+    if (!expand[d])
+      continue;
+    Value grows = arith::AndIOp::create(
+        b, loc, isVector[d],
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, sizes[d], one));
+    needed = needed ? arith::OrIOp::create(b, loc, needed, grows) : grows;
+  }
+  auto ifOp = scf::IfOp::create(
+      b, loc, needed,
+      [&](OpBuilder &then, Location thenLoc) {
+        Value init = emptyTensor(then, thenLoc, type, expandedSizes);
+        Value zero = indexConstant(then, thenLoc, 0);
+        auto generic = linalg::GenericOp::create(
+            then, thenLoc, type, ValueRange(), init,
+            AffineMap::getMultiDimIdentityMap(2, then.getContext()),
+            iterators({false, false}),
+            [&](OpBuilder &body, Location bodyLoc, ValueRange) {
+              SmallVector<Value> indices;
+              for (int64_t d = 0; d < 2; ++d) {
+                Value index = linalg::IndexOp::create(body, bodyLoc, d);
+                if (expand[d])
+                  index = arith::SelectOp::create(body, bodyLoc, isVector[d],
+                                                  zero, index);
+                indices.push_back(index);
+              }
+              Value cell =
+                  tensor::ExtractOp::create(body, bodyLoc, operand, indices);
+              linalg::YieldOp::create(body, bodyLoc, cell);
+            });
+        scf::YieldOp::create(then, thenLoc, generic.getResult(0));
+      },
+      [&](OpBuilder &otherwise, Location otherwiseLoc) {
+        scf::YieldOp::create(otherwise, otherwiseLoc, operand);
+      });
+  return ifOp.getResult(0);
+}
+
 SmallVector<utils::IteratorType> iterators(ArrayRef<bool> reduced) {
   SmallVector<utils::IteratorType> result;
   for (bool r : reduced)

@@ -87,6 +87,12 @@ Value tableExtent(OpBuilder &b, Location loc, Operation *op, Value given,
 void checkRemoveEmptySelect(OpBuilder &b, Location loc, Operation *op,
                             bool byRows, Value rows, Value cols, Value select);
 
+/// A copy of `operand` expanded to `sizes` along the dimensions in
+/// `expand`, where its size is 1 at run time (DML broadcasting a vector whose
+/// size was unknown at compile time); `operand` itself otherwise.
+Value expandIfVector(OpBuilder &b, Location loc, Value operand,
+                     ArrayRef<Value> sizes, ArrayRef<bool> expand);
+
 /// removeEmpty's kept rows (columns) as an index from the runtime's i64
 /// count: at least one with `empty_return` (the padding row is zeros).
 Value keptExtent(OpBuilder &b, Location loc, RemoveEmptyOp op, Value count);
