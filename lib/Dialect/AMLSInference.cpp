@@ -233,11 +233,12 @@ LogicalResult mlir::amls::detail::inferElementwiseBinary(
              << " are not broadcast-compatible (expected equal sizes, or a "
                 "row or column vector against a matrix)";
     // DML broadcasts one vector against a matrix, never both operands
-    // (which would be an outer product).
+    // (which would be an outer product). A size known only at run time may
+    // be 1 (a removeEmpty result): the lowering checks it then.
     auto broadcastsAlong = [](MatrixType self, MatrixType other, bool cols) {
       int64_t mine = cols ? self.getCols() : self.getRows();
       int64_t theirs = cols ? other.getCols() : other.getRows();
-      return mine == 1 && theirs != 1;
+      return mine == 1 && isKnownSize(theirs) && theirs != 1;
     };
     if ((broadcastsAlong(lhs, rhs, false) && broadcastsAlong(rhs, lhs, true)) ||
         (broadcastsAlong(lhs, rhs, true) && broadcastsAlong(rhs, lhs, false)))

@@ -74,6 +74,35 @@ struct LowerElementwise
       sizes.push_back(size);
     }
 
+    // Two matrices may each turn out to be a vector along another
+    // dimension at run time (13x1 and 1x?): DML broadcasts one vector
+    // against a matrix, not both (an outer product), which inference could
+    // rule out only where the sizes are known.
+    if (operands.size() == 2 && matrixType(0) && matrixType(1) &&
+        !(matrixType(0).hasStaticShape() && matrixType(1).hasStaticShape())) {
+      Value one = indexConstant(rewriter, loc, 1);
+      auto broadcasts = [&](unsigned i, int64_t d) -> Value {
+        Value isOne =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  dimOf(rewriter, loc, operands[i], d), one);
+        Value grows = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ne, sizes[d], one);
+        return arith::AndIOp::create(rewriter, loc, isOne, grows);
+      };
+      Value outer = arith::OrIOp::create(
+          rewriter, loc,
+          arith::AndIOp::create(rewriter, loc, broadcasts(0, 0),
+                                broadcasts(1, 1)),
+          arith::AndIOp::create(rewriter, loc, broadcasts(0, 1),
+                                broadcasts(1, 0)));
+      Value ok = arith::XOrIOp::create(
+          rewriter, loc, outer,
+          arith::ConstantIntOp::create(rewriter, loc, 1, /*width=*/1));
+      check(rewriter, loc, ok, op,
+            "the operands would both be broadcast (an outer product); DML "
+            "broadcasts only a row or column vector against a matrix");
+    }
+
     // Check each operand's sizes against the result's; expand the operands
     // that may be vectors at run time.
     for (unsigned i = 0; i < operands.size(); ++i) {

@@ -270,6 +270,22 @@ func.func @transpose_refined(%X: !amls.matrix<?x?xf64>) -> !amls.matrix<5x1xf64>
 
 // -----
 
+// ?x1 and 1x? verify (either may be 1 at run time, as after a removeEmpty):
+// the lowering checks at run time that not both broadcast, which would be
+// an outer product.
+// CHECK: llvm.mlir.global internal constant @[[OUTER:.*]]("'amls.mul' at {{.*}}: the operands would both be broadcast (an outer product)
+// CHECK-LABEL: func @outer_unknown
+// CHECK: %[[OK:.*]] = arith.xori
+// CHECK: %[[FLAG:.*]] = arith.extui %[[OK]]
+// CHECK: call @amls_rt_check(%[[FLAG]], %{{.*}})
+// CHECK: linalg.generic
+func.func @outer_unknown(%a: !amls.matrix<?x1xf64>, %b: !amls.matrix<1x?xf64>) -> !amls.matrix<?x?xf64> {
+  %0 = amls.mul %a, %b : !amls.matrix<?x1xf64>, !amls.matrix<1x?xf64> -> !amls.matrix<?x?xf64>
+  return %0 : !amls.matrix<?x?xf64>
+}
+
+// -----
+
 // empty_return: a result that keeps no row has one (the runtime zeroes it).
 // CHECK-LABEL: func @remove_empty_return
 // CHECK: %[[COUNT:.*]] = call @amls_rt_count_nonempty

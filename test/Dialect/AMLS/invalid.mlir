@@ -76,13 +76,6 @@ func.func @binary_outer(%a: !amls.matrix<4x1xf64>, %b: !amls.matrix<1x3xf64>) {
   return
 }
 
-// -----
-
-func.func @binary_outer_unknown(%a: !amls.matrix<?x1xf64>, %b: !amls.matrix<1x?xf64>) {
-  // expected-error @+1 {{'amls.mul' op operand shapes ?x1 and 1x? would both be broadcast}}
-  %0 = amls.mul %a, %b : !amls.matrix<?x1xf64>, !amls.matrix<1x?xf64> -> !amls.matrix<?x?xf64>
-  return
-}
 
 // -----
 
