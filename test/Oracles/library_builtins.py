@@ -14,10 +14,10 @@ import os
 import sys
 
 import numpy as np
-import scipy.optimize
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from comparison import first_mismatch  # noqa: E402
+from convex_optima import l2svm_optimum, mlogreg_optimum  # noqa: E402
 
 # The calls, with the arguments that run each to convergence. A result
 # named NAME is the first output; the oracle compares what `expected` says.
@@ -59,43 +59,6 @@ def lm(X, y, reg=1e-7):
     return np.linalg.solve(X.T @ X + reg * np.eye(X.shape[1]), X.T @ y)
 
 
-def l2svm(X, Y, reg=1.0):
-    """argmin 0.5 sum(max(0, 1 - y x'w)^2) + reg/2 |w|^2."""
-    def f(w):
-        out = np.maximum(0.0, 1 - Y[:, 0] * (X @ w))
-        return (0.5 * out @ out + reg / 2 * w @ w,
-                reg * w - X.T @ (out * Y[:, 0]))
-    res = scipy.optimize.minimize(f, np.zeros(X.shape[1]), jac=True,
-                                  method="L-BFGS-B",
-                                  options=dict(gtol=1e-12, ftol=1e-15,
-                                               maxiter=10000))
-    return res.x.reshape(-1, 1)
-
-
-def multilogreg(X, Y, reg=1.0):
-    """The regularized multinomial log-likelihood without intercept (the
-    largest label the baseline) minimized by L-BFGS-B."""
-    n, m = X.shape
-    k = int(Y.max())
-    Yind = np.eye(k)[Y[:, 0].astype(int) - 1]
-
-    def f(b):
-        B = b.reshape(m, k - 1)
-        LT = np.hstack([X @ B, np.zeros((n, 1))])
-        mx = LT.max(axis=1, keepdims=True)
-        E = np.exp(LT - mx)
-        lse = mx[:, 0] + np.log(E.sum(axis=1))
-        P = E / E.sum(axis=1, keepdims=True)
-        obj = -np.sum(Yind * LT) + lse.sum() + 0.5 * reg * np.sum(B ** 2)
-        grad = X.T @ (P[:, :k - 1] - Yind[:, :k - 1]) + reg * B
-        return obj, grad.ravel()
-    res = scipy.optimize.minimize(f, np.zeros(m * (k - 1)), jac=True,
-                                  method="L-BFGS-B",
-                                  options=dict(gtol=1e-11, ftol=1e-16,
-                                               maxiter=20000))
-    return res.x.reshape(m, k - 1)
-
-
 def kmeans_centroids(Xk):
     """The means of the three generated blobs (50 rows each), which Lloyd's
     iterations reach from any seeding on clusters this far apart."""
@@ -126,8 +89,9 @@ def check(results, d):
     NumPy arrays) against the oracles."""
     expected = {
         "B": (lm(d["X"], d["y"]), results["B"], 1e-8),
-        "w": (l2svm(d["X"], d["Ysvm"]), results["w"], 1e-6),
-        "M": (multilogreg(d["X"], d["Yk"]), results["M"], 1e-5),
+        "w": (l2svm_optimum(d["X"], d["Ysvm"], False, 1.0), results["w"],
+              1e-6),
+        "M": (mlogreg_optimum(d["X"], d["Yk"], 0, 1.0), results["M"], 1e-5),
         "C": (sorted_rows(kmeans_centroids(d["Xk"])),
               sorted_rows(np.asarray(results["C"])), 1e-9),
     }

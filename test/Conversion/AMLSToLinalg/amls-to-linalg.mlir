@@ -605,6 +605,34 @@ func.func @fused(%X: !amls.matrix<4x3xf64>, %v: !amls.matrix<1x3xf64>, %s: f64) 
 
 // -----
 
+// A fused operator's side input whose size is unknown where the main
+// input's is not 1 (13x? against 13x5) may be a vector at run time: it must
+// match the main input or be 1 there, and is expanded where it is 1.
+// CHECK: llvm.mlir.global internal constant @{{.*}}("'amls.fused' at {{.*}}: input #1 differs in size from the main input, and is not a vector to broadcast
+// CHECK-LABEL: func @fused_side_vector
+// CHECK-SAME: (%[[X:.*]]: tensor<13x5xf64>, %[[V:.*]]: tensor<13x?xf64>)
+// CHECK: %[[COLS:.*]] = tensor.dim %[[V]], %c1
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[COLS]], %c5
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[COLS]], %c1
+// CHECK: %[[OK:.*]] = arith.ori %[[SAME]], %[[ONE]]
+// CHECK: %[[FLAG:.*]] = arith.extui %[[OK]]
+// CHECK: call @amls_rt_check(%[[FLAG]]
+// CHECK: %[[IS_VECTOR:.*]] = arith.cmpi eq, %{{.*}}, %c1
+// CHECK: %[[EXPANDED:.*]] = scf.if %[[IS_VECTOR]]
+// CHECK: tensor.extract %[[V]][%{{.*}}, %c0]
+// CHECK: %[[SIDE:.*]] = tensor.cast %[[EXPANDED]] : tensor<13x?xf64> to tensor<13x5xf64>
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[SIDE]] : tensor<13x5xf64>, tensor<13x5xf64>)
+func.func @fused_side_vector(%X: !amls.matrix<13x5xf64>, %V: !amls.matrix<13x?xf64>) -> !amls.matrix<13x5xf64> {
+  %0 = amls.fused cell ins(%X, %V) : (!amls.matrix<13x5xf64>, !amls.matrix<13x?xf64>) -> !amls.matrix<13x5xf64> {
+  ^bb0(%x: f64, %v: f64):
+    %s = arith.addf %x, %v : f64
+    amls.yield %s : f64
+  }
+  return %0 : !amls.matrix<13x5xf64>
+}
+
+// -----
+
 // Outer template: one generic over X's cells, rows in parallel (one partial
 // sum per row, merged afterwards); a zero cell leaves the sum as it is, any
 // other computes the dot product of row i of U and row j of V and the body.
