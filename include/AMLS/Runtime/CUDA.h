@@ -25,6 +25,8 @@
 #ifndef AMLS_RUNTIME_CUDA_H
 #define AMLS_RUNTIME_CUDA_H
 
+#include "AMLS/Runtime/DeviceKernels.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -235,12 +237,5 @@ planCusparseProduct(SparseProduct kind, int64_t sparseRows, int64_t sparseCols,
 
 } // namespace amls::runtime::cuda
 
-/// Migrates the managed bytes at `address` to the device (`to_device` 1) or
-/// the host in bulk, as --amls-prefetch-gpu-buffers has compiled programs
-/// do; host memory and blocks of at most kHostPreferredBytes are left where
-/// they are. A hint: it never stops the program for a range the driver
-/// refuses. Counted in Statistics::migrations*.
-extern "C" void amls_rt_gpu_prefetch(int64_t address, int64_t bytes,
-                                     int32_t to_device);
 
 #endif // AMLS_RUNTIME_CUDA_H

@@ -73,340 +73,61 @@ struct RuntimeSignature {
   std::optional<ABIType> result;
 };
 
-/// The table: one row per function of include/AMLS/Runtime/Runtime.h that
-/// generated code calls.
+/// The spellings of include/AMLS/Runtime/RuntimeFunctions.def's columns.
+namespace def {
+constexpr ABIType I32 = ABIType::I32, I64 = ABIType::I64, F64 = ABIType::F64,
+                  Ptr = ABIType::Ptr, MatrixF64 = ABIType::MatrixF64,
+                  MatrixF32 = ABIType::MatrixF32,
+                  VectorI64 = ABIType::VectorI64,
+                  VectorI32 = ABIType::VectorI32,
+                  VectorF64 = ABIType::VectorF64,
+                  BufferI64 = ABIType::BufferI64,
+                  BufferI32 = ABIType::BufferI32,
+                  BufferF64 = ABIType::BufferF64, CSR = ABIType::CSR;
+constexpr std::nullopt_t Void = std::nullopt;
+constexpr bool MayFail = true, NoFail = false;
+constexpr bool Device = true, Host = false;
+constexpr bool CInterface = true, C = false;
+} // namespace def
+
+/// The DeviceTwin column's names: the functions, and None.
+namespace twin {
+#define AMLS_RUNTIME_FUNCTION(Name, ...)                                       \
+  constexpr RuntimeFunction Name = RuntimeFunction::Name;
+#include "AMLS/Runtime/RuntimeFunctions.def"
+constexpr RuntimeFunction None = RuntimeFunction(-1);
+} // namespace twin
+
+#define AMLS_UNPAREN(...) __VA_ARGS__
+
 RuntimeSignature getSignature(RuntimeFunction function) {
-  using T = ABIType;
-  using F = RuntimeFunction;
+  using namespace def;
   switch (function) {
-  case F::Check:
-    return {"amls_rt_check", {T::I32, T::Ptr}, {}};
-  case F::CheckShapes:
-    return {"amls_rt_check_shapes",
-            {T::I32, T::I64, T::I64, T::I64, T::I64, T::Ptr},
-            {}};
-  case F::FreshSeed:
-    return {"amls_rt_fresh_seed", {}, T::I64};
-  case F::Rand:
-    return {"amls_rt_rand",
-            {T::I64, T::I64, T::F64, T::F64, T::F64, T::I32},
-            T::F64};
-  case F::FileRows:
-    return {
-        "amls_rt_file_rows", {T::Ptr, T::I32, T::I64, T::I64, T::Ptr}, T::I64};
-  case F::FileCols:
-    return {
-        "amls_rt_file_cols", {T::Ptr, T::I32, T::I64, T::I64, T::Ptr}, T::I64};
-  case F::Read:
-    return {"amls_rt_read", {T::MatrixF64, T::Ptr, T::I32, T::Ptr}, {}};
-  case F::WriteText:
-    return {"amls_rt_write_text", {T::Ptr, T::I32}, {}};
-  case F::ReadScalar:
-    return {"amls_rt_read_scalar", {T::Ptr, T::I32, T::Ptr}, T::F64};
-  case F::StringTake:
-    return {"amls_rt_string_take", {}, T::Ptr};
-  case F::StringCompare:
-    return {"amls_rt_string_compare", {T::Ptr, T::Ptr}, T::I32};
-  case F::TimeNs:
-    return {"amls_rt_time_ns", {}, T::I64};
-  case F::Write:
-    return {"amls_rt_write", {T::MatrixF64, T::Ptr, T::I32}, {}};
-  case F::PrintMatrix:
-    return {"amls_rt_print_matrix", {T::MatrixF64}, {}};
-  case F::PrintF64:
-    return {"amls_rt_print_f64", {T::F64}, {}};
-  case F::PrintI64:
-    return {"amls_rt_print_i64", {T::I64}, {}};
-  case F::EmitText:
-    return {"amls_rt_emit_text", {T::Ptr, T::I32}, {}};
-  case F::EmitF64:
-    return {"amls_rt_emit_f64", {T::F64, T::I32}, {}};
-  case F::EmitI64:
-    return {"amls_rt_emit_i64", {T::I64, T::I32}, {}};
-  case F::EmitBool:
-    return {"amls_rt_emit_bool", {T::I32, T::I32}, {}};
-  case F::EmitFormattedF64:
-    return {"amls_rt_emit_formatted_f64", {T::F64, T::Ptr, T::I32}, {}};
-  case F::EmitMatrix:
-    return {"amls_rt_emit_matrix", {T::MatrixF64, T::I32}, {}};
-  case F::EmitEnd:
-    return {"amls_rt_emit_end", {T::I32}, {}};
-  case F::GemmF64:
-    return {"amls_rt_gemm_f64", {T::MatrixF64, T::MatrixF64, T::MatrixF64}, {}};
-  case F::GemmF32:
-    return {"amls_rt_gemm_f32", {T::MatrixF32, T::MatrixF32, T::MatrixF32}, {}};
-  case F::GpuGemmF64:
-    return {
-        "amls_rt_gpu_gemm_f64", {T::MatrixF64, T::MatrixF64, T::MatrixF64}, {}};
-  case F::GpuGemmF32:
-    return {
-        "amls_rt_gpu_gemm_f32", {T::MatrixF32, T::MatrixF32, T::MatrixF32}, {}};
-  case F::GpuPrefetch:
-    return {"amls_rt_gpu_prefetch", {T::I64, T::I64, T::I32}, {}};
-  case F::MMChain:
-    return {"amls_rt_mmchain",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},
-            {}};
-  case F::CountNonEmpty:
-    return {"amls_rt_count_nonempty",
-            {T::MatrixF64, T::MatrixF64, T::I32, T::I32},
-            T::I64};
-  case F::RemoveEmpty:
-    return {"amls_rt_remove_empty",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I32},
-            {}};
-  case F::MaxCategory:
-    return {"amls_rt_max_category", {T::MatrixF64}, T::I64};
-  case F::Table:
-    return {"amls_rt_table",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},
-            {}};
-  case F::Order:
-    return {"amls_rt_order",
-            {T::MatrixF64, T::MatrixF64, T::I64, T::I32, T::I32},
-            {}};
-  case F::Solve:
-    return {"amls_rt_solve",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
-            {}};
-  case F::Inverse:
-    return {"amls_rt_inv", {T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
-  case F::Determinant:
-    return {"amls_rt_det", {T::MatrixF64, T::Ptr}, T::F64};
-  case F::Distribution:
-    return {"amls_rt_distribution",
-            {T::I32, T::I32, T::I32, T::F64, T::F64, T::F64, T::Ptr},
-            T::F64};
-  case F::Cholesky:
-    return {"amls_rt_cholesky", {T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
-  case F::QR:
-    return {
-        "amls_rt_qr", {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr}, {}};
-  case F::LU:
-    return {"amls_rt_lu",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
-            {}};
-  case F::Eigen:
-    return {"amls_rt_eigen",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
-            {}};
-  case F::SVD:
-    return {"amls_rt_svd",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::Ptr},
-            {}};
-  case F::Triangle:
-    return {"amls_rt_triangle",
-            {T::MatrixF64, T::MatrixF64, T::I32, T::I32, T::I32},
-            {}};
-  case F::Conv2D:
-  case F::Conv2DBackwardFilter:
-  case F::Conv2DBackwardData: {
-    // Two matrices, the result, the 11 values of the geometry (N, C, H, W,
-    // F, R, S, stride and padding), the op's position.
-    RuntimeSignature signature{
-        "amls_rt_conv2d", {T::MatrixF64, T::MatrixF64, T::MatrixF64}, {}};
-    if (function == F::Conv2DBackwardFilter)
-      signature.name = "amls_rt_conv2d_backward_filter";
-    else if (function == F::Conv2DBackwardData)
-      signature.name = "amls_rt_conv2d_backward_data";
-    signature.inputs.append(11, T::I64);
-    signature.inputs.push_back(T::Ptr);
-    return signature;
-  }
-  case F::Pool:
-  case F::PoolBackward: {
-    // The input (and dout), the result, the kind, the 10 values of the
-    // geometry (N, C, H, W, R, S, stride and padding), the op's position.
-    RuntimeSignature signature{
-        "amls_rt_pool", {T::MatrixF64, T::MatrixF64}, {}};
-    if (function == F::PoolBackward) {
-      signature.name = "amls_rt_pool_backward";
-      signature.inputs.push_back(T::MatrixF64);
-    }
-    signature.inputs.push_back(T::I32);
-    signature.inputs.append(10, T::I64);
-    signature.inputs.push_back(T::Ptr);
-    return signature;
-  }
-  case F::BlasSerial:
-    return {"amls_rt_blas_serial", {T::I32}, {}};
-  case F::NumThreads:
-    return {"amls_rt_get_num_threads", {}, T::I32};
-  case F::ParforBegin:
-    return {"amls_rt_parfor_begin", {T::I64, T::I32, T::I64, T::I32}, T::Ptr};
-  case F::ParforNext:
-    return {"amls_rt_parfor_next", {T::Ptr}, T::I64};
-  case F::ParforTaskFirst:
-    return {"amls_rt_parfor_task_first", {T::Ptr, T::I64}, T::I64};
-  case F::ParforTaskEnd:
-    return {"amls_rt_parfor_task_end", {T::Ptr, T::I64}, T::I64};
-  case F::ParforEnd:
-    return {"amls_rt_parfor_end", {T::Ptr}, {}};
-  case F::ParforWorker:
-    return {"amls_rt_parfor_worker", {T::I64}, T::I64};
-  case F::RegionOpen:
-    return {"amls_rt_region_open", {}, T::Ptr};
-  case F::RegionTrap:
-    return {"amls_rt_region_trap", {T::Ptr}, T::Ptr};
-  case F::RegionUntrap:
-    return {"amls_rt_region_untrap", {}, {}};
-  case F::RegionClose:
-    return {"amls_rt_region_close", {T::Ptr}, {}};
-  case F::CSRCountDense:
-    return {"amls_rt_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
-  case F::CSRFromDense:
-    return {"amls_rt_csr_from_dense",
-            {T::MatrixF64, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRToDense:
-    return {"amls_rt_csr_to_dense", {T::CSR, T::MatrixF64}, {}};
-  case F::CSRTranspose:
-    return {"amls_rt_csr_transpose",
-            {T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRSpMM:
-    return {"amls_rt_csr_spmm", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
-  case F::CSRSpMMTransposed:
-    return {"amls_rt_csr_spmm_t", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
-  case F::DenseCSRMatmul:
-    return {"amls_rt_dense_csr_mm", {T::MatrixF64, T::CSR, T::MatrixF64}, {}};
-  case F::GpuCSRSpMM:
-    return {"amls_rt_gpu_csr_spmm", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
-  case F::GpuCSRSpMMTransposed:
-    return {"amls_rt_gpu_csr_spmm_t", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
-  case F::GpuCSRCountDense:
-    return {
-        "amls_rt_gpu_csr_count_dense", {T::MatrixF64, T::VectorI64}, T::I64};
-  case F::GpuCSRFromDense:
-    return {"amls_rt_gpu_csr_from_dense",
-            {T::MatrixF64, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::GpuCSRToDense:
-    return {"amls_rt_gpu_csr_to_dense", {T::CSR, T::MatrixF64}, {}};
-  case F::GpuDenseCSRMatmul:
-    return {
-        "amls_rt_gpu_dense_csr_mm", {T::MatrixF64, T::CSR, T::MatrixF64}, {}};
-  case F::CSRSpGEMMCount:
-    return {"amls_rt_csr_spgemm_count", {T::CSR, T::CSR, T::VectorI64}, T::I64};
-  case F::CSRSpGEMMFill:
-    return {"amls_rt_csr_spgemm_fill",
-            {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRTsmm:
-    return {"amls_rt_csr_tsmm", {T::CSR, T::MatrixF64}, {}};
-  case F::CSRMMChain:
-    return {"amls_rt_csr_mmchain",
-            {T::CSR, T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32},
-            {}};
-  case F::CSRRowAgg:
-    return {"amls_rt_csr_row_agg", {T::CSR, T::I32, T::MatrixF64}, {}};
-  case F::CSRColAgg:
-    return {"amls_rt_csr_col_agg", {T::CSR, T::I32, T::MatrixF64}, {}};
-  case F::CSRRowMaxTimes:
-    return {
-        "amls_rt_csr_row_max_times", {T::CSR, T::MatrixF64, T::MatrixF64}, {}};
-  case F::CSRSliceCount:
-    return {"amls_rt_csr_slice_count",
-            {T::CSR, T::I64, T::I64, T::I64, T::I64, T::VectorI64},
-            T::I64};
-  case F::CSRSliceFill:
-    return {"amls_rt_csr_slice_fill",
-            {T::CSR, T::I64, T::I64, T::I64, T::I64, T::VectorI64, T::VectorI32,
-             T::VectorF64},
-            {}};
-  case F::CSRCBind:
-    return {"amls_rt_csr_cbind",
-            {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRRBind:
-    return {"amls_rt_csr_rbind",
-            {T::CSR, T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRRead:
-    return {
-        "amls_rt_csr_read", {T::Ptr, T::I32, T::I64, T::I64, T::Ptr}, T::Ptr};
-  case F::CSRHandleRows:
-    return {"amls_rt_csr_handle_rows", {T::Ptr}, T::I64};
-  case F::CSRHandleCols:
-    return {"amls_rt_csr_handle_cols", {T::Ptr}, T::I64};
-  case F::CSRTakeRowPointers:
-    return {"amls_rt_csr_take_rowptr", {T::Ptr, T::Ptr}, T::BufferI64};
-  case F::CSRTakeColumnIndices:
-    return {"amls_rt_csr_take_colidx", {T::Ptr, T::Ptr}, T::BufferI32};
-  case F::CSRTakeValues:
-    return {"amls_rt_csr_take_values", {T::Ptr, T::Ptr}, T::BufferF64};
-  case F::CSRFreeHandle:
-    return {"amls_rt_csr_free_handle", {T::Ptr}, {}};
-  case F::CSRWrite:
-    return {"amls_rt_csr_write", {T::CSR, T::Ptr, T::I32}, {}};
-  case F::ValuesReduce:
-    return {"amls_rt_values_reduce", {T::VectorF64, T::I32}, T::F64};
-  case F::CSRMergeCount:
-    return {"amls_rt_csr_merge_count",
-            {T::CSR, T::CSR, T::I32, T::VectorI64},
-            T::I64};
-  case F::CSRMergeFill:
-    return {"amls_rt_csr_merge_fill",
-            {T::CSR, T::CSR, T::I32, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CheckDenseSize:
-    return {"amls_rt_check_dense_size", {T::I64, T::I64, T::Ptr}, {}};
-  case F::CheckBufferSize:
-    return {"amls_rt_check_buffer_size",
-            {T::I64, T::I64, T::I64, T::I64, T::Ptr},
-            {}};
-  case F::CSRTableCount:
-    return {"amls_rt_csr_table_count",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I64, T::I64,
-             T::VectorI64},
-            T::I64};
-  case F::CSRTableFill:
-    return {"amls_rt_csr_table_fill",
-            {T::MatrixF64, T::MatrixF64, T::MatrixF64, T::I32, T::I64, T::I64,
-             T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRTrace:
-    return {"amls_rt_csr_trace", {T::CSR}, T::F64};
-  case F::CSRDiag:
-    return {"amls_rt_csr_diag", {T::CSR, T::MatrixF64}, {}};
-  case F::CSRFromDiagonalCount:
-    return {"amls_rt_csr_from_diagonal_count",
-            {T::MatrixF64, T::VectorI64},
-            T::I64};
-  case F::CSRFromDiagonalFill:
-    return {"amls_rt_csr_from_diagonal_fill",
-            {T::MatrixF64, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRReplaceToDense:
-    return {"amls_rt_csr_replace_to_dense",
-            {T::CSR, T::F64, T::F64, T::MatrixF64},
-            {}};
-  case F::CSRRev:
-    return {"amls_rt_csr_rev",
-            {T::CSR, T::VectorI64, T::VectorI32, T::VectorF64},
-            {}};
-  case F::CSRCountNonEmpty:
-    return {"amls_rt_csr_count_nonempty",
-            {T::CSR, T::MatrixF64, T::I32, T::I32},
-            T::I64};
-  case F::CSRRemoveEmptyCount:
-    return {"amls_rt_csr_remove_empty_count",
-            {T::CSR, T::MatrixF64, T::I32, T::I32, T::VectorI64},
-            T::I64};
-  case F::CSRRemoveEmptyFill:
-    return {"amls_rt_csr_remove_empty_fill",
-            {T::CSR, T::MatrixF64, T::I32, T::I32, T::VectorI64, T::VectorI32,
-             T::VectorF64},
-            {}};
-  case F::CSRCumAgg:
-    return {"amls_rt_csr_cumagg", {T::CSR, T::I32, T::MatrixF64}, {}};
-  case F::CSRPrintMatrix:
-    return {"amls_rt_csr_print_matrix", {T::CSR}, {}};
-  case F::CSREmitMatrix:
-    return {"amls_rt_csr_emit_matrix", {T::CSR, T::I32}, {}};
+#define AMLS_RUNTIME_FUNCTION(Name, Symbol, Interface, Result, Inputs, ...)    \
+  case RuntimeFunction::Name:                                                  \
+    return {#Symbol, {AMLS_UNPAREN Inputs}, Result};
+#include "AMLS/Runtime/RuntimeFunctions.def"
   }
   llvm_unreachable("unknown runtime function");
 }
+
+/// A row's `Interface` column says what its types imply: a function taking
+/// or returning a memref is called through its `_mlir_ciface_` wrapper.
+namespace def {
+constexpr bool passesMemRef(ABIType type) {
+  return type != ABIType::I32 && type != ABIType::I64 &&
+         type != ABIType::F64 && type != ABIType::Ptr;
+}
+template <typename... Types>
+constexpr bool anyMemRef(Types... types) {
+  return (false || ... || passesMemRef(types));
+}
+constexpr bool anyMemRef(std::nullopt_t) { return false; }
+#define AMLS_RUNTIME_FUNCTION(Name, Symbol, Interface, Result, Inputs, ...)    \
+  static_assert(Interface == (anyMemRef(Result) || anyMemRef Inputs),          \
+                #Symbol ": its Interface column disagrees with its types");
+#include "AMLS/Runtime/RuntimeFunctions.def"
+} // namespace def
 
 void appendMLIRTypes(MLIRContext *context, ABIType type,
                      SmallVectorImpl<Type> &types);
@@ -530,8 +251,9 @@ std::optional<RuntimeFunction>
 mlir::amls::getCalledRuntimeFunction(func::CallOp call) {
   static const llvm::StringMap<RuntimeFunction> byName = [] {
     llvm::StringMap<RuntimeFunction> names;
-    for (unsigned f = 0; f <= unsigned(RuntimeFunction::LastFunction); ++f)
-      names[getRuntimeFunctionName(RuntimeFunction(f))] = RuntimeFunction(f);
+    #define AMLS_RUNTIME_FUNCTION(Name, Symbol, ...)                               \
+  names[#Symbol] = RuntimeFunction::Name;
+#include "AMLS/Runtime/RuntimeFunctions.def"
     return names;
   }();
   auto it = byName.find(call.getCallee());
@@ -541,89 +263,57 @@ mlir::amls::getCalledRuntimeFunction(func::CallOp call) {
 }
 
 bool mlir::amls::runtimeFunctionMayFail(RuntimeFunction function) {
-  using F = RuntimeFunction;
   switch (function) {
-  // Values, clocks, printing and messages being built (amls_rt_emit_end,
-  // which prints a message or stops, may fail).
-  case F::FreshSeed:
-  case F::Rand:
-  case F::TimeNs:
-  case F::PrintF64:
-  case F::PrintI64:
-  case F::EmitText:
-  case F::EmitF64:
-  case F::EmitI64:
-  case F::EmitBool:
-  case F::EmitFormattedF64:
-  case F::StringCompare:
-  case F::BlasSerial:
-  case F::NumThreads:
-  case F::ParforNext:
-  case F::ParforTaskFirst:
-  case F::ParforTaskEnd:
-  case F::ParforWorker:
-  case F::RegionTrap:
-  case F::RegionUntrap:
-  case F::GpuPrefetch:
-    return false;
-  default:
-    return true;
+#define AMLS_RUNTIME_FUNCTION(Name, Symbol, Interface, Result, Inputs,         \
+                              Failure, ...)                                    \
+  case RuntimeFunction::Name:                                                  \
+    return def::Failure;
+#include "AMLS/Runtime/RuntimeFunctions.def"
   }
+  llvm_unreachable("unknown runtime function");
 }
 
 std::optional<RuntimeFunction>
 mlir::amls::getCusparseVersion(RuntimeFunction function) {
-  using F = RuntimeFunction;
+  RuntimeFunction result = twin::None;
   switch (function) {
-  case F::CSRSpMM:
-    return F::GpuCSRSpMM;
-  case F::CSRSpMMTransposed:
-    return F::GpuCSRSpMMTransposed;
-  case F::DenseCSRMatmul:
-    return F::GpuDenseCSRMatmul;
-  case F::CSRToDense:
-    return F::GpuCSRToDense;
-  case F::CSRCountDense:
-    return F::GpuCSRCountDense;
-  case F::CSRFromDense:
-    return F::GpuCSRFromDense;
-  default:
-    return std::nullopt;
+#define AMLS_RUNTIME_FUNCTION(Name, Symbol, Interface, Result, Inputs,         \
+                              Failure, Place, DeviceTwin, ...)                 \
+  case RuntimeFunction::Name:                                                  \
+    result = twin::DeviceTwin;                                                   \
+    break;
+#include "AMLS/Runtime/RuntimeFunctions.def"
   }
+  if (result == twin::None)
+    return std::nullopt;
+  return result;
 }
 
 bool mlir::amls::runtimeFunctionRunsOnDevice(RuntimeFunction function) {
-  using F = RuntimeFunction;
   switch (function) {
-  case F::GpuGemmF64:
-  case F::GpuGemmF32:
-  case F::GpuCSRSpMM:
-  case F::GpuCSRSpMMTransposed:
-  case F::GpuDenseCSRMatmul:
-  case F::GpuCSRToDense:
-  case F::GpuCSRCountDense:
-  case F::GpuCSRFromDense:
-    return true;
-  default:
-    return false;
+#define AMLS_RUNTIME_FUNCTION(Name, Symbol, Interface, Result, Inputs,         \
+                              Failure, Place, ...)                             \
+  case RuntimeFunction::Name:                                                  \
+    return def::Place;
+#include "AMLS/Runtime/RuntimeFunctions.def"
   }
+  llvm_unreachable("unknown runtime function");
 }
 
 std::optional<unsigned>
 mlir::amls::getHostReadOperand(RuntimeFunction function) {
-  using F = RuntimeFunction;
+  int operand = -1;
   switch (function) {
-  case F::GpuCSRSpMM:
-  case F::GpuCSRSpMMTransposed:
-  case F::GpuCSRToDense:
-    return 0;
-  case F::GpuDenseCSRMatmul:
-  case F::GpuCSRCountDense:
-  case F::GpuCSRFromDense:
-    return 1;
-  default:
-    return std::nullopt;
+#define AMLS_RUNTIME_FUNCTION(Name, Symbol, Interface, Result, Inputs,         \
+                              Failure, Place, DeviceTwin, HostReadOperand)     \
+  case RuntimeFunction::Name:                                                  \
+    operand = HostReadOperand;                                                 \
+    break;
+#include "AMLS/Runtime/RuntimeFunctions.def"
   }
+  if (operand < 0)
+    return std::nullopt;
+  return unsigned(operand);
 }
 
 bool mlir::amls::runtimeCallOnlyReads(func::CallOp call, unsigned operand) {
