@@ -129,6 +129,53 @@ typedef enum AmlsParforPartitioner {
   AMLS_PARFOR_FACTORING = 3
 } AmlsParforPartitioner;
 
+/// The op of amls_rt_csr_merge_count/fill: a op b cell by cell.
+typedef enum AmlsMergeOp {
+  AMLS_MERGE_ADD = 0,
+  AMLS_MERGE_SUB = 1,
+  AMLS_MERGE_MUL = 2,
+  AMLS_MERGE_MIN = 3,
+  AMLS_MERGE_MAX = 4
+} AmlsMergeOp;
+
+/// The aggregation of amls_rt_values_reduce, amls_rt_csr_row_agg and
+/// amls_rt_csr_col_agg. The values are those of the ODS enum `AggKind`
+/// (its mean is a sum the compiled code divides).
+typedef enum AmlsAggKind {
+  AMLS_AGG_SUM = 0,
+  AMLS_AGG_SUMSQ = 1,
+  AMLS_AGG_MIN = 2,
+  AMLS_AGG_MAX = 3
+} AmlsAggKind;
+
+/// The aggregation of amls_rt_csr_cumagg; the values of `CumAggKind`.
+typedef enum AmlsCumAggKind {
+  AMLS_CUMAGG_SUM = 0,
+  AMLS_CUMAGG_PROD = 1,
+  AMLS_CUMAGG_MIN = 2,
+  AMLS_CUMAGG_MAX = 3
+} AmlsCumAggKind;
+
+/// The pooling of amls_rt_pool and amls_rt_pool_backward; the values of
+/// `PoolingKind`.
+typedef enum AmlsPoolKind { AMLS_POOL_MAX = 0, AMLS_POOL_AVG = 1 } AmlsPoolKind;
+
+/// The distribution of amls_rt_distribution; the values of `Distribution`.
+typedef enum AmlsDistribution {
+  AMLS_DIST_NORMAL = 0,
+  AMLS_DIST_EXP = 1,
+  AMLS_DIST_CHISQ = 2,
+  AMLS_DIST_F = 3,
+  AMLS_DIST_T = 4
+} AmlsDistribution;
+
+/// What amls_rt_remove_empty and amls_rt_csr_remove_empty_* drop and
+/// amls_rt_count_non_empty counts: rows or columns.
+typedef enum AmlsMargin {
+  AMLS_MARGIN_ROWS = 0,
+  AMLS_MARGIN_COLS = 1
+} AmlsMargin;
+
 /// Where a matrix's memory lives (the GPU comes with its backend).
 typedef enum AmlsTarget { AMLS_TARGET_CPU = 0 } AmlsTarget;
 

@@ -1,4 +1,5 @@
-/*===- DeviceKernels.h - libamls_cuda_runtime's functions, C ABI ---*- C -*-===*\
+/*===- DeviceKernels.h - libamls_cuda_runtime's functions, C ABI ---*- C
+-*-===*\
 |*                                                                            *|
 |* The functions of libamls_cuda_runtime that compiled --target=gpu programs  *|
 |* call: products on cuBLAS and cuSPARSE, the conversions between CSR and     *|

@@ -16,6 +16,8 @@
 #ifndef AMLS_RUNTIME_DISTRIBUTIONS_H
 #define AMLS_RUNTIME_DISTRIBUTIONS_H
 
+#include "AMLS/Runtime/ABI.h"
+
 // GCC 12 warns of a variable in fisher_f.hpp that Boost sets on every path.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -36,8 +38,14 @@
 
 namespace amls::distributions {
 
-/// The distributions, numbered as amls::Distribution (AMLSAttrs.td).
-enum Kind : int32_t { Normal = 0, Exp = 1, ChiSquared = 2, F = 3, T = 4 };
+/// The distributions, numbered as AmlsDistribution (ABI.h).
+enum Kind : int32_t {
+  Normal = AMLS_DIST_NORMAL,
+  Exp = AMLS_DIST_EXP,
+  ChiSquared = AMLS_DIST_CHISQ,
+  F = AMLS_DIST_F,
+  T = AMLS_DIST_T
+};
 
 /// A value, or `error` (a message without position) for bad arguments.
 struct Result {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/ABI.h"
 #include "CSRLowering.h"
 
 using namespace mlir;
@@ -15,7 +16,8 @@ using namespace mlir::amls::lowering;
 
 namespace {
 
-/// The runtime's kind for `kind` (a mean reduces with a sum).
+/// The runtime's kind for `kind`, an AmlsAggKind (RuntimeABI.cpp checks the
+/// numbering): a mean reduces with a sum.
 int32_t runtimeKind(AggKind kind) {
   return static_cast<int32_t>(kind == AggKind::Mean ? AggKind::Sum : kind);
 }
@@ -147,11 +149,6 @@ struct LowerCSRCumAgg : public CSRPattern<CumAggOp> {
   using CSRPattern::CSRPattern;
   LogicalResult lower(CumAggOp op, ArrayRef<ValueRange> operands,
                       ConversionPatternRewriter &rewriter) const override {
-    static_assert(static_cast<int32_t>(CumAggKind::CumSum) == 0 &&
-                      static_cast<int32_t>(CumAggKind::CumProd) == 1 &&
-                      static_cast<int32_t>(CumAggKind::CumMin) == 2 &&
-                      static_cast<int32_t>(CumAggKind::CumMax) == 3,
-                  "amls_rt_csr_cumagg's kinds (SparseKernels.h)");
     Location loc = op.getLoc();
     CSRMatrix x = CSRMatrix::fromRange(operands[0]);
     auto type =

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/ABI.h"
 #include "CSRLowering.h"
 
 using namespace mlir;
@@ -72,12 +73,14 @@ struct LowerCSRRemoveEmpty : public CSRPattern<RemoveEmptyOp> {
     }
     SmallVector<Value> args;
     x.appendRuntimeArgs(rewriter, loc, args);
-    args.append({select, i32Constant(rewriter, loc, byRows ? 0 : 1),
+    args.append({select,
+                 i32Constant(rewriter, loc,
+                             byRows ? AMLS_MARGIN_ROWS : AMLS_MARGIN_COLS),
                  i32Constant(rewriter, loc, op.getSelect() ? 1 : 0)});
-    Value kept = keptExtent(
-        rewriter, loc, op,
-        callRuntime(rewriter, loc, op, RuntimeFunction::CSRCountNonEmpty,
-                    args));
+    Value kept =
+        keptExtent(rewriter, loc, op,
+                   callRuntime(rewriter, loc, op,
+                               RuntimeFunction::CSRCountNonEmpty, args));
     CSRMatrix result = csrFromKernels(
         rewriter, loc, op, op.getType(), byRows ? kept : rows,
         byRows ? x.cols : kept, args, RuntimeFunction::CSRRemoveEmptyCount,

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/ABI.h"
 #include "CSRLowering.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -393,13 +394,14 @@ template <typename OpTy> struct LowerCSRElementwise : public CSRPattern<OpTy> {
   LogicalResult lowerMerge(OpTy op, const CSRMatrix &lhs, const CSRMatrix &rhs,
                            ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    int32_t code = llvm::TypeSwitch<Operation *, int32_t>(op.getOperation())
-                       .template Case<AddOp>([](auto) { return 0; })
-                       .template Case<SubOp>([](auto) { return 1; })
-                       .template Case<MulOp>([](auto) { return 2; })
-                       .template Case<MinOp>([](auto) { return 3; })
-                       .template Case<MaxOp>([](auto) { return 4; })
-                       .Default([](Operation *) { return -1; });
+    int32_t code =
+        llvm::TypeSwitch<Operation *, int32_t>(op.getOperation())
+            .template Case<AddOp>([](auto) { return AMLS_MERGE_ADD; })
+            .template Case<SubOp>([](auto) { return AMLS_MERGE_SUB; })
+            .template Case<MulOp>([](auto) { return AMLS_MERGE_MUL; })
+            .template Case<MinOp>([](auto) { return AMLS_MERGE_MIN; })
+            .template Case<MaxOp>([](auto) { return AMLS_MERGE_MAX; })
+            .Default([](Operation *) { return -1; });
     if (code < 0)
       return rewriter.notifyMatchFailure(op, "no merge kernel");
     Type lhsType = op->getOperand(0).getType();

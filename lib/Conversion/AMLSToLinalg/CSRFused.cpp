@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/ABI.h"
 #include "CSRLowering.h"
 #include "Reductions.h"
 
@@ -26,16 +27,16 @@ using namespace mlir::amls::lowering;
 
 namespace {
 
-/// ValuesReduce's kinds (lib/Runtime/Kernels/ValuesReduce.cpp); partial
-/// sums of squares add up.
+/// amls_rt_values_reduce's kind (an AmlsAggKind) that combines partial
+/// results of `kind`: partial sums of squares add up.
 int32_t valuesReduceKind(AggKind kind) {
   switch (kind) {
   case AggKind::Min:
-    return 2;
+    return AMLS_AGG_MIN;
   case AggKind::Max:
-    return 3;
+    return AMLS_AGG_MAX;
   default:
-    return 0;
+    return AMLS_AGG_SUM;
   }
 }
 

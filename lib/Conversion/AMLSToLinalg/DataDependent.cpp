@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/ABI.h"
 #include "LoweringUtils.h"
 
 using namespace mlir;
@@ -28,7 +29,8 @@ struct LowerRemoveEmpty : public LowerToValue<RemoveEmptyOp> {
     Value select = adaptor.getSelect()
                        ? asRuntimeMatrix(rewriter, loc, adaptor.getSelect())
                        : input;
-    Value margin = i32Constant(rewriter, loc, rows ? 0 : 1);
+    Value margin =
+        i32Constant(rewriter, loc, rows ? AMLS_MARGIN_ROWS : AMLS_MARGIN_COLS);
     Value useSelect = i32Constant(rewriter, loc, adaptor.getSelect() ? 1 : 0);
     Value kept64 =
         callRuntime(rewriter, loc, op, RuntimeFunction::CountNonEmpty,

@@ -11,16 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/ABI.h"
 #include "LoweringUtils.h"
 
 using namespace mlir;
 using namespace mlir::amls;
 using namespace mlir::amls::lowering;
-
-// The runtime's pooling kernels take the kind as this integer.
-static_assert(static_cast<int32_t>(PoolingKind::Max) == 0 &&
-                  static_cast<int32_t>(PoolingKind::Avg) == 1,
-              "amls::PoolingKind differs from amls_rt_pool's kind");
 
 namespace {
 

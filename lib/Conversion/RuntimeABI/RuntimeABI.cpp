@@ -42,6 +42,31 @@ static_assert(
             AMLS_PARFOR_FACTORING,
     "amls::ParforPartitioner differs from AmlsParforPartitioner (ABI.h)");
 
+static_assert(static_cast<int32_t>(AggKind::Sum) == AMLS_AGG_SUM &&
+                  static_cast<int32_t>(AggKind::SumSq) == AMLS_AGG_SUMSQ &&
+                  static_cast<int32_t>(AggKind::Min) == AMLS_AGG_MIN &&
+                  static_cast<int32_t>(AggKind::Max) == AMLS_AGG_MAX,
+              "amls::AggKind differs from AmlsAggKind (ABI.h)");
+static_assert(static_cast<int32_t>(CumAggKind::CumSum) == AMLS_CUMAGG_SUM &&
+                  static_cast<int32_t>(CumAggKind::CumProd) ==
+                      AMLS_CUMAGG_PROD &&
+                  static_cast<int32_t>(CumAggKind::CumMin) == AMLS_CUMAGG_MIN &&
+                  static_cast<int32_t>(CumAggKind::CumMax) == AMLS_CUMAGG_MAX,
+              "amls::CumAggKind differs from AmlsCumAggKind (ABI.h)");
+static_assert(static_cast<int32_t>(PoolingKind::Max) == AMLS_POOL_MAX &&
+                  static_cast<int32_t>(PoolingKind::Avg) == AMLS_POOL_AVG,
+              "amls::PoolingKind differs from AmlsPoolKind (ABI.h)");
+static_assert(static_cast<int32_t>(Distribution::Normal) == AMLS_DIST_NORMAL &&
+                  static_cast<int32_t>(Distribution::Exp) == AMLS_DIST_EXP &&
+                  static_cast<int32_t>(Distribution::ChiSquared) ==
+                      AMLS_DIST_CHISQ &&
+                  static_cast<int32_t>(Distribution::F) == AMLS_DIST_F &&
+                  static_cast<int32_t>(Distribution::T) == AMLS_DIST_T,
+              "amls::Distribution differs from AmlsDistribution (ABI.h)");
+static_assert(static_cast<int32_t>(Margin::Rows) == AMLS_MARGIN_ROWS &&
+                  static_cast<int32_t>(Margin::Cols) == AMLS_MARGIN_COLS,
+              "amls::Margin differs from AmlsMargin (ABI.h)");
+
 namespace {
 
 /// The C types of runtime function parameters.
@@ -115,11 +140,10 @@ RuntimeSignature getSignature(RuntimeFunction function) {
 /// or returning a memref is called through its `_mlir_ciface_` wrapper.
 namespace def {
 constexpr bool passesMemRef(ABIType type) {
-  return type != ABIType::I32 && type != ABIType::I64 &&
-         type != ABIType::F64 && type != ABIType::Ptr;
+  return type != ABIType::I32 && type != ABIType::I64 && type != ABIType::F64 &&
+         type != ABIType::Ptr;
 }
-template <typename... Types>
-constexpr bool anyMemRef(Types... types) {
+template <typename... Types> constexpr bool anyMemRef(Types... types) {
   return (false || ... || passesMemRef(types));
 }
 constexpr bool anyMemRef(std::nullopt_t) { return false; }
@@ -251,7 +275,7 @@ std::optional<RuntimeFunction>
 mlir::amls::getCalledRuntimeFunction(func::CallOp call) {
   static const llvm::StringMap<RuntimeFunction> byName = [] {
     llvm::StringMap<RuntimeFunction> names;
-    #define AMLS_RUNTIME_FUNCTION(Name, Symbol, ...)                               \
+#define AMLS_RUNTIME_FUNCTION(Name, Symbol, ...)                               \
   names[#Symbol] = RuntimeFunction::Name;
 #include "AMLS/Runtime/RuntimeFunctions.def"
     return names;
@@ -280,7 +304,7 @@ mlir::amls::getCusparseVersion(RuntimeFunction function) {
 #define AMLS_RUNTIME_FUNCTION(Name, Symbol, Interface, Result, Inputs,         \
                               Failure, Place, DeviceTwin, ...)                 \
   case RuntimeFunction::Name:                                                  \
-    result = twin::DeviceTwin;                                                   \
+    result = twin::DeviceTwin;                                                 \
     break;
 #include "AMLS/Runtime/RuntimeFunctions.def"
   }

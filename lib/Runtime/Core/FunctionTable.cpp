@@ -40,61 +40,35 @@ constexpr bool isDescriptor =
 
 /// Whether the C type `T` carries the table's `Tag`. An I64 is any 64-bit
 /// integer (seeds are unsigned); a Ptr any pointer but a descriptor's.
-template <typename Tag, typename T>
-constexpr bool carries = false;
-template <>
-constexpr bool carries<Void, void> = true;
-template <>
-constexpr bool carries<I32, int32_t> = true;
-template <>
-constexpr bool carries<I64, int64_t> = true;
-template <>
-constexpr bool carries<I64, uint64_t> = true;
-template <>
-constexpr bool carries<F64, double> = true;
+template <typename Tag, typename T> constexpr bool carries = false;
+template <> constexpr bool carries<Void, void> = true;
+template <> constexpr bool carries<I32, int32_t> = true;
+template <> constexpr bool carries<I64, int64_t> = true;
+template <> constexpr bool carries<I64, uint64_t> = true;
+template <> constexpr bool carries<F64, double> = true;
 template <typename T>
 constexpr bool carries<Ptr, T *> = !isDescriptor<std::remove_cv_t<T>>;
-template <>
-constexpr bool carries<MatrixF64, AmlsMatrixF64 *> = true;
-template <>
-constexpr bool carries<MatrixF32, AmlsMatrixF32 *> = true;
-template <>
-constexpr bool carries<VectorI64, AmlsVectorI64 *> = true;
-template <>
-constexpr bool carries<VectorI32, AmlsVectorI32 *> = true;
-template <>
-constexpr bool carries<VectorF64, AmlsVectorF64 *> = true;
+template <> constexpr bool carries<MatrixF64, AmlsMatrixF64 *> = true;
+template <> constexpr bool carries<MatrixF32, AmlsMatrixF32 *> = true;
+template <> constexpr bool carries<VectorI64, AmlsVectorI64 *> = true;
+template <> constexpr bool carries<VectorI32, AmlsVectorI32 *> = true;
+template <> constexpr bool carries<VectorF64, AmlsVectorF64 *> = true;
 // A buffer result comes back through the first parameter.
-template <>
-constexpr bool carries<BufferI64, AmlsVectorI64 *> = true;
-template <>
-constexpr bool carries<BufferI32, AmlsVectorI32 *> = true;
-template <>
-constexpr bool carries<BufferF64, AmlsVectorF64 *> = true;
+template <> constexpr bool carries<BufferI64, AmlsVectorI64 *> = true;
+template <> constexpr bool carries<BufferI32, AmlsVectorI32 *> = true;
+template <> constexpr bool carries<BufferF64, AmlsVectorF64 *> = true;
 
-template <typename... Types>
-struct List {};
+template <typename... Types> struct List {};
 
 /// The C parameters a table type stands for: a CSR matrix is four.
-template <typename Tag>
-struct Expand {
-  using type = List<Tag>;
-};
-template <>
-struct Expand<CSR> {
+template <typename Tag> struct Expand { using type = List<Tag>; };
+template <> struct Expand<CSR> {
   using type = List<VectorI64, VectorI32, VectorF64, I64>;
 };
 
-template <typename... Lists>
-struct Concat;
-template <>
-struct Concat<> {
-  using type = List<>;
-};
-template <typename... A>
-struct Concat<List<A...>> {
-  using type = List<A...>;
-};
+template <typename... Lists> struct Concat;
+template <> struct Concat<> { using type = List<>; };
+template <typename... A> struct Concat<List<A...>> { using type = List<A...>; };
 template <typename... A, typename... B, typename... Rest>
 struct Concat<List<A...>, List<B...>, Rest...> {
   using type = typename Concat<List<A..., B...>, Rest...>::type;
@@ -102,33 +76,26 @@ struct Concat<List<A...>, List<B...>, Rest...> {
 
 /// Under the `_mlir_ciface_` ABI a memref result is returned through a
 /// leading pointer parameter and the function returns void.
-template <typename Result>
-struct ResultPassing {
+template <typename Result> struct ResultPassing {
   using returns = Result;
   using leading = List<>;
 };
-template <typename Buffer>
-struct BufferPassing {
+template <typename Buffer> struct BufferPassing {
   using returns = Void;
   using leading = List<Buffer>;
 };
-template <>
-struct ResultPassing<BufferI64> : BufferPassing<BufferI64> {};
-template <>
-struct ResultPassing<BufferI32> : BufferPassing<BufferI32> {};
-template <>
-struct ResultPassing<BufferF64> : BufferPassing<BufferF64> {};
+template <> struct ResultPassing<BufferI64> : BufferPassing<BufferI64> {};
+template <> struct ResultPassing<BufferI32> : BufferPassing<BufferI32> {};
+template <> struct ResultPassing<BufferF64> : BufferPassing<BufferF64> {};
 
-template <bool SameLength, typename Tags, typename Params>
-struct AllCarryImpl {
+template <bool SameLength, typename Tags, typename Params> struct AllCarryImpl {
   static constexpr bool value = false;
 };
 template <typename... Tags, typename... Params>
 struct AllCarryImpl<true, List<Tags...>, List<Params...>> {
   static constexpr bool value = (true && ... && carries<Tags, Params>);
 };
-template <typename Tags, typename Params>
-struct AllCarry;
+template <typename Tags, typename Params> struct AllCarry;
 template <typename... Tags, typename... Params>
 struct AllCarry<List<Tags...>, List<Params...>>
     : AllCarryImpl<sizeof...(Tags) == sizeof...(Params), List<Tags...>,

@@ -407,8 +407,10 @@ extern "C" void _mlir_ciface_amls_rt_pool(
     AmlsMatrixF64 *input, AmlsMatrixF64 *out, int32_t kind, int64_t n,
     int64_t c, int64_t h, int64_t w, int64_t r, int64_t s, int64_t strideH,
     int64_t strideW, int64_t padH, int64_t padW, const char *where) {
-  bool max = kind == 0;
+  bool max = kind == AMLS_POOL_MAX;
   Kernel kernel{max ? "max_pool" : "avg_pool", where};
+  if (kind != AMLS_POOL_MAX && kind != AMLS_POOL_AVG)
+    kernel.error("unknown pooling " + std::to_string(kind));
   Geometry g = poolGeometry(kernel, input, n, c, h, w, r, s, strideH, strideW,
                             padH, padW);
   kernel.checkMatrix(out, "the result", g.n, g.c * g.pq(), "N x C*P*Q");
@@ -444,8 +446,10 @@ extern "C" void _mlir_ciface_amls_rt_pool_backward(
     int32_t kind, int64_t n, int64_t c, int64_t h, int64_t w, int64_t r,
     int64_t s, int64_t strideH, int64_t strideW, int64_t padH, int64_t padW,
     const char *where) {
-  bool max = kind == 0;
+  bool max = kind == AMLS_POOL_MAX;
   Kernel kernel{max ? "max_pool_backward" : "avg_pool_backward", where};
+  if (kind != AMLS_POOL_MAX && kind != AMLS_POOL_AVG)
+    kernel.error("unknown pooling " + std::to_string(kind));
   Geometry g = poolGeometry(kernel, input, n, c, h, w, r, s, strideH, strideW,
                             padH, padW);
   kernel.checkMatrix(doutMatrix, "the output gradient", g.n, g.c * g.pq(),

@@ -26,16 +26,22 @@ double &at(AmlsMatrixF64 *m, int64_t r, int64_t c) {
   return m->aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
 }
 
-/// Whether row (margin 0) or column (margin 1) `i` of x is kept.
+/// Whether row (AMLS_MARGIN_ROWS) or column `i` of x is kept.
 bool isKept(AmlsMatrixF64 *x, AmlsMatrixF64 *select, int32_t margin,
             int32_t useSelect, int64_t i) {
   if (useSelect)
-    return margin == 0 ? at(select, i, 0) != 0.0 : at(select, 0, i) != 0.0;
+    return margin == AMLS_MARGIN_ROWS ? at(select, i, 0) != 0.0
+                                      : at(select, 0, i) != 0.0;
   int64_t length = x->sizes[1 - margin];
   for (int64_t j = 0; j < length; ++j)
-    if ((margin == 0 ? at(x, i, j) : at(x, j, i)) != 0.0)
+    if ((margin == AMLS_MARGIN_ROWS ? at(x, i, j) : at(x, j, i)) != 0.0)
       return true;
   return false;
+}
+
+void checkMargin(int32_t margin) {
+  if (margin != AMLS_MARGIN_ROWS && margin != AMLS_MARGIN_COLS)
+    fail("removeEmpty: unknown margin " + std::to_string(margin));
 }
 
 int64_t categoryId(double value, const char *what, int64_t row) {
@@ -53,6 +59,7 @@ extern "C" int64_t _mlir_ciface_amls_rt_count_nonempty(AmlsMatrixF64 *x,
                                                        AmlsMatrixF64 *select,
                                                        int32_t margin,
                                                        int32_t useSelect) {
+  checkMargin(margin);
   int64_t count = 0;
   for (int64_t i = 0; i < x->sizes[margin]; ++i)
     count += isKept(x, select, margin, useSelect, i);
@@ -64,12 +71,13 @@ extern "C" void _mlir_ciface_amls_rt_remove_empty(AmlsMatrixF64 *x,
                                                   AmlsMatrixF64 *out,
                                                   int32_t margin,
                                                   int32_t useSelect) {
+  checkMargin(margin);
   int64_t next = 0, length = x->sizes[1 - margin];
   for (int64_t i = 0; i < x->sizes[margin]; ++i) {
     if (!isKept(x, select, margin, useSelect, i))
       continue;
     for (int64_t j = 0; j < length; ++j) {
-      if (margin == 0)
+      if (margin == AMLS_MARGIN_ROWS)
         at(out, next, j) = at(x, i, j);
       else
         at(out, j, next) = at(x, j, i);
@@ -79,7 +87,7 @@ extern "C" void _mlir_ciface_amls_rt_remove_empty(AmlsMatrixF64 *x,
   // The row (column) of zeros that empty.return adds to an empty result.
   for (; next < out->sizes[margin]; ++next)
     for (int64_t j = 0; j < length; ++j)
-      (margin == 0 ? at(out, next, j) : at(out, j, next)) = 0.0;
+      (margin == AMLS_MARGIN_ROWS ? at(out, next, j) : at(out, j, next)) = 0.0;
 }
 
 extern "C" int64_t _mlir_ciface_amls_rt_max_category(AmlsMatrixF64 *ids) {

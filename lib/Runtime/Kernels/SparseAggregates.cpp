@@ -45,7 +45,7 @@ double rowAggregate(const CsrView &a, int32_t kind, int64_t i) {
   int64_t n = a.end(i) - a.begin(i);
   bool withZero = n < a.cols;
   switch (kind) {
-  case kSum: {
+  case AMLS_AGG_SUM: {
     KahanSum s0, s1;
     int64_t k = 0;
     for (; k + 2 <= n; k += 2) {
@@ -57,7 +57,7 @@ double rowAggregate(const CsrView &a, int32_t kind, int64_t i) {
     s0.add(s1);
     return s0.sum;
   }
-  case kSumSq: {
+  case AMLS_AGG_SUMSQ: {
     KahanSum s0, s1;
     int64_t k = 0;
     for (; k + 2 <= n; k += 2) {
@@ -69,7 +69,7 @@ double rowAggregate(const CsrView &a, int32_t kind, int64_t i) {
     s0.add(s1);
     return s0.sum;
   }
-  case kMin:
+  case AMLS_AGG_MIN:
     return extremum<false>(
         n, [&](int64_t k) { return values[k]; }, withZero);
   default:
@@ -87,7 +87,8 @@ void rowSums(const CsrView &a, double *out, int64_t stride, int64_t begin,
   for (int64_t i = begin; i < end; ++i) {
     int64_t n = a.end(i) - a.begin(i);
     if (n >= 16) {
-      out[i * stride] = rowAggregate(a, Square ? kSumSq : kSum, i);
+      out[i * stride] =
+          rowAggregate(a, Square ? AMLS_AGG_SUMSQ : AMLS_AGG_SUM, i);
       continue;
     }
     const double *values = a.values + a.begin(i);
@@ -129,7 +130,8 @@ __attribute__((target("avx2"))) void rowSumsShort(const CsrView &a, double *out,
     int64_t rowEnd = rowptr[i + 1];
     int64_t n = rowEnd - k;
     if (__builtin_expect(n > 16 || k > last, 0)) {
-      out[i * stride] = rowAggregate(a, Square ? kSumSq : kSum, i);
+      out[i * stride] =
+          rowAggregate(a, Square ? AMLS_AGG_SUMSQ : AMLS_AGG_SUM, i);
       k = rowEnd;
       continue;
     }
@@ -159,10 +161,10 @@ void accumulateColumns(const CsrView &a, int32_t kind, int64_t begin,
                        int64_t end, ColumnPartial &p) {
   double *value = p.value.data();
   switch (kind) {
-  case kSum:
-  case kSumSq: {
+  case AMLS_AGG_SUM:
+  case AMLS_AGG_SUMSQ: {
     double *correction = p.correction.data();
-    bool square = kind == kSumSq;
+    bool square = kind == AMLS_AGG_SUMSQ;
     for (int64_t k = a.begin(begin); k < a.begin(end); ++k) {
       int32_t j = a.colidx[k];
       KahanSum s{value[j], correction[j]};
@@ -172,7 +174,7 @@ void accumulateColumns(const CsrView &a, int32_t kind, int64_t begin,
     }
     return;
   }
-  case kMin:
+  case AMLS_AGG_MIN:
     for (int64_t k = a.begin(begin); k < a.begin(end); ++k) {
       value[a.colidx[k]] = minimum(value[a.colidx[k]], a.values[k]);
       ++p.count[a.colidx[k]];
@@ -187,20 +189,12 @@ void accumulateColumns(const CsrView &a, int32_t kind, int64_t begin,
   }
 }
 
-/// Cumulative aggregation kinds (the compiler's CumAggKind).
-enum CumAggKind : int32_t {
-  kCumSum = 0,
-  kCumProd = 1,
-  kCumMin = 2,
-  kCumMax = 3
-};
-
 template <int32_t Kind> double cumulate(double previous, double cell) {
-  if constexpr (Kind == kCumSum)
+  if constexpr (Kind == AMLS_CUMAGG_SUM)
     return previous + cell;
-  else if constexpr (Kind == kCumProd)
+  else if constexpr (Kind == AMLS_CUMAGG_PROD)
     return previous * cell;
-  else if constexpr (Kind == kCumMin)
+  else if constexpr (Kind == AMLS_CUMAGG_MIN)
     return minimum(previous, cell);
   else
     return maximum(previous, cell);
@@ -246,10 +240,10 @@ extern "C" void _mlir_ciface_amls_rt_csr_row_agg(AmlsVectorI64 *a_rowptr,
   checkResultShape(o, a.rows, 1, a, kKernel);
   bool shortRows = a.nnz() <= 16 * a.rows && haveAvx2();
   forRowRanges(a, [&](int64_t begin, int64_t end) {
-    if (kind == kSum)
+    if (kind == AMLS_AGG_SUM)
       return shortRows ? rowSumsShort<false>(a, o.data, o.rowStride, begin, end)
                        : rowSums<false>(a, o.data, o.rowStride, begin, end);
-    if (kind == kSumSq)
+    if (kind == AMLS_AGG_SUMSQ)
       return shortRows ? rowSumsShort<true>(a, o.data, o.rowStride, begin, end)
                        : rowSums<true>(a, o.data, o.rowStride, begin, end);
     for (int64_t i = begin; i < end; ++i)
@@ -267,10 +261,11 @@ extern "C" void _mlir_ciface_amls_rt_csr_col_agg(AmlsVectorI64 *a_rowptr,
   CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
   DenseView o = denseOf(out);
   checkResultShape(o, 1, a.cols, a, kKernel);
-  bool isExtremum = kind == kMin || kind == kMax;
-  double init = kind == kMin   ? std::numeric_limits<double>::infinity()
-                : kind == kMax ? -std::numeric_limits<double>::infinity()
-                               : 0.0;
+  bool isExtremum = kind == AMLS_AGG_MIN || kind == AMLS_AGG_MAX;
+  double init = kind == AMLS_AGG_MIN ? std::numeric_limits<double>::infinity()
+                : kind == AMLS_AGG_MAX
+                    ? -std::numeric_limits<double>::infinity()
+                    : 0.0;
   int64_t threads = std::min(threadsFor(a.nnz(), kMinWorkPerThread),
                              std::max<int64_t>(a.rows, 1));
   if (a.cols > a.nnz() / 2)
@@ -301,10 +296,12 @@ extern "C" void _mlir_ciface_amls_rt_csr_col_agg(AmlsVectorI64 *a_rowptr,
       for (int64_t u = 1; u < threads; ++u) {
         double other = partials[u].value[j];
         count += partials[u].count[j];
-        value = kind == kMin ? minimum(value, other) : maximum(value, other);
+        value = kind == AMLS_AGG_MIN ? minimum(value, other)
+                                     : maximum(value, other);
       }
       if (isExtremum && count < a.rows)
-        value = kind == kMin ? minimum(value, 0.0) : maximum(value, 0.0);
+        value =
+            kind == AMLS_AGG_MIN ? minimum(value, 0.0) : maximum(value, 0.0);
       o.at(0, j) = value;
     }
   });
@@ -343,7 +340,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_cumagg(AmlsVectorI64 *a_rowptr,
                                                 int64_t a_cols, int32_t kind,
                                                 AmlsMatrixF64 *out) {
   static const char *kKernel = "cumulative aggregate of CSR";
-  check(kind >= kCumSum && kind <= kCumMax, kKernel,
+  check(kind >= AMLS_CUMAGG_SUM && kind <= AMLS_CUMAGG_MAX, kKernel,
         [&] { return "unknown cumulative aggregate " + std::to_string(kind); });
   CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
   DenseView o = denseOf(out);
@@ -354,14 +351,14 @@ extern "C" void _mlir_ciface_amls_rt_csr_cumagg(AmlsVectorI64 *a_rowptr,
   runThreads(threads, [&](int64_t t) {
     int64_t begin = a.cols * t / threads, end = a.cols * (t + 1) / threads;
     switch (kind) {
-    case kCumSum:
-      return cumulateColumns<kCumSum>(a, o, begin, end);
-    case kCumProd:
-      return cumulateColumns<kCumProd>(a, o, begin, end);
-    case kCumMin:
-      return cumulateColumns<kCumMin>(a, o, begin, end);
+    case AMLS_CUMAGG_SUM:
+      return cumulateColumns<AMLS_CUMAGG_SUM>(a, o, begin, end);
+    case AMLS_CUMAGG_PROD:
+      return cumulateColumns<AMLS_CUMAGG_PROD>(a, o, begin, end);
+    case AMLS_CUMAGG_MIN:
+      return cumulateColumns<AMLS_CUMAGG_MIN>(a, o, begin, end);
     default:
-      return cumulateColumns<kCumMax>(a, o, begin, end);
+      return cumulateColumns<AMLS_CUMAGG_MAX>(a, o, begin, end);
     }
   });
 }

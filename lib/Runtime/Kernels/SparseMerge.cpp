@@ -25,16 +25,14 @@ using namespace amls::runtime::sparse;
 
 constexpr int64_t kMinEntriesPerThread = 1 << 15;
 
-enum MergeOp { Add = 0, Sub = 1, Mul = 2, Min = 3, Max = 4 };
-
 template <int Op> double apply(double x, double y) {
-  if constexpr (Op == Add)
+  if constexpr (Op == AMLS_MERGE_ADD)
     return x + y;
-  else if constexpr (Op == Sub)
+  else if constexpr (Op == AMLS_MERGE_SUB)
     return x - y;
-  else if constexpr (Op == Mul)
+  else if constexpr (Op == AMLS_MERGE_MUL)
     return x * y;
-  else if constexpr (Op == Min)
+  else if constexpr (Op == AMLS_MERGE_MIN)
     return minimum(x, y);
   else
     return maximum(x, y);
@@ -45,7 +43,7 @@ template <int Op, typename Emit>
 void mergeRow(const CsrView &a, const CsrView &b, int64_t i, Emit emit) {
   int64_t p = a.rowptr[i], pe = a.rowptr[i + 1];
   int64_t q = b.rowptr[i], qe = b.rowptr[i + 1];
-  if constexpr (Op == Mul) {
+  if constexpr (Op == AMLS_MERGE_MUL) {
     // The intersection: only columns both rows store.
     while (p < pe && q < qe) {
       int32_t ca = a.colidx[p], cb = b.colidx[q];
@@ -173,17 +171,19 @@ void mergeFill(const CsrView &a, const CsrView &b, const int64_t *rowptr,
 
 /// Calls body with the merge op as a compile-time constant.
 template <typename Body> auto dispatch(int32_t op, Body &&body) {
+  check(op >= AMLS_MERGE_ADD && op <= AMLS_MERGE_MAX, "CSR merge",
+        [&] { return "unknown merge op " + std::to_string(op); });
   switch (op) {
-  case Add:
-    return body(std::integral_constant<int, Add>());
-  case Sub:
-    return body(std::integral_constant<int, Sub>());
-  case Mul:
-    return body(std::integral_constant<int, Mul>());
-  case Min:
-    return body(std::integral_constant<int, Min>());
+  case AMLS_MERGE_ADD:
+    return body(std::integral_constant<int, AMLS_MERGE_ADD>());
+  case AMLS_MERGE_SUB:
+    return body(std::integral_constant<int, AMLS_MERGE_SUB>());
+  case AMLS_MERGE_MUL:
+    return body(std::integral_constant<int, AMLS_MERGE_MUL>());
+  case AMLS_MERGE_MIN:
+    return body(std::integral_constant<int, AMLS_MERGE_MIN>());
   default:
-    return body(std::integral_constant<int, Max>());
+    return body(std::integral_constant<int, AMLS_MERGE_MAX>());
   }
 }
 

@@ -17,7 +17,6 @@ using namespace amls::runtime::sparse;
 namespace {
 
 constexpr const char *kKernel = "removeEmpty of a CSR matrix";
-constexpr int32_t kRows = 0;
 
 /// The kept rows (columns) of a matrix.
 struct Kept {
@@ -29,11 +28,11 @@ struct Kept {
 
 void checkArguments(const CsrView &a, const AmlsMatrixF64 *select,
                     int32_t margin, int32_t useSelect) {
-  check(margin == 0 || margin == 1, kKernel,
+  check(margin == AMLS_MARGIN_ROWS || margin == AMLS_MARGIN_COLS, kKernel,
         [&] { return "unknown margin " + std::to_string(margin); });
   if (!useSelect)
     return;
-  bool rows = margin == kRows;
+  bool rows = margin == AMLS_MARGIN_ROWS;
   int64_t wantRows = rows ? a.rows : 1, wantCols = rows ? 1 : a.cols;
   check(select->sizes[0] == wantRows && select->sizes[1] == wantCols, kKernel,
         [&] {
@@ -55,7 +54,7 @@ void markColumns(const CsrView &a, int64_t begin, int64_t end,
 /// One flag per row (margin 0) or column of `a`: whether it is kept.
 std::vector<uint8_t> keptFlags(const CsrView &a, const AmlsMatrixF64 *select,
                                int32_t margin, int32_t useSelect) {
-  bool rows = margin == kRows;
+  bool rows = margin == AMLS_MARGIN_ROWS;
   int64_t n = rows ? a.rows : a.cols;
   std::vector<uint8_t> flags(n, 0);
   if (useSelect) {
@@ -105,8 +104,7 @@ Kept findKept(const CsrView &a, const AmlsMatrixF64 *select, int32_t margin,
 }
 
 /// The result has `rows` rows, or up to `most` (empty.return's padding).
-void checkRowOffsets(const AmlsVectorI64 *rowptr, int64_t most,
-                     int64_t rows) {
+void checkRowOffsets(const AmlsVectorI64 *rowptr, int64_t most, int64_t rows) {
   check(rowptr->sizes[0] >= rows + 1 && rowptr->sizes[0] <= most + 1, kKernel,
         [&] {
           return "row offsets of " + std::to_string(rowptr->sizes[0]) +
@@ -136,7 +134,7 @@ extern "C" int64_t _mlir_ciface_amls_rt_csr_remove_empty_count(
   Kept kept = findKept(a, select, margin, use_select);
   int64_t *offsets = out_rowptr->aligned + out_rowptr->offset;
   offsets[0] = 0;
-  if (margin == kRows) {
+  if (margin == AMLS_MARGIN_ROWS) {
     auto rows = static_cast<int64_t>(kept.sources.size());
     checkRowOffsets(out_rowptr, std::max<int64_t>(rows, 1), rows);
     for (int64_t i = 0; i < rows; ++i)
@@ -167,7 +165,7 @@ extern "C" void _mlir_ciface_amls_rt_csr_remove_empty_fill(
   CsrView a = csrOf(a_rowptr, a_colidx, a_values, a_cols);
   Kept kept = findKept(a, select, margin, use_select);
   CsrOut out = csrOutOf(out_rowptr, out_colidx, out_values);
-  if (margin == kRows) {
+  if (margin == AMLS_MARGIN_ROWS) {
     auto rows = static_cast<int64_t>(kept.sources.size());
     checkRowOffsets(out_rowptr, std::max<int64_t>(rows, 1), rows);
     forRowRanges(out.rowptr, rows, [&](int64_t begin, int64_t end) {

@@ -274,11 +274,9 @@ double extremum(int64_t n, Value value, bool withZero) {
 /// forming t(A) (SparseProducts.cpp; the mmchain reuses it).
 void spmmTransposed(const CsrView &a, const DenseView &b, const DenseView &c);
 
-/// Aggregation kinds (the compiler's AggKind).
-enum AggKind : int32_t { kSum = 0, kSumSq = 1, kMin = 2, kMax = 3 };
-
+/// `kind` is an AmlsAggKind (ABI.h).
 inline void checkAggKind(int32_t kind, const char *kernel) {
-  check(kind >= kSum && kind <= kMax, kernel,
+  check(kind >= AMLS_AGG_SUM && kind <= AMLS_AGG_MAX, kernel,
         [&] { return "unknown aggregation kind " + std::to_string(kind); });
 }
 

@@ -25,13 +25,11 @@ using namespace amls::runtime::sparse;
 /// Below this many values a single thread is faster than starting more.
 constexpr int64_t kMinValuesPerThread = 1 << 17;
 
-enum Kind { Sum = 0, SumSq = 1, Min = 2, Max = 3 };
-
 double identity(int kind) {
   switch (kind) {
-  case Min:
+  case AMLS_AGG_MIN:
     return std::numeric_limits<double>::infinity();
-  case Max:
+  case AMLS_AGG_MAX:
     return -std::numeric_limits<double>::infinity();
   default:
     return 0.0;
@@ -42,9 +40,9 @@ double identity(int kind) {
 /// arith.minimumf/maximumf).
 double combine(int kind, double acc, double value) {
   switch (kind) {
-  case Min:
+  case AMLS_AGG_MIN:
     return minimum(acc, value);
-  case Max:
+  case AMLS_AGG_MAX:
     return maximum(acc, value);
   default:
     return acc + value;
@@ -59,10 +57,10 @@ reduceRange(const double *values, int64_t begin, int64_t end, int kind) {
   double lanes[kLanes];
   std::fill(lanes, lanes + kLanes, identity(kind));
   int64_t i = begin;
-  if (kind == Sum || kind == SumSq) {
+  if (kind == AMLS_AGG_SUM || kind == AMLS_AGG_SUMSQ) {
     // Compensated lanes (KahanSum's step, spelled out on arrays so that the
     // lane loop vectorizes).
-    bool square = kind == SumSq;
+    bool square = kind == AMLS_AGG_SUMSQ;
     double corrections[kLanes] = {};
     auto add = [&](int lane, double v) {
       double corrected = (square ? v * v : v) + corrections[lane];
@@ -86,13 +84,13 @@ reduceRange(const double *values, int64_t begin, int64_t end, int kind) {
       for (int lane = 0; lane < kLanes; ++lane) {
         double v = values[i + lane];
         nan |= v != v;
-        lanes[lane] =
-            kind == Min ? std::min(lanes[lane], v) : std::max(lanes[lane], v);
+        lanes[lane] = kind == AMLS_AGG_MIN ? std::min(lanes[lane], v)
+                                           : std::max(lanes[lane], v);
       }
     for (; i < end; ++i) {
       nan |= values[i] != values[i];
-      lanes[0] = kind == Min ? std::min(lanes[0], values[i])
-                             : std::max(lanes[0], values[i]);
+      lanes[0] = kind == AMLS_AGG_MIN ? std::min(lanes[0], values[i])
+                                      : std::max(lanes[0], values[i]);
     }
     if (nan)
       return NAN;
@@ -107,6 +105,7 @@ reduceRange(const double *values, int64_t begin, int64_t end, int kind) {
 
 extern "C" double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values,
                                                      int32_t kind) {
+  checkAggKind(kind, "reduction of CSR values");
   const double *data = values->aligned + values->offset;
   int64_t size = values->sizes[0];
   int64_t threads = threadsFor(size, kMinValuesPerThread);
@@ -115,7 +114,7 @@ extern "C" double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values,
     partials[t] =
         reduceRange(data, size * t / threads, size * (t + 1) / threads, kind);
   });
-  if (kind == Sum || kind == SumSq) {
+  if (kind == AMLS_AGG_SUM || kind == AMLS_AGG_SUMSQ) {
     KahanSum total;
     for (double partial : partials)
       total.add(partial);
