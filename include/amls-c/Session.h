@@ -204,8 +204,9 @@ typedef struct AmlsSessionStatistics {
   double optimizeMilliseconds;
   double compileMilliseconds;
   double executeMilliseconds;
-  /// The most bytes of program buffers live at once in the process (the
-  /// runtime's pool is process-wide).
+  /// The most bytes of this session's program buffers live at once
+  /// (results still held count; each session has its own runtime context,
+  /// so other sessions' buffers do not).
   uint64_t peakMemoryBytes;
 } AmlsSessionStatistics;
 

@@ -6,6 +6,7 @@
 #include "AMLS/Frontend/DML/Diagnostics.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Runtime/Memory.h"
 
 #include "mlir/CAPI/IR.h"
@@ -154,7 +155,7 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.blas = toString(given.blas, "auto");
   // A failing program must not end the host process.
   settings.returnRunFailures = true;
-  settings.target = toString(given.target, "cpu");
+  settings.target = toString(given.target, kDefaultTargetName.data());
   settings.gpuChip = toString(given.gpuChip, "");
   settings.gpuFormat = "isa";
   settings.csrResults = given.csrResults;
@@ -166,13 +167,20 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   compile.formats = settings.formats;
   compile.sums = settings.sums;
   compile.target = settings.target;
-  compile.gpuChip = settings.gpuChip.empty() ? "sm_80" : settings.gpuChip;
+  compile.gpuChip = settings.gpuChip;
   compile.gpuFormat = settings.gpuFormat;
-  std::string problem = checkCompileOptions(compile);
-  if (problem.empty() && settings.blas != "auto" && settings.blas != "always" &&
+  std::string problem;
+  if (settings.blas != "auto" && settings.blas != "always" &&
       settings.blas != "never")
     problem = "expected blas 'auto', 'always' or 'never', found '" +
               settings.blas + "'";
+  // A device target's chip is the device's unless the caller names one: the
+  // options are checked once it is known, after the device is prepared.
+  const Target *target = lookupTarget(settings.target);
+  bool chipFromDevice =
+      target && target->runsOnDevice() && settings.gpuChip.empty();
+  if (problem.empty() && !chipFromDevice)
+    problem = checkCompileOptions(compile);
   if (!problem.empty()) {
     setError(error, "invalid session options: " + problem);
     return {nullptr};
@@ -183,6 +191,14 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   if (!problem.empty()) {
     setError(error, problem);
     return {nullptr};
+  }
+  if (chipFromDevice) {
+    compile.gpuChip = settings.gpuChip;
+    problem = checkCompileOptions(compile);
+    if (!problem.empty()) {
+      setError(error, "invalid session options: " + problem);
+      return {nullptr};
+    }
   }
   std::vector<std::string> builtinDirs;
   if (given.builtins) {
@@ -444,7 +460,6 @@ AmlsSessionStatistics amlsSessionGetStatistics(AmlsSession handle) {
   statistics.optimizeMilliseconds = session.optimizeMilliseconds;
   statistics.compileMilliseconds = session.compileMilliseconds;
   statistics.executeMilliseconds = session.executeMilliseconds;
-  statistics.peakMemoryBytes =
-      ::amls::runtime::memory::getStatistics().peakLiveBytes;
+  statistics.peakMemoryBytes = counts.peakLiveBytes;
   return statistics;
 }

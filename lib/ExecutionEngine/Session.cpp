@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Memory.h"
 #ifdef AMLS_HAVE_CUDA_RUNTIME
@@ -61,21 +62,6 @@
 
 using namespace mlir;
 using namespace mlir::amls;
-
-void mlir::amls::registerExecutionDialects(DialectRegistry &registry) {
-  // The lowering pipelines are spelled with pass names.
-  static std::once_flag passes;
-  std::call_once(passes, [] {
-    registerAllPasses();
-    registerAMLSPasses();
-    registerAMLSConversionPasses();
-    registerAMLSCodegenPasses();
-  });
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registry.insert<AMLSDialect>();
-}
 
 //===----------------------------------------------------------------------===//
 // The boundary: what amls_main takes and returns
@@ -481,8 +467,8 @@ std::string mlir::amls::prepareTarget(SessionOptions &options) {
            options.target + "'";
   if (!target->runsOnDevice())
     return "";
-  // The one device target so far is CUDA's; the runtime context per
-  // session (issue 42) takes this over.
+    // The one device target so far is CUDA's; the runtime context per
+    // session (issue 42) takes this over.
 #ifdef AMLS_HAVE_CUDA_RUNTIME
   std::string problem = runtime::cuda::initialize();
   if (!problem.empty())
@@ -501,20 +487,32 @@ std::string mlir::amls::prepareTarget(SessionOptions &options) {
 #endif
 }
 
-Session::Session(SessionOptions options) : options(std::move(options)) {
+Session::Session(SessionOptions options)
+    : options(std::move(options)), runtimeContext(runtime::Context::create()) {
   DialectRegistry registry;
-  registerExecutionDialects(registry);
+  registerPipelineDialects(registry);
   context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
-  if (this->options.memoryLimit)
-    runtime::memory::setLimit(this->options.memoryLimit);
+  runtimeContext->setMemoryLimit(this->options.memoryLimit);
+  runtimeContext->setThreads(static_cast<int32_t>(this->options.threads));
 }
 
-Session::~Session() = default;
+Session::~Session() {
+  programs.clear();
+  runtimeContext->release();
+}
 
 SessionStatistics Session::getStatistics() const {
   std::lock_guard<std::mutex> lock(mutex);
-  return statistics;
+  SessionStatistics result = statistics;
+  runtime::memory::Statistics memory = runtimeContext->getMemoryStatistics();
+  result.memoryLimit = runtimeContext->getMemoryLimit();
+  result.liveBytes = memory.liveBytes;
+  result.peakLiveBytes = memory.peakLiveBytes;
+  result.allocations = memory.allocations;
+  result.bytesAllocated = memory.bytesAllocated;
+  result.runtimeThreads = runtimeContext->getThreads();
+  return result;
 }
 
 FailureOr<Program *> Session::load(OwningOpRef<ModuleOp> module,
@@ -670,7 +668,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   compile.csrResults = options.csrResults;
   compile.parforExplain = options.parforExplain;
   compile.sums = options.sums;
-  compile.memoryLimit = runtime::memory::getLimit();
+  compile.memoryLimit = session.runtimeContext->getMemoryLimit();
   compile.wrapEntry = entryName;
   compile.threads = options.threads;
   compile.blas = options.blas;
@@ -772,7 +770,9 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
     return program->emitError("expected ")
            << parameters.size() << " arguments, found " << args.size();
   ++session.statistics.runs;
-  // Process-global: OpenBLAS's thread count (see docs/design-notes.md).
+  // The runtime works for this session until the run returns: its budget,
+  // its account and its thread count.
+  runtime::ScopedContext installed(session.runtimeContext);
   amls_rt_set_num_threads(static_cast<int32_t>(session.options.threads));
   RunResult result;
   FailureOr<CompiledProgram *> compiled = compile(args, result.times);

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Pipelines/Pipelines.h"
-#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/Passes.h"
+#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -377,28 +377,6 @@ void mlir::amls::registerAMLSPipelines() {
       "bufferization, deallocation, BLAS for large products, parallel loops "
       "through OpenMP (threads > 1), then LLVM",
       buildLowerToLLVMPipeline);
-  registerPassPipeline(
-      "amls-lower-to-nvvm",
-      "Lower an AMLS program for an NVIDIA GPU: as --amls-lower-to-llvm, "
-      "but the parallel loops a kernel can run become CUDA kernels "
-      "(--amls-map-parallel-loops-to-gpu, outlining, NVVM, serialized by "
-      "gpu-module-to-binary); the rest runs on the CPU",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        LowerToNVVMOptions options;
-        if (failed(options.parseFromString(text)))
-          return failure();
-        std::string problem =
-            checkNVVMOptions(options.chip, options.format, options.optLevel);
-        if (!problem.empty())
-          return errorHandler("amls-lower-to-nvvm: " + problem);
-        buildToLinalgPipeline(pm, /*compensatedSums=*/true, "gpu");
-        buildLinalgToNVVMPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
-        handler(LowerToNVVMOptions());
-      });
   registerPassPipeline(
       "amls-compile",
       "The end-to-end compile amls-run and amls-translate run: "

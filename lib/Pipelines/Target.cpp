@@ -37,6 +37,7 @@ struct TargetRegistry {
         llvm::report_fatal_error("amls: target '" + target->getName().str() +
                                  "' registered twice");
     registerLoweringSchedule(target->getName(), target->getLoweringSchedule());
+    target->registerPipelines();
     targets.push_back(std::move(target));
   }
 };

@@ -228,7 +228,7 @@ class Session:
     threads: threads of parallel loops and BLAS (1: sequential code);
     memory_limit: bytes the programs' buffers may take (0: 80% of memory);
     rewrites, fusion, formats, sums, blas: as amls-run's flags;
-    target: "cpu", or "gpu" (parallel loops as CUDA kernels on device 0;
+    target: None (the default, the CPU), "cpu", or "gpu" (parallel loops as CUDA kernels on device 0;
     a ValueError says why where no usable GPU is); gpu_chip: the chip the
     kernels are compiled for, e.g. "sm_90" (default: the device's);
     csr_results: matrices the program computes in CSR (a sparse input
@@ -242,13 +242,14 @@ class Session:
 
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
                  fusion="cost", formats="auto", sums="kahan", blas="auto",
-                 target="cpu", gpu_chip=None, csr_results=False,
+                 target=None, gpu_chip=None, csr_results=False,
                  builtins=None):
         if isinstance(builtins, (str, os.PathLike)):
             builtins = [builtins]
         try:
             self._native = _amls.Session(threads, memory_limit, rewrites,
-                                         fusion, formats, sums, blas, target,
+                                         fusion, formats, sums, blas,
+                                         target or "",
                                          gpu_chip or "", bool(csr_results),
                                          ":".join(os.fspath(d) for d in
                                                   builtins or []))

@@ -225,7 +225,7 @@ public:
     amlsSessionOptionsInit(&options);
     options.builtins = builtins.empty() ? nullptr : builtins.c_str();
     options.csrResults = csrResults;
-    options.target = target.c_str();
+    options.target = target.empty() ? nullptr : target.c_str();
     options.gpuChip = gpuChip.empty() ? nullptr : gpuChip.c_str();
     options.threads = threads;
     options.memoryLimit = memoryLimit;

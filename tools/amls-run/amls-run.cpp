@@ -17,6 +17,7 @@
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Pipelines/Target.h"
+#include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
 #ifdef AMLS_HAVE_CUDA_RUNTIME
@@ -129,7 +130,7 @@ static cl::opt<std::string>
                   "accurate; to measure what the compensation costs)"),
          cl::cat(category));
 static cl::opt<std::string>
-    target("target", cl::init("cpu"),
+    target("target", cl::init(kDefaultTargetName.str()),
            cl::desc("Where the program runs: cpu, or gpu (its parallel loops "
                     "as CUDA kernels on device 0, the rest on the CPU)"),
            cl::cat(category));
@@ -249,6 +250,8 @@ int main(int argc, char **argv) {
   if (std::string problem = prepareTarget(options); !problem.empty())
     return fail(problem);
   Session session(options);
+  // Everything this tool asks of the runtime is the session's.
+  runtime::ScopedContext installed(&session.getRuntimeContext());
   MLIRContext &context = session.getContext();
   llvm::SourceMgr sourceMgr;
   // A DML script's errors speak DML (no IR op names or dumps).

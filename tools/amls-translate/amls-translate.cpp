@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/ExecutionEngine/Session.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
 
@@ -52,7 +51,7 @@ static llvm::cl::opt<std::string>
     compileTarget("amls-target",
                   llvm::cl::desc("--amls-to-llvmir: where the program runs "
                                  "(cpu, gpu)"),
-                  llvm::cl::init("cpu"));
+                  llvm::cl::init(mlir::amls::kDefaultTargetName.str()));
 static llvm::cl::opt<std::string>
     gpuChip("amls-gpu-chip",
             llvm::cl::desc("--amls-to-llvmir, --amls-to-ptx: the chip the "
@@ -175,18 +174,18 @@ int main(int argc, char **argv) {
       "amls-to-llvmir",
       "Lower an AMLS program for the CPU or GPU and print LLVM IR",
       translateAMLSToLLVMIR, [](DialectRegistry &registry) {
-        mlir::amls::registerExecutionDialects(registry);
+        mlir::amls::registerPipelineDialects(registry);
       });
   TranslateFromMLIRRegistration amlsToPTX(
       "amls-to-ptx",
       "Compile an AMLS program for the GPU and print its kernels' PTX",
       translateAMLSToPTX, [](DialectRegistry &registry) {
-        mlir::amls::registerExecutionDialects(registry);
+        mlir::amls::registerPipelineDialects(registry);
       });
   TranslateToMLIRRegistration dmlToAMLS(
       "import-dml", "Import a DML script as AMLS IR", importDML,
       [](DialectRegistry &registry) {
-        mlir::amls::registerExecutionDialects(registry);
+        mlir::amls::registerPipelineDialects(registry);
       });
   return failed(mlirTranslateMain(argc, argv, "AMLS translation driver"));
 }

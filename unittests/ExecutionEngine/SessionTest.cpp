@@ -1,7 +1,7 @@
 //===- SessionTest.cpp - The execution session: runs, ownership, threads --===//
 
-#include "AMLS/Conversion/AMLSToLinalg/LoweringSchedule.h"
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Conversion/AMLSToLinalg/LoweringSchedule.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Pipelines/Target.h"
 #include "AMLS/Runtime/Memory.h"
@@ -373,7 +373,7 @@ TEST(SessionTest, CSRResultsSharingBuffersAreFreedOnce) {
     }
     offsets.push_back(int64_t(columns.size()));
   }
-  uint64_t liveBefore = runtime::memory::getStatistics().liveBytes;
+  uint64_t liveBefore = loaded.session.getStatistics().liveBytes;
   {
     FailureOr<RunResult> run =
         loaded.program->run({RuntimeValue::ofMatrix(MatrixValue::borrowCSR(
@@ -400,7 +400,7 @@ TEST(SessionTest, CSRResultsSharingBuffersAreFreedOnce) {
   }
   // Every buffer went back to the pool once: a buffer released twice would
   // count its bytes off twice.
-  EXPECT_EQ(runtime::memory::getStatistics().liveBytes, liveBefore);
+  EXPECT_EQ(loaded.session.getStatistics().liveBytes, liveBefore);
 }
 
 TEST(SessionTest, ResultsOutliveTheSession) {
@@ -594,6 +594,133 @@ TEST(SessionTest, SessionsRunConcurrentlyOnThreads) {
   scaleByHalf.join();
   gram.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+/// X + 1, X + 2 and X + 3, and the thread count the runtime gives the
+/// run's kernels, read inside the compiled program.
+constexpr const char *kContextProgram = R"mlir(
+func.func private @amls_rt_get_num_threads() -> i32
+func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"})
+    -> (!amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, i64) {
+  %one = arith.constant 1.0 : f64
+  %two = arith.constant 2.0 : f64
+  %three = arith.constant 3.0 : f64
+  %0 = amls.add %X, %one : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  %1 = amls.add %X, %two : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  %2 = amls.add %X, %three : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>
+  %threads = func.call @amls_rt_get_num_threads() : () -> i32
+  %wide = arith.extsi %threads : i32 to i64
+  return %0, %1, %2, %wide : !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, !amls.matrix<?x?xf64>, i64
+}
+)mlir";
+
+TEST(SessionTest, EachSessionHasItsOwnRuntimeContext) {
+  // Two sessions at once on two threads: one with 1 thread and a 4 MiB
+  // budget, one with 2 threads and 64 MiB. Each runs a program with three
+  // results X + k, for a 512 x 512 X (three 2 MiB results: each fits the
+  // small budget alone, so the compiler accepts the program, and together
+  // they do not) and a small X, over and over. The first session's large
+  // runs fail on its own budget at run time while the second one's
+  // succeed; each program sees its own session's thread count; each
+  // session's statistics count only its own buffers.
+  constexpr int kRuns = 20;
+  constexpr int64_t kLarge = 512, kSmall = 16;
+  constexpr uint64_t kResultBytes = kLarge * kLarge * sizeof(double);
+  runtime::Matrix large = iota(kLarge, kLarge), small = iota(kSmall, kSmall);
+  std::atomic<int> ready{0};
+  struct Outcome {
+    std::string loadErrors, lastFailure;
+    int largeFailures = 0, largeSuccesses = 0;
+    int smallFailures = 0, smallSuccesses = 0;
+    int wrongThreads = 0, wrongCells = 0;
+    SessionStatistics statistics;
+  };
+  auto worker = [&](unsigned threads, uint64_t limit, Outcome &outcome) {
+    SessionOptions options;
+    options.threads = threads;
+    options.memoryLimit = limit;
+    options.returnRunFailures = true;
+    Session session(options);
+    std::string errors;
+    ScopedDiagnosticHandler handler(&session.getContext(),
+                                    [&](Diagnostic &diagnostic) {
+                                      errors = diagnostic.str();
+                                      return success();
+                                    });
+    auto module =
+        parseSourceString<ModuleOp>(kContextProgram, &session.getContext());
+    FailureOr<Program *> program = failure();
+    if (module)
+      program = session.load(std::move(module));
+    ++ready;
+    while (ready.load() < 2) // run at the same time as the other session
+      std::this_thread::yield();
+    if (failed(program)) {
+      outcome.loadErrors = errors.empty() ? "no module" : errors;
+      return;
+    }
+    // The small runs first: a failed run's buffers stay allocated
+    // (AMLS/Runtime/Failure.h), and charged to its session.
+    for (int i = 0; i < kRuns; ++i) {
+      bool isLarge = i >= kRuns / 2;
+      const runtime::Matrix &x = isLarge ? large : small;
+      FailureOr<RunResult> run = (*program)->run({borrowed(x)});
+      if (failed(run)) {
+        ++(isLarge ? outcome.largeFailures : outcome.smallFailures);
+        outcome.lastFailure = errors;
+        continue;
+      }
+      ++(isLarge ? outcome.largeSuccesses : outcome.smallSuccesses);
+      outcome.wrongThreads += run->values[3].getInteger() != threads;
+      for (int k = 0; k < 3; ++k) {
+        std::vector<double> cells = run->values[k].getMatrix().toVector();
+        outcome.wrongCells += cells.size() != x.data.size();
+        for (size_t c = 0; c < cells.size(); c += 997)
+          outcome.wrongCells += cells[c] != x.data[c] + k + 1;
+      }
+    }
+    outcome.statistics = session.getStatistics();
+  };
+  Outcome tight, roomy;
+  std::thread first(worker, 1u, uint64_t(4) << 20, std::ref(tight));
+  std::thread second(worker, 2u, uint64_t(64) << 20, std::ref(roomy));
+  first.join();
+  second.join();
+  ASSERT_EQ(tight.loadErrors, "");
+  ASSERT_EQ(roomy.loadErrors, "");
+
+  // The budgets: three 2 MiB results never fit 4 MiB, always 64 MiB, and
+  // the small runs fit both.
+  EXPECT_EQ(tight.largeFailures, kRuns / 2);
+  EXPECT_EQ(tight.statistics.failedRuns, unsigned(kRuns / 2));
+  EXPECT_NE(tight.lastFailure.find("out of memory"), std::string::npos)
+      << tight.lastFailure;
+  EXPECT_NE(tight.lastFailure.find("memory limit of 4194304 bytes"),
+            std::string::npos)
+      << tight.lastFailure;
+  EXPECT_EQ(roomy.largeSuccesses, kRuns / 2);
+  EXPECT_EQ(roomy.statistics.failedRuns, 0u);
+  EXPECT_EQ(tight.smallSuccesses, kRuns / 2);
+  EXPECT_EQ(roomy.smallSuccesses, kRuns / 2);
+  EXPECT_EQ(tight.wrongCells + roomy.wrongCells, 0);
+
+  // The thread counts, as the programs saw them while both ran.
+  EXPECT_EQ(tight.wrongThreads, 0);
+  EXPECT_EQ(roomy.wrongThreads, 0);
+  EXPECT_EQ(tight.statistics.runtimeThreads, 1);
+  EXPECT_EQ(roomy.statistics.runtimeThreads, 2);
+
+  // The statistics: each session's limit, and a peak of its own buffers
+  // only: the roomy session held three results at once, the tight one
+  // never more than its 4 MiB although the other held 6 MiB meanwhile.
+  EXPECT_EQ(tight.statistics.memoryLimit, uint64_t(4) << 20);
+  EXPECT_EQ(roomy.statistics.memoryLimit, uint64_t(64) << 20);
+  EXPECT_LE(tight.statistics.peakLiveBytes, uint64_t(4) << 20);
+  EXPECT_GE(roomy.statistics.peakLiveBytes, 3 * kResultBytes);
+  EXPECT_GT(tight.statistics.allocations, 0u);
+  EXPECT_GT(roomy.statistics.allocations, 0u);
+  // Every result of the roomy session was released.
+  EXPECT_EQ(roomy.statistics.liveBytes, 0u);
 }
 
 // Large inputs have their sparsity sampled; a sample without non-zeros is

@@ -1,6 +1,7 @@
 //===- MemoryTest.cpp - The runtime's buffer pool and budget --------------===//
 
 #include "AMLS/Runtime/Memory.h"
+#include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -228,8 +229,8 @@ TEST_F(MemoryTest, AnEndingThreadReturnsItsCache) {
   memory::release(again);
 }
 
-// Blocks held by thread caches count against the budget until they are
-// needed: an allocation that fits once they are flushed succeeds.
+// Blocks held by thread caches are the process's memory, in no context's
+// budget: an allocation that fits the budget succeeds whatever they hold.
 TEST_F(MemoryTest, ThreadCachesGiveWayToTheBudget) {
   memory::setLimit(1 << 20);
   void *held[4];
@@ -242,6 +243,38 @@ TEST_F(MemoryTest, ThreadCachesGiveWayToTheBudget) {
   EXPECT_NE(big, nullptr);
   EXPECT_EQ(memory::getStatistics().liveBytes, 768u << 10);
   memory::release(big);
+}
+
+// Each context has its own budget and account; a buffer's release is
+// charged to the context it was allocated under, whichever is installed.
+TEST_F(MemoryTest, ContextsKeepTheirOwnAccounts) {
+  Context *first = Context::create();
+  Context *second = Context::create();
+  first->setMemoryLimit(1 << 20);
+  second->setMemoryLimit(8 << 20);
+  void *big = nullptr;
+  {
+    ScopedContext installed(second);
+    big = memory::allocate(4 << 20);
+    EXPECT_EQ(memory::getLimit(), 8u << 20);
+  }
+  {
+    ScopedContext installed(first);
+    EXPECT_EQ(memory::getLimit(), 1u << 20);
+    // The other context's 4 MiB do not count here.
+    void *small = memory::allocate(512 << 10);
+    EXPECT_EQ(memory::getStatistics().liveBytes, 512u << 10);
+    memory::release(small);
+    // Released under this context, charged to the one it came from.
+    memory::release(big);
+  }
+  EXPECT_EQ(first->getMemoryStatistics().liveBytes, 0u);
+  EXPECT_EQ(first->getMemoryStatistics().peakLiveBytes, 512u << 10);
+  EXPECT_EQ(second->getMemoryStatistics().liveBytes, 0u);
+  EXPECT_EQ(second->getMemoryStatistics().peakLiveBytes, 4u << 20);
+  EXPECT_EQ(second->getMemoryStatistics().allocations, 1u);
+  first->release();
+  second->release();
 }
 
 // Compiled code announces each buffer before allocating it: the largest

@@ -20,6 +20,7 @@
 #define AMLS_EXECUTIONENGINE_SESSION_H
 
 #include "AMLS/ExecutionEngine/Value.h"
+#include "AMLS/Pipelines/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -29,6 +30,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
+
+namespace amls::runtime {
+class Context;
+} // namespace amls::runtime
 
 namespace mlir {
 class DialectRegistry;
@@ -66,7 +71,7 @@ struct SessionOptions {
   uint64_t memoryLimit = 0;
   /// Where programs run: cpu, or gpu (parallel loops as CUDA kernels, the
   /// rest on the CPU; see prepareTarget).
-  std::string target = "cpu";
+  std::string target = kDefaultTargetName.str();
   /// target=gpu: the chip the kernels are compiled for; empty: the
   /// device's own.
   std::string gpuChip;
@@ -122,6 +127,15 @@ struct SessionStatistics {
   /// and their bytes.
   uint64_t inputCopies = 0;
   uint64_t inputCopyBytes = 0;
+  /// The session's runtime context: its memory budget, the bytes its
+  /// buffers hold now and at most (results still held count), its buffers
+  /// allocated and their bytes, and the threads its kernels use.
+  uint64_t memoryLimit = 0;
+  uint64_t liveBytes = 0;
+  uint64_t peakLiveBytes = 0;
+  uint64_t allocations = 0;
+  uint64_t bytesAllocated = 0;
+  int32_t runtimeThreads = 0;
 };
 
 class Session;
@@ -207,10 +221,19 @@ public:
 
   SessionStatistics getStatistics() const;
 
+  /// The runtime state this session's runs use (AMLS/Runtime/Context.h):
+  /// its memory budget, buffers and thread count, apart from every other
+  /// session's. Install it (runtime::ScopedContext) to call the runtime
+  /// for the session outside a run (reading its input files).
+  runtime::Context &getRuntimeContext() const { return *runtimeContext; }
+
 private:
   friend class Program;
 
   SessionOptions options;
+  /// Holds a reference: the context outlives the session while buffers
+  /// allocated under it (results) live.
+  runtime::Context *runtimeContext;
   std::unique_ptr<MLIRContext> context;
   std::vector<std::unique_ptr<Program>> programs;
   SessionStatistics statistics;
@@ -219,9 +242,6 @@ private:
   mutable std::mutex mutex;
 };
 
-/// The dialects, pass registrations and LLVM IR translations that a
-/// session's context needs (also what amls-translate registers).
-void registerExecutionDialects(DialectRegistry &registry);
 
 } // namespace amls
 } // namespace mlir

@@ -10,6 +10,9 @@
 #ifndef AMLS_PIPELINES_PIPELINES_H
 #define AMLS_PIPELINES_PIPELINES_H
 
+#include "AMLS/Pipelines/Target.h"
+
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -116,7 +119,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
 /// `schedule`: the target whose LoweringSchedule shapes reductions (cpu,
 /// gpu).
 void buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums = true,
-                           StringRef schedule = "cpu");
+                           StringRef schedule = kDefaultTargetName);
 void buildLinalgToLLVMPipeline(OpPassManager &pm,
                                const LowerToLLVMOptions &options);
 /// The first stage of the second half: element-wise fusion, bufferization
@@ -188,7 +191,7 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       *this, "target",
       llvm::cl::desc("Where the program runs: cpu, or gpu (its parallel "
                      "loops as CUDA kernels, the rest on the CPU)"),
-      llvm::cl::init("cpu")};
+      llvm::cl::init(kDefaultTargetName.str())};
   PassOptions::Option<std::string> gpuChip{
       *this, "gpu-chip",
       llvm::cl::desc("target=gpu: the chip the kernels are compiled for"),
@@ -226,6 +229,10 @@ void buildCompilePipeline(OpPassManager &pm, const CompileOptions &options);
 /// Registers amls-optimize, amls-fuse-explain, amls-bufferize,
 /// amls-lower-to-llvm, amls-lower-to-nvvm and amls-compile.
 void registerAMLSPipelines();
+
+/// The dialects, pass registrations and LLVM IR translations that a context
+/// running these pipelines needs (an execution session's, amls-translate's).
+void registerPipelineDialects(DialectRegistry &registry);
 
 } // namespace mlir::amls
 

@@ -15,6 +15,7 @@
 #define AMLS_PIPELINES_TARGET_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <memory>
 #include <string>
@@ -49,11 +50,19 @@ public:
   /// (its driver, the chip to compile for) and copies the caller's inputs
   /// into memory the device reaches.
   virtual bool runsOnDevice() const { return false; }
+
+  /// Registers the named pipelines that belong to this target alone (the
+  /// GPU's amls-lower-to-nvvm), once, when the target is registered.
+  virtual void registerPipelines() const {}
 };
 
 /// The target registered as `name`, or null. The built-in targets (CPU,
 /// GPU) are registered on first use.
 const Target *lookupTarget(StringRef name);
+
+/// The target of a compile or session that names none; the one place the
+/// tools, the session, the C API and the Python package take it from.
+constexpr StringLiteral kDefaultTargetName = "cpu";
 /// Adds a target (and its lowering schedule, under its name).
 void registerTarget(std::unique_ptr<Target> target);
 /// "'cpu' or 'gpu'": the registered names, for messages and --help.

@@ -1,6 +1,7 @@
 //===- Failure.cpp - How the runtime stops a program ----------------------===//
 
 #include "Failure.h"
+#include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Runtime.h"
 
@@ -13,6 +14,10 @@
 #include <memory>
 #include <mutex>
 #include <vector>
+
+using amls::runtime::Context;
+using amls::runtime::exchangeInstalledContext;
+using amls::runtime::getInstalledContext;
 
 namespace {
 
@@ -30,6 +35,9 @@ struct RegionFailures {
   std::atomic<bool> failed{false};
   std::mutex lock;
   std::string message;
+  /// The context of the thread that opened the region, which its workers
+  /// run under.
+  Context *context = getInstalledContext();
 };
 
 /// A trap set by compiled code inside a parallel region: the buffer its
@@ -39,6 +47,8 @@ struct RegionTrap {
   std::jmp_buf resume;
   RegionFailures *region;
   int level;
+  /// The worker's own context, restored when the trap is taken down.
+  Context *outerContext;
 };
 
 /// This thread's region traps: the first `depth` are set, innermost last.
@@ -126,10 +136,14 @@ extern "C" void *amls_rt_region_trap(void *region) {
   RegionTrap &trap = regionTraps.push();
   trap.region = failures;
   trap.level = omp_get_level();
+  trap.outerContext = exchangeInstalledContext(failures->context);
   return &trap.resume;
 }
 
-extern "C" void amls_rt_region_untrap(void) { regionTraps.pop(); }
+extern "C" void amls_rt_region_untrap(void) {
+  exchangeInstalledContext(regionTraps.innermost()->outerContext);
+  regionTraps.pop();
+}
 
 extern "C" void amls_rt_region_close(void *region) {
   auto *failures = static_cast<RegionFailures *>(region);

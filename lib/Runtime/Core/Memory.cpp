@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/Memory.h"
+#include "AMLS/Runtime/Context.h"
 #include "Failure.h"
 
 #include <algorithm>
@@ -54,6 +55,7 @@
 #endif
 
 using namespace amls::runtime::memory;
+using amls::runtime::Context;
 using amls::runtime::fail;
 
 namespace {
@@ -74,6 +76,9 @@ struct Header {
   uint64_t keep;
   /// Gives the block back to where it came from (BlockSource).
   void (*releaseBlock)(void *);
+  /// The context the block is allocated under (null while cached): its
+  /// release is charged there, on any thread.
+  Context *owner;
 };
 static_assert(sizeof(Header) <= kAlignment, "the header fits its slot");
 
@@ -113,8 +118,8 @@ Pool &pool();
 
 /// A thread's own cache of small blocks (see the file comment). Its mutex
 /// is taken by its thread on every use, uncontended, and by the pool when
-/// it flushes every cache (trim, the budget). The blocks it holds stay
-/// counted in the pool's live bytes until they are flushed.
+/// it flushes every cache (trim, the budget). Its blocks count as cached,
+/// in no context's live bytes.
 struct ThreadCache {
   static constexpr int kSlots = 8;
   struct Slot {
@@ -129,9 +134,6 @@ struct ThreadCache {
   Slot slots[kSlots];
   int count = 0;
   uint64_t cachedBytes = 0;
-  /// The allocations of blocks up to kThreadBlockBytes this thread asked
-  /// for, their bytes, and those served from this cache.
-  uint64_t allocations = 0, bytesAllocated = 0, hits = 0;
 };
 
 /// 0 before this thread's cache exists, 1 while it does, 2 after it was
@@ -153,36 +155,37 @@ public:
       alignment = kAlignment;
     if (alignment > 4096 || (alignment & (alignment - 1)))
       fail("a buffer alignment must be a power of two of at most 4096");
+    Context &context = Context::current();
     if (bytes > (uint64_t(1) << 62))
-      refuse(bytes, "more than any machine's memory");
+      refuse(context, bytes, "more than any machine's memory");
     uint64_t classBytes = classOf(bytes);
+    Context::MemoryAccount &account = context.getMemoryAccount();
+    account.allocations.fetch_add(1, std::memory_order_relaxed);
+    account.bytesAllocated.fetch_add(bytes, std::memory_order_relaxed);
     if (announced.what) {
-      if (announced.bytes == bytes && bytes > rankFloor.load())
-        rank(announced);
+      if (announced.bytes == bytes && bytes > account.rankFloor.load())
+        rank(account, announced);
       announced = Statistics::Buffer();
     }
+    charge(context, bytes, classBytes);
     bool small = alignment == kAlignment && classBytes <= kThreadBlockBytes &&
                  pooling.load(std::memory_order_relaxed);
     ThreadCache *cachePointer = small ? threadCache() : nullptr;
     if (cachePointer) {
       ThreadCache &cache = *cachePointer;
       std::unique_lock<std::mutex> lock(cache.mutex);
-      ++cache.allocations;
-      cache.bytesAllocated += bytes;
       for (int i = cache.count - 1; i >= 0; --i) {
         if (cache.slots[i].classBytes != classBytes)
           continue;
         void *buffer = cache.slots[i].buffer;
         cache.slots[i] = cache.slots[--cache.count];
         cache.cachedBytes -= classBytes;
-        ++cache.hits;
         lock.unlock();
-        exposeOnly(buffer, bytes, classBytes);
-        return buffer;
+        account.poolHits.fetch_add(1, std::memory_order_relaxed);
+        return handOut(context, buffer, bytes, classBytes);
       }
     }
-    return allocateShared(bytes, alignment, classBytes,
-                          /*counted=*/cachePointer != nullptr);
+    return allocateShared(context, bytes, alignment, classBytes);
   }
 
   void release(void *buffer) {
@@ -197,6 +200,12 @@ public:
       return;
     }
     uint64_t classBytes = header->classBytes;
+    Context *owner = header->owner;
+    header->owner = nullptr;
+    uint64_t budget = owner->getMemoryLimit();
+    owner->getMemoryAccount().live.fetch_sub(classBytes,
+                                             std::memory_order_relaxed);
+    owner->release();
     // A block from a source no longer installed is not reused, nor one
     // aligned beyond the default.
     const BlockSource *current = source.load(std::memory_order_relaxed);
@@ -219,15 +228,13 @@ public:
       }
     }
     std::unique_lock<std::mutex> lock(mutex);
-    setLive(stats.liveBytes - classBytes);
-    uint64_t budget = budgetLocked();
     // Keep it for reuse unless it is large, over-aligned, or the cache would
-    // hold more than a quarter of the budget.
+    // hold more than a quarter of the owner's budget.
     if (pooling && aligned && classBytes < kLargeBlockBytes &&
-        stats.cachedBytes + classBytes <= budget / 4) {
+        cachedBytes + classBytes <= budget / 4) {
       AMLS_POISON(buffer, classBytes);
       freeLists[classBytes].push_back(buffer);
-      stats.cachedBytes += classBytes;
+      cachedBytes += classBytes;
       return;
     }
     lock.unlock();
@@ -242,53 +249,15 @@ public:
     trimLocked();
   }
 
-  /// The bytes live, counting the blocks in thread caches: an upper bound
-  /// read without a lock (the exact count needs every cache's lock).
-  uint64_t getLiveBytesBound() { return live.load(std::memory_order_relaxed); }
-
-  /// The exact bytes live, after every thread cache went back to the pool.
-  uint64_t getLiveBytesFlushed() {
+  /// The bytes cached for reuse: in the shared lists and thread caches.
+  uint64_t getCachedBytes() {
     std::lock_guard<std::mutex> lock(mutex);
-    flushThreadCachesLocked();
-    return stats.liveBytes;
-  }
-
-  Statistics getStatistics() {
-    std::lock_guard<std::mutex> lock(mutex);
-    Statistics result = stats;
+    uint64_t bytes = cachedBytes;
     for (ThreadCache *cache : caches) {
       std::lock_guard<std::mutex> cacheLock(cache->mutex);
-      result.allocations += cache->allocations;
-      result.bytesAllocated += cache->bytesAllocated;
-      result.poolHits += cache->hits;
-      result.liveBytes -= cache->cachedBytes;
-      result.cachedBytes += cache->cachedBytes;
+      bytes += cache->cachedBytes;
     }
-    std::lock_guard<std::mutex> rankLock(rankMutex);
-    std::copy(largest, largest + Statistics::kLargest, result.largest);
-    return result;
-  }
-
-  void resetStatistics() {
-    std::lock_guard<std::mutex> lock(mutex);
-    flushThreadCachesLocked();
-    for (ThreadCache *cache : caches) {
-      std::lock_guard<std::mutex> cacheLock(cache->mutex);
-      cache->allocations = cache->bytesAllocated = cache->hits = 0;
-    }
-    uint64_t liveNow = stats.liveBytes, cached = stats.cachedBytes;
-    stats = Statistics();
-    stats.liveBytes = stats.peakLiveBytes = liveNow;
-    stats.cachedBytes = cached;
-    std::lock_guard<std::mutex> rankLock(rankMutex);
-    std::fill(largest, largest + Statistics::kLargest, Statistics::Buffer());
-    rankFloor = 0;
-  }
-
-  void setLimit(uint64_t bytes) { limit = bytes; }
-  uint64_t getLimit() {
-    uint64_t bytes = limit;
-    return bytes ? bytes : defaultLimit();
+    return bytes;
   }
 
   void setBlockSource(const BlockSource *from) {
@@ -308,86 +277,13 @@ public:
   }
 
   void announce(const Statistics::Buffer &buffer) { announced = buffer; }
-  void rankNow(const Statistics::Buffer &buffer) { rank(buffer); }
 
-  void addCache(ThreadCache *cache) {
-    std::lock_guard<std::mutex> lock(mutex);
-    caches.push_back(cache);
-  }
-
-  /// A thread ends: its blocks go to the shared lists, its counters to the
-  /// pool's.
-  void removeCache(ThreadCache *cache) {
-    std::lock_guard<std::mutex> lock(mutex);
-    flushLocked(*cache);
-    stats.allocations += cache->allocations;
-    stats.bytesAllocated += cache->bytesAllocated;
-    stats.poolHits += cache->hits;
-    caches.erase(std::find(caches.begin(), caches.end(), cache));
-  }
-
-private:
-  void *allocateShared(uint64_t bytes, uint64_t alignment, uint64_t classBytes,
-                       bool counted) {
-    std::unique_lock<std::mutex> lock(mutex);
-    if (!counted) {
-      ++stats.allocations;
-      stats.bytesAllocated += bytes;
-    }
-    uint64_t budget = budgetLocked();
-    // Blocks held by thread caches count as live until flushed.
-    if (stats.liveBytes + classBytes > budget)
-      flushThreadCachesLocked();
-    if (stats.liveBytes + classBytes > budget)
-      refuseLocked(lock, bytes, nullptr);
-    if (alignment == kAlignment && pooling) {
-      auto it = freeLists.find(classBytes);
-      if (it != freeLists.end() && !it->second.empty()) {
-        void *buffer = it->second.back();
-        it->second.pop_back();
-        stats.cachedBytes -= classBytes;
-        ++stats.poolHits;
-        take(classBytes);
-        lock.unlock();
-        exposeOnly(buffer, bytes, classBytes);
-        return buffer;
-      }
-    }
-    // Live, cached and new bytes together past the budget: the cache goes
-    // back to the system first.
-    if (stats.liveBytes + stats.cachedBytes + classBytes > budget) {
-      flushThreadCachesLocked();
-      trimLocked();
-    }
-    take(classBytes);
-    lock.unlock();
-    const BlockSource *from = source.load(std::memory_order_relaxed);
-    uint64_t headerBytes = std::max(kAlignment, from->headerBytes);
-    // The header's bytes and the alignment's.
-    uint64_t total = classBytes + headerBytes + alignment - kAlignment;
-    void *base = from->allocate((total + 63) / 64 * 64);
-    if (!base) {
-      lock.lock();
-      setLive(stats.liveBytes - classBytes);
-      refuseLocked(lock, bytes, "the system refused it");
-    }
-    uintptr_t payload =
-        (reinterpret_cast<uintptr_t>(base) + headerBytes + alignment - 1) &
-        ~(alignment - 1);
-    auto *header = reinterpret_cast<Header *>(payload - kAlignment);
-    header->magic = kMagic;
-    header->classBytes = classBytes;
-    header->base = base;
-    header->keep = 0;
-    header->releaseBlock = from->release;
-    exposeOnly(reinterpret_cast<void *>(payload), bytes, classBytes);
-    return reinterpret_cast<void *>(payload);
-  }
-
-  /// Keeps `buffer` among the largest if it is, once per location (a loop
-  /// allocates the same buffer every iteration).
-  void rank(const Statistics::Buffer &buffer) {
-    std::lock_guard<std::mutex> lock(rankMutex);
+  /// Keeps `buffer` among the largest of `account` if it is, once per
+  /// location (a loop allocates the same buffer every iteration).
+  static void rank(Context::MemoryAccount &account,
+                   const Statistics::Buffer &buffer) {
+    std::lock_guard<std::mutex> lock(account.rankMutex);
+    Statistics::Buffer *largest = account.largest;
     for (int i = 0; i < Statistics::kLargest; ++i)
       if (largest[i].what == buffer.what) {
         if (largest[i].bytes >= buffer.bytes)
@@ -406,7 +302,94 @@ private:
     for (int i = Statistics::kLargest - 1; i > at; --i)
       largest[i] = largest[i - 1];
     largest[at] = buffer;
-    rankFloor = largest[Statistics::kLargest - 1].bytes;
+    account.rankFloor = largest[Statistics::kLargest - 1].bytes;
+  }
+
+  void addCache(ThreadCache *cache) {
+    std::lock_guard<std::mutex> lock(mutex);
+    caches.push_back(cache);
+  }
+
+  /// A thread ends: its blocks go to the shared lists.
+  void removeCache(ThreadCache *cache) {
+    std::lock_guard<std::mutex> lock(mutex);
+    flushLocked(*cache);
+    caches.erase(std::find(caches.begin(), caches.end(), cache));
+  }
+
+private:
+  /// Counts `classBytes` more live in `context`, or stops the program when
+  /// its budget refuses them.
+  static void charge(Context &context, uint64_t bytes, uint64_t classBytes) {
+    Context::MemoryAccount &account = context.getMemoryAccount();
+    uint64_t budget = context.getMemoryLimit();
+    uint64_t live =
+        account.live.fetch_add(classBytes, std::memory_order_relaxed) +
+        classBytes;
+    if (live > budget) {
+      account.live.fetch_sub(classBytes, std::memory_order_relaxed);
+      refuse(context, bytes, nullptr);
+    }
+    uint64_t peak = account.peak.load(std::memory_order_relaxed);
+    while (live > peak && !account.peak.compare_exchange_weak(
+                              peak, live, std::memory_order_relaxed))
+      ;
+  }
+
+  /// A charged block becomes `context`'s.
+  static void *handOut(Context &context, void *buffer, uint64_t bytes,
+                       uint64_t classBytes) {
+    auto *header =
+        reinterpret_cast<Header *>(static_cast<char *>(buffer) - kAlignment);
+    header->owner = &context;
+    context.retain();
+    exposeOnly(buffer, bytes, classBytes);
+    return buffer;
+  }
+
+  void *allocateShared(Context &context, uint64_t bytes, uint64_t alignment,
+                       uint64_t classBytes) {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (alignment == kAlignment && pooling) {
+      auto it = freeLists.find(classBytes);
+      if (it != freeLists.end() && !it->second.empty()) {
+        void *buffer = it->second.back();
+        it->second.pop_back();
+        cachedBytes -= classBytes;
+        lock.unlock();
+        context.getMemoryAccount().poolHits.fetch_add(
+            1, std::memory_order_relaxed);
+        return handOut(context, buffer, bytes, classBytes);
+      }
+    }
+    // Live and cached bytes together past the budget: the cache goes back
+    // to the system first.
+    uint64_t live = context.getMemoryAccount().live.load();
+    if (live + cachedBytes > context.getMemoryLimit()) {
+      flushThreadCachesLocked();
+      trimLocked();
+    }
+    lock.unlock();
+    const BlockSource *from = source.load(std::memory_order_relaxed);
+    uint64_t headerBytes = std::max(kAlignment, from->headerBytes);
+    // The header's bytes and the alignment's.
+    uint64_t total = classBytes + headerBytes + alignment - kAlignment;
+    void *base = from->allocate((total + 63) / 64 * 64);
+    if (!base) {
+      context.getMemoryAccount().live.fetch_sub(classBytes);
+      refuse(context, bytes, "the system refused it");
+    }
+    uintptr_t payload =
+        (reinterpret_cast<uintptr_t>(base) + headerBytes + alignment - 1) &
+        ~(alignment - 1);
+    auto *header = reinterpret_cast<Header *>(payload - kAlignment);
+    header->magic = kMagic;
+    header->classBytes = classBytes;
+    header->base = base;
+    header->keep = 0;
+    header->releaseBlock = from->release;
+    return handOut(context, reinterpret_cast<void *>(payload), bytes,
+                   classBytes);
   }
 
   /// Makes the `bytes` asked for addressable and the rest of the size
@@ -416,30 +399,13 @@ private:
     AMLS_POISON(static_cast<char *>(buffer) + bytes, classBytes - bytes);
   }
 
-  uint64_t budgetLocked() {
-    uint64_t bytes = limit;
-    return bytes ? bytes : defaultLimit();
-  }
-
-  void setLive(uint64_t bytes) {
-    stats.liveBytes = bytes;
-    live.store(bytes, std::memory_order_relaxed);
-  }
-
-  void take(uint64_t classBytes) {
-    setLive(stats.liveBytes + classBytes);
-    if (stats.liveBytes > stats.peakLiveBytes)
-      stats.peakLiveBytes = stats.liveBytes;
-  }
-
   /// Moves a thread cache's blocks to the shared free lists.
   void flushLocked(ThreadCache &cache) {
     std::lock_guard<std::mutex> cacheLock(cache.mutex);
     for (int i = 0; i < cache.count; ++i) {
       uint64_t classBytes = cache.slots[i].classBytes;
       freeLists[classBytes].push_back(cache.slots[i].buffer);
-      setLive(stats.liveBytes - classBytes);
-      stats.cachedBytes += classBytes;
+      cachedBytes += classBytes;
     }
     cache.count = 0;
     cache.cachedBytes = 0;
@@ -459,23 +425,17 @@ private:
         header->magic = 0;
         header->releaseBlock(header->base);
       }
-      stats.cachedBytes -= classBytes * buffers.size();
+      cachedBytes -= classBytes * buffers.size();
       buffers.clear();
     }
   }
 
-  [[noreturn]] void refuse(uint64_t bytes, const char *why) {
-    std::unique_lock<std::mutex> lock(mutex);
-    refuseLocked(lock, bytes, why);
-  }
-
-  /// Stops the program: `bytes` do not fit the budget (`why` null) or the
-  /// system refused them. The lock is given up first: exiting destroys this
-  /// thread's cache, which takes it.
-  [[noreturn]] void refuseLocked(std::unique_lock<std::mutex> &lock,
-                                 uint64_t bytes, const char *why) {
+  /// Stops the program: `bytes` do not fit `context`'s budget (`why` null)
+  /// or the system refused them.
+  [[noreturn]] static void refuse(Context &context, uint64_t bytes,
+                                  const char *why) {
     char text[512];
-    uint64_t budget = budgetLocked();
+    uint64_t budget = context.getMemoryLimit();
     if (why)
       std::snprintf(text, sizeof(text),
                     "out of memory: a buffer of %" PRIu64
@@ -487,28 +447,19 @@ private:
                     " bytes (%s) with %" PRIu64
                     " bytes live would exceed the memory limit of %" PRIu64
                     " bytes (%s; amls-run --memory-limit)",
-                    bytes, humanBytes(bytes).c_str(), stats.liveBytes, budget,
+                    bytes, humanBytes(bytes).c_str(),
+                    context.getMemoryAccount().live.load(), budget,
                     humanBytes(budget).c_str());
-    lock.unlock();
     fail(text);
   }
 
   std::mutex mutex;
   std::unordered_map<uint64_t, std::vector<void *>> freeLists;
-  /// liveBytes counts the blocks in thread caches (getStatistics() takes
-  /// them out); largest is kept apart, under rankMutex.
-  Statistics stats;
+  /// The bytes in freeLists (thread caches count theirs).
+  uint64_t cachedBytes = 0;
   std::vector<ThreadCache *> caches;
-  /// stats.liveBytes, for reading without the lock.
-  std::atomic<uint64_t> live{0};
-  std::atomic<uint64_t> limit{0};
   std::atomic<bool> pooling{true};
   std::atomic<const BlockSource *> source{&systemBlocks};
-
-  std::mutex rankMutex;
-  Statistics::Buffer largest[Statistics::kLargest];
-  /// The bytes a buffer must exceed to be ranked (0 until kLargest are).
-  std::atomic<uint64_t> rankFloor{0};
 };
 
 Pool &pool() {
@@ -538,8 +489,12 @@ uint64_t amls::runtime::memory::defaultLimit() {
   return bytes;
 }
 
-void amls::runtime::memory::setLimit(uint64_t bytes) { pool().setLimit(bytes); }
-uint64_t amls::runtime::memory::getLimit() { return pool().getLimit(); }
+void amls::runtime::memory::setLimit(uint64_t bytes) {
+  Context::current().setMemoryLimit(bytes);
+}
+uint64_t amls::runtime::memory::getLimit() {
+  return Context::current().getMemoryLimit();
+}
 
 void *amls::runtime::memory::allocate(uint64_t bytes, uint64_t alignment) {
   return pool().allocate(bytes, alignment);
@@ -548,13 +503,40 @@ void *amls::runtime::memory::allocate(uint64_t bytes, uint64_t alignment) {
 void amls::runtime::memory::release(void *buffer) { pool().release(buffer); }
 
 Statistics amls::runtime::memory::getStatistics() {
-  return pool().getStatistics();
+  return Context::current().getMemoryStatistics();
+}
+
+Statistics amls::runtime::Context::getMemoryStatistics() const {
+  Statistics result;
+  result.allocations = memory.allocations.load();
+  result.bytesAllocated = memory.bytesAllocated.load();
+  result.poolHits = memory.poolHits.load();
+  result.liveBytes = memory.live.load();
+  result.peakLiveBytes = memory.peak.load();
+  result.cachedBytes = pool().getCachedBytes();
+  std::lock_guard<std::mutex> lock(memory.rankMutex);
+  std::copy(memory.largest, memory.largest + Statistics::kLargest,
+            result.largest);
+  return result;
+}
+
+void amls::runtime::Context::resetMemoryStatistics() {
+  memory.allocations = 0;
+  memory.bytesAllocated = 0;
+  memory.poolHits = 0;
+  memory.peak = memory.live.load();
+  std::lock_guard<std::mutex> lock(memory.rankMutex);
+  std::fill(memory.largest, memory.largest + Statistics::kLargest,
+            Statistics::Buffer());
+  memory.rankFloor = 0;
 }
 
 void amls::runtime::memory::rankBuffer(const Statistics::Buffer &buffer) {
-  pool().rankNow(buffer);
+  Pool::rank(Context::current().getMemoryAccount(), buffer);
 }
-void amls::runtime::memory::resetStatistics() { pool().resetStatistics(); }
+void amls::runtime::memory::resetStatistics() {
+  Context::current().resetMemoryStatistics();
+}
 void amls::runtime::memory::trim() { pool().trim(); }
 void amls::runtime::memory::setPooling(bool enabled) {
   pool().setPooling(enabled);
@@ -622,10 +604,9 @@ extern "C" void amls_rt_check_buffer_size(int64_t d0, int64_t d1, int64_t d2,
                   static_cast<long long>(elementBytes));
     fail(text);
   }
-  uint64_t live = pool().getLiveBytesBound();
-  uint64_t limit = pool().getLimit();
-  if (live + classOf(bytes) > limit)
-    live = pool().getLiveBytesFlushed();
+  Context &context = Context::current();
+  uint64_t live = context.getMemoryAccount().live.load();
+  uint64_t limit = context.getMemoryLimit();
   Statistics::Buffer buffer;
   buffer.bytes = bytes;
   buffer.sizes[0] = d0;

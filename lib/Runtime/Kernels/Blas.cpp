@@ -12,6 +12,7 @@
 #include "OpenBlas.h"
 #include "Threads.h"
 
+#include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -23,6 +24,8 @@
 #include <optional>
 #include <type_traits>
 #include <vector>
+
+using amls::runtime::Context;
 
 namespace {
 
@@ -69,8 +72,6 @@ struct Blas {
       return f32;
   }
 };
-
-std::atomic<int32_t> requestedThreads{0};
 
 const char *coreTypeForThisCpu() {
   __builtin_cpu_init();
@@ -141,15 +142,14 @@ amls::runtime::SerialBlasSection::~SerialBlasSection() {
     getBlas().setThreads(saved);
 }
 
-/// Set by amls_rt_blas_serial while a parfor's workers run.
-static std::atomic<bool> blasSerial{false};
-
 amls::runtime::ThreadedBlasSection::ThreadedBlasSection() {
   const Blas &blas = getBlas();
-  if (!blas.setThreads || requestedThreads <= 1 || blasSerial.load() ||
+  Context &context = Context::current();
+  int32_t threads = context.getThreads();
+  if (!blas.setThreads || threads <= 1 || context.isBlasSerial() ||
       omp_in_parallel())
     return;
-  blas.setThreads(requestedThreads);
+  blas.setThreads(threads);
   raised = true;
 }
 
@@ -162,7 +162,7 @@ amls::runtime::ThreadedBlasSection::~ThreadedBlasSection() {
 extern "C" void kmp_set_blocktime(int milliseconds) __attribute__((weak));
 
 extern "C" void amls_rt_set_num_threads(int32_t threads) {
-  requestedThreads = threads;
+  Context::current().setThreads(threads);
   // libomp's workers spin for 200 ms after a parallel region before they
   // sleep; OpenBLAS's threads (LAPACK) running in that window shared the
   // cores with them (12 ridge solves after a threaded tsmm: 25 or 90 ms
@@ -176,12 +176,12 @@ extern "C" void amls_rt_set_num_threads(int32_t threads) {
 }
 
 extern "C" int32_t amls_rt_get_num_threads(void) {
-  return std::max<int32_t>(requestedThreads, 1);
+  return Context::current().getThreads();
 }
 
 extern "C" void amls_rt_blas_serial(int32_t serial) {
   // Only the program's main thread calls this, around parallel loops.
-  blasSerial.store(serial != 0);
+  Context::current().setBlasSerial(serial != 0);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #ifndef AMLS_LIB_RUNTIME_KERNELS_THREADS_H
 #define AMLS_LIB_RUNTIME_KERNELS_THREADS_H
 
+#include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -38,8 +39,11 @@ template <typename Body> void runThreads(int64_t threads, Body &&body) {
     body(int64_t(0));
     return;
   }
+  // The workers run under the caller's context (its budget and account).
+  Context *context = getInstalledContext();
 #pragma omp parallel num_threads(threads)
   {
+    ScopedContext scoped(context);
     int64_t team = omp_get_num_threads();
     for (int64_t t = omp_get_thread_num(); t < threads; t += team)
       body(t);

@@ -11,6 +11,8 @@
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Pipelines/Target.h"
 
+#include "mlir/Pass/PassRegistry.h"
+
 using namespace mlir;
 using namespace mlir::amls;
 
@@ -42,6 +44,31 @@ public:
     buildLinalgToNVVMPipeline(pm, lowering);
   }
   bool runsOnDevice() const override { return true; }
+  void registerPipelines() const override {
+    registerPassPipeline(
+        "amls-lower-to-nvvm",
+        "Lower an AMLS program for an NVIDIA GPU: as --amls-lower-to-llvm, "
+        "but the parallel loops a kernel can run become CUDA kernels "
+        "(--amls-map-parallel-loops-to-gpu, outlining, NVVM, serialized by "
+        "gpu-module-to-binary); the rest runs on the CPU",
+        [name = getName()](
+            OpPassManager &pm, StringRef text,
+            function_ref<LogicalResult(const Twine &)> errorHandler) {
+          LowerToNVVMOptions options;
+          if (failed(options.parseFromString(text)))
+            return failure();
+          std::string problem =
+              checkNVVMOptions(options.chip, options.format, options.optLevel);
+          if (!problem.empty())
+            return errorHandler("amls-lower-to-nvvm: " + problem);
+          buildToLinalgPipeline(pm, /*compensatedSums=*/true, name);
+          buildLinalgToNVVMPipeline(pm, options);
+          return success();
+        },
+        [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+          handler(LowerToNVVMOptions());
+        });
+  }
 };
 
 } // namespace
