@@ -228,8 +228,9 @@ class Session:
     threads: threads of parallel loops and BLAS (1: sequential code);
     memory_limit: bytes the programs' buffers may take (0: 80% of memory);
     rewrites, fusion, formats, sums, blas: as amls-run's flags;
-    target: None (the default, the CPU), "cpu", or "gpu" (parallel loops as CUDA kernels on device 0;
-    a ValueError says why where no usable GPU is); gpu_chip: the chip the
+    target: None (the default: the CPU), "cpu", or "gpu" (parallel loops
+    as CUDA kernels on device 0; a ValueError says why where no usable GPU
+    is); gpu_chip: the chip the
     kernels are compiled for, e.g. "sm_90" (default: the device's);
     csr_results: matrices the program computes in CSR (a sparse input
     scaled, a sparse product) come back as scipy.sparse.csr_matrix over
