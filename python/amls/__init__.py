@@ -230,8 +230,8 @@ class Session:
     rewrites, fusion, formats, sums, blas: as amls-run's flags;
     target: None (the default: the CPU), "cpu", or "gpu" (parallel loops
     as CUDA kernels on device 0; a ValueError says why where no usable GPU
-    is); gpu_chip: the chip the
-    kernels are compiled for, e.g. "sm_90" (default: the device's);
+    is); gpu_chip: the chip the kernels are compiled for, e.g. "sm_90"
+    (default: the device's);
     csr_results: matrices the program computes in CSR (a sparse input
     scaled, a sparse product) come back as scipy.sparse.csr_matrix over
     the program's arrays instead of as dense arrays (default False: every
