@@ -617,22 +617,26 @@ func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"})
 TEST(SessionTest, EachSessionHasItsOwnRuntimeContext) {
   // Two sessions at once on two threads: one with 1 thread and a 4 MiB
   // budget, one with 2 threads and 64 MiB. Each runs a program with three
-  // results X + k, for a 512 x 512 X (three 2 MiB results: each fits the
-  // small budget alone, so the compiler accepts the program, and together
-  // they do not) and a small X, over and over. The first session's large
-  // runs fail on its own budget at run time while the second one's
-  // succeed; each program sees its own session's thread count; each
+  // results X + k: first for a 300 x 300 X, whose three results (2.25 MiB
+  // in the pool's size classes) the caller holds on to, then for a small X
+  // and for a 512 x 512 X (2 MiB results, each of which the compiler
+  // accepts under either budget), over and over. With the held results,
+  // the first session's large runs fail on its own budget at their first
+  // buffer (so a failed run leaves nothing allocated), while the second
+  // one's succeed; each program sees its own session's thread count; each
   // session's statistics count only its own buffers.
   constexpr int kRuns = 20;
-  constexpr int64_t kLarge = 512, kSmall = 16;
+  constexpr int64_t kLarge = 512, kMedium = 300, kSmall = 16;
   constexpr uint64_t kResultBytes = kLarge * kLarge * sizeof(double);
-  runtime::Matrix large = iota(kLarge, kLarge), small = iota(kSmall, kSmall);
+  runtime::Matrix large = iota(kLarge, kLarge), small = iota(kSmall, kSmall),
+                  medium = iota(kMedium, kMedium);
   std::atomic<int> ready{0};
   struct Outcome {
     std::string loadErrors, lastFailure;
     int largeFailures = 0, largeSuccesses = 0;
     int smallFailures = 0, smallSuccesses = 0;
     int wrongThreads = 0, wrongCells = 0;
+    uint64_t heldLiveBytes = 0;
     SessionStatistics statistics;
   };
   auto worker = [&](unsigned threads, uint64_t limit, Outcome &outcome) {
@@ -659,8 +663,11 @@ TEST(SessionTest, EachSessionHasItsOwnRuntimeContext) {
       outcome.loadErrors = errors.empty() ? "no module" : errors;
       return;
     }
-    // The small runs first: a failed run's buffers stay allocated
-    // (AMLS/Runtime/Failure.h), and charged to its session.
+    FailureOr<RunResult> held = (*program)->run({borrowed(medium)});
+    if (failed(held)) {
+      outcome.loadErrors = "the held run failed: " + errors;
+      return;
+    }
     for (int i = 0; i < kRuns; ++i) {
       bool isLarge = i >= kRuns / 2;
       const runtime::Matrix &x = isLarge ? large : small;
@@ -679,6 +686,8 @@ TEST(SessionTest, EachSessionHasItsOwnRuntimeContext) {
           outcome.wrongCells += cells[c] != x.data[c] + k + 1;
       }
     }
+    outcome.heldLiveBytes = session.getStatistics().liveBytes;
+    held->values.clear();
     outcome.statistics = session.getStatistics();
   };
   Outcome tight, roomy;
@@ -689,8 +698,8 @@ TEST(SessionTest, EachSessionHasItsOwnRuntimeContext) {
   ASSERT_EQ(tight.loadErrors, "");
   ASSERT_EQ(roomy.loadErrors, "");
 
-  // The budgets: three 2 MiB results never fit 4 MiB, always 64 MiB, and
-  // the small runs fit both.
+  // The budgets: a 2 MiB result beside the held 2.25 MiB never fits 4 MiB,
+  // always 64 MiB, and the small runs fit both.
   EXPECT_EQ(tight.largeFailures, kRuns / 2);
   EXPECT_EQ(tight.statistics.failedRuns, unsigned(kRuns / 2));
   EXPECT_NE(tight.lastFailure.find("out of memory"), std::string::npos)
@@ -719,7 +728,11 @@ TEST(SessionTest, EachSessionHasItsOwnRuntimeContext) {
   EXPECT_GE(roomy.statistics.peakLiveBytes, 3 * kResultBytes);
   EXPECT_GT(tight.statistics.allocations, 0u);
   EXPECT_GT(roomy.statistics.allocations, 0u);
-  // Every result of the roomy session was released.
+  // The held results were in each session's account, and once released
+  // nothing is: no failed run left a buffer behind.
+  EXPECT_GE(tight.heldLiveBytes, 3 * uint64_t(kMedium * kMedium * 8));
+  EXPECT_EQ(tight.heldLiveBytes, roomy.heldLiveBytes);
+  EXPECT_EQ(tight.statistics.liveBytes, 0u);
   EXPECT_EQ(roomy.statistics.liveBytes, 0u);
 }
 
