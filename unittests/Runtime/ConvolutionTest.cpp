@@ -104,6 +104,18 @@ TEST(Convolution, PoolingAsSystemDS) {
   EXPECT_EQ(dx.data, std::vector<double>({0.5, 0.5, 0.5, 0.5}));
 }
 
+TEST(ConvolutionDeathTest, RejectsAnUnknownPooling) {
+  Dense x(1, 16), out(1, 4), dout(1, 4), dx(1, 16);
+  EXPECT_EXIT(_mlir_ciface_amls_rt_pool(&x.desc, &out.desc, 2, 1, 1, 4, 4, 2, 2,
+                                        2, 2, 0, 0, "'amls.pool' at f.dml:2:1"),
+              ::testing::ExitedWithCode(1),
+              "'amls.pool' at f.dml:2:1: avg_pool: unknown pooling 2");
+  EXPECT_EXIT(_mlir_ciface_amls_rt_pool_backward(&x.desc, &dout.desc, &dx.desc,
+                                                 -1, 1, 1, 4, 4, 2, 2, 2, 2, 0,
+                                                 0, ""),
+              ::testing::ExitedWithCode(1), "unknown pooling -1");
+}
+
 TEST(ConvolutionDeathTest, Geometry) {
   Dense x(2, 48), w(4, 27), out(2, 64);
   EXPECT_EXIT(_mlir_ciface_amls_rt_conv2d(&x.desc, &w.desc, &out.desc, 2, 3, 4,

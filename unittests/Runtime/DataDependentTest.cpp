@@ -65,6 +65,15 @@ TEST(DataDependent, OrderIsStable) {
   EXPECT_EQ(positions.data, (std::vector<double>{1, 3, 4, 2}));
 }
 
+TEST(DataDependentDeathTest, RemoveEmptyRejectsAnUnknownMargin) {
+  Dense x(2, 2, {1, 0, 0, 0}), out(1, 2);
+  EXPECT_EXIT(_mlir_ciface_amls_rt_count_nonempty(&x.desc, &x.desc, 2, 0),
+              ::testing::ExitedWithCode(1), "removeEmpty: unknown margin 2");
+  EXPECT_EXIT(
+      _mlir_ciface_amls_rt_remove_empty(&x.desc, &x.desc, &out.desc, -1, 0),
+      ::testing::ExitedWithCode(1), "removeEmpty: unknown margin -1");
+}
+
 TEST(DataDependentDeathTest, TableRejectsNonIntegerIds) {
   Dense a(2, 1, {1, 2.5}), b(2, 1, {1, 1});
   EXPECT_EXIT(_mlir_ciface_amls_rt_max_category(&a.desc),

@@ -12,14 +12,17 @@
 
 #include "SparseTestSupport.h"
 
-extern "C" double _mlir_ciface_amls_rt_values_reduce(AmlsVectorF64 *values,
-                                                     int32_t kind);
-
 using namespace amls::sparsetest;
 
 namespace {
 
-enum Op { Add = 0, Sub = 1, Mul = 2, Min = 3, Max = 4 };
+enum Op {
+  Add = AMLS_MERGE_ADD,
+  Sub = AMLS_MERGE_SUB,
+  Mul = AMLS_MERGE_MUL,
+  Min = AMLS_MERGE_MIN,
+  Max = AMLS_MERGE_MAX
+};
 
 /// arith.minimumf / maximumf: NaN if either is, -0 < +0.
 double minimumf(double x, double y) {
@@ -169,6 +172,17 @@ TEST(SparseValuesReduce, MatchesALoopAtOneAndTwoThreads) {
     EXPECT_EQ(_mlir_ciface_amls_rt_values_reduce(values.desc(), 2), lo);
     EXPECT_EQ(_mlir_ciface_amls_rt_values_reduce(values.desc(), 3), hi);
   }
+}
+
+// Op codes outside ABI.h's enums stop with a message instead of running
+// as some other op.
+TEST(SparseMergeDeathTest, RejectsUnknownCodes) {
+  Csr a = makeCase("big");
+  EXPECT_EXIT(merge(a, a.rowptr.desc(), a.colidx.desc(), a.values.desc(), 7),
+              ::testing::ExitedWithCode(1), "CSR merge.*unknown merge op 7");
+  F64 values(std::vector<double>{1, 2, 3});
+  EXPECT_EXIT(_mlir_ciface_amls_rt_values_reduce(values.desc(), 9),
+              ::testing::ExitedWithCode(1), "unknown aggregation kind 9");
 }
 
 } // namespace

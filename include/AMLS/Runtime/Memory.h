@@ -52,24 +52,27 @@ struct Statistics {
   Buffer largest[kLargest];
 };
 
-/// The budget: the bytes that may be live at once (buffers in use; cached
-/// free blocks are given back to the system first when they are in the
-/// way). 0 means the default.
+/// The budget of the installed runtime context (Context.h): the bytes its
+/// buffers may hold at once (cached free blocks count in no budget and go
+/// back to the system first when they are in the way). 0 means the default.
 void setLimit(uint64_t bytes);
 uint64_t getLimit();
 /// The default budget: 80% of the machine's physical memory.
 uint64_t defaultLimit();
 
 /// A buffer of `bytes` aligned to `alignment` (at most 4096; kAlignment at
-/// least). Stops the program when the budget or the system refuses.
+/// least), charged to the installed context until it is released (on any
+/// thread). Stops the program when the budget or the system refuses.
 void *allocate(uint64_t bytes, uint64_t alignment = kAlignment);
 /// Releases a buffer from allocate(); null is ignored.
 void release(void *buffer);
 
+/// The installed context's buffers; cachedBytes is the process pool's.
 Statistics getStatistics();
 /// Counts `buffer` among the largest as if compiled code had announced it
 /// before allocating it: the runtime's arrays handed over to compiled code.
 void rankBuffer(const Statistics::Buffer &buffer);
+/// Starts the installed context's counters again.
 void resetStatistics();
 /// Returns every cached block to the system.
 void trim();
