@@ -37,21 +37,15 @@ struct CSession {
   explicit CSession(SessionOptions options) : session(std::move(options)) {}
 
   Session session;
-  /// The sources of the programs, for messages that show the line.
-  llvm::SourceMgr sources;
   std::vector<std::unique_ptr<CProgram>> programs;
   double optimizeMilliseconds = 0, compileMilliseconds = 0,
          executeMilliseconds = 0;
   /// Serializes the calls on the session (its context's diagnostics).
   std::mutex mutex;
-  /// DML library directories searched before AMLS's own.
-  std::vector<std::string> builtinDirs;
 };
 
 struct CProgram {
   Program *program;
-  /// Messages in DML's words (no IR op names).
-  bool isDML;
   CSession *session;
 };
 

@@ -46,20 +46,15 @@ bool amlsErrorIsRunFailure(AmlsError error) {
 
 namespace {
 
-/// Collects what the session's context reports during one call, printed as
-/// amls-run prints it (file:line:col, the line and a caret), in DML's
-/// words for a DML program.
+/// Collects what the session's context reports during one call
+/// (SessionDiagnostics: as amls-run prints it, in DML's words for a DML
+/// program).
 class CapturedDiagnostics {
 public:
-  CapturedDiagnostics(CSession &session, bool isDML) : stream(text) {
-    MLIRContext *context = &session.session.getContext();
-    // A host's message shows the position, not an IR dump.
-    context->printOpOnDiagnostic(false);
-    if (isDML)
-      dmlHandler.emplace(session.sources, context, stream);
-    else
-      irHandler.emplace(session.sources, context, stream);
-  }
+  CapturedDiagnostics(CSession &session, bool isDML)
+      : stream(text), sink(prepare(session), stream,
+                           isDML ? SessionDiagnostics::Language::DML
+                                 : SessionDiagnostics::Language::MLIR) {}
   std::string take() {
     stream.flush();
     if (text.empty())
@@ -80,43 +75,37 @@ public:
   }
 
 private:
+  static Session &prepare(CSession &session) {
+    // A host's message shows the position, not an IR dump.
+    session.session.getContext().printOpOnDiagnostic(false);
+    return session.session;
+  }
+
   std::string text;
   llvm::raw_string_ostream stream;
-  std::optional<SourceMgrDiagnosticHandler> irHandler;
-  std::optional<dml::DMLDiagnosticHandler> dmlHandler;
+  SessionDiagnostics sink;
 };
 
 std::string toString(const char *text, const char *otherwise) {
   return text ? text : otherwise;
 }
 
-/// Adds `source` to the session's sources, named `sourceName` (where
-/// messages find the line), and puts a view of it as the main buffer of
-/// `parseSources`, which the parser and the DML importer read.
-void addSource(CSession &session, MlirStringRef source,
-               MlirStringRef sourceName, llvm::SourceMgr &parseSources) {
-  session.sources.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(unwrap(source), unwrap(sourceName)),
-      llvm::SMLoc());
-  parseSources.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(
-          session.sources.getMemoryBuffer(session.sources.getNumBuffers())
-              ->getMemBufferRef(),
-          /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
+/// A copy of `source` named `sourceName` (where messages find the line).
+std::unique_ptr<llvm::MemoryBuffer> copySource(MlirStringRef source,
+                                               MlirStringRef sourceName) {
+  return llvm::MemoryBuffer::getMemBufferCopy(unwrap(source),
+                                              unwrap(sourceName));
 }
 
-/// Loads `module` into the session; null with `error` set on failure.
-AmlsProgram load(CSession &session, OwningOpRef<ModuleOp> module,
-                 StringRef entry, bool isDML, CapturedDiagnostics &diagnostics,
-                 AmlsError *error) {
-  FailureOr<Program *> program = session.session.load(std::move(module), entry);
+/// The handle of a loaded program; null with `error` set on failure.
+AmlsProgram wrapProgram(CSession &session, FailureOr<Program *> program,
+                        CapturedDiagnostics &diagnostics, AmlsError *error) {
   if (failed(program)) {
     setError(error, diagnostics.take());
     return {nullptr};
   }
   session.programs.push_back(
-      std::make_unique<CProgram>(CProgram{*program, isDML, &session}));
+      std::make_unique<CProgram>(CProgram{*program, &session}));
   return wrap(session.programs.back().get());
 }
 
@@ -161,46 +150,6 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.csrResults = given.csrResults;
   settings.fusionExplain = given.fusionExplain;
   settings.parforExplain = given.parforExplain;
-  CompileOptions compile;
-  compile.rewrites = settings.rewrites;
-  compile.fusion = settings.fusion;
-  compile.formats = settings.formats;
-  compile.sums = settings.sums;
-  compile.target = settings.target;
-  compile.gpuChip = settings.gpuChip;
-  compile.gpuFormat = settings.gpuFormat;
-  std::string problem;
-  if (settings.blas != "auto" && settings.blas != "always" &&
-      settings.blas != "never")
-    problem = "expected blas 'auto', 'always' or 'never', found '" +
-              settings.blas + "'";
-  // A device target's chip is the device's unless the caller names one: the
-  // options are checked once it is known, after the device is prepared.
-  const Target *target = lookupTarget(settings.target);
-  bool chipFromDevice =
-      target && target->runsOnDevice() && settings.gpuChip.empty();
-  if (problem.empty() && !chipFromDevice)
-    problem = checkCompileOptions(compile);
-  if (!problem.empty()) {
-    setError(error, "invalid session options: " + problem);
-    return {nullptr};
-  }
-  // The device (driver, context, managed memory) now: a session that
-  // cannot run says so when it is created.
-  problem = prepareTarget(settings);
-  if (!problem.empty()) {
-    setError(error, problem);
-    return {nullptr};
-  }
-  if (chipFromDevice) {
-    compile.gpuChip = settings.gpuChip;
-    problem = checkCompileOptions(compile);
-    if (!problem.empty()) {
-      setError(error, "invalid session options: " + problem);
-      return {nullptr};
-    }
-  }
-  std::vector<std::string> builtinDirs;
   if (given.builtins) {
     SmallVector<StringRef> directories;
     StringRef(given.builtins).split(directories, ':', -1, /*KeepEmpty=*/false);
@@ -210,12 +159,19 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
                             directory.str() + "' is not a directory");
         return {nullptr};
       }
-      builtinDirs.push_back(directory.str());
+      settings.builtinDirs.push_back(directory.str());
     }
   }
-  auto *session = new CSession(std::move(settings));
-  session->builtinDirs = std::move(builtinDirs);
-  return wrap(session);
+  // The device (driver, context, managed memory) now: a session that
+  // cannot run says so when it is created.
+  if (std::string problem = checkSessionOptions(settings); !problem.empty()) {
+    // The target's own problems (no driver) read as they are.
+    bool targetProblem = StringRef(problem).starts_with("--target=");
+    setError(error,
+             targetProblem ? problem : "invalid session options: " + problem);
+    return {nullptr};
+  }
+  return wrap(new CSession(std::move(settings)));
 }
 
 void amlsSessionDestroy(AmlsSession session) { delete unwrap(session); }
@@ -230,16 +186,10 @@ AmlsProgram amlsSessionCompileMLIR(AmlsSession handle, MlirStringRef source,
   CSession &session = *unwrap(handle);
   std::lock_guard<std::mutex> lock(session.mutex);
   CapturedDiagnostics diagnostics(session, /*isDML=*/false);
-  llvm::SourceMgr parseSources;
-  addSource(session, source, sourceName, parseSources);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      parseSources, ParserConfig(&session.session.getContext()));
-  if (!module) {
-    setError(error, diagnostics.take());
-    return {nullptr};
-  }
-  return load(session, std::move(module), unwrap(entry), false, diagnostics,
-              error);
+  return wrapProgram(
+      session,
+      session.session.loadMLIR(copySource(source, sourceName), unwrap(entry)),
+      diagnostics, error);
 }
 
 namespace {
@@ -249,19 +199,9 @@ AmlsProgram compileDML(CSession &session, MlirStringRef source,
                        MlirStringRef sourceName, dml::ImportOptions &options,
                        AmlsError *error) {
   CapturedDiagnostics diagnostics(session, /*isDML=*/true);
-  options.builtinDirs.insert(options.builtinDirs.begin(),
-                             session.builtinDirs.begin(),
-                             session.builtinDirs.end());
-  llvm::SourceMgr importSources;
-  addSource(session, source, sourceName, importSources);
-  OwningOpRef<ModuleOp> module =
-      dml::importDML(importSources, &session.session.getContext(), options);
-  if (!module) {
-    setError(error, diagnostics.take());
-    return {nullptr};
-  }
-  return load(session, std::move(module), options.entryName, true, diagnostics,
-              error);
+  return wrapProgram(
+      session, session.session.loadDML(copySource(source, sourceName), options),
+      diagnostics, error);
 }
 
 } // namespace
@@ -361,8 +301,9 @@ AmlsProgram amlsSessionLoadModule(AmlsSession handle, MlirModule module,
     setError(error, diagnostics.take());
     return {nullptr};
   }
-  return load(session, std::move(owned), unwrap(entry), false, diagnostics,
-              error);
+  return wrapProgram(session,
+                     session.session.load(std::move(owned), unwrap(entry)),
+                     diagnostics, error);
 }
 
 intptr_t amlsProgramGetNumParameters(AmlsProgram program) {
@@ -410,7 +351,7 @@ MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,
   CProgram &program = *unwrap(handle);
   CSession &session = *program.session;
   std::lock_guard<std::mutex> lock(session.mutex);
-  CapturedDiagnostics diagnostics(session, program.isDML);
+  CapturedDiagnostics diagnostics(session, program.program->isFromDML());
   ArrayRef<Program::Parameter> parameters = program.program->getParameters();
   if (numArguments != static_cast<intptr_t>(parameters.size())) {
     std::string names;

@@ -36,6 +36,7 @@ struct AMLSInlinerInterface : public DialectInlinerInterface {
 
 void AMLSDialect::initialize() {
   registerTypes();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "AMLS/Dialect/AMLSOps.cpp.inc"

@@ -94,9 +94,12 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
 }
 
 void mlir::amls::buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums,
-                                       StringRef schedule) {
+                                       StringRef schedule, StringRef entry) {
   registerBuiltinTargets(); // their schedules, which the pass looks up
-  addPipeline(pm, ("convert-amls-to-linalg{schedule=" + schedule + "}").str());
+  std::string recordFor = entry.empty() ? "" : (" entry=" + entry).str();
+  addPipeline(pm, ("convert-amls-to-linalg{schedule=" + schedule + recordFor +
+                   "}")
+                      .str());
   // scf.for's ForOpTensorCastFolder narrows a loop-carried tensor to the
   // static type of its initial value (tensor.cast of 1x3 to ?x3 in, ?x3 to 1x3
   // out), which is wrong when the loop changes the size: `C = rbind(C, row)`
@@ -321,7 +324,8 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     memory.limit = options.memoryLimit;
     pm.addPass(createAMLSCheckMemory(memory));
   }
-  buildToLinalgPipeline(pm, options.sums != "plain", options.target);
+  buildToLinalgPipeline(pm, options.sums != "plain", options.target,
+                        options.wrapEntry);
   if (!options.wrapEntry.empty()) {
     AMLSWrapEntryOptions wrap;
     wrap.entry = options.wrapEntry;

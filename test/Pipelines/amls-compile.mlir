@@ -30,7 +30,7 @@
 // O0: llvm.fmul
 // With wrap-entry, amls_main (C interface) calls the entry and returns its
 // result to the execution session.
-// WRAP: llvm.func @amls_main({{.*}}) -> f64 attributes {llvm.emit_c_interface}
+// WRAP: llvm.func @amls_main({{.*}}) -> f64 attributes {{{.*}}llvm.emit_c_interface}
 // WRAP: %[[SUM:.*]] = llvm.call @sum_of_squares(
 // WRAP: llvm.return %[[SUM]] : f64
 // WRAP: llvm.func @_mlir_ciface_amls_main(

@@ -13,16 +13,13 @@
 
 #include "AMLS/Dialect/AMLSTypes.h"
 #include "AMLS/ExecutionEngine/Session.h"
-#include "AMLS/Frontend/DML/Diagnostics.h"
+#include "AMLS/ExecutionEngine/TargetExecution.h"
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Pipelines/Target.h"
 #include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
-#ifdef AMLS_HAVE_CUDA_RUNTIME
-#include "AMLS/Runtime/CUDA.h"
-#endif
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -249,50 +246,19 @@ int main(int argc, char **argv) {
   // Before anything is read: the GPU target's buffers are managed memory.
   if (std::string problem = prepareTarget(options); !problem.empty())
     return fail(problem);
+  options.builtinDirs.assign(builtinDirs.begin(), builtinDirs.end());
   Session session(options);
   // Everything this tool asks of the runtime is the session's.
   runtime::ScopedContext installed(&session.getRuntimeContext());
-  MLIRContext &context = session.getContext();
-  llvm::SourceMgr sourceMgr;
-  // A DML script's errors speak DML (no IR op names or dumps).
   bool isDML = StringRef(inputFile).ends_with(".dml");
-  std::optional<SourceMgrDiagnosticHandler> irDiagnostics;
-  std::optional<dml::DMLDiagnosticHandler> dmlDiagnostics;
-  if (isDML)
-    dmlDiagnostics.emplace(sourceMgr, &context);
-  else
-    irDiagnostics.emplace(sourceMgr, &context);
+  SessionDiagnostics diagnostics(session, llvm::errs(),
+                                 isDML ? SessionDiagnostics::Language::DML
+                                       : SessionDiagnostics::Language::MLIR);
 
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  // A DML script takes its arguments ($name) when it is imported, as in
-  // SystemDS: `--arg NAME=value` and `--input NAME=path` both bind $NAME.
-  OwningOpRef<ModuleOp> module;
-  if (isDML) {
-    dml::ImportOptions importOptions;
-    importOptions.entryName = entryName;
-    importOptions.builtinDirs.insert(importOptions.builtinDirs.begin(),
-                                     builtinDirs.begin(), builtinDirs.end());
-    for (StringRef binding :
-         llvm::concat<const std::string>(scalarArgs, inputs)) {
-      StringRef name, value;
-      if (!splitBinding(binding, "arg", name, value))
-        return 1;
-      if (!importOptions.arguments.try_emplace(name, value.str()).second)
-        return fail("argument '$" + name + "' is bound twice");
-    }
-    module = dml::importDML(sourceMgr, &context, importOptions);
-  } else {
-    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  }
-  if (!module)
-    return 1;
-  double parseMs =
-      std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-
   if (blas != "auto" && blas != "always" && blas != "never")
     return fail("--blas expects auto, always or never, found '" + blas + "'");
   FailureOr<OptimizeFamilies> families = parseOptimizeFamilies(
@@ -312,9 +278,29 @@ int main(int argc, char **argv) {
                 "'");
   if (sums != "kahan" && sums != "plain")
     return fail("--sums expects kahan or plain, found '" + sums + "'");
-  FailureOr<Program *> program = session.load(std::move(module), entryName);
+  // A DML script takes its arguments ($name) when it is imported, as in
+  // SystemDS: `--arg NAME=value` and `--input NAME=path` both bind $NAME.
+  FailureOr<Program *> program = failure();
+  if (isDML) {
+    dml::ImportOptions importOptions;
+    importOptions.entryName = entryName;
+    for (StringRef binding :
+         llvm::concat<const std::string>(scalarArgs, inputs)) {
+      StringRef name, value;
+      if (!splitBinding(binding, "arg", name, value))
+        return 1;
+      if (!importOptions.arguments.try_emplace(name, value.str()).second)
+        return fail("argument '$" + name + "' is bound twice");
+    }
+    program = session.loadDML(std::move(file), importOptions);
+  } else {
+    program = session.loadMLIR(std::move(file), entryName);
+  }
   if (failed(program))
     return 1;
+  // Parsing (or importing) and checking the entry.
+  double parseMs =
+      std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   ArrayRef<Program::Parameter> parameters = (*program)->getParameters();
 
   auto parameterList = [&] {
@@ -464,29 +450,9 @@ int main(int argc, char **argv) {
         "({3:F1}%), peak {4} bytes live, limit {5} bytes\n",
         memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
         memory.peakLiveBytes, runtime::memory::getLimit());
-#ifdef AMLS_HAVE_CUDA_RUNTIME
-    if (runsOnDevice) {
-      runtime::cuda::DeviceInfo device = runtime::cuda::getDeviceInfo();
-      runtime::cuda::Statistics gpu = runtime::cuda::getStatistics();
-      llvm::errs() << llvm::formatv(
-          "amls-run gpu: {0} ({1}, {2} multiprocessors), kernels compiled "
-          "for {3}: {4} module load(s), {5} kernel launch(es), {6} managed "
-          "block(s) ({7} bytes), {8} explicit copies ({9} bytes), dense "
-          "products: {10} on cuBLAS ({11} through syrk), {12} on the CPU, "
-          "CSR products and conversions: {13} on cuSPARSE, {14} on the CPU, "
-          "migrations: {15} to the device ({16} bytes), {17} to the host "
-          "({18} bytes), {19} bytes of library scratch held\n",
-          device.name,
-          runtime::cuda::chipName(device.computeMajor, device.computeMinor),
-          device.multiprocessors, options.gpuChip, gpu.modulesLoaded,
-          gpu.kernelLaunches, gpu.managedBlocks, gpu.managedBytes,
-          gpu.explicitCopies, gpu.explicitCopyBytes, gpu.cublasProducts,
-          gpu.cublasSymmetricProducts, gpu.cpuProducts, gpu.cusparseCalls,
-          gpu.cpuSparseCalls, gpu.migrationsToDevice,
-          gpu.migrationBytesToDevice, gpu.migrationsToHost,
-          gpu.migrationBytesToHost, gpu.scratchBytes);
-    }
-#endif
+    if (runsOnDevice)
+      if (const TargetExecution *execution = getTargetExecution(*target))
+        execution->printStatistics(llvm::errs(), options);
     // The largest buffers, for the computations they were for.
     for (const auto &buffer : memory.largest)
       if (buffer.bytes)

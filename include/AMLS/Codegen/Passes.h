@@ -3,8 +3,8 @@
 #ifndef AMLS_CODEGEN_PASSES_H
 #define AMLS_CODEGEN_PASSES_H
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,17 +18,6 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::amls {
-
-/// The unit attribute by which the lowering marks the `arith.addf` that
-/// accumulates an aggregate's sum; `--amls-compensate-sums` compensates it.
-inline constexpr llvm::StringLiteral kCompensatedSumAttrName =
-    "amls.compensate";
-
-/// The dictionary attribute by which the lowering marks the `scf.for` of a
-/// parfor that --amls-parfor proved independent and planned for several
-/// workers (`workers`, `partitioner`, `task_size`, `inner_threads`);
-/// `--amls-parfor-workers` runs it on them after bufferization.
-inline constexpr llvm::StringLiteral kParforPlanAttrName = "amls.parfor_plan";
 
 #define GEN_PASS_DECL
 #include "AMLS/Codegen/Passes.h.inc"

@@ -263,7 +263,7 @@ def AMLSTrapParallelFailures
     `scf.parallel` whose body may fail (a call of a runtime function that
     can fail or of a function of the program, an allocation) runs each
     iteration under a trap of its own (`amls_rt_region_trap` and `_setjmp`;
-    include/AMLS/Codegen/CPU/FailureTraps.h): a failure keeps its message
+    include/AMLS/Codegen/Common/FailureTraps.h): a failure keeps its message
     in the region's record and ends the iteration, the remaining
     iterations are skipped, the threads join as usual, and
     `amls_rt_region_close` after the loop raises the failure on the thread

@@ -45,14 +45,21 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     cells past a 64-byte boundary; the execution session sets it for the
     caller's arrays) makes the full reductions over it reduce the cells up
     to the next boundary (the head) on their own, so that the blocks'
-    vector loads start on it; the attribute is dropped. Matrices with
+    vector loads start on it; the attribute is dropped. With `entry=NAME`
+    the function NAME gets `amls.result_kinds`, one `#amls.result_kind` per
+    result, recorded before a CSR result becomes several values.
+    Matrices with
     `format = csr` are rejected with an error naming the op: the dense
     lowering does not take them.
   }];
   let options = [
     Option<"schedule", "schedule", "std::string", "\"cpu\"",
            "Whose answers to the lowering's shape decisions (reduction "
-           "splits, row blocks) to use: cpu, gpu, or generic (no splits)">
+           "splits, row blocks) to use: cpu, gpu, or generic (no splits)">,
+    Option<"entry", "entry", "std::string", "\"\"",
+           "Record on this function how each of its results is returned "
+           "(amls.result_kinds: a dense or CSR matrix, a float, an "
+           "integer), which --amls-wrap-entry reads; none when empty">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

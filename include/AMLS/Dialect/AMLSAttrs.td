@@ -139,4 +139,60 @@ def AMLS_FusedTemplate : AMLS_I32Enum<"FusedTemplate",
 def AMLS_AggKindArrayAttr
     : TypedArrayAttrBase<AMLS_AggKind, "array of aggregation kinds">;
 
+//===----------------------------------------------------------------------===//
+// Attributes passed between passes (AMLSDialect's verifiers check them)
+//===----------------------------------------------------------------------===//
+
+class AMLS_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<AMLS_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def AMLS_ParforPlanAttr : AMLS_Attr<"ParforPlan", "parfor_plan"> {
+  let summary = "how a planned parfor loop runs on worker threads";
+  let description = [{
+    Set by `--convert-amls-to-linalg` on the `scf.for` of an `amls.parfor`
+    that `--amls-parfor` proved independent and planned for several workers
+    (as `amls.parfor_plan`); `--amls-parfor-private-results` gives each
+    worker its own copy of the results that `result_merge` names, and
+    `--amls-parfor-workers` runs the loop on the workers after
+    bufferization.
+
+    ```mlir
+    scf.for ... {amls.parfor_plan = #amls.parfor_plan<workers = 4,
+        partitioner = factoring, task_size = 1, inner_threads = 1,
+        result_merge = array<i32: 1>>}
+    ```
+  }];
+  let parameters = (ins "int64_t":$workers,
+                        EnumParameter<AMLS_ParforPartitioner>:$partitioner,
+                        "int64_t":$task_size,
+                        "int64_t":$inner_threads,
+                        OptionalParameter<"::mlir::DenseI32ArrayAttr">:
+                            $result_merge);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+// How a result of a function crosses the boundary of compiled code: a
+// matrix in one of its storage layouts (StorageLayouts.def), or a scalar.
+def AMLS_ResultKind : I32EnumAttr<"ResultKind",
+    "how a function result crosses the boundary", [
+  I32EnumAttrCase<"Dense", 0, "dense">,
+  I32EnumAttrCase<"CSR", 1, "csr">,
+  I32EnumAttrCase<"Float", 2, "float">,
+  I32EnumAttrCase<"Integer", 3, "integer">
+]> {
+  let cppNamespace = "::mlir::amls";
+  let genSpecializedAttr = 0;
+}
+
+def AMLS_ResultKindAttr : EnumAttr<AMLS_Dialect, AMLS_ResultKind,
+                                   "result_kind"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def AMLS_ResultKindArrayAttr
+    : TypedArrayAttrBase<AMLS_ResultKindAttr, "array of result kinds">;
+
 #endif // AMLS_DIALECT_AMLSATTRS_TD

@@ -30,16 +30,59 @@ def AMLS_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::ub::UBDialect"];
   let useDefaultTypePrinterParser = 0;
+  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // The attributes that passes and the session read from each other's IR
+  // are named here and checked by the dialect's verifiers (AMLSDialect.cpp).
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   // The matrix type is parsed and printed by hand (builtin `4x?xf64` style),
   // so that operations print it with its `!amls.` prefix.
   let extraClassDeclaration = [{
+    /// A parameter's or result's name for binding (StringAttr; the DML
+    /// import sets it, the session and the bindings read it).
+    static constexpr ::llvm::StringLiteral getNameAttrName() {
+      return "amls.name";
+    }
+    /// A result that is a DML boolean returned as an i64 0 or 1 (UnitAttr).
+    static constexpr ::llvm::StringLiteral getBooleanAttrName() {
+      return "amls.boolean";
+    }
+    /// The cells by which a matrix parameter starts past a 64-byte boundary
+    /// (non-negative i64; the session sets it, the lowering of full
+    /// aggregates reads it).
+    static constexpr ::llvm::StringLiteral getLineOffsetAttrName() {
+      return "amls.line_offset";
+    }
+    /// The `arith.addf` accumulating an aggregate's sum (UnitAttr; the
+    /// lowering sets it, --amls-compensate-sums reads it).
+    static constexpr ::llvm::StringLiteral getCompensateAttrName() {
+      return "amls.compensate";
+    }
+    /// A planned parfor's `scf.for` (ParforPlanAttr).
+    static constexpr ::llvm::StringLiteral getParforPlanAttrName() {
+      return "amls.parfor_plan";
+    }
+    /// The `scf.for` over the row blocks of a row-template operator, inside
+    /// --convert-amls-to-linalg (UnitAttr, or one AggKind per result).
+    static constexpr ::llvm::StringLiteral getRowBlockLoopAttrName() {
+      return "amls.row_block_loop";
+    }
+    /// How each result of a public function crosses the boundary
+    /// (ResultKindArrayAttr; --convert-amls-to-linalg sets it,
+    /// --amls-wrap-entry and the session read it).
+    static constexpr ::llvm::StringLiteral getResultKindsAttrName() {
+      return "amls.result_kinds";
+    }
+
     ::mlir::Type parseType(::mlir::DialectAsmParser &parser) const override;
     void printType(::mlir::Type type,
                    ::mlir::DialectAsmPrinter &printer) const override;
 
   private:
     void registerTypes();
+    void registerAttributes();
   }];
 }
 

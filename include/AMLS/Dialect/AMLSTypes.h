@@ -9,6 +9,9 @@
 
 #include "AMLS/Dialect/AMLSEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "AMLS/Dialect/AMLSAttrs.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "AMLS/Dialect/AMLSOpsTypes.h.inc"
 

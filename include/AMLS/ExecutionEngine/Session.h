@@ -26,10 +26,12 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace amls::runtime {
 class Context;
@@ -37,7 +39,12 @@ class Context;
 
 namespace mlir {
 class DialectRegistry;
+class SourceMgrDiagnosticHandler;
 namespace amls {
+namespace dml {
+struct ImportOptions;
+class DMLDiagnosticHandler;
+} // namespace dml
 
 struct SessionOptions {
   /// Worker threads of parallel loops and BLAS; 1 generates sequential code.
@@ -88,13 +95,29 @@ struct SessionOptions {
   /// AMLS/Runtime/Failure.h, with its limits): what an embedding host
   /// wants; amls-run ends the process.
   bool returnRunFailures = false;
+  /// Folders of DML library functions (NAME.dml defining m_NAME) that
+  /// loadDML searches before AMLS's own.
+  std::vector<std::string> builtinDirs;
+
+  /// The compile options these stand for (all but the entry to wrap and
+  /// the memory limit the runtime context holds): the one place a session's
+  /// options become the compiler's.
+  void toCompileOptions(CompileOptions &compile) const;
 };
 
-/// Makes the process ready for `options.target` and completes the options:
-/// for gpu, loads the CUDA driver, opens device 0, backs the runtime's
-/// buffer pool with managed memory (so call it before reading inputs) and
-/// sets gpuChip to the device's when empty. Returns why the target cannot
-/// run ("no CUDA driver: ..."), or an empty string.
+/// Checks every option (blas, rewrites, fusion, formats, sums, the target
+/// and its options) with the compiler's messages, after preparing the
+/// target (prepareTarget), which completes `options`. Returns what is
+/// wrong, or an empty string. The C API and the Python package check their
+/// options here; amls-run names its flags in its own messages.
+std::string checkSessionOptions(SessionOptions &options);
+
+/// Makes the process ready for `options.target` and completes the options
+/// through the target's TargetExecution (TargetExecution.h): for gpu, loads
+/// the CUDA driver, opens device 0, backs the runtime's buffer pool with
+/// managed memory (so call it before reading inputs) and sets gpuChip to
+/// the device's when empty. Returns why the target cannot run ("no CUDA
+/// driver: ..."), or an empty string.
 std::string prepareTarget(SessionOptions &options);
 
 /// Milliseconds spent in each phase of a run.
@@ -165,6 +188,9 @@ public:
   /// Whether result `i` is a boolean returned as an integer 0 or 1 (its
   /// `amls.boolean` result attribute).
   bool isBooleanResult(unsigned i) const { return booleanResults[i]; }
+  /// Whether the program was loaded from DML (Session::loadDML): its
+  /// messages speak DML (SessionDiagnostics).
+  bool isFromDML() const { return fromDML; }
 
   /// Runs the entry on `args` (one per parameter), compiling a version
   /// specialized to their types unless one is cached. Matrix arguments are
@@ -195,6 +221,7 @@ private:
   SmallVector<Type> resultTypes;
   SmallVector<std::string> resultNames;
   SmallVector<bool> booleanResults;
+  bool fromDML = false;
   /// Compiled specializations by the text of their parameter types.
   llvm::StringMap<std::unique_ptr<CompiledProgram>> cache;
 };
@@ -218,6 +245,17 @@ public:
   /// program lives as long as the session.
   FailureOr<Program *> load(OwningOpRef<ModuleOp> module,
                             StringRef entry = "main");
+  /// Parses AMLS IR from `source` (named by its buffer identifier, which
+  /// messages show) and loads its function `entry`. The source stays with
+  /// the session, so messages of later runs show its lines. Errors go to
+  /// the context's diagnostics (SessionDiagnostics).
+  FailureOr<Program *> loadMLIR(std::unique_ptr<llvm::MemoryBuffer> source,
+                                StringRef entry = "main");
+  /// Imports the DML script `source` with `importOptions` (its $arguments,
+  /// entry name, inputs and outputs; the session's builtinDirs are searched
+  /// first) and loads its entry, as loadMLIR.
+  FailureOr<Program *> loadDML(std::unique_ptr<llvm::MemoryBuffer> source,
+                               const dml::ImportOptions &importOptions);
 
   SessionStatistics getStatistics() const;
 
@@ -227,10 +265,17 @@ public:
   /// for the session outside a run (reading its input files).
   runtime::Context &getRuntimeContext() const { return *runtimeContext; }
 
+  /// Whether the session's target copies every input into the runtime's
+  /// pool (its device does not read the caller's memory).
+  bool copiesInputs() const;
+
 private:
   friend class Program;
+  friend class SessionDiagnostics;
 
   SessionOptions options;
+  /// Every source loaded, for the lines messages show.
+  llvm::SourceMgr sources;
   /// Holds a reference: the context outlives the session while buffers
   /// allocated under it (results) live.
   runtime::Context *runtimeContext;
@@ -242,6 +287,21 @@ private:
   mutable std::mutex mutex;
 };
 
+/// Prints what the session's context reports while this lives to `os`, as
+/// amls-run prints it (file:line:col, the line and a caret), in DML's
+/// words for a DML program: the diagnostics sink of amls-run, the C API and
+/// the Python package.
+class SessionDiagnostics {
+public:
+  enum class Language { DML, MLIR };
+  SessionDiagnostics(Session &session, llvm::raw_ostream &os,
+                     Language language);
+  ~SessionDiagnostics();
+
+private:
+  std::unique_ptr<SourceMgrDiagnosticHandler> irHandler;
+  std::unique_ptr<dml::DMLDiagnosticHandler> dmlHandler;
+};
 
 } // namespace amls
 } // namespace mlir

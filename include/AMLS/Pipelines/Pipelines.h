@@ -117,9 +117,11 @@ void buildLowerToLLVMPipeline(OpPassManager &pm,
 /// `compensatedSums`: --amls-compensate-sums makes the aggregates' sums
 /// Kahan sums (otherwise they stay plain, reassociable sums).
 /// `schedule`: the target whose LoweringSchedule shapes reductions (cpu,
-/// gpu).
+/// gpu). `entry`: the function --amls-wrap-entry will wrap, whose result
+/// kinds the conversion records (none when empty).
 void buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums = true,
-                           StringRef schedule = kDefaultTargetName);
+                           StringRef schedule = kDefaultTargetName,
+                           StringRef entry = "");
 void buildLinalgToLLVMPipeline(OpPassManager &pm,
                                const LowerToLLVMOptions &options);
 /// The first stage of the second half: element-wise fusion, bufferization

@@ -50,6 +50,10 @@ public:
   /// (its driver, the chip to compile for) and copies the caller's inputs
   /// into memory the device reaches.
   virtual bool runsOnDevice() const { return false; }
+  /// The device runtime the session prepares for this target's programs
+  /// (TargetExecution, AMLS/ExecutionEngine/TargetExecution.h): "cuda", or
+  /// empty when they run on the host alone.
+  virtual StringRef getDeviceRuntime() const { return ""; }
 
   /// Registers the named pipelines that belong to this target alone (the
   /// GPU's amls-lower-to-nvvm), once, when the target is registered.

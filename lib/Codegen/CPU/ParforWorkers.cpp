@@ -22,9 +22,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Codegen/CPU/FailureTraps.h"
+#include "AMLS/Codegen/Common/FailureTraps.h"
 #include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
+#include "AMLS/Dialect/AMLSDialect.h"
+#include "AMLS/Dialect/AMLSTypes.h"
 
 #include "mlir/IR/IRMapping.h"
 
@@ -54,14 +56,8 @@ bool dropUnchangedIterArgs(scf::ForOp loop) {
   return true;
 }
 
-int64_t planValue(DictionaryAttr plan, StringRef name, int64_t otherwise) {
-  if (auto value = plan.getAs<IntegerAttr>(name))
-    return value.getInt();
-  return otherwise;
-}
-
 /// Replaces `loop` (without loop-carried values) by the workers' region.
-void runOnWorkers(scf::ForOp loop, DictionaryAttr plan) {
+void runOnWorkers(scf::ForOp loop, ParforPlanAttr plan) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -75,13 +71,13 @@ void runOnWorkers(scf::ForOp loop, DictionaryAttr plan) {
   auto constant = [&](int64_t value, Type type) -> Value {
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
   };
-  Value workers = constant(planValue(plan, "workers", 1), i32);
+  Value workers = constant(plan.getWorkers(), i32);
   Value queue = createRuntimeCall(
       b, loc, loop, RuntimeFunction::ParforBegin,
-      {iterations, constant(planValue(plan, "partitioner", 3), i32),
-       constant(planValue(plan, "task_size", 1), i64), workers});
+      {iterations, constant(static_cast<int64_t>(plan.getPartitioner()), i32),
+       constant(plan.getTaskSize(), i64), workers});
   Value failures = openFailureRecord(b, loc, loop);
-  bool serialInside = planValue(plan, "inner_threads", 1) == 1;
+  bool serialInside = plan.getInnerThreads() == 1;
   if (serialInside)
     createRuntimeCall(b, loc, loop, RuntimeFunction::BlasSerial,
                       {constant(1, i32)});
@@ -144,14 +140,15 @@ struct ParforWorkersPass
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(kParforPlanAttrName))
+      if (loop->hasAttr(AMLSDialect::getParforPlanAttrName()))
         loops.push_back(loop);
     });
     // Outer loops first: a parfor nested in a planned one runs inside its
     // worker, sequentially.
     for (scf::ForOp loop : llvm::reverse(loops)) {
-      auto plan = loop->getAttrOfType<DictionaryAttr>(kParforPlanAttrName);
-      loop->removeAttr(kParforPlanAttrName);
+      auto plan = loop->getAttrOfType<ParforPlanAttr>(
+          AMLSDialect::getParforPlanAttrName());
+      loop->removeAttr(AMLSDialect::getParforPlanAttrName());
       if (!plan || loop->getParentOfType<omp::ParallelOp>())
         continue;
       if (!dropUnchangedIterArgs(loop)) {

@@ -3,14 +3,15 @@
 // SystemDS sums with Kahan's compensated summation; a plain sum over
 // millions of cells drifts from its results (and R's) by more than their
 // tests' tolerance. The lowering marks the additions that accumulate an
-// aggregate's sum (kCompensatedSumAttrName); this pass gives each such
-// accumulator a running correction, in linalg.generic outputs and scf.for
+// aggregate's sum (AMLSDialect::getCompensateAttrName()); this pass gives each
+// such accumulator a running correction, in linalg.generic outputs and scf.for
 // iteration arguments alike, so that the fused and unfused reductions, the
 // blocked partial sums and their merges are all compensated.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Codegen/Passes.h"
+#include "AMLS/Dialect/AMLSDialect.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -39,8 +40,9 @@ struct Accumulation {
 std::optional<Accumulation> accumulationOf(unsigned index, Value update,
                                            Value acc) {
   auto add = update.getDefiningOp<arith::AddFOp>();
-  if (!add || !add->hasAttr(kCompensatedSumAttrName) || !add->hasOneUse() ||
-      !acc.hasOneUse() || add->getBlock() != acc.getParentBlock())
+  if (!add || !add->hasAttr(AMLSDialect::getCompensateAttrName()) ||
+      !add->hasOneUse() || !acc.hasOneUse() ||
+      add->getBlock() != acc.getParentBlock())
     return std::nullopt;
   if (add.getLhs() == acc)
     return Accumulation{index, add, true};
@@ -182,7 +184,7 @@ struct CompensateSumsPass
   void runOnOperation() override {
     if (plain) {
       getOperation()->walk([](arith::AddFOp add) {
-        if (!add->removeAttr(kCompensatedSumAttrName))
+        if (!add->removeAttr(AMLSDialect::getCompensateAttrName()))
           return;
         add.setFastmath(add.getFastmath() | arith::FastMathFlags::reassoc);
       });
@@ -201,8 +203,9 @@ struct CompensateSumsPass
         compensateLoop(rewriter, cast<scf::ForOp>(op));
     }
     // The marks have done their work; they would only clutter the IR.
-    getOperation()->walk(
-        [](arith::AddFOp add) { add->removeAttr(kCompensatedSumAttrName); });
+    getOperation()->walk([](arith::AddFOp add) {
+      add->removeAttr(AMLSDialect::getCompensateAttrName());
+    });
   }
 };
 

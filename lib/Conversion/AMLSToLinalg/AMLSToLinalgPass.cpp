@@ -75,10 +75,10 @@ void nameOpsInLocations(Operation *root) {
   });
 }
 
-/// Moves the entry parameters' kLineOffsetAttrName to the full aggregates
-/// over them (amls.agg all, fused aggregates over all cells) whose inputs
-/// of the main input's shape are all parameters with the same offset, and
-/// drops it from the parameters. Other inputs are the program's own
+/// Moves the entry parameters' AMLSDialect::getLineOffsetAttrName() to the full
+/// aggregates over them (amls.agg all, fused aggregates over all cells) whose
+/// inputs of the main input's shape are all parameters with the same offset,
+/// and drops it from the parameters. Other inputs are the program's own
 /// buffers, which start on a cache line: no offset suits them all.
 static void moveLineOffsetsToAggregates(ModuleOp module) {
   auto offsetOf = [](Value value) -> int64_t {
@@ -89,7 +89,7 @@ static void moveLineOffsetsToAggregates(ModuleOp module) {
     if (!function || arg.getOwner() != &function.getBody().front())
       return 0;
     if (auto offset = function.getArgAttrOfType<IntegerAttr>(
-            arg.getArgNumber(), kLineOffsetAttrName))
+            arg.getArgNumber(), AMLSDialect::getLineOffsetAttrName()))
       return offset.getInt();
     return 0;
   };
@@ -117,13 +117,36 @@ static void moveLineOffsetsToAggregates(ModuleOp module) {
         }))
       return;
     op->setAttr(
-        kLineOffsetAttrName,
+        AMLSDialect::getLineOffsetAttrName(),
         IntegerAttr::get(IntegerType::get(op->getContext(), 64), offset));
   });
   module.walk([](func::FuncOp function) {
     for (unsigned i = 0; i < function.getNumArguments(); ++i)
-      function.removeArgAttr(i, kLineOffsetAttrName);
+      function.removeArgAttr(i, AMLSDialect::getLineOffsetAttrName());
   });
+}
+
+/// Records on the entry how its results will be returned
+/// (amls.result_kinds): after the conversion a CSR result is several
+/// values, and --amls-wrap-entry and the session group them by these kinds
+/// instead of guessing from the lowered types. An entry with a result
+/// compiled code cannot return (a string) gets none.
+static void recordResultKinds(ModuleOp module, StringRef entry) {
+  Builder b(module.getContext());
+  auto function = module.lookupSymbol<func::FuncOp>(entry);
+  if (!function || function.isDeclaration() || function.getNumResults() == 0)
+    return;
+  {
+    SmallVector<Attribute> kinds;
+    for (Type type : function.getResultTypes()) {
+      std::optional<ResultKind> kind = getResultKind(type);
+      if (!kind)
+        return;
+      kinds.push_back(ResultKindAttr::get(b.getContext(), *kind));
+    }
+    function->setAttr(AMLSDialect::getResultKindsAttrName(),
+                      b.getArrayAttr(kinds));
+  }
 }
 
 struct ConvertAMLSToLinalgPass
@@ -142,6 +165,8 @@ struct ConvertAMLSToLinalgPass
       return signalPassFailure();
     nameOpsInLocations(getOperation());
     moveLineOffsetsToAggregates(getOperation());
+    if (!entry.empty())
+      recordResultKinds(getOperation(), entry);
 
     MatrixTypeConverter converter;
     ConversionTarget target(*context);

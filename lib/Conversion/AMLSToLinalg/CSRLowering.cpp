@@ -2,6 +2,8 @@
 
 #include "CSRLowering.h"
 
+#include "AMLS/Support/StorageLayout.h"
+
 using namespace mlir;
 using namespace mlir::amls;
 using namespace mlir::amls::lowering;
@@ -12,20 +14,30 @@ constexpr int64_t kDynamic = ShapedType::kDynamic;
 
 void mlir::amls::lowering::getCSRTypes(MatrixType type,
                                        SmallVectorImpl<Type> &types) {
-  MLIRContext *context = type.getContext();
-  int64_t rows = type.getRows();
-  int64_t pointers = rows == kDynamic ? kDynamic : rows + 1;
-  types.push_back(
-      RankedTensorType::get({pointers}, IntegerType::get(context, 64)));
-  types.push_back(
-      RankedTensorType::get({kDynamic}, IntegerType::get(context, 32)));
-  types.push_back(RankedTensorType::get({kDynamic}, type.getElementType()));
-  types.push_back(IndexType::get(context));
+  assert(isCSRMatrix(type) && "expected a CSR matrix type");
+  getStorageTypes(type, types);
 }
 
 CSRMatrix CSRMatrix::fromRange(ValueRange range) {
-  assert(range.size() == 4 && "a CSR matrix converts to four values");
-  return {range[0], range[1], range[2], range[3]};
+  using ::amls::layout::getFieldIndex;
+  using ::amls::layout::StorageField;
+  assert(range.size() == ::amls::layout::getLayout(AMLS_MATRIX_CSR).size &&
+         "a CSR matrix converts to its layout's fields");
+  return {range[getFieldIndex(StorageField::CSR_RowOffsets)],
+          range[getFieldIndex(StorageField::CSR_ColumnIndices)],
+          range[getFieldIndex(StorageField::CSR_Values)],
+          range[getFieldIndex(StorageField::CSR_Columns)]};
+}
+
+SmallVector<Value> CSRMatrix::asRange() const {
+  using ::amls::layout::getFieldIndex;
+  using ::amls::layout::StorageField;
+  SmallVector<Value> range(::amls::layout::getLayout(AMLS_MATRIX_CSR).size);
+  range[getFieldIndex(StorageField::CSR_RowOffsets)] = rowptr;
+  range[getFieldIndex(StorageField::CSR_ColumnIndices)] = colidx;
+  range[getFieldIndex(StorageField::CSR_Values)] = values;
+  range[getFieldIndex(StorageField::CSR_Columns)] = cols;
+  return range;
 }
 
 Value CSRMatrix::rows(OpBuilder &b, Location loc) const {

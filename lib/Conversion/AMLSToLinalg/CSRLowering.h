@@ -1,11 +1,12 @@
 //===- CSRLowering.h - Shared by the CSR lowering patterns ------*- C++ -*-===//
 //
-// A CSR matrix converts to four values: row pointers (tensor of R+1 i64),
-// column indices (tensor of nnz i32), values (tensor of nnz f64) and the
-// number of columns (index). Kernels are runtime calls on views of these
-// tensors, or generated loops over the values; results are buffers
-// allocated here and handed back as tensors, so bufferization and the
-// ownership-based deallocation manage them like dense matrices.
+// A CSR matrix converts to the values of its fields (StorageLayouts.def):
+// row pointers (tensor of R+1 i64), column indices (tensor of nnz i32),
+// values (tensor of nnz f64) and the number of columns (index). Kernels are
+// runtime calls on views of these tensors, or generated loops over the values;
+// results are buffers allocated here and handed back as tensors, so
+// bufferization and the ownership-based deallocation manage them like dense
+// matrices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +24,7 @@ struct CSRMatrix {
   Value rowptr, colidx, values, cols;
 
   static CSRMatrix fromRange(ValueRange range);
-  SmallVector<Value> asRange() const { return {rowptr, colidx, values, cols}; }
+  SmallVector<Value> asRange() const;
 
   Value rows(OpBuilder &b, Location loc) const;
   /// Number of stored entries.

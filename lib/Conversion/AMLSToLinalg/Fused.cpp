@@ -22,10 +22,11 @@ struct LowerRowBlockYield : public AMLSPattern<YieldOp> {
   matchAndRewrite(YieldOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-    if (!loop || !loop->hasAttr(kRowBlockLoopAttr))
+    if (!loop || !loop->hasAttr(AMLSDialect::getRowBlockLoopAttrName()))
       return failure();
     Location loc = op.getLoc();
-    auto kinds = dyn_cast<ArrayAttr>(loop->getAttr(kRowBlockLoopAttr));
+    auto kinds = dyn_cast<ArrayAttr>(
+        loop->getAttr(AMLSDialect::getRowBlockLoopAttrName()));
     MLIRContext *context = rewriter.getContext();
     SmallVector<Value> next;
     for (auto [i, value] : llvm::enumerate(adaptor.getValues())) {
@@ -61,8 +62,9 @@ struct LowerRowBlockYield : public AMLSPattern<YieldOp> {
               })
               .getResult(0));
     }
-    rewriter.modifyOpInPlace(loop,
-                             [&] { loop->removeAttr(kRowBlockLoopAttr); });
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop->removeAttr(AMLSDialect::getRowBlockLoopAttrName());
+    });
     rewriter.replaceOpWithNewOp<scf::YieldOp>(op, next);
     return success();
   }
@@ -278,7 +280,7 @@ LogicalResult lowerRowTemplate(FusedOp op, FusedOp::Adaptor adaptor,
     }
 
     auto loop = scf::ForOp::create(rewriter, loc, lo, hi, block, inits);
-    loop->setAttr(kRowBlockLoopAttr,
+    loop->setAttr(AMLSDialect::getRowBlockLoopAttrName(),
                   kinds ? Attribute(*kinds) : rewriter.getUnitAttr());
     rewriter.setInsertionPointToStart(loop.getBody());
     Value begin = loop.getInductionVar();
@@ -515,10 +517,10 @@ struct LowerFused : public AMLSPattern<FusedOp> {
                   "vector to broadcast");
       }
       inputOf[i] = inputs.size();
-      inputs.push_back(expand[0] || expand[1]
-                           ? expandIfVector(rewriter, loc, operand,
-                                            {rows, cols}, expand)
-                           : operand);
+      inputs.push_back(
+          expand[0] || expand[1]
+              ? expandIfVector(rewriter, loc, operand, {rows, cols}, expand)
+              : operand);
       maps.push_back(AffineMap::get(2, 0, exprs, context));
     }
 

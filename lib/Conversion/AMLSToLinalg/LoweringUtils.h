@@ -145,12 +145,6 @@ template <typename OpTy> struct LowerToValue : public AMLSPattern<OpTy> {
   }
 };
 
-/// The loop over the blocks of rows of a row-template operator carries its
-/// partial results (one combining kind per result, AggKindArrayAttr) or the
-/// blocks of its row-wise results (UnitAttr); the body's amls.yield combines
-/// the block's values into them.
-constexpr StringLiteral kRowBlockLoopAttr = "amls.row_block_loop";
-
 /// Adds the patterns `Patterns...` built from the lowering's arguments.
 template <typename... Patterns>
 void addPatterns(RewritePatternSet &patterns, const TypeConverter &converter,

@@ -23,7 +23,7 @@ Reduction reductionFor(AggKind kind) {
   auto compensatedSum = [](OpBuilder &b, Location l, Value acc,
                            Value x) -> Value {
     auto add = arith::AddFOp::create(b, l, acc, x);
-    add->setAttr(kCompensatedSumAttrName, b.getUnitAttr());
+    add->setAttr(AMLSDialect::getCompensateAttrName(), b.getUnitAttr());
     return add;
   };
   switch (kind) {
@@ -216,7 +216,8 @@ SmallVector<utils::IteratorType> BlockedReduction::iterators() const {
 }
 
 int64_t lineOffsetOf(Operation *op) {
-  if (auto offset = op->getAttrOfType<IntegerAttr>(kLineOffsetAttrName))
+  if (auto offset =
+          op->getAttrOfType<IntegerAttr>(AMLSDialect::getLineOffsetAttrName()))
     return offset.getInt();
   return 0;
 }

@@ -84,14 +84,14 @@ struct BlockedReduction : FullReductionSplit {
 Value mergeRest(OpBuilder &b, Location loc, Value blocks, Value rest,
                 const Reduction &reduction, bool sumOfSquares);
 
-/// The kLineOffsetAttrName that --convert-amls-to-linalg put on a full
-/// aggregate `op`, or 0.
+/// The AMLSDialect::getLineOffsetAttrName() that --convert-amls-to-linalg put
+/// on a full aggregate `op`, or 0.
 int64_t lineOffsetOf(Operation *op);
 
 /// How the target splits a full reduction over `value`: not at all for
 /// results of reductions or shapes unknown at compile time. With a
-/// `lineOffset` (kLineOffsetAttrName) the blocks of a regrouped split start
-/// on the target's boundary, after a head.
+/// `lineOffset` (AMLSDialect::getLineOffsetAttrName()) the blocks of a
+/// regrouped split start on the target's boundary, after a head.
 BlockedReduction blockedReductionFor(const LoweringSchedule &schedule,
                                      Value value, bool contiguous,
                                      int64_t lineOffset = 0);
@@ -144,7 +144,7 @@ struct ReductionBuilder {
   Type resultElementType;
   const LoweringSchedule &schedule;
   /// Of the input's first cell past the target's boundary
-  /// (kLineOffsetAttrName).
+  /// (AMLSDialect::getLineOffsetAttrName()).
   int64_t lineOffset = 0;
 
   /// The rank-0 or rank-1 output shape and its sizes.

@@ -36,22 +36,12 @@ struct LowerParfor : public AMLSPattern<ParforOp> {
                                            *getTypeConverter())))
       return failure();
     if (op.getIndependent() && op.getWorkers().value_or(1) > 1) {
-      Builder b(op.getContext());
-      SmallVector<NamedAttribute> plan = {
-          b.getNamedAttr("workers", op.getWorkersAttr()),
-          b.getNamedAttr("partitioner",
-                         b.getI32IntegerAttr(static_cast<int32_t>(
-                             op.getPartitioner().value_or(
-                                 ParforPartitioner::Factoring)))),
-          b.getNamedAttr("task_size",
-                         b.getI64IntegerAttr(op.getTaskSize().value_or(1))),
-          b.getNamedAttr(
-              "inner_threads",
-              b.getI64IntegerAttr(op.getInnerThreads().value_or(1)))};
-      if (op.getResultMergeAttr())
-        plan.push_back(
-            b.getNamedAttr("result_merge", op.getResultMergeAttr()));
-      loop->setAttr(kParforPlanAttrName, b.getDictionaryAttr(plan));
+      auto plan = ParforPlanAttr::get(
+          op.getContext(), *op.getWorkers(),
+          op.getPartitioner().value_or(ParforPartitioner::Factoring),
+          op.getTaskSize().value_or(1), op.getInnerThreads().value_or(1),
+          op.getResultMergeAttr());
+      loop->setAttr(AMLSDialect::getParforPlanAttrName(), plan);
     }
     rewriter.replaceOp(op, loop.getResults());
     return success();
@@ -65,7 +55,7 @@ struct LowerParforYield : public AMLSPattern<YieldOp> {
                   ConversionPatternRewriter &rewriter) const override {
     // Also the body of a row-template operator run on an empty block.
     if (!isa<scf::ForOp, scf::ExecuteRegionOp>(op->getParentOp()) ||
-        op->getParentOp()->hasAttr(kRowBlockLoopAttr))
+        op->getParentOp()->hasAttr(AMLSDialect::getRowBlockLoopAttrName()))
       return failure();
     rewriter.replaceOpWithNewOp<scf::YieldOp>(op, adaptor.getValues());
     return success();

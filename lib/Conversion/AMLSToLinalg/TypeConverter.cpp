@@ -5,26 +5,83 @@
 
 #include "CSRLowering.h"
 
+#include "AMLS/Support/StorageLayout.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 using namespace mlir::amls;
 
+AmlsMatrixFormat mlir::amls::getStorageFormat(MatrixType type) {
+  return isCSRMatrix(type) ? AMLS_MATRIX_CSR : AMLS_MATRIX_DENSE;
+}
+
+void mlir::amls::getStorageTypes(MatrixType type,
+                                 SmallVectorImpl<Type> &types) {
+  using ::amls::layout::Extent;
+  using ::amls::layout::FieldType;
+  MLIRContext *context = type.getContext();
+  int64_t rows = type.getRows();
+  for (const ::amls::layout::FieldInfo &field :
+       ::amls::layout::getLayout(getStorageFormat(type))) {
+    if (field.type == FieldType::I64) {
+      types.push_back(IndexType::get(context));
+      continue;
+    }
+    if (field.extent == Extent::Shape) {
+      types.push_back(
+          RankedTensorType::get({rows, type.getCols()}, type.getElementType()));
+      continue;
+    }
+    int64_t size =
+        field.extent == Extent::RowsPlusOne && rows != ShapedType::kDynamic
+            ? rows + 1
+            : ShapedType::kDynamic;
+    Type element = field.type == FieldType::VectorI64
+                       ? Type(IntegerType::get(context, 64))
+                   : field.type == FieldType::VectorI32
+                       ? Type(IntegerType::get(context, 32))
+                       : type.getElementType();
+    types.push_back(RankedTensorType::get({size}, element));
+  }
+}
+
+std::optional<ResultKind> mlir::amls::getResultKind(Type type) {
+  if (auto matrix = dyn_cast<MatrixType>(type))
+    return getStorageFormat(matrix) == AMLS_MATRIX_CSR ? ResultKind::CSR
+                                                       : ResultKind::Dense;
+  if (isa<FloatType>(type))
+    return ResultKind::Float;
+  if (type.isIndex() || type.isSignlessInteger())
+    return ResultKind::Integer;
+  return std::nullopt;
+}
+
+unsigned mlir::amls::getNumLoweredValues(ResultKind kind) {
+  switch (kind) {
+  case ResultKind::Dense:
+    return ::amls::layout::getLayout(AMLS_MATRIX_DENSE).size;
+  case ResultKind::CSR:
+    return ::amls::layout::getLayout(AMLS_MATRIX_CSR).size;
+  case ResultKind::Float:
+  case ResultKind::Integer:
+    return 1;
+  }
+  llvm_unreachable("unknown result kind");
+}
+
 MatrixTypeConverter::MatrixTypeConverter() {
   addConversion([](Type type) { return type; });
-  // A dense matrix is a tensor; a CSR matrix is its row pointers, column
-  // indices, values and column count (CSRLowering.h).
-  addConversion([](MatrixType type, SmallVectorImpl<Type> &results)
-                    -> std::optional<LogicalResult> {
-    if (isCSRMatrix(type)) {
-      lowering::getCSRTypes(type, results);
-      return success();
-    }
-    results.push_back(RankedTensorType::get({type.getRows(), type.getCols()},
-                                            type.getElementType()));
-    return success();
-  });
+  // A matrix is the values of its layout's fields: a dense one a tensor, a
+  // CSR one its row pointers, column indices, values and column count
+  // (StorageLayouts.def).
+  addConversion(
+      [](MatrixType type,
+         SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        getStorageTypes(type, results);
+        return success();
+      });
   // A run-time string is the runtime's NUL-terminated text.
   addConversion([](StringType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());

@@ -4,9 +4,11 @@
 // through its C interface: the arguments in, the results returned. Matrices
 // come in as f64, f32 or i64 (other element types as f64, converted inside)
 // and go out as f64; scalar results widen to f64 or i64; a CSR matrix goes
-// out as the four values it lowers to (row offsets, column indices and
-// values as 1-D buffers, and the number of columns), so the session reads
-// every result as one of four kinds.
+// out as the fields of its layout (StorageLayouts.def: row offsets, column
+// indices and values as 1-D buffers, and the number of columns). Which
+// results are which comes from the entry's amls.result_kinds, which
+// --convert-amls-to-linalg recorded before the types were lowered; the
+// wrapper carries it on for the session.
 //
 // Results are returned rather than handed to a callback so that nothing is
 // process-global and no result is copied: amls_main is public, and
@@ -21,6 +23,9 @@
 #include "AMLS/Conversion/ElementConversion.h"
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
+#include "AMLS/Dialect/AMLSDialect.h"
+#include "AMLS/Dialect/AMLSTypes.h"
+#include "AMLS/Support/StorageLayout.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -34,24 +39,44 @@ using namespace mlir::amls;
 
 namespace {
 
-/// The type result `type` crosses the boundary as: tensor<?x?xf64> for a
-/// dense matrix, a 1-D tensor of unknown size for an array of a CSR matrix,
-/// f64 for a float, i64 for an integer; null for anything else.
-Type getBoundaryType(Builder &b, Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    if (tensor.getRank() == 2)
-      return RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic},
-                                   b.getF64Type());
-    if (tensor.getRank() == 1)
-      return RankedTensorType::get({ShapedType::kDynamic},
-                                   tensor.getElementType());
-    return Type();
-  }
-  if (isa<FloatType>(type))
-    return b.getF64Type();
-  if (type.isIndex() || type.isSignlessInteger())
+/// The type a storage field crosses the boundary as: its cells as
+/// tensor<?x?xf64>, an array as a 1-D tensor of unknown size, a number as
+/// i64.
+Type getBoundaryType(Builder &b, const ::amls::layout::FieldInfo &field) {
+  using ::amls::layout::FieldType;
+  int64_t dynamic = ShapedType::kDynamic;
+  switch (field.type) {
+  case FieldType::MatrixF64:
+    return RankedTensorType::get({dynamic, dynamic}, b.getF64Type());
+  case FieldType::VectorI64:
+    return RankedTensorType::get({dynamic}, b.getI64Type());
+  case FieldType::VectorI32:
+    return RankedTensorType::get({dynamic}, b.getI32Type());
+  case FieldType::VectorF64:
+    return RankedTensorType::get({dynamic}, b.getF64Type());
+  case FieldType::I64:
     return b.getI64Type();
-  return Type();
+  }
+  llvm_unreachable("unknown storage field type");
+}
+
+/// Appends the boundary types of a result of `kind`.
+void appendBoundaryTypes(Builder &b, ResultKind kind,
+                         SmallVectorImpl<Type> &types) {
+  switch (kind) {
+  case ResultKind::Float:
+    types.push_back(b.getF64Type());
+    return;
+  case ResultKind::Integer:
+    types.push_back(b.getI64Type());
+    return;
+  case ResultKind::Dense:
+  case ResultKind::CSR:
+    for (const ::amls::layout::FieldInfo &field : ::amls::layout::getLayout(
+             kind == ResultKind::CSR ? AMLS_MATRIX_CSR : AMLS_MATRIX_DENSE))
+      types.push_back(getBoundaryType(b, field));
+    return;
+  }
 }
 
 /// `result` converted to its boundary type.
@@ -78,7 +103,7 @@ Value toBoundary(OpBuilder &b, Location loc, Value result, Type boundary) {
 }
 
 struct AMLSWrapEntryPass
-    : public amls::impl::AMLSWrapEntryBase<AMLSWrapEntryPass> {
+    : public mlir::amls::impl::AMLSWrapEntryBase<AMLSWrapEntryPass> {
   using AMLSWrapEntryBase::AMLSWrapEntryBase;
 
   void runOnOperation() override {
@@ -100,15 +125,21 @@ struct AMLSWrapEntryPass
   LogicalResult wrap(ModuleOp module, func::FuncOp entry) {
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     Location loc = entry.getLoc();
+    StringRef kindsName = AMLSDialect::getResultKindsAttrName();
+    auto kinds = entry->getAttrOfType<ArrayAttr>(kindsName);
+    if (!kinds && entry.getNumResults() > 0)
+      return entry.emitError("amls-wrap-entry: '")
+             << entry.getSymName() << "' has no '" << kindsName
+             << "' (--convert-amls-to-linalg records it for functions that "
+                "return matrices, floats and integers only)";
     SmallVector<Type> results;
-    for (auto [i, type] : llvm::enumerate(entry.getResultTypes())) {
-      results.push_back(getBoundaryType(b, type));
-      if (!results.back())
-        return entry.emitError("result #")
-               << i << " has type " << type
-               << ", which the execution session cannot return (matrices, "
-                  "floats and integers only)";
-    }
+    for (Attribute kind : kinds ? kinds : b.getArrayAttr({}))
+      appendBoundaryTypes(b, cast<ResultKindAttr>(kind).getValue(), results);
+    if (results.size() != entry.getNumResults())
+      return entry.emitError("amls-wrap-entry: '")
+             << kindsName << "' describes " << results.size()
+             << " lowered results, but '" << entry.getSymName() << "' returns "
+             << entry.getNumResults();
     // f64, f32 and i64 matrices come in as they are (a caller's array of
     // that type is read in place); other element types come in as f64 and
     // convert inside. The arrays of a CSR matrix (rank 1) come in as they
@@ -131,6 +162,11 @@ struct AMLSWrapEntryPass
                                         b.getFunctionType(inputs, results));
     wrapper->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                      b.getUnitAttr());
+    // The kinds move to the wrapper, where the session reads them.
+    if (kinds) {
+      wrapper->setAttr(kindsName, kinds);
+      entry->removeAttr(kindsName);
+    }
     // The caller's input matrices are borrowed and read-only: writes need
     // copies.
     for (unsigned i = 0; i < wrapper.getNumArguments(); ++i)

@@ -3,6 +3,7 @@
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Runtime/ABI.h"
+#include "AMLS/Support/StorageLayout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -71,9 +72,9 @@ namespace {
 
 /// The C types of runtime function parameters.
 ///
-/// `CSR` stands for the four parameters of a CSR matrix: row pointers
-/// (VectorI64), column indices (VectorI32), values (VectorF64) and the
-/// number of columns (I64).
+/// `CSR` stands for the parameters of a CSR matrix, its fields in
+/// StorageLayouts.def: row pointers (VectorI64), column indices
+/// (VectorI32), values (VectorF64) and the number of columns (I64).
 enum class ABIType {
   I32,
   I64,
@@ -190,15 +191,34 @@ Type toMLIRType(MLIRContext *context, ABIType type) {
   llvm_unreachable("unknown or composite ABI type");
 }
 
+/// The ABI type of a storage field (StorageLayouts.def spells both alike).
+ABIType toABIType(::amls::layout::FieldType type) {
+  switch (type) {
+#define AMLS_FIELD_TYPE(Name)                                                  \
+  case ::amls::layout::FieldType::Name:                                        \
+    return ABIType::Name;
+    AMLS_FIELD_TYPE(MatrixF64)
+    AMLS_FIELD_TYPE(VectorI64)
+    AMLS_FIELD_TYPE(VectorI32)
+    AMLS_FIELD_TYPE(VectorF64)
+    AMLS_FIELD_TYPE(I64)
+#undef AMLS_FIELD_TYPE
+  }
+  llvm_unreachable("unknown storage field type");
+}
+
+/// The parameters a CSR argument stands for: its layout's fields.
+constexpr unsigned kCSRWidth = ::amls::layout::getLayout(AMLS_MATRIX_CSR).size;
+
 void appendMLIRTypes(MLIRContext *context, ABIType type,
                      SmallVectorImpl<Type> &types) {
   if (type != ABIType::CSR) {
     types.push_back(toMLIRType(context, type));
     return;
   }
-  for (ABIType part : {ABIType::VectorI64, ABIType::VectorI32,
-                       ABIType::VectorF64, ABIType::I64})
-    types.push_back(toMLIRType(context, part));
+  for (const ::amls::layout::FieldInfo &field :
+       ::amls::layout::getLayout(AMLS_MATRIX_CSR))
+    types.push_back(toMLIRType(context, toABIType(field.type)));
 }
 
 } // namespace
@@ -346,8 +366,8 @@ bool mlir::amls::runtimeCallOnlyReads(func::CallOp call, unsigned operand) {
     return false;
   unsigned position = 0;
   for (ABIType type : getSignature(*function).inputs) {
-    // A CSR argument is four operands: its three arrays and its columns.
-    unsigned width = type == ABIType::CSR ? 4 : 1;
+    // A CSR argument is its layout's fields: its arrays and its columns.
+    unsigned width = type == ABIType::CSR ? kCSRWidth : 1;
     if (operand < position + width)
       return type == ABIType::CSR || type == ABIType::I32 ||
              type == ABIType::I64 || type == ABIType::F64;

@@ -76,7 +76,7 @@ void Importer::returnOutputs(func::FuncOp entry, const Script &script) {
     if (!value.isValid())
       continue;
     NamedAttrList attrs;
-    attrs.append("amls.name", builder.getStringAttr(name));
+    attrs.append(AMLSDialect::getNameAttrName(), builder.getStringAttr(name));
     if (value.isMatrix()) {
       results.push_back(value.value);
     } else if (value.kind == DValue::Kind::Scalar) {
@@ -84,7 +84,7 @@ void Importer::returnOutputs(func::FuncOp entry, const Script &script) {
     } else if (value.kind == DValue::Kind::Bool) {
       results.push_back(arith::ExtUIOp::create(builder, l, builder.getI64Type(),
                                                value.value));
-      attrs.append("amls.boolean", builder.getUnitAttr());
+      attrs.append(AMLSDialect::getBooleanAttrName(), builder.getUnitAttr());
     } else {
       error(SMLoc()) << "output '" << name << "' is a " << kindName(value.kind)
                      << ", which the script cannot return (matrices, numbers "

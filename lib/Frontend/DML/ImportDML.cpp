@@ -720,8 +720,8 @@ void Importer::genFor(const ForStmt *forStmt) {
     counter.value = arith::SelectOp::create(builder, l, positive, last, *old);
     counter.integer &= previous->second.integer;
     if (previous->second.defined)
-      counter.defined = arith::OrIOp::create(builder, l, positive,
-                                             previous->second.defined);
+      counter.defined =
+          arith::OrIOp::create(builder, l, positive, previous->second.defined);
   } else {
     counter.defined = positive;
   }
@@ -889,7 +889,8 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
     Block *body = entry.addEntryBlock();
     builder.setInsertionPointToEnd(body);
     for (auto [i, input] : llvm::enumerate(options.inputs)) {
-      entry.setArgAttr(i, "amls.name", builder.getStringAttr(input.name));
+      entry.setArgAttr(i, AMLSDialect::getNameAttrName(),
+                       builder.getStringAttr(input.name));
       DValue value = inputValue(input.kind, body->getArgument(i));
       env[input.name] = value;
       entryInputs[input.name] = value;

@@ -60,10 +60,24 @@ template <> constexpr bool carries<BufferF64, AmlsVectorF64 *> = true;
 
 template <typename... Types> struct List {};
 
-/// The C parameters a table type stands for: a CSR matrix is four.
+/// The C parameters a table type stands for: a CSR matrix is its fields in
+/// StorageLayouts.def.
 template <typename Tag> struct Expand { using type = List<Tag>; };
+template <typename List> struct DropFirst;
+template <typename First, typename... Rest>
+struct DropFirst<List<First, Rest...>> {
+  using type = List<Rest...>;
+};
 template <> struct Expand<CSR> {
-  using type = List<VectorI64, VectorI32, VectorF64, I64>;
+  using type = typename DropFirst<List<void
+#define AMLS_STORAGE_FIELD(Format, Field, Type, Extent)                        \
+  AMLS_STORAGE_FIELD_##Format(Type)
+#define AMLS_STORAGE_FIELD_DENSE(Type)
+#define AMLS_STORAGE_FIELD_CSR(Type) , Type
+#include "AMLS/Runtime/StorageLayouts.def"
+#undef AMLS_STORAGE_FIELD_DENSE
+#undef AMLS_STORAGE_FIELD_CSR
+                                       >>::type;
 };
 
 template <typename... Lists> struct Concat;

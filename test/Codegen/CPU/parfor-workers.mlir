@@ -48,7 +48,7 @@ func.func @planned(%R: memref<100xf64>, %lb: index, %ub: index, %step: index) {
     %i64 = arith.index_cast %i : index to i64
     %v = arith.sitofp %i64 : i64 to f64
     memref.store %v, %R[%i] : memref<100xf64>
-  } {amls.parfor_plan = {workers = 2 : i64, partitioner = 1 : i32, task_size = 4 : i64, inner_threads = 1 : i64}}
+  } {amls.parfor_plan = #amls.parfor_plan<workers = 2, partitioner = static, task_size = 4, inner_threads = 1>}
   return
 }
 
@@ -65,6 +65,6 @@ func.func @carried(%R: memref<100xf64>, %S: memref<100xf64>, %n: index) -> memre
   // expected-warning @below {{parfor runs sequentially: bufferization did not update its results in place}}
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %R) -> (memref<100xf64>) {
     scf.yield %S : memref<100xf64>
-  } {amls.parfor_plan = {workers = 2 : i64, partitioner = 3 : i32, task_size = 1 : i64, inner_threads = 1 : i64}}
+  } {amls.parfor_plan = #amls.parfor_plan<workers = 2, partitioner = factoring, task_size = 1, inner_threads = 1>}
   return %r : memref<100xf64>
 }

@@ -325,7 +325,7 @@ func.func @parfor(%init: !amls.matrix<10x1xf64>, %n: index) -> !amls.matrix<10x1
 // scf.for, with how each result is merged.
 // CHECK-LABEL: func @planned_parfor
 // CHECK: scf.for
-// CHECK: } {amls.parfor_plan = {inner_threads = 1 : i64, partitioner = 0 : i32, result_merge = array<i32: 1>, task_size = 1 : i64, workers = 2 : i64}}
+// CHECK: } {amls.parfor_plan = #amls.parfor_plan<workers = 2, partitioner = naive, task_size = 1, inner_threads = 1, result_merge = [1]>}
 func.func @planned_parfor(%init: !amls.matrix<10x1xf64>, %n: index) -> !amls.matrix<10x1xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

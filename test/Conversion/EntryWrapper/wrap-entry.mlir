@@ -5,11 +5,12 @@
 // CHECK-LABEL: func.func @amls_main(
 // CHECK-SAME:      %[[X:.*]]: tensor<2x3xf64> {bufferization.writable = false},
 // CHECK-SAME:      %[[S:.*]]: f64) -> (tensor<?x?xf64>, f64)
-// CHECK-SAME:      attributes {llvm.emit_c_interface}
+// CHECK-SAME:      attributes {amls.result_kinds = [#amls.result_kind<dense>, #amls.result_kind<float>], llvm.emit_c_interface}
 // CHECK:         %[[R:.*]]:2 = call @main(%[[X]], %[[S]])
 // CHECK:         %[[M:.*]] = tensor.cast %[[R]]#0 : tensor<2x3xf64> to tensor<?x?xf64>
 // CHECK:         return %[[M]], %[[R]]#1 : tensor<?x?xf64>, f64
-func.func @main(%X: tensor<2x3xf64>, %s: f64) -> (tensor<2x3xf64>, f64) {
+func.func @main(%X: tensor<2x3xf64>, %s: f64) -> (tensor<2x3xf64>, f64)
+    attributes {amls.result_kinds = [#amls.result_kind<dense>, #amls.result_kind<float>]} {
   return %X, %s : tensor<2x3xf64>, f64
 }
 
@@ -29,7 +30,8 @@ func.func @main(%X: tensor<2x3xf64>, %s: f64) -> (tensor<2x3xf64>, f64) {
 // CHECK:         %[[M:.*]] = tensor.cast %[[OUT]] : tensor<?x4xf64> to tensor<?x?xf64>
 // CHECK:         %[[F:.*]] = arith.extf %[[R]]#1 : f32 to f64
 // CHECK:         return %[[M]], %[[F]]
-func.func @main(%X: tensor<?x4xf32>, %N: tensor<2x2xi64>) -> (tensor<?x4xf32>, f32) {
+func.func @main(%X: tensor<?x4xf32>, %N: tensor<2x2xi64>) -> (tensor<?x4xf32>, f32)
+    attributes {amls.result_kinds = [#amls.result_kind<dense>, #amls.result_kind<float>]} {
   %c = arith.constant 1.0 : f32
   return %X, %c : tensor<?x4xf32>, f32
 }
@@ -48,14 +50,15 @@ func.func @main(%X: tensor<?x4xf32>, %N: tensor<2x2xi64>) -> (tensor<?x4xf32>, f
 // CHECK-SAME:        ins(%[[B]] : tensor<3x3xf64>)
 // CHECK:         call @main(%[[IN]], %[[P]], %[[C]], %[[V]], %[[K]])
 func.func @main(%B: tensor<3x3xi32>, %rowptr: tensor<4xi64>, %colidx: tensor<?xi32>,
-                %values: tensor<?xf64>, %cols: index) -> f64 {
+                %values: tensor<?xf64>, %cols: index) -> f64
+    attributes {amls.result_kinds = [#amls.result_kind<float>]} {
   %c = arith.constant 1.0 : f64
   return %c : f64
 }
 
 // -----
 
-// A CSR result (csr-results) goes out as its four values: the arrays as
+// A CSR result (csr-results) goes out as its layout's fields: the arrays as
 // 1-D buffers of unknown size, the number of columns as i64.
 // CHECK-LABEL: func.func @amls_main(
 // CHECK-SAME:      -> (tensor<?xi64>, tensor<?xi32>, tensor<?xf64>, i64)
@@ -65,7 +68,8 @@ func.func @main(%B: tensor<3x3xi32>, %rowptr: tensor<4xi64>, %colidx: tensor<?xi
 // CHECK:         return %[[P]], %[[R]]#1, %[[R]]#2, %[[K]] : tensor<?xi64>, tensor<?xi32>, tensor<?xf64>, i64
 func.func @main(%rowptr: tensor<4xi64>, %colidx: tensor<?xi32>,
                 %values: tensor<?xf64>, %cols: index)
-    -> (tensor<4xi64>, tensor<?xi32>, tensor<?xf64>, index) {
+    -> (tensor<4xi64>, tensor<?xi32>, tensor<?xf64>, index)
+    attributes {amls.result_kinds = [#amls.result_kind<csr>]} {
   return %rowptr, %colidx, %values, %cols
       : tensor<4xi64>, tensor<?xi32>, tensor<?xf64>, index
 }
@@ -80,7 +84,8 @@ func.func @main(%rowptr: tensor<4xi64>, %colidx: tensor<?xi32>,
 // CHECK-DAG:     %[[B:.*]] = arith.extui %[[R]]#1 : i1 to i64
 // CHECK-DAG:     %[[N:.*]] = arith.extsi %[[R]]#2 : i32 to i64
 // CHECK:         return %[[I]], %[[B]], %[[N]], %[[R]]#3 : i64, i64, i64, i64
-func.func @main() -> (index, i1, i32, i64) {
+func.func @main() -> (index, i1, i32, i64)
+    attributes {amls.result_kinds = [#amls.result_kind<integer>, #amls.result_kind<integer>, #amls.result_kind<integer>, #amls.result_kind<integer>]} {
   %i = arith.constant 3 : index
   %b = arith.constant true
   %n = arith.constant -2 : i32
@@ -100,10 +105,20 @@ func.func @main(%x: f64) {
 
 // -----
 
-// expected-error @+1 {{result #1 has type 'vector<4xf64>', which the execution session cannot return (matrices, floats and integers only)}}
+// --convert-amls-to-linalg records no kinds for a result it cannot return.
+// expected-error @+1 {{amls-wrap-entry: 'main' has no 'amls.result_kinds' (--convert-amls-to-linalg records it for functions that return matrices, floats and integers only)}}
 func.func @main(%x: f64) -> (f64, vector<4xf64>) {
   %v = arith.constant dense<1.0> : vector<4xf64>
   return %x, %v : f64, vector<4xf64>
+}
+
+// -----
+
+// The kinds must account for every lowered result: a CSR result is four.
+// expected-error @+1 {{amls-wrap-entry: 'amls.result_kinds' describes 4 lowered results, but 'main' returns 2}}
+func.func @main(%p: tensor<?xi64>, %x: f64) -> (tensor<?xi64>, f64)
+    attributes {amls.result_kinds = [#amls.result_kind<csr>]} {
+  return %p, %x : tensor<?xi64>, f64
 }
 
 // -----

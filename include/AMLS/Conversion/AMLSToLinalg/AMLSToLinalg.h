@@ -12,16 +12,12 @@
 
 #include "AMLS/Conversion/AMLSToLinalg/LoweringSchedule.h"
 
+#include "AMLS/Dialect/AMLSTypes.h"
+#include "AMLS/Runtime/ABI.h"
+
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::amls {
-
-/// The cells by which a matrix parameter of the entry starts past a 64-byte
-/// boundary (an integer argument attribute the execution session sets for
-/// the caller's arrays it passes in place). --convert-amls-to-linalg moves
-/// it to the full aggregates over such parameters, whose blocks then start
-/// on the boundary (LoweringSchedule::alignBlocksTo), and drops it.
-inline constexpr llvm::StringLiteral kLineOffsetAttrName = "amls.line_offset";
 
 /// `!amls.matrix<RxCxT>` to `tensor<RxCxT>`, a CSR matrix to its row
 /// pointers, column indices, values and column count (a 1:N conversion);
@@ -30,6 +26,18 @@ class MatrixTypeConverter : public TypeConverter {
 public:
   MatrixTypeConverter();
 };
+
+/// The storage layout of `type` (StorageLayouts.def).
+AmlsMatrixFormat getStorageFormat(MatrixType type);
+/// The types the fields of `type`'s layout lower to, in the layout's order:
+/// a tensor of the matrix's shape and element type for its cells, 1-D
+/// tensors for arrays, `index` for numbers.
+void getStorageTypes(MatrixType type, SmallVectorImpl<Type> &types);
+/// How a value of `type` (before the conversion) is returned from compiled
+/// code: a matrix in its layout, a float or an integer; none for others.
+std::optional<ResultKind> getResultKind(Type type);
+/// The number of values a result of `kind` lowers to.
+unsigned getNumLoweredValues(ResultKind kind);
 
 /// Reports every op under `root` that takes or produces a CSR matrix
 /// without a kernel for it (CSRKernelInterface), before the conversion.

@@ -44,6 +44,7 @@ public:
     buildLinalgToNVVMPipeline(pm, lowering);
   }
   bool runsOnDevice() const override { return true; }
+  StringRef getDeviceRuntime() const override { return "cuda"; }
   void registerPipelines() const override {
     registerPassPipeline(
         "amls-lower-to-nvvm",

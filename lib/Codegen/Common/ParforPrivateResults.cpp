@@ -27,6 +27,7 @@
 
 #include "AMLS/Codegen/Passes.h"
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
+#include "AMLS/Dialect/AMLSDialect.h"
 #include "AMLS/Dialect/AMLSTypes.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -215,18 +216,17 @@ struct ParforPrivateResultsPass
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (auto plan = loop->getAttrOfType<DictionaryAttr>(kParforPlanAttrName))
-        if (plan.get("result_merge"))
+      if (auto plan = loop->getAttrOfType<ParforPlanAttr>(
+              AMLSDialect::getParforPlanAttrName()))
+        if (plan.getResultMerge() && plan.getWorkers() > 1)
           loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
-      auto plan = loop->getAttrOfType<DictionaryAttr>(kParforPlanAttrName);
-      auto merges = plan.getAs<DenseI32ArrayAttr>("result_merge");
-      auto workers = plan.getAs<IntegerAttr>("workers");
-      if (!merges || !workers || workers.getInt() < 2)
-        continue;
-      privatizeResults(rewriter, loop, merges.asArrayRef(), workers.getInt());
+      auto plan = loop->getAttrOfType<ParforPlanAttr>(
+          AMLSDialect::getParforPlanAttrName());
+      privatizeResults(rewriter, loop, plan.getResultMerge().asArrayRef(),
+                       plan.getWorkers());
     }
   }
 };

@@ -1,6 +1,6 @@
 //===- FailureTraps.cpp - Failures inside parallel regions ----------------===//
 
-#include "AMLS/Codegen/CPU/FailureTraps.h"
+#include "AMLS/Codegen/Common/FailureTraps.h"
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

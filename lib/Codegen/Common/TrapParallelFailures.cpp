@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AMLS/Codegen/CPU/FailureTraps.h"
+#include "AMLS/Codegen/Common/FailureTraps.h"
 #include "AMLS/Codegen/Passes.h"
 
 namespace mlir::amls {

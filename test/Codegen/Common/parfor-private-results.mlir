@@ -21,7 +21,7 @@
 // CHECK: %[[NEW:.*]] = tensor.insert_slice %{{.*}} into %[[MINE]]
 // CHECK: %[[BACK:.*]] = tensor.insert_slice %[[NEW]] into %[[C]][%[[W]], 0, 0] [1, 10, 4] [1, 1, 1]
 // CHECK: scf.yield %[[BACK]]
-// CHECK: } {amls.parfor_plan = {{{.*}}result_merge = array<i32: 1>{{.*}}}}
+// CHECK: } {amls.parfor_plan = #amls.parfor_plan<{{.*}}result_merge = [1]>}
 // CHECK: %[[MERGED:.*]] = linalg.generic {indexing_maps = [#[[COPIES]], #[[CELL]], #[[CELL]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[LOOP]], %[[R]] : tensor<2x10x4xf64>, tensor<10x4xf64>) outs(%[[R]] : tensor<10x4xf64>)
 // CHECK: ^bb0(%[[CELLV:.*]]: f64, %[[BEFORE:.*]]: f64, %[[ACC:.*]]: f64):
 // CHECK: %[[B1:.*]] = arith.bitcast %[[CELLV]] : f64 to i64
@@ -39,7 +39,7 @@ func.func @compare(%R: tensor<10x4xf64>) -> tensor<10x4xf64> {
     %next = tensor.extract_slice %acc[%i1, 0] [1, 4] [1, 1] : tensor<10x4xf64> to tensor<1x4xf64>
     %w = tensor.insert_slice %next into %acc[%i, 0] [1, 4] [1, 1] : tensor<1x4xf64> into tensor<10x4xf64>
     scf.yield %w : tensor<10x4xf64>
-  } {amls.parfor_plan = {workers = 2 : i64, partitioner = 3 : i32, task_size = 1 : i64, inner_threads = 1 : i64, result_merge = array<i32: 1>}}
+  } {amls.parfor_plan = #amls.parfor_plan<workers = 2, partitioner = factoring, task_size = 1, inner_threads = 1, result_merge = [1]>}
   return %r : tensor<10x4xf64>
 }
 
@@ -71,7 +71,7 @@ func.func @nonzeros(%Z: tensor<?x3xf64>, %S: tensor<8xf64>, %n: index) -> (tenso
     %z2 = tensor.insert %v into %z[%c0, %c0] : tensor<?x3xf64>
     %s2 = tensor.insert %v into %s[%i] : tensor<8xf64>
     scf.yield %z2, %s2 : tensor<?x3xf64>, tensor<8xf64>
-  } {amls.parfor_plan = {workers = 4 : i64, partitioner = 3 : i32, task_size = 1 : i64, inner_threads = 1 : i64, result_merge = array<i32: 2, 0>}}
+  } {amls.parfor_plan = #amls.parfor_plan<workers = 4, partitioner = factoring, task_size = 1, inner_threads = 1, result_merge = [2, 0]>}
   return %r#0, %r#1 : tensor<?x3xf64>, tensor<8xf64>
 }
 
@@ -90,10 +90,10 @@ func.func @untouched(%R: tensor<10x4xf64>) -> tensor<10x4xf64> {
   %r = scf.for %i = %c0 to %c9 step %c1 iter_args(%acc = %R) -> (tensor<10x4xf64>) {
     %w = tensor.insert %v into %acc[%i, %c0] : tensor<10x4xf64>
     scf.yield %w : tensor<10x4xf64>
-  } {amls.parfor_plan = {workers = 2 : i64, partitioner = 3 : i32, task_size = 1 : i64, inner_threads = 1 : i64}}
+  } {amls.parfor_plan = #amls.parfor_plan<workers = 2, partitioner = factoring, task_size = 1, inner_threads = 1>}
   %r2 = scf.for %i = %c0 to %c9 step %c1 iter_args(%acc = %r) -> (tensor<10x4xf64>) {
     %w = tensor.insert %v into %acc[%i, %c1] : tensor<10x4xf64>
     scf.yield %w : tensor<10x4xf64>
-  } {amls.parfor_plan = {workers = 1 : i64, partitioner = 3 : i32, task_size = 1 : i64, inner_threads = 2 : i64, result_merge = array<i32: 1>}}
+  } {amls.parfor_plan = #amls.parfor_plan<workers = 1, partitioner = factoring, task_size = 1, inner_threads = 2, result_merge = [1]>}
   return %r2 : tensor<10x4xf64>
 }

@@ -1,0 +1,162 @@
+//===- AMLSAttrs.cpp - AMLS attributes and their verifiers ----------------===//
+//
+// The attributes by which passes, the session and the bindings pass facts
+// to one another are named by the dialect (AMLSDialect.td) and checked here,
+// where they are attached: a pass that attaches one wrongly, or IR written
+// by hand that spells one wrongly, fails verification with the place and
+// what was expected instead of being misread later.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Dialect/AMLSDialect.h"
+#include "AMLS/Dialect/AMLSTypes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+#define GET_ATTRDEF_CLASSES
+#include "AMLS/Dialect/AMLSAttrs.cpp.inc"
+
+void AMLSDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "AMLS/Dialect/AMLSAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult
+ParforPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t workers, ParforPartitioner partitioner,
+                       int64_t taskSize, int64_t innerThreads,
+                       DenseI32ArrayAttr resultMerge) {
+  if (workers < 1 || taskSize < 1 || innerThreads < 1)
+    return emitError() << "expected workers, task_size and inner_threads of "
+                          "at least 1, found "
+                       << workers << ", " << taskSize << " and "
+                       << innerThreads;
+  if (resultMerge)
+    for (int32_t merge : resultMerge.asArrayRef())
+      if (!symbolizeParforResultMerge(merge))
+        return emitError() << "expected result_merge entries 0 (in place), 1 "
+                              "(compare) or 2 (nonzeros), found "
+                           << merge;
+  return success();
+}
+
+/// Whether `attr` is `amls.row_block_loop`'s value: a unit attribute (the
+/// loop assembles row-wise results) or one aggregation kind per result.
+static bool isRowBlockLoopValue(Attribute attr) {
+  if (isa<UnitAttr>(attr))
+    return true;
+  auto kinds = dyn_cast<ArrayAttr>(attr);
+  return kinds && llvm::all_of(kinds, [](Attribute kind) {
+           return isa<AggKindAttr>(kind);
+         });
+}
+
+LogicalResult AMLSDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  // Success when `ok`, else the error that `value` is not `what`.
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitOpError("expected '")
+           << name << "' to be " << what << ", found " << value;
+  };
+  if (name == getParforPlanAttrName()) {
+    if (!isa<LoopLikeOpInterface>(op))
+      return op->emitOpError("'") << name << "' belongs on a loop";
+    return expect(isa<ParforPlanAttr>(value), "#amls.parfor_plan<...>");
+  }
+  if (name == getRowBlockLoopAttrName()) {
+    if (!isa<LoopLikeOpInterface>(op))
+      return op->emitOpError("'") << name << "' belongs on a loop";
+    return expect(isRowBlockLoopValue(value),
+                  "a unit attribute or an array of aggregation kinds");
+  }
+  if (name == getCompensateAttrName()) {
+    if (!isa<arith::AddFOp>(op))
+      return op->emitOpError("'") << name << "' belongs on arith.addf";
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  }
+  if (name == getLineOffsetAttrName()) {
+    auto offset = dyn_cast<IntegerAttr>(value);
+    return expect(offset && !offset.getValue().isNegative(),
+                  "a non-negative integer");
+  }
+  if (name == getResultKindsAttrName()) {
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError("'") << name << "' belongs on a function";
+    auto kinds = dyn_cast<ArrayAttr>(value);
+    return expect(kinds && llvm::all_of(kinds,
+                                        [](Attribute kind) {
+                                          return isa<ResultKindAttr>(kind);
+                                        }),
+                  "an array of #amls.result_kind<...>");
+  }
+  if (name == getNameAttrName() || name == getBooleanAttrName())
+    return op->emitOpError("'")
+           << name << "' belongs on a function's parameters or results";
+  return op->emitOpError("unknown attribute '") << name << "'";
+}
+
+/// Success when `ok`, else the error that the attribute of parameter or
+/// result (`place`) #`index` is not `what`.
+static LogicalResult expectOnValue(Operation *op, NamedAttribute attribute,
+                                   StringRef place, unsigned index, bool ok,
+                                   StringRef what) {
+  if (ok)
+    return success();
+  return op->emitOpError("expected '")
+         << attribute.getName().getValue() << "' of " << place << " #" << index
+         << " to be " << what << ", found " << attribute.getValue();
+}
+
+LogicalResult AMLSDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  if (name == getNameAttrName())
+    return expectOnValue(op, attribute, "parameter", argIndex,
+                         isa<StringAttr>(value), "a string");
+  if (name == getLineOffsetAttrName()) {
+    auto offset = dyn_cast<IntegerAttr>(value);
+    return expectOnValue(op, attribute, "parameter", argIndex,
+                         offset && !offset.getValue().isNegative(),
+                         "a non-negative integer");
+  }
+  return op->emitOpError("unknown parameter attribute '")
+         << name << "' on parameter #" << argIndex;
+}
+
+LogicalResult
+AMLSDialect::verifyRegionResultAttribute(Operation *op, unsigned regionIndex,
+                                         unsigned resultIndex,
+                                         NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  if (name == getNameAttrName())
+    return expectOnValue(op, attribute, "result", resultIndex,
+                         isa<StringAttr>(value), "a string");
+  if (name == getBooleanAttrName()) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!isa<UnitAttr>(value) || !function ||
+        !function.getResultTypes()[resultIndex].isSignlessInteger())
+      return op->emitOpError("expected '")
+             << name << "' of result #" << resultIndex
+             << " to be a unit attribute on an integer result";
+    return success();
+  }
+  return op->emitOpError("unknown result attribute '")
+         << name << "' on result #" << resultIndex;
+}

@@ -1,0 +1,311 @@
+//===- Program.cpp - Specialize, compile and run one program --------------===//
+//
+// A run specializes the entry to its arguments (Specialization.h), compiles
+// the specialization unless the cache has it (optimize to linalg, lower for
+// the session's target, JIT-compile with MLIR's ExecutionEngine), and calls
+// amls_main with the arguments packed as it takes them (Boundary.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Boundary.h"
+#include "Specialization.h"
+
+#include "AMLS/Conversion/Passes.h"
+#include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
+#include "AMLS/Dialect/AMLSDialect.h"
+#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Runtime/Context.h"
+#include "AMLS/Runtime/Failure.h"
+#include "AMLS/Runtime/Memory.h"
+#include "AMLS/Runtime/Runtime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace mlir::amls {
+/// One specialization of a program, ready to run.
+struct CompiledProgram {
+  std::unique_ptr<ExecutionEngine> engine;
+  /// The kinds of the entry's results (which matrices it returns CSR).
+  SmallVector<ResultKind> resultKinds;
+};
+} // namespace mlir::amls
+
+using Clock = std::chrono::steady_clock;
+static double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+Program::Program(Session &session, OwningOpRef<ModuleOp> module,
+                 StringRef entry)
+    : session(session), program(std::move(module)), entryName(entry) {}
+
+Program::~Program() = default;
+
+std::optional<unsigned> Program::findParameter(StringRef name) const {
+  for (auto [i, parameter] : llvm::enumerate(parameters))
+    if (parameter.name == name)
+      return i;
+  unsigned index;
+  if (!name.getAsInteger(10, index) && index < parameters.size())
+    return index;
+  return std::nullopt;
+}
+
+FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
+                                              PhaseTimes &times) {
+  const SessionOptions &options = session.options;
+  auto start = Clock::now();
+
+  // The entry's parameter types for these arguments, which key the cache:
+  // a cached run clones and compiles nothing (a caller calling a compiled
+  // function in a loop pays for this loop only).
+  auto declared = program->lookupSymbol<func::FuncOp>(entryName);
+  SmallVector<Type> exactTypes;
+  SmallVector<bool> transposed;
+  SmallVector<int64_t> lineOffsets;
+  std::string signature;
+  llvm::raw_string_ostream key(signature);
+  for (auto [parameter, arg] : llvm::zip(parameters, args)) {
+    FailureOr<Type> type =
+        specializedType(declared.getLoc(), parameter.name, parameter.type, arg);
+    if (failed(type))
+      return failure();
+    exactTypes.push_back(*type);
+    transposed.push_back(passesTransposed(parameter.type, arg));
+    lineOffsets.push_back(
+        transposed.back() ? 0
+                          : lineOffsetOf(parameter.type, arg,
+                                         /*copied=*/session.copiesInputs()));
+    // Not the line offset: code compiled for one offset is right for any
+    // (only its loads straddle lines), and heap arrays come at several
+    // offsets, each of which would otherwise be a compilation.
+    key << *type << (transposed.back() ? " transposed;" : ";");
+  }
+  auto cached = cache.find(signature);
+  if (cached != cache.end()) {
+    ++session.statistics.cacheHits;
+    return cached->second.get();
+  }
+
+  // Specialize the entry's parameters to the arguments.
+  OwningOpRef<ModuleOp> module = program->clone();
+  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+  SmallVector<Type> types;
+  for (auto [type, isTransposed, blockArg] :
+       llvm::zip(exactTypes, transposed, entry.getArguments())) {
+    refineValueType(blockArg, type);
+    if (isTransposed) {
+      // The caller's column-major cells are the row-major cells of the
+      // transpose: the entry takes that and transposes it back.
+      auto matrix = cast<MatrixType>(type);
+      auto stored =
+          MatrixType::get(matrix.getCols(), matrix.getRows(),
+                          matrix.getElementType(), matrix.getSparsity());
+      blockArg.setType(stored);
+      OpBuilder b = OpBuilder::atBlockBegin(&entry.getBody().front());
+      auto transpose =
+          TransposeOp::create(b, blockArg.getLoc(), matrix, blockArg);
+      blockArg.replaceAllUsesExcept(transpose, transpose);
+      types.push_back(stored);
+      continue;
+    }
+    types.push_back(type);
+  }
+  entry.setFunctionType(
+      FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
+  for (auto [i, offset] : llvm::enumerate(lineOffsets))
+    if (offset)
+      entry.setArgAttr(
+          i, AMLSDialect::getLineOffsetAttrName(),
+          IntegerAttr::get(IntegerType::get(entry.getContext(), 64), offset));
+  // Parameter and result names are for binding only (the LLVM lowering
+  // would carry them to the parameters of the C interface, and warn).
+  StringAttr nameAttr =
+      StringAttr::get(entry.getContext(), AMLSDialect::getNameAttrName());
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    entry.removeArgAttr(i, nameAttr);
+  for (unsigned i = 0; i < entry.getNumResults(); ++i)
+    entry.removeResultAttr(i, nameAttr);
+
+  // The device's chip, once the process is ready for it.
+  SessionOptions ready = options;
+  if (std::string why = prepareTarget(ready); !why.empty())
+    return module->emitError(why);
+  CompileOptions compile;
+  ready.toCompileOptions(compile);
+  compile.memoryLimit = session.runtimeContext->getMemoryLimit();
+  compile.wrapEntry = entryName;
+  std::string problem = checkCompileOptions(compile);
+  if (!problem.empty())
+    return module->emitError(problem);
+  // The two stages of the end-to-end compile, timed apart.
+  PassManager optimize(module->getContext());
+  if (options.printIRAfterAll) {
+    module->getContext()->disableMultithreading();
+    optimize.enableIRPrinting();
+  }
+  // An LLVM built without statistics (NDEBUG, the distributions' builds)
+  // counts nothing: its reports would be empty.
+  if (options.passStatistics && LLVM_ENABLE_STATS)
+    optimize.enableStatistics();
+  buildCompileToLinalgPipeline(optimize, compile);
+  if (failed(optimize.run(*module)))
+    return failure();
+  times.optimize = millisecondsSince(start);
+  std::optional<SmallVector<ResultKind>> resultKinds;
+  if (auto wrapper = module->lookupSymbol<func::FuncOp>(kEntryWrapperName)) {
+    resultKinds = getResultKinds(wrapper);
+    // Read here, and of no use to the LLVM lowering.
+    wrapper->removeAttr(AMLSDialect::getResultKindsAttrName());
+  }
+  if (!resultKinds || resultKinds->size() != resultTypes.size())
+    return module->emitError("the compiled entry returns values the "
+                             "execution session cannot read");
+
+  start = Clock::now();
+  PassManager lower(module->getContext());
+  if (options.printIRAfterAll)
+    lower.enableIRPrinting();
+  if (options.passStatistics && LLVM_ENABLE_STATS)
+    lower.enableStatistics();
+  buildCompileToLLVMPipeline(lower, compile);
+  if (failed(lower.run(*module)))
+    return failure();
+  // Each kernel is outlined into a module of its own, serialized into one
+  // gpu.binary.
+  module->walk([&](gpu::BinaryOp) { ++session.statistics.gpuKernels; });
+
+  static std::once_flag nativeTarget;
+  std::call_once(nativeTarget, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  // The optimizer must see the host CPU: without a target machine LLVM's
+  // cost model assumes no vector registers and the loop vectorizer does
+  // nothing.
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder) {
+    std::string message = llvm::toString(machineBuilder.takeError());
+    return module->emitError("cannot target the host CPU: ") << message;
+  }
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = machineBuilder->createTargetMachine();
+  if (!targetMachine) {
+    std::string message = llvm::toString(targetMachine.takeError());
+    return module->emitError("cannot target the host CPU: ") << message;
+  }
+  // The options hold a function_ref: the transformer must outlive create()
+  // (a temporary here was a stack-use-after-scope, found by ASan).
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+                                targetMachine->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*module, engineOptions,
+                                        std::move(*targetMachine));
+  if (!engine) {
+    std::string message = llvm::toString(engine.takeError());
+    return module->emitError("JIT compilation failed: ") << message;
+  }
+  times.compile = millisecondsSince(start);
+  times.compiled = true;
+  ++session.statistics.compilations;
+  auto compiled = std::make_unique<CompiledProgram>();
+  compiled->engine = std::move(*engine);
+  compiled->resultKinds = std::move(*resultKinds);
+  CompiledProgram *result = compiled.get();
+  cache[signature] = std::move(compiled);
+  return result;
+}
+
+FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
+  std::lock_guard<std::mutex> lock(session.mutex);
+  if (args.size() != parameters.size())
+    return program->emitError("expected ")
+           << parameters.size() << " arguments, found " << args.size();
+  ++session.statistics.runs;
+  // The runtime works for this session until the run returns: its budget,
+  // its account and its thread count.
+  runtime::ScopedContext installed(session.runtimeContext);
+  amls_rt_set_num_threads(static_cast<int32_t>(session.options.threads));
+  RunResult result;
+  FailureOr<CompiledProgram *> compiled = compile(args, result.times);
+  if (failed(compiled))
+    return failure();
+
+  // On a target that does not read the caller's memory (a device's), each
+  // input is copied into the runtime's pool for the run, and counted.
+  SmallVector<void *> placedInputs;
+  llvm::scope_exit releasePlacedInputs([&] {
+    for (void *buffer : placedInputs)
+      runtime::memory::release(buffer);
+  });
+  auto placeInput = [&](const void *from, uint64_t bytes) -> void * {
+    void *to = runtime::memory::allocate(std::max<uint64_t>(bytes, 1));
+    if (bytes)
+      std::memcpy(to, from, bytes);
+    placedInputs.push_back(to);
+    ++session.statistics.inputCopies;
+    session.statistics.inputCopyBytes += bytes;
+    return to;
+  };
+  PackedArguments packed(
+      session.copiesInputs()
+          ? llvm::function_ref<void *(const void *, uint64_t)>(placeInput)
+          : nullptr);
+  for (auto [parameter, arg] : llvm::zip(parameters, args))
+    packed.add(parameter.type, arg);
+  session.statistics.inputLayoutCopies += packed.getLayoutCopies();
+  session.statistics.inputLayoutCopyBytes += packed.getLayoutCopyBytes();
+  ResultLayout layout((*compiled)->resultKinds);
+  SmallVector<int64_t> resultWords;
+  packed.addResults(layout, resultWords);
+
+  auto entry = (*compiled)->engine->lookupPacked(
+      (Twine("_mlir_ciface_") + kEntryWrapperName).str());
+  if (!entry) {
+    std::string message = llvm::toString(entry.takeError());
+    return program->emitError("running the program failed: ") << message;
+  }
+  struct Call {
+    void (*entry)(void **);
+    void **arguments;
+  } call{*entry, packed.data()};
+  auto invoke = [](void *context) {
+    auto *call = static_cast<Call *>(context);
+    call->entry(call->arguments);
+  };
+  auto start = Clock::now();
+  std::string failure;
+  bool completed = true;
+  if (session.options.returnRunFailures)
+    completed = ::amls::runtime::runTrappingFailures(invoke, &call, failure);
+  else
+    invoke(&call);
+  result.times.execute = millisecondsSince(start);
+  if (!completed) {
+    ++session.statistics.failedRuns;
+    return program->emitError("the program failed while it ran: ") << failure;
+  }
+  result.values = decodeResults(layout, resultWords);
+  return result;
+}
