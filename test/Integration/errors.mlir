@@ -34,6 +34,9 @@
 // REWRITES: amls-run: error: --rewrites expects a comma-separated list of simplify, simplify-dynamic, matmul-chain, ipa, vectorize-loops, all, none; found 'simplify,fusion'
 
 // RUN: not amls-run %s --input X=%t/X.csv --arg s=1 --fuse=always 2>&1 | FileCheck %s --check-prefix=FUSE
+// --fusion is --fuse under the spelling of the compile options, the C API
+// and Python.
+// RUN: not amls-run %s --input X=%t/X.csv --arg s=1 --fusion=always 2>&1 | FileCheck %s --check-prefix=FUSE
 // FUSE: amls-run: error: --fuse expects cost, fuse-all, fuse-no-redundancy or none, found 'always'
 
 func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"}, %s: f64 {amls.name = "s"}) -> !amls.matrix<?x?xf64> {

@@ -96,14 +96,22 @@ static cl::opt<std::string> rewriteFamilies(
 static cl::opt<std::string>
     fusion("fuse", cl::init("cost"),
            cl::desc("Operator fusion (--amls-fuse): cost (cost-based plans), "
-                    "fuse-all, fuse-no-redundancy, none"),
+                    "fuse-all, fuse-no-redundancy, none (also --fusion)"),
            cl::cat(category));
 static cl::opt<bool> fusionExplain(
     "fuse-explain",
     cl::desc("Print the fusion planner's memo table, partitions, plans and "
              "costs, and the matrices materialized per innermost-loop "
-             "iteration, on stderr"),
+             "iteration, on stderr (also --fusion-explain)"),
     cl::cat(category));
+// The spellings of SessionOptions, the compile options (amls-opt
+// --amls-compile="fusion=..."), the C API and the Python package.
+static cl::alias fusionAlias("fusion", cl::desc("Alias for --fuse"),
+                             cl::aliasopt(fusion), cl::cat(category));
+static cl::alias fusionExplainAlias("fusion-explain",
+                                    cl::desc("Alias for --fuse-explain"),
+                                    cl::aliasopt(fusionExplain),
+                                    cl::cat(category));
 static cl::opt<std::string> formats(
     "formats", cl::init("auto"),
     cl::desc("Storage formats (--amls-select-formats): auto (CSR for "
