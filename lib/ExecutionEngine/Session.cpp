@@ -117,6 +117,11 @@ Session::Session(SessionOptions options)
   context->loadAllAvailableDialects();
   runtimeContext->setMemoryLimit(this->options.memoryLimit);
   runtimeContext->setThreads(static_cast<int32_t>(this->options.threads));
+  // Asked on every run: looked up once.
+  const Target *target = lookupTarget(this->options.target);
+  const TargetExecution *execution =
+      target ? getTargetExecution(*target) : nullptr;
+  inputsCopied = execution && !execution->readsInputsInPlace();
 }
 
 Session::~Session() {
@@ -188,12 +193,6 @@ FailureOr<Program *> Session::load(OwningOpRef<ModuleOp> module,
   return programs.back().get();
 }
 
-bool Session::copiesInputs() const {
-  const Target *target = lookupTarget(options.target);
-  const TargetExecution *execution =
-      target ? getTargetExecution(*target) : nullptr;
-  return execution && !execution->readsInputsInPlace();
-}
 
 /// Keeps `source` in `sources` (where messages find its lines for as long
 /// as the session lives) and returns a SourceMgr whose main buffer views

@@ -28,6 +28,11 @@ struct TargetRegistry {
   TargetRegistry() {
     add(createCPUTarget());
     add(createGPUTarget());
+    // --convert-amls-to-linalg without a schedule lowers for the default
+    // target.
+    for (const std::unique_ptr<Target> &target : targets)
+      if (target->getName() == kDefaultTargetName)
+        setDefaultLoweringSchedule(target->getLoweringSchedule());
   }
 
   void add(std::unique_ptr<Target> target) {
@@ -54,6 +59,15 @@ const Target *mlir::amls::lookupTarget(StringRef name) {
   std::lock_guard<std::mutex> lock(registry.mutex);
   for (const std::unique_ptr<Target> &target : registry.targets)
     if (target->getName() == name)
+      return target.get();
+  return nullptr;
+}
+
+const Target *mlir::amls::lookupTargetForDeviceRuntime(StringRef runtime) {
+  TargetRegistry &registry = getRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  for (const std::unique_ptr<Target> &target : registry.targets)
+    if (target->getDeviceRuntime() == runtime)
       return target.get();
   return nullptr;
 }

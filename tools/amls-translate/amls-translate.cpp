@@ -11,6 +11,7 @@
 
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Pipelines/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -136,7 +137,12 @@ static LogicalResult compile(Operation *op, StringRef translation,
 /// Prints the PTX of every kernel module the GPU lowering serialized.
 static LogicalResult translateAMLSToPTX(Operation *op,
                                         llvm::raw_ostream &output) {
-  if (failed(compile(op, "amls-to-ptx", "gpu", "isa")))
+  const mlir::amls::Target *cuda =
+      mlir::amls::lookupTargetForDeviceRuntime("cuda");
+  if (!cuda)
+    return op->emitError("--amls-to-ptx: no registered target compiles "
+                         "kernels for CUDA");
+  if (failed(compile(op, "amls-to-ptx", cuda->getName(), "isa")))
     return failure();
   unsigned modules = 0;
   op->walk([&](gpu::BinaryOp binary) {

@@ -37,9 +37,10 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
 
     The lowering is target-neutral; how reductions are split into blocks of
     rows and lanes and how row-template operators are blocked come from a
-    `LoweringSchedule` (`schedule=cpu`, the default: lib/Codegen/CPU;
-    `schedule=gpu`: lib/Codegen/GPU; `schedule=generic`: no splits, one
-    chunk). A full reduction whose cells no block and lane counts divide
+    `LoweringSchedule` registered by a target under its name
+    (`schedule=cpu`: lib/Codegen/CPU; `schedule=gpu`: lib/Codegen/GPU;
+    none: the default target's, the CPU's) or `schedule=generic` (no
+    splits, one chunk). A full reduction whose cells no block and lane counts divide
     reduces the cells after the blocks (the tail) on its own. An entry
     parameter with an `amls.line_offset = N` attribute (its first cell N
     cells past a 64-byte boundary; the execution session sets it for the
@@ -53,9 +54,10 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     lowering does not take them.
   }];
   let options = [
-    Option<"schedule", "schedule", "std::string", "\"cpu\"",
+    Option<"schedule", "schedule", "std::string", "\"\"",
            "Whose answers to the lowering's shape decisions (reduction "
-           "splits, row blocks) to use: cpu, gpu, or generic (no splits)">,
+           "splits, row blocks) to use: a target's (cpu, gpu), generic "
+           "(no splits), or empty for the default target's">,
     Option<"entry", "entry", "std::string", "\"\"",
            "Record on this function how each of its results is returned "
            "(amls.result_kinds: a dense or CSR matrix, a float, an "

@@ -267,7 +267,7 @@ public:
 
   /// Whether the session's target copies every input into the runtime's
   /// pool (its device does not read the caller's memory).
-  bool copiesInputs() const;
+  bool copiesInputs() const { return inputsCopied; }
 
 private:
   friend class Program;
@@ -276,6 +276,7 @@ private:
   SessionOptions options;
   /// Every source loaded, for the lines messages show.
   llvm::SourceMgr sources;
+  bool inputsCopied = false;
   /// Holds a reference: the context outlives the session while buffers
   /// allocated under it (results) live.
   runtime::Context *runtimeContext;

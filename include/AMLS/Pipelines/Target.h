@@ -63,6 +63,10 @@ public:
 /// The target registered as `name`, or null. The built-in targets (CPU,
 /// GPU) are registered on first use.
 const Target *lookupTarget(StringRef name);
+/// The first registered target whose programs run on `runtime`
+/// (getDeviceRuntime), or null: amls-translate --amls-to-ptx compiles for
+/// the "cuda" one.
+const Target *lookupTargetForDeviceRuntime(StringRef runtime);
 
 /// The target of a compile or session that names none; the one place the
 /// tools, the session, the C API and the Python package take it from.

@@ -26,6 +26,7 @@ struct ScheduleRegistry {
   ScheduleRegistry() {
     static const LoweringSchedule generic;
     schedules["generic"] = &generic;
+    schedules[""] = &generic;
   }
 };
 
@@ -43,6 +44,12 @@ void mlir::amls::registerLoweringSchedule(llvm::StringRef name,
   if (!registry.schedules.count(name))
     registry.targetNames.push_back(name.str());
   registry.schedules[name] = &schedule;
+}
+
+void mlir::amls::setDefaultLoweringSchedule(const LoweringSchedule &schedule) {
+  ScheduleRegistry &registry = getRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.schedules[""] = &schedule;
 }
 
 const LoweringSchedule *

@@ -104,8 +104,13 @@ public:
 /// the process's compilations.
 void registerLoweringSchedule(llvm::StringRef name,
                               const LoweringSchedule &schedule);
-/// The schedule registered as `name`, or null.
+/// The schedule registered as `name`, or null; the empty name is the
+/// default target's (setDefaultLoweringSchedule), "generic" before one is
+/// set.
 const LoweringSchedule *lookupLoweringSchedule(llvm::StringRef name);
+/// What the empty schedule name means: the target registry sets it to the
+/// default target's, so that the conversion names no target.
+void setDefaultLoweringSchedule(const LoweringSchedule &schedule);
 /// "'cpu', 'gpu' or 'generic'": the registered names, for messages.
 std::string listLoweringScheduleNames();
 
