@@ -164,11 +164,11 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   }
   // The device (driver, context, managed memory) now: a session that
   // cannot run says so when it is created.
-  if (std::string problem = checkSessionOptions(settings); !problem.empty()) {
+  if (SessionOptionsProblem problem = checkSessionOptions(settings)) {
     // The target's own problems (no driver) read as they are.
-    bool targetProblem = StringRef(problem).starts_with("--target=");
-    setError(error,
-             targetProblem ? problem : "invalid session options: " + problem);
+    setError(error, problem.kind == SessionOptionsProblem::Kind::InvalidOption
+                        ? "invalid session options: " + problem.message
+                        : problem.message);
     return {nullptr};
   }
   return wrap(new CSession(std::move(settings)));

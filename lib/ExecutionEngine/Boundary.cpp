@@ -90,8 +90,7 @@ bool ResultLayout::returnsThroughFirstArgument() const {
          (kinds.size() == 1 && getResultWords(kinds[0]) > 1);
 }
 
-/// Reads the field of a returned matrix that starts `offset` words past
-/// the matrix's first word.
+/// Reads `field` of the returned matrix whose first word is at `matrix`.
 template <typename T>
 static T readField(const int64_t *matrix, StorageField field) {
   T value;

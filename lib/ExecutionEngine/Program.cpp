@@ -136,14 +136,20 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
       entry.setArgAttr(
           i, AMLSDialect::getLineOffsetAttrName(),
           IntegerAttr::get(IntegerType::get(entry.getContext(), 64), offset));
-  // Parameter and result names are for binding only (the LLVM lowering
-  // would carry them to the parameters of the C interface, and warn).
-  StringAttr nameAttr =
-      StringAttr::get(entry.getContext(), AMLSDialect::getNameAttrName());
-  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
-    entry.removeArgAttr(i, nameAttr);
-  for (unsigned i = 0; i < entry.getNumResults(); ++i)
-    entry.removeResultAttr(i, nameAttr);
+  // Parameter and result names and boolean marks are for binding only, in
+  // every function of the module (the LLVM lowering would carry them to
+  // the parameters of the C interface, and LLVM IR export warns about
+  // them: "Unhandled parameter attribute 'amls.name'").
+  for (StringRef name :
+       {AMLSDialect::getNameAttrName(), AMLSDialect::getBooleanAttrName()}) {
+    StringAttr attr = StringAttr::get(entry.getContext(), name);
+    module->walk([&](func::FuncOp function) {
+      for (unsigned i = 0; i < function.getNumArguments(); ++i)
+        function.removeArgAttr(i, attr);
+      for (unsigned i = 0; i < function.getNumResults(); ++i)
+        function.removeResultAttr(i, attr);
+    });
+  }
 
   // The device's chip, once the process is ready for it.
   SessionOptions ready = options;
@@ -157,15 +163,18 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   if (!problem.empty())
     return module->emitError(problem);
   // The two stages of the end-to-end compile, timed apart.
-  PassManager optimize(module->getContext());
-  if (options.printIRAfterAll) {
+  if (options.printIRAfterAll)
     module->getContext()->disableMultithreading();
-    optimize.enableIRPrinting();
-  }
-  // An LLVM built without statistics (NDEBUG, the distributions' builds)
-  // counts nothing: its reports would be empty.
-  if (options.passStatistics && LLVM_ENABLE_STATS)
-    optimize.enableStatistics();
+  auto instrument = [&](PassManager &pm) {
+    if (options.printIRAfterAll)
+      pm.enableIRPrinting();
+    // An LLVM built without statistics (NDEBUG, the distributions' builds)
+    // counts nothing: its reports would be empty.
+    if (options.passStatistics && LLVM_ENABLE_STATS)
+      pm.enableStatistics();
+  };
+  PassManager optimize(module->getContext());
+  instrument(optimize);
   buildCompileToLinalgPipeline(optimize, compile);
   if (failed(optimize.run(*module)))
     return failure();
@@ -182,10 +191,7 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
 
   start = Clock::now();
   PassManager lower(module->getContext());
-  if (options.printIRAfterAll)
-    lower.enableIRPrinting();
-  if (options.passStatistics && LLVM_ENABLE_STATS)
-    lower.enableStatistics();
+  instrument(lower);
   buildCompileToLLVMPipeline(lower, compile);
   if (failed(lower.run(*module)))
     return failure();

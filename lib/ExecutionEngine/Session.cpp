@@ -62,11 +62,16 @@ std::string mlir::amls::prepareTarget(SessionOptions &options) {
   return execution->prepare(options);
 }
 
-std::string mlir::amls::checkSessionOptions(SessionOptions &options) {
+SessionOptionsProblem mlir::amls::checkSessionOptions(SessionOptions &options) {
+  using Kind = SessionOptionsProblem::Kind;
+  auto invalid = [](std::string problem) {
+    return SessionOptionsProblem{
+        problem.empty() ? Kind::None : Kind::InvalidOption, problem};
+  };
   StringRef blas = options.blas;
   if (blas != "auto" && blas != "always" && blas != "never")
-    return "expected blas 'auto', 'always' or 'never', found '" + options.blas +
-           "'";
+    return invalid("expected blas 'auto', 'always' or 'never', found '" +
+                   options.blas + "'");
   // The options are checked before the target is prepared, so that a wrong
   // one reads as such on a machine without the device; but a device
   // target's chip is the device's unless one is named, and then they are
@@ -77,14 +82,14 @@ std::string mlir::amls::checkSessionOptions(SessionOptions &options) {
   CompileOptions compile;
   options.toCompileOptions(compile);
   if (!chipFromDevice)
-    if (std::string problem = checkCompileOptions(compile); !problem.empty())
+    if (SessionOptionsProblem problem = invalid(checkCompileOptions(compile)))
       return problem;
   if (std::string problem = prepareTarget(options); !problem.empty())
-    return problem;
+    return {Kind::TargetUnavailable, problem};
   if (!chipFromDevice)
-    return "";
+    return {};
   options.toCompileOptions(compile);
-  return checkCompileOptions(compile);
+  return invalid(checkCompileOptions(compile));
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,7 +197,6 @@ FailureOr<Program *> Session::load(OwningOpRef<ModuleOp> module,
   programs.push_back(std::move(program));
   return programs.back().get();
 }
-
 
 /// Keeps `source` in `sources` (where messages find its lines for as long
 /// as the session lives) and returns a SourceMgr whose main buffer views

@@ -54,22 +54,25 @@ TargetRegistry &getRegistry() {
 
 } // namespace
 
-const Target *mlir::amls::lookupTarget(StringRef name) {
+/// The first registered target that `matches`, or null.
+static const Target *findTarget(function_ref<bool(const Target &)> matches) {
   TargetRegistry &registry = getRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   for (const std::unique_ptr<Target> &target : registry.targets)
-    if (target->getName() == name)
+    if (matches(*target))
       return target.get();
   return nullptr;
 }
 
+const Target *mlir::amls::lookupTarget(StringRef name) {
+  return findTarget(
+      [&](const Target &target) { return target.getName() == name; });
+}
+
 const Target *mlir::amls::lookupTargetForDeviceRuntime(StringRef runtime) {
-  TargetRegistry &registry = getRegistry();
-  std::lock_guard<std::mutex> lock(registry.mutex);
-  for (const std::unique_ptr<Target> &target : registry.targets)
-    if (target->getDeviceRuntime() == runtime)
-      return target.get();
-  return nullptr;
+  return findTarget([&](const Target &target) {
+    return target.getDeviceRuntime() == runtime;
+  });
 }
 
 void mlir::amls::registerTarget(std::unique_ptr<Target> target) {
@@ -86,7 +89,9 @@ std::string mlir::amls::listTargetNames() {
   std::string text;
   size_t count = registry.targets.size();
   for (size_t i = 0; i < count; ++i)
-    text += (i == 0 ? "'" : i + 1 == count ? " or '" : ", '") +
+    text += (i == 0           ? "'"
+             : i + 1 == count ? " or '"
+                              : ", '") +
             registry.targets[i]->getName().str() + "'";
   return text;
 }

@@ -38,6 +38,12 @@
 // and Python.
 // RUN: not amls-run %s --input X=%t/X.csv --arg s=1 --fusion=always 2>&1 | FileCheck %s --check-prefix=FUSE
 // FUSE: amls-run: error: --fuse expects cost, fuse-all, fuse-no-redundancy or none, found 'always'
+// RUN: amls-run %s --input X=%t/X.csv --arg s=2 --fusion-explain 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// EXPLAIN-NOT: warning
+// EXPLAIN: amls-fuse: 0 matrix results materialized per iteration of innermost loops
+// EXPLAIN-NOT: warning
+// EXPLAIN-NEXT: 2.000 4.000
+// EXPLAIN-NEXT: 6.000 8.000
 
 func.func @main(%X: !amls.matrix<?x?xf64> {amls.name = "X"}, %s: f64 {amls.name = "s"}) -> !amls.matrix<?x?xf64> {
   %0 = amls.mul %X, %s : !amls.matrix<?x?xf64>, f64 -> !amls.matrix<?x?xf64>

@@ -2,6 +2,7 @@
 
 #include "AMLS/ExecutionEngine/Session.h"
 #include "AMLS/Conversion/AMLSToLinalg/LoweringSchedule.h"
+#include "AMLS/ExecutionEngine/TargetExecution.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Pipelines/Target.h"
 #include "AMLS/Runtime/Memory.h"
@@ -212,6 +213,64 @@ TEST(SessionTest, RegisteredTargetCompilesAndRuns) {
   EXPECT_NE(prepareTarget(unknown).find("expected target 'cpu', 'gpu'"),
             std::string::npos)
       << prepareTarget(unknown);
+}
+
+/// A target on a device runtime of its own, "test-device": its programs are
+/// the CPU's, but its execution half (when registered) counts its
+/// preparations, names the chip and has every input copied into the pool.
+class DeviceTestTarget : public CountingTarget {
+public:
+  StringRef getName() const override { return "device-test"; }
+  bool runsOnDevice() const override { return true; }
+  StringRef getDeviceRuntime() const override { return "test-device"; }
+};
+
+class TestDeviceExecution : public TargetExecution {
+public:
+  StringRef getDeviceRuntime() const override { return "test-device"; }
+  std::string prepare(SessionOptions &options) const override {
+    ++prepared;
+    if (options.gpuChip.empty())
+      options.gpuChip = "test-chip";
+    return "";
+  }
+  static inline std::atomic<int> prepared{0};
+};
+
+TEST(SessionTest, TargetExecutionPreparesAndPlacesInputs) {
+  if (!lookupTarget("device-test"))
+    registerTarget(std::make_unique<DeviceTestTarget>());
+  const Target *target = lookupTarget("device-test");
+  ASSERT_NE(target, nullptr);
+  // Before its runtime is registered the target cannot run, and says why.
+  if (!getTargetExecution(*target)) {
+    SessionOptions options;
+    options.target = "device-test";
+    EXPECT_EQ(prepareTarget(options),
+              "--target=device-test: this AMLS has no 'test-device' runtime");
+    registerTargetExecution(std::make_unique<TestDeviceExecution>());
+  }
+  ASSERT_NE(getTargetExecution(*target), nullptr);
+  SessionOptions options;
+  options.target = "device-test";
+  int before = TestDeviceExecution::prepared;
+  EXPECT_EQ(prepareTarget(options), "");
+  EXPECT_EQ(options.gpuChip, "test-chip");
+  EXPECT_EQ(TestDeviceExecution::prepared, before + 1);
+
+  // A run prepares the target and copies each input into the pool (the
+  // device does not read the caller's memory); the result is the CPU's.
+  LoadedProgram loaded(kScaleProgram, 1, false, "device-test");
+  ASSERT_NE(loaded.program, nullptr) << loaded.errors;
+  runtime::Matrix x = iota(2, 3);
+  FailureOr<RunResult> result =
+      loaded.program->run({borrowed(x), RuntimeValue::ofFloat(2.0)});
+  ASSERT_TRUE(succeeded(result)) << loaded.errors;
+  EXPECT_EQ(result->values[1].getFloat(), 42.0); // 2 * (1 + ... + 6)
+  SessionStatistics statistics = loaded.session.getStatistics();
+  EXPECT_EQ(statistics.inputCopies, 1u);
+  EXPECT_EQ(statistics.inputCopyBytes, 6 * sizeof(double));
+  EXPECT_EQ(TestDeviceExecution::prepared, before + 2);
 }
 
 TEST(SessionTest, ReturnsIntegersAndBooleans) {

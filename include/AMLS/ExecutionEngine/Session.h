@@ -105,12 +105,20 @@ struct SessionOptions {
   void toCompileOptions(CompileOptions &compile) const;
 };
 
+/// What checkSessionOptions found: an option's value is wrong (with the
+/// compiler's message), or the target cannot run here (prepareTarget's).
+struct SessionOptionsProblem {
+  enum class Kind { None, InvalidOption, TargetUnavailable };
+  Kind kind = Kind::None;
+  std::string message;
+  explicit operator bool() const { return kind != Kind::None; }
+};
+
 /// Checks every option (blas, rewrites, fusion, formats, sums, the target
-/// and its options) with the compiler's messages, after preparing the
-/// target (prepareTarget), which completes `options`. Returns what is
-/// wrong, or an empty string. The C API and the Python package check their
+/// and its options) and prepares the target (prepareTarget), which
+/// completes `options`. The C API and the Python package check their
 /// options here; amls-run names its flags in its own messages.
-std::string checkSessionOptions(SessionOptions &options);
+SessionOptionsProblem checkSessionOptions(SessionOptions &options);
 
 /// Makes the process ready for `options.target` and completes the options
 /// through the target's TargetExecution (TargetExecution.h): for gpu, loads

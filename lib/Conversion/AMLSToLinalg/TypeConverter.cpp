@@ -58,19 +58,6 @@ std::optional<ResultKind> mlir::amls::getResultKind(Type type) {
   return std::nullopt;
 }
 
-unsigned mlir::amls::getNumLoweredValues(ResultKind kind) {
-  switch (kind) {
-  case ResultKind::Dense:
-    return ::amls::layout::getLayout(AMLS_MATRIX_DENSE).size;
-  case ResultKind::CSR:
-    return ::amls::layout::getLayout(AMLS_MATRIX_CSR).size;
-  case ResultKind::Float:
-  case ResultKind::Integer:
-    return 1;
-  }
-  llvm_unreachable("unknown result kind");
-}
-
 MatrixTypeConverter::MatrixTypeConverter() {
   addConversion([](Type type) { return type; });
   // A matrix is the values of its layout's fields: a dense one a tensor, a

@@ -1,4 +1,5 @@
 // RUN: amls-opt %s -split-input-file -convert-amls-to-linalg -canonicalize | FileCheck %s
+// RUN: amls-opt %s -split-input-file -convert-amls-to-linalg="entry=kinds" | FileCheck %s --check-prefix=KINDS
 
 // A CSR matrix converts to its row pointers, column indices, values and
 // column count, across function boundaries too.
@@ -593,4 +594,23 @@ func.func @dynamic_merge(%X: !amls.matrix<?x?xf64, format = csr>, %Y: !amls.matr
 func.func @poison_csr() -> !amls.matrix<4x3xf64, format = csr> {
   %p = ub.poison : !amls.matrix<4x3xf64, format = csr>
   return %p : !amls.matrix<4x3xf64, format = csr>
+}
+
+// -----
+
+// entry=NAME records how NAME's results come back before a CSR result
+// becomes its four values (--amls-wrap-entry groups them by it); other
+// functions get nothing.
+// KINDS-LABEL: func @kinds
+// KINDS-SAME: attributes {amls.result_kinds = [#amls.result_kind<csr>, #amls.result_kind<dense>, #amls.result_kind<float>, #amls.result_kind<integer>]}
+// KINDS-LABEL: func @helper
+// KINDS-NOT: amls.result_kinds
+// KINDS: return
+func.func @kinds(%A: !amls.matrix<3x2xf64, format = csr>, %B: !amls.matrix<3x2xf64>,
+                 %s: f64, %b: i1)
+    -> (!amls.matrix<3x2xf64, format = csr>, !amls.matrix<3x2xf64>, f64, i1) {
+  return %A, %B, %s, %b : !amls.matrix<3x2xf64, format = csr>, !amls.matrix<3x2xf64>, f64, i1
+}
+func.func @helper(%s: f64) -> f64 {
+  return %s : f64
 }

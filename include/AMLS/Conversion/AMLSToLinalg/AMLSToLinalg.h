@@ -36,8 +36,6 @@ void getStorageTypes(MatrixType type, SmallVectorImpl<Type> &types);
 /// How a value of `type` (before the conversion) is returned from compiled
 /// code: a matrix in its layout, a float or an integer; none for others.
 std::optional<ResultKind> getResultKind(Type type);
-/// The number of values a result of `kind` lowers to.
-unsigned getNumLoweredValues(ResultKind kind);
 
 /// Reports every op under `root` that takes or produces a CSR matrix
 /// without a kernel for it (CSRKernelInterface), before the conversion.
