@@ -48,7 +48,8 @@ AMLS_RUN := $(BUILD_DIR)/bin/amls-run
 PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-tools \
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
             libomp-22-dev python3-numpy python3-scipy libboost-dev \
-            python3-dev pybind11-dev python3-pytest python3-matplotlib
+            python3-dev pybind11-dev python3-pytest python3-matplotlib \
+            libopenmpi-dev openmpi-bin libmpich-dev mpich
 
 # What the benchmarks need beyond the build (the sparse bench compiles its
 # GraphBLAS and bandwidth programs with cc).

@@ -106,6 +106,16 @@ suites = {
             ([] if config.amls_cuda_runtime else
              [f"cuda.h ({cuda_root}/include, then rebuild)"]),
             ["ptxas", "cuda-runtime", "cuda-stub"]),
+    # Distributed runs (test/Distributed): both MPIs' launchers and the
+    # runtime's backend for each (built when pkg-config finds the MPI).
+    "mpi": ([f"{launcher} ({package})" for launcher, package in
+             (("mpiexec.openmpi", "openmpi-bin"), ("mpiexec.mpich", "mpich"))
+             if not shutil.which(launcher)] +
+            missing_files(**{
+                f"the {mpi} backend (lib{mpi}-dev, then rebuild)": os.path.join(
+                    config.amls_obj_root, "lib", f"libamls_mpi_{mpi}.so")
+                for mpi in ("openmpi", "mpich")}),
+            ["mpi"]),
 }
 skipped = [name for name in os.environ.get("AMLS_SKIP", "").split(",") if name]
 for name in skipped:

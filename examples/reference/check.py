@@ -3,7 +3,7 @@
 compares its outputs with the example's NumPy reference.
 
     check.py NAME --amls-run PATH [--size small|large] [--data DIR]
-             [--show] [-- EXTRA amls-run ARGUMENTS]
+             [--show] [--launcher 'mpirun -np 4'] [-- EXTRA amls-run ARGUMENTS]
 
 NAME is an example (examples/NAME.dml, reference examples/reference/NAME.py).
 Each reference module provides:
@@ -19,7 +19,8 @@ Each reference module provides:
 temporary directory that is removed afterwards); --show prints what the script
 printed. --each-family runs the script once per rewrite family of the
 optimizer alone (--rewrites=FAMILY, differential testing), each run checked
-against the reference. The exit status is 0 when every output matches.
+against the reference. --launcher starts amls-run through a launcher (an
+MPI job: --launcher 'mpirun -np 3' -- --distributed). The exit status is 0 when every output matches.
 """
 
 import argparse
@@ -132,6 +133,9 @@ def main():
     parser.add_argument("--show", action="store_true", help="print the script's output")
     parser.add_argument("--each-family", action="store_true",
                         help="run once per rewrite family alone")
+    parser.add_argument("--launcher", default="",
+                        help="a command that starts amls-run, such as "
+                             "'mpirun -np 4' for a distributed run")
     argv = sys.argv[1:]
     extra = []
     if "--" in argv:
@@ -148,7 +152,8 @@ def main():
         directory = options.data or tmp
         os.makedirs(directory, exist_ok=True)
         args = module.generate(directory, options.size)
-        command = [options.amls_run, os.path.join(EXAMPLES, module.SCRIPT)]
+        command = shlex.split(options.launcher) + [
+            options.amls_run, os.path.join(EXAMPLES, module.SCRIPT)]
         for key, value in args.items():
             command += ["--arg", f"{key}={format_arg(value)}"]
         command += extra

@@ -102,6 +102,22 @@ LogicalResult AMLSDialect::verifyOperationAttribute(Operation *op,
                                         }),
                   "an array of #amls.result_kind<...>");
   }
+  if (name == getRowPartitionedAttrName()) {
+    auto results = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!results)
+      return expect(false, "an array of result numbers");
+    for (int64_t result : results.asArrayRef()) {
+      if (result < 0 || result >= op->getNumResults())
+        return op->emitOpError("'")
+               << name << "' names result #" << result << " of an op with "
+               << op->getNumResults() << " results";
+      if (!isa<MatrixType>(op->getResult(result).getType()))
+        return op->emitOpError("'")
+               << name << "' names result #" << result
+               << ", which is not a matrix";
+    }
+    return success();
+  }
   if (name == getNameAttrName() || name == getBooleanAttrName())
     return op->emitOpError("'")
            << name << "' belongs on a function's parameters or results";

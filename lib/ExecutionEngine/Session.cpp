@@ -43,6 +43,8 @@ void SessionOptions::toCompileOptions(CompileOptions &compile) const {
   compile.threads = threads;
   compile.blas = blas;
   compile.target = target;
+  compile.distributeMinCells = distributeMinCells;
+  compile.distributeExplain = distributeExplain;
   compile.gpuChip = gpuChip;
   compile.gpuFormat = gpuFormat;
   compile.gpuMinWork = gpuMinWork;

@@ -45,6 +45,7 @@ const TargetExecution *mlir::amls::getTargetExecution(const Target &target) {
   std::lock_guard<std::mutex> lock(registry.mutex);
   static bool builtins = [&] {
     registerLocked(registry, createCUDATargetExecution());
+    registerLocked(registry, createMPITargetExecution());
     return true;
   }();
   (void)builtins;

@@ -110,6 +110,8 @@ void mlir::amls::buildToLinalgPipeline(OpPassManager &pm, bool compensatedSums,
   std::string forOpTensorCastFolder[] = {
       "(anonymous namespace)::ForOpTensorCastFolder",
       "{anonymous}::ForOpTensorCastFolder"};
+  // A distributed run's collectives (shard.all_reduce) to the runtime.
+  pm.addPass(createAMLSLowerShardCollectives());
   pm.addPass(
       createCanonicalizerPass(GreedyRewriteConfig(), forOpTensorCastFolder));
   // Sums as SystemDS computes them (Kahan), before fusion merges loop nests.
@@ -260,6 +262,14 @@ void mlir::amls::buildLinalgToNVVMPipeline(OpPassManager &pm,
   addPipeline(pm, pipeline);
 }
 
+void mlir::amls::buildHostLoweringPipeline(OpPassManager &pm,
+                                           const CompileOptions &options) {
+  LowerToLLVMOptions lowering;
+  lowering.threads = options.threads;
+  lowering.blas = options.blas;
+  buildLinalgToLLVMPipeline(pm, lowering);
+}
+
 void mlir::amls::buildLowerToLLVMPipeline(OpPassManager &pm,
                                           const LowerToLLVMOptions &options) {
   buildToLinalgPipeline(pm);
@@ -312,6 +322,15 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
   formats.explain = options.formatsExplain;
   formats.csrResults = options.csrResults;
   pm.addPass(createAMLSSelectFormats(formats));
+  // After the formats, whose choice needs the whole matrices' sizes; before
+  // fusion, which fuses each rank's operators on its blocks.
+  const Target *target = lookupTarget(options.target);
+  if (target && target->partitionsRows()) {
+    AMLSDistributeOptions distribute;
+    distribute.minCells = options.distributeMinCells;
+    distribute.explain = options.distributeExplain;
+    pm.addPass(createAMLSDistribute(distribute));
+  }
   if (options.fusion != "none") {
     AMLSFuseOptions fuse;
     fuse.fuseAll = options.fusion == "fuse-all";

@@ -28,6 +28,7 @@ struct TargetRegistry {
   TargetRegistry() {
     add(createCPUTarget());
     add(createGPUTarget());
+    add(createMPITarget());
     // --convert-amls-to-linalg without a schedule lowers for the default
     // target.
     for (const std::unique_ptr<Target> &target : targets)

@@ -466,7 +466,7 @@ def test_float32_and_int64_matrices_of_ir_functions():
 def test_gpu_target_runs_or_says_why_not():
     # Without a usable GPU (this project's CI) the session says why; with
     # one, a program runs there and agrees with the CPU.
-    with pytest.raises(ValueError, match="expected target 'cpu' or 'gpu'"):
+    with pytest.raises(ValueError, match="expected target 'cpu', 'gpu' or 'mpi'"):
         amls.Session(target="tpu")
     X, _ = data(rows=400, cols=30, seed=5)
     script = "s = sum(X * X)\nR = rowSums(X)\n"

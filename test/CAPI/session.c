@@ -168,7 +168,7 @@ static void errors(void) {
   AmlsSession session = amlsSessionCreate(&options, &error);
   if (amlsSessionIsNull(session))
     printError("options", error);
-  // CHECK: target: invalid session options: expected target 'cpu' or 'gpu', found 'tpu'
+  // CHECK: target: invalid session options: expected target 'cpu', 'gpu' or 'mpi', found 'tpu'
   amlsSessionOptionsInit(&options);
   options.target = "tpu";
   session = amlsSessionCreate(&options, &error);

@@ -136,9 +136,27 @@ static cl::opt<std::string>
          cl::cat(category));
 static cl::opt<std::string>
     target("target", cl::init(kDefaultTargetName.str()),
-           cl::desc("Where the program runs: cpu, or gpu (its parallel loops "
-                    "as CUDA kernels on device 0, the rest on the CPU)"),
+           cl::desc("Where the program runs: cpu, gpu (its parallel loops "
+                    "as CUDA kernels on device 0, the rest on the CPU), or "
+                    "mpi (every rank of an MPI job, as --distributed)"),
            cl::cat(category));
+static cl::opt<bool> distributed(
+    "distributed",
+    cl::desc("Run on every rank of the MPI job this process belongs to "
+             "(mpirun -np N amls-run --distributed ...): --target=mpi; "
+             "without a launcher, one rank"),
+    cl::cat(category));
+static cl::opt<int64_t> distributeMinCells(
+    "distribute-min-cells", cl::init(100000),
+    cl::desc("--distributed: the cells from which a read matrix is split by "
+             "rows over the ranks (smaller ones are read whole by every "
+             "rank)"),
+    cl::cat(category));
+static cl::opt<bool> distributeExplain(
+    "distribute-explain",
+    cl::desc("--distributed: print each op's distributed form and the "
+             "collective it ends in, on stderr"),
+    cl::cat(category));
 static cl::opt<std::string>
     gpuChip("gpu-chip",
             cl::desc("--target=gpu: the chip the kernels are compiled for, "
@@ -248,6 +266,14 @@ int main(int argc, char **argv) {
                 memoryLimit + "'");
   runtime::memory::setPooling(memoryPool);
   options.target = target;
+  if (distributed) {
+    if (target.getNumOccurrences() && target != "mpi")
+      return fail("--distributed runs on --target=mpi, found --target=" +
+                  target);
+    options.target = "mpi";
+  }
+  options.distributeMinCells = distributeMinCells;
+  options.distributeExplain = distributeExplain;
   options.gpuChip = gpuChip;
   options.gpuFormat = gpuFormat;
   options.gpuMinWork = gpuMinWork;
@@ -458,9 +484,9 @@ int main(int argc, char **argv) {
         "({3:F1}%), peak {4} bytes live, limit {5} bytes\n",
         memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
         memory.peakLiveBytes, runtime::memory::getLimit());
-    if (runsOnDevice)
-      if (const TargetExecution *execution = getTargetExecution(*target))
-        execution->printStatistics(llvm::errs(), options);
+    if (const TargetExecution *execution =
+            target ? getTargetExecution(*target) : nullptr)
+      execution->printStatistics(llvm::errs(), options);
     // The largest buffers, for the computations they were for.
     for (const auto &buffer : memory.largest)
       if (buffer.bytes)

@@ -136,6 +136,30 @@ def AMLSElideWhileCopies : Pass<"amls-elide-while-copies"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def AMLSLowerShardCollectives
+    : Pass<"amls-lower-shard-collectives", "ModuleOp"> {
+  let summary = "Lower upstream shard collectives on tensors to the runtime's "
+                "MPI calls";
+  let description = [{
+    `--convert-amls-to-linalg` lowers `amls.all_reduce` of a matrix to
+    upstream `shard.all_reduce` on its tensor, over the one-axis grid
+    `@amls_ranks` of the run's ranks. MLIR 22's own path
+    (`--convert-shard-to-mpi`, the `mpi` dialect's LLVM lowering) creates
+    a communicator per collective and never frees it, and mis-lowers Open
+    MPI's handles (docs/design-notes.md, "Distributed runs"); this pass
+    lowers each `shard.all_reduce` over `@amls_ranks` to a call of
+    libamls_runtime's `amls_rt_dist_all_reduce` on a copy of its input,
+    which reduces in place on the one communicator of the process, and
+    erases the grid.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 def AMLSUseBlas : Pass<"amls-use-blas", "ModuleOp"> {
   let summary = "Run large dense products through BLAS (and, for the GPU, "
                 "CSR products through cuSPARSE)";

@@ -73,6 +73,7 @@ def ConvertAMLSToLinalg : Pass<"convert-amls-to-linalg", "ModuleOp"> {
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::shard::ShardDialect",
     "::mlir::tensor::TensorDialect"
   ];
 }

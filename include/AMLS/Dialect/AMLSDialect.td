@@ -69,6 +69,12 @@ def AMLS_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRowBlockLoopAttrName() {
       return "amls.row_block_loop";
     }
+    /// The results of an op that are blocks of rows of a matrix split over
+    /// the ranks of a distributed run (DenseI64ArrayAttr of result numbers;
+    /// --amls-distribute sets it; a read with it reads this rank's rows).
+    static constexpr ::llvm::StringLiteral getRowPartitionedAttrName() {
+      return "amls.row_partitioned";
+    }
     /// How each result of a public function crosses the boundary
     /// (ResultKindArrayAttr; --convert-amls-to-linalg sets it,
     /// --amls-wrap-entry and the session read it).

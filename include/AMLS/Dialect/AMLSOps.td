@@ -58,5 +58,6 @@ include "AMLS/Dialect/AMLSNeuralNetworkOps.td"
 include "AMLS/Dialect/AMLSSizeAndCastOps.td"
 include "AMLS/Dialect/AMLSStatisticsOps.td"
 include "AMLS/Dialect/AMLSRegionOps.td"
+include "AMLS/Dialect/AMLSCollectiveOps.td"
 
 #endif // AMLS_DIALECT_AMLSOPS_TD

@@ -79,6 +79,10 @@ struct SessionOptions {
   /// Where programs run: cpu, or gpu (parallel loops as CUDA kernels, the
   /// rest on the CPU; see prepareTarget).
   std::string target = kDefaultTargetName.str();
+  /// target=mpi: the cells from which a read matrix is split by rows over
+  /// the ranks, and whether to print each op's distributed form.
+  int64_t distributeMinCells = 100000;
+  bool distributeExplain = false;
   /// target=gpu: the chip the kernels are compiled for; empty: the
   /// device's own.
   std::string gpuChip;

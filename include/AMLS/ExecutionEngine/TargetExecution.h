@@ -56,6 +56,7 @@ void registerTargetExecution(std::unique_ptr<TargetExecution> execution);
 
 /// The built-in device runtimes (lib/ExecutionEngine/Targets).
 std::unique_ptr<TargetExecution> createCUDATargetExecution();
+std::unique_ptr<TargetExecution> createMPITargetExecution();
 
 } // namespace mlir::amls
 

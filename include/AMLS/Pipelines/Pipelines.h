@@ -128,6 +128,12 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm,
 /// and deallocation (`--amls-bufferize` after the first half).
 void buildBufferizePipeline(OpPassManager &pm);
 
+struct CompileOptions;
+/// The host's lowering from linalg on tensors to LLVM with the compile's
+/// threads and BLAS mode: the CPU target's, and each MPI rank's.
+void buildHostLoweringPipeline(OpPassManager &pm,
+                               const CompileOptions &options);
+
 /// Options of the end-to-end compile (`amls-compile`).
 struct CompileOptions : public PassPipelineOptions<CompileOptions> {
   PassOptions::Option<std::string> rewrites{
@@ -194,6 +200,16 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       llvm::cl::desc("Where the program runs: cpu, or gpu (its parallel "
                      "loops as CUDA kernels, the rest on the CPU)"),
       llvm::cl::init(kDefaultTargetName.str())};
+  PassOptions::Option<int64_t> distributeMinCells{
+      *this, "distribute-min-cells",
+      llvm::cl::desc("target=mpi: the cells from which a read matrix is "
+                     "split by rows over the ranks (--amls-distribute)"),
+      llvm::cl::init(100000)};
+  PassOptions::Option<bool> distributeExplain{
+      *this, "distribute-explain",
+      llvm::cl::desc("target=mpi: print each op's distributed form on "
+                     "stderr"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> gpuChip{
       *this, "gpu-chip",
       llvm::cl::desc("target=gpu: the chip the kernels are compiled for"),

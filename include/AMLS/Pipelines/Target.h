@@ -55,6 +55,11 @@ public:
   /// empty when they run on the host alone.
   virtual StringRef getDeviceRuntime() const { return ""; }
 
+  /// Whether programs run on every rank of an MPI job, their large
+  /// matrices split by rows over the ranks (the compile plans the split
+  /// with --amls-distribute).
+  virtual bool partitionsRows() const { return false; }
+
   /// Registers the named pipelines that belong to this target alone (the
   /// GPU's amls-lower-to-nvvm), once, when the target is registered.
   virtual void registerPipelines() const {}
@@ -84,6 +89,7 @@ void registerBuiltinTargets();
 /// The built-in targets (lib/Pipelines/Targets/{CPU,GPU}).
 std::unique_ptr<Target> createCPUTarget();
 std::unique_ptr<Target> createGPUTarget();
+std::unique_ptr<Target> createMPITarget();
 
 } // namespace amls
 } // namespace mlir

@@ -28,6 +28,11 @@ using FileFormat = AmlsFileFormat;
 inline constexpr char kBinaryMatrixMagic[8] = {'A', 'M', 'L', 'S',
                                                'M', 'A', 'T', '1'};
 
+/// Reads a binary matrix file's magic and sizes from `in` (the file
+/// `path`, named in messages), which is left at the first cell.
+std::string readBinaryHeader(const std::string &path, std::istream &in,
+                             int64_t &rows, int64_t &cols);
+
 /// `.mtx` and `.mm` are Matrix Market, `.bin` binary, anything else CSV.
 FileFormat formatForPath(std::string_view path);
 

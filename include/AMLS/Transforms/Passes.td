@@ -374,6 +374,49 @@ def AMLSCheckMemory : Pass<"amls-check-memory", "ModuleOp"> {
   ];
 }
 
+def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
+  let summary = "Plan an SPMD run over MPI ranks: row-partitioned matrices, "
+                "replicated ones, and the collective each op needs (SystemDS's "
+                "distributed operators, seed 001)";
+  let description = [{
+    Every rank of a distributed run runs the same program. This pass
+    decides which matrices are split by blocks of rows over the ranks and
+    which are replicated, and makes each op's distributed form explicit.
+
+    A `read` of a matrix with at least `min-cells` cells (sizes from the
+    file's metadata; unknown sizes count as large) is row-partitioned: each
+    rank reads its own block of rows. From there the partition follows the
+    ops' `RowLocalityInterface`, the same definition of row-locality that
+    the Row fusion template uses:
+    - element-wise ops of aligned blocks, row aggregates and `X %*% v` with
+      a replicated `v` stay local and partitioned; a replicated matrix with
+      the blocks' row count meets them as its own block (`amls.local_rows`,
+      no communication); scalars and row vectors broadcast;
+    - full and column aggregates (sum, min, max), `t(X) %*% y`, `t(X) %*% X`
+      and `t(X) %*% (w * (X %*% v))` compute a partial result per block
+      that one `amls.all_reduce` combines; `nrow` of a block becomes the
+      whole matrix's row count (a constant where it is known);
+    - anything else that reads a block (a print, a write, a product of two
+      partitioned matrices, a reorganisation, a return) gets the whole
+      matrix through `amls.all_gather_rows` first: the documented gather
+      fallback.
+    Loops and branches carry a partitioned value where any path brings one
+    (the analysis is a forward data-flow analysis over the region
+    branches); a replicated value entering such a loop enters as its own
+    block. Each op with partitioned results records them in
+    `amls.row_partitioned`, and their row counts become `?`.
+
+    `explain` prints one line per op that reads a block: its distributed
+    form and the collective it ends in.
+  }];
+  let options = [
+    Option<"minCells", "min-cells", "int64_t", "100000",
+           "the cells from which a read matrix is row-partitioned">,
+    Option<"explain", "explain", "bool", "false",
+           "print each op's distributed form on stderr">,
+  ];
+}
+
 def AMLSParfor : Pass<"amls-parfor"> {
   let summary = "parfor dependency analysis and parallel plan (seed 001)";
   let description = [{

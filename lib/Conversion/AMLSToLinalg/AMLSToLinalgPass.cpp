@@ -27,6 +27,7 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
   populateAMLSElementwiseLoweringPatterns(converter, patterns, schedule);
   populateAMLSDataGenerationLoweringPatterns(converter, patterns, schedule);
   populateAMLSIOLoweringPatterns(converter, patterns, schedule);
+  populateAMLSCollectiveLoweringPatterns(converter, patterns, schedule);
   populateAMLSProductLoweringPatterns(converter, patterns, schedule);
   populateAMLSAggregateLoweringPatterns(converter, patterns, schedule);
   populateAMLSReorganisationLoweringPatterns(converter, patterns, schedule);
@@ -174,7 +175,8 @@ struct ConvertAMLSToLinalgPass
     target.addLegalDialect<
         arith::ArithDialect, bufferization::BufferizationDialect,
         cf::ControlFlowDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-        math::MathDialect, memref::MemRefDialect, tensor::TensorDialect>();
+        math::MathDialect, memref::MemRefDialect, shard::ShardDialect,
+        tensor::TensorDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());

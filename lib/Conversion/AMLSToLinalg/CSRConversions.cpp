@@ -158,7 +158,12 @@ struct LowerCSRRead : public CSRPattern<ReadOp> {
           rewriter, loc, isKnownSize(size) ? size : -1, 64);
     }
     Value where = createStringPointer(rewriter, loc, op, describeOp(op));
-    Value handle = callRuntime(rewriter, loc, op, RuntimeFunction::CSRRead,
+    // A row-partitioned read (--amls-distribute) reads this rank's rows.
+    RuntimeFunction read =
+        op->hasAttr(AMLSDialect::getRowPartitionedAttrName())
+            ? RuntimeFunction::DistCSRRead
+            : RuntimeFunction::CSRRead;
+    Value handle = callRuntime(rewriter, loc, op, read,
                                {path, format, stated[0], stated[1], where});
     Value rows = toIndex(rewriter, loc,
                          callRuntime(rewriter, loc, op,

@@ -32,9 +32,16 @@ struct LowerRead : public LowerToValue<ReadOp> {
       stated[d] = arith::ConstantIntOp::create(
           rewriter, loc, type.isDynamicDim(d) ? -1 : type.getDimSize(d), 64);
     Value where = createStringPointer(rewriter, loc, op, describeOp(op));
-    Value rows64 = callRuntime(rewriter, loc, op, RuntimeFunction::FileRows,
+    // A row-partitioned read (--amls-distribute) reads this rank's rows.
+    bool partitioned =
+        op->hasAttr(AMLSDialect::getRowPartitionedAttrName());
+    Value rows64 = callRuntime(rewriter, loc, op,
+                               partitioned ? RuntimeFunction::DistFileRows
+                                           : RuntimeFunction::FileRows,
                                {path, format, stated[0], stated[1], where});
-    Value cols64 = callRuntime(rewriter, loc, op, RuntimeFunction::FileCols,
+    Value cols64 = callRuntime(rewriter, loc, op,
+                               partitioned ? RuntimeFunction::DistFileCols
+                                           : RuntimeFunction::FileCols,
                                {path, format, stated[0], stated[1], where});
     Value rows = arith::IndexCastOp::create(rewriter, loc,
                                             rewriter.getIndexType(), rows64);
@@ -52,7 +59,9 @@ struct LowerRead : public LowerToValue<ReadOp> {
                        " count than the declared type");
     Value result =
         tensorFromRuntime(rewriter, loc, type, rows, cols, [&](Value matrix) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::Read,
+          callRuntime(rewriter, loc, op,
+                      partitioned ? RuntimeFunction::DistRead
+                                  : RuntimeFunction::Read,
                       {matrix, path, format, where});
         });
     return result;

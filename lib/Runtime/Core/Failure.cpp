@@ -1,6 +1,7 @@
 //===- Failure.cpp - How the runtime stops a program ----------------------===//
 
 #include "Failure.h"
+#include "AMLS/Runtime/Distributed.h"
 #include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Runtime.h"
@@ -123,6 +124,10 @@ void amls::runtime::fail(const char *message) {
     ++trappedFailures;
     std::longjmp(trap->resume, 1);
   }
+  // A rank of a distributed run ends them all: the others would wait for
+  // it in their next collective.
+  if (distributed::size() > 1)
+    distributed::failAll(message);
   std::fprintf(stderr, "amls: %s\n", message);
   std::exit(1);
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/DeviceKernels.h"
+#include "AMLS/Runtime/Distributed.h"
 #include "AMLS/Runtime/Runtime.h"
 
 #include <cstdint>

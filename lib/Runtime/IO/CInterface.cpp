@@ -18,6 +18,8 @@
 #include <string>
 #include <unistd.h>
 
+#include "AMLS/Runtime/Distributed.h"
+
 using namespace amls::runtime;
 
 namespace {
@@ -157,6 +159,9 @@ extern "C" void _mlir_ciface_amls_rt_read(AmlsMatrixF64 *dest, const char *path,
 
 extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
                                            const char *path, int32_t format) {
+  // A distributed run prints and writes once, on its output rank.
+  if (!distributed::isOutputRank())
+    return;
   MatrixView view = viewOf(source);
   std::string error =
       writeMatrix(path, static_cast<AmlsFileFormat>(format), view);
@@ -173,6 +178,9 @@ extern "C" void _mlir_ciface_amls_rt_write(AmlsMatrixF64 *source,
 }
 
 extern "C" void _mlir_ciface_amls_rt_print_matrix(AmlsMatrixF64 *source) {
+  // A distributed run prints and writes once, on its output rank.
+  if (!distributed::isOutputRank())
+    return;
   std::string text = formatMatrix(viewOf(source));
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
@@ -182,6 +190,9 @@ extern "C" void _mlir_ciface_amls_rt_csr_print_matrix(AmlsVectorI64 *a_rowptr,
                                                       AmlsVectorI32 *a_colidx,
                                                       AmlsVectorF64 *a_values,
                                                       int64_t a_cols) {
+  // A distributed run prints and writes once, on its output rank.
+  if (!distributed::isOutputRank())
+    return;
   std::string text =
       formatMatrix(CsrMatrixView::of(a_rowptr, a_colidx, a_values, a_cols));
   std::fwrite(text.data(), 1, text.size(), stdout);
@@ -189,11 +200,17 @@ extern "C" void _mlir_ciface_amls_rt_csr_print_matrix(AmlsVectorI64 *a_rowptr,
 }
 
 extern "C" void amls_rt_print_f64(double value) {
+  // A distributed run prints and writes once, on its output rank.
+  if (!distributed::isOutputRank())
+    return;
   std::printf("%s\n", formatScalar(value).c_str());
   std::fflush(stdout);
 }
 
 extern "C" void amls_rt_print_i64(int64_t value) {
+  // A distributed run prints and writes once, on its output rank.
+  if (!distributed::isOutputRank())
+    return;
   std::printf("%lld\n", static_cast<long long>(value));
   std::fflush(stdout);
 }
@@ -326,6 +343,8 @@ extern "C" void amls_rt_emit_end(int32_t stream) {
     message.insert(0, "stop: ");
     fail(std::move(message));
   }
+  if (!distributed::isOutputRank())
+    return;
   message += '\n';
   std::fwrite(message.data(), 1, message.size(), stdout);
   std::fflush(stdout);
@@ -354,6 +373,9 @@ extern "C" int32_t amls_rt_string_compare(const char *a, const char *b) {
 //===----------------------------------------------------------------------===//
 
 extern "C" void amls_rt_write_text(const char *path, int32_t valueType) {
+  // A distributed run prints and writes once, on its output rank.
+  if (!distributed::isOutputRank())
+    return;
   // The text and metadata are gone before fail() leaves by longjmp.
   std::string error = [&] {
     std::string text;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/Runtime.h"
+#include "CsvRows.h"
 #include "MatrixCells.h"
 #include "AMLS/Support/TextParsing.h"
 
@@ -55,48 +56,6 @@ bool parseField(std::string_view field, double &value) {
   return parseNumber(field, value);
 }
 
-/// A line's problem: the 1-based column of a field that is not a number,
-/// or the number of fields when it is not `cols`; nothing (0, 0) when the
-/// line is fine.
-struct RowProblem {
-  int64_t badColumn = 0;
-  int64_t fields = 0;
-  bool ok() const { return badColumn == 0 && fields == 0; }
-};
-
-RowProblem parseRow(const char *begin, const char *end, int64_t cols,
-                    double *out) {
-  int64_t column = 0;
-  const char *field = begin;
-  while (true) {
-    const char *comma =
-        static_cast<const char *>(std::memchr(field, ',', end - field));
-    const char *fieldEnd = comma ? comma : end;
-    if (column < cols) {
-      std::string_view text = trimField(field, fieldEnd);
-      double value = 0.0;
-      if (!text.empty() && !parseField(text, value))
-        return {column + 1, 0};
-      out[column] = value;
-    }
-    ++column;
-    if (!comma)
-      break;
-    field = comma + 1;
-  }
-  if (column != cols)
-    return {0, column};
-  return {};
-}
-
-/// Whether [begin, end) has anything but blanks.
-bool hasContent(const char *begin, const char *end) {
-  for (; begin < end; ++begin)
-    if (!std::isspace(static_cast<unsigned char>(*begin)))
-      return true;
-  return false;
-}
-
 struct Line {
   const char *begin, *end;
   int64_t number;
@@ -134,6 +93,42 @@ public:
 };
 
 } // namespace
+
+/// A line's problem: the 1-based column of a field that is not a number,
+/// or the number of fields when it is not `cols`; nothing (0, 0) when the
+/// line is fine.
+RowProblem parseRow(const char *begin, const char *end, int64_t cols,
+                    double *out) {
+  int64_t column = 0;
+  const char *field = begin;
+  while (true) {
+    const char *comma =
+        static_cast<const char *>(std::memchr(field, ',', end - field));
+    const char *fieldEnd = comma ? comma : end;
+    if (column < cols) {
+      std::string_view text = trimField(field, fieldEnd);
+      double value = 0.0;
+      if (!text.empty() && !parseField(text, value))
+        return {column + 1, 0};
+      out[column] = value;
+    }
+    ++column;
+    if (!comma)
+      break;
+    field = comma + 1;
+  }
+  if (column != cols)
+    return {0, column};
+  return {};
+}
+
+/// Whether [begin, end) has anything but blanks.
+bool hasContent(const char *begin, const char *end) {
+  for (; begin < end; ++begin)
+    if (!std::isspace(static_cast<unsigned char>(*begin)))
+      return true;
+  return false;
+}
 
 std::string parseCSVFile(const std::string &path, CellSink &sink) {
   MappedFile file(path);

@@ -29,6 +29,22 @@ FileFormat formatForPath(std::string_view path) {
   return AMLS_FILE_CSV;
 }
 
+std::string readBinaryHeader(const std::string &path, std::istream &in,
+                             int64_t &rows, int64_t &cols) {
+  char magic[8];
+  int64_t sizes[2];
+  if (!in.read(magic, sizeof(magic)) ||
+      !std::equal(magic, magic + 8, kBinaryMatrixMagic))
+    return path + ": expected a binary matrix starting with 'AMLSMAT1'";
+  if (!in.read(reinterpret_cast<char *>(sizes), sizeof(sizes)) ||
+      sizes[0] < 0 || sizes[1] < 0 ||
+      (sizes[1] && sizes[0] > INT64_MAX / 8 / sizes[1]))
+    return path + ": expected the row and column counts after the header";
+  rows = sizes[0];
+  cols = sizes[1];
+  return "";
+}
+
 namespace {
 
 /// A problem reported by a sink, located in the file `path`.
@@ -168,16 +184,10 @@ std::string parseTextCells(const std::string &path, std::istream &in,
 
 std::string parseBinary(const std::string &path, std::istream &in,
                         CellSink &sink) {
-  char magic[8];
-  int64_t sizes[2];
-  if (!in.read(magic, sizeof(magic)) ||
-      !std::equal(magic, magic + 8, kBinaryMatrixMagic))
-    return path + ": expected a binary matrix starting with 'AMLSMAT1'";
-  if (!in.read(reinterpret_cast<char *>(sizes), sizeof(sizes)) ||
-      sizes[0] < 0 || sizes[1] < 0 ||
-      (sizes[1] && sizes[0] > INT64_MAX / 8 / sizes[1]))
-    return path + ": expected the row and column counts after the header";
-  int64_t rows = sizes[0], cols = sizes[1];
+  int64_t rows = 0, cols = 0;
+  if (std::string error = readBinaryHeader(path, in, rows, cols);
+      !error.empty())
+    return error;
   std::string error = sinkProblem(path, sink.setShape(rows, cols, false));
   if (!error.empty())
     return error;

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Core/Failure.h"
+#include "AMLS/Runtime/Distributed.h"
 #include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
@@ -301,6 +302,9 @@ extern "C" void _mlir_ciface_amls_rt_csr_write(AmlsVectorI64 *a_rowptr,
                                                AmlsVectorF64 *a_values,
                                                int64_t a_cols, const char *path,
                                                int32_t format) {
+  // A distributed run prints and writes once, on its output rank.
+  if (!distributed::isOutputRank())
+    return;
   CsrMatrixView matrix =
       CsrMatrixView::of(a_rowptr, a_colidx, a_values, a_cols);
   std::string error =

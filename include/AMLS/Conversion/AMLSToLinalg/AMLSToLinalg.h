@@ -53,6 +53,10 @@ void populateAMLSDataGenerationLoweringPatterns(
 void populateAMLSIOLoweringPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const LoweringSchedule &schedule);
+/// A distributed run's all_reduce, all_gather_rows and local_rows.
+void populateAMLSCollectiveLoweringPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            const LoweringSchedule &schedule);
 /// matmul, tsmm, mmchain.
 void populateAMLSProductLoweringPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns,

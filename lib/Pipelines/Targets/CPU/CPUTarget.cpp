@@ -25,10 +25,7 @@ public:
   }
   void buildLoweringPipeline(OpPassManager &pm,
                              const CompileOptions &options) const override {
-    LowerToLLVMOptions lowering;
-    lowering.threads = options.threads;
-    lowering.blas = options.blas;
-    buildLinalgToLLVMPipeline(pm, lowering);
+    buildHostLoweringPipeline(pm, options);
   }
 };
 

@@ -1,0 +1,468 @@
+//===- PartitionedRead.cpp - Each rank reads its own rows of a file --------===//
+//
+// A row-partitioned `amls.read`: every rank maps the file and parses only
+// the lines that start in its share of the bytes (no rank reads the whole
+// file, nothing is scattered from rank 0); then the parsed rows, or the
+// entries of a coordinate file, move to the ranks that hold their rows
+// (one all-to-all). A binary file is read at each rank's offset. Lines are
+// accepted exactly as the sequential readers accept them (CsvRows.h,
+// EntryLines.h), and errors name the file and the line.
+//
+// The compiled code asks for the block's row count first, then for its
+// cells: the block parsed for the count waits here until it is copied.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Core/Failure.h"
+#include "../IO/CsvRows.h"
+#include "../IO/EntryLines.h"
+#include "AMLS/Runtime/Distributed.h"
+#include "AMLS/Runtime/FileMetadata.h"
+#include "AMLS/Runtime/MatrixIO.h"
+#include "AMLS/Runtime/Runtime.h"
+#include "AMLS/Support/TextParsing.h"
+#include "Communication.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <mutex>
+#include <vector>
+
+using namespace amls::runtime;
+using namespace amls::runtime::distributed;
+
+namespace {
+
+/// A cell of a coordinate file, 0-based, as it travels to its rank.
+struct Entry {
+  int64_t row, col;
+  double value;
+};
+
+/// The rank holding row `row` of a matrix of `rows` rows (rowBegin's
+/// inverse).
+int32_t ownerOf(int64_t row, int64_t rows) {
+  int64_t ranks = size();
+  int64_t base = rows / ranks, extra = rows % ranks;
+  int64_t wide = extra * (base + 1);
+  if (row < wide)
+    return static_cast<int32_t>(row / (base + 1));
+  return static_cast<int32_t>(extra + (row - wide) / base);
+}
+
+/// The lines that start in this rank's share of [body, end).
+std::pair<const char *, const char *> shareOfLines(const char *body,
+                                                   const char *end) {
+  auto lineStartAt = [&](int64_t part) {
+    const char *cut = body + (end - body) * part / size();
+    if (cut == body || cut >= end || cut[-1] == '\n')
+      return std::min(cut, end);
+    const char *eol =
+        static_cast<const char *>(std::memchr(cut, '\n', end - cut));
+    return eol ? eol + 1 : end;
+  };
+  return {lineStartAt(rank()), lineStartAt(rank() + 1)};
+}
+
+bool hasContent(const char *begin, const char *end) {
+  for (; begin < end; ++begin)
+    if (!std::isspace(static_cast<unsigned char>(*begin)))
+      return true;
+  return false;
+}
+
+std::string problemAt(const char *where, const std::string &problem) {
+  return where && *where ? std::string(where) + ": " + problem : problem;
+}
+
+/// A block parsed for its row count, until the cells are asked for.
+struct PendingBlock {
+  std::mutex mutex;
+  std::string path;
+  Matrix block;
+};
+
+PendingBlock &pending() {
+  static PendingBlock instance;
+  return instance;
+}
+
+//===----------------------------------------------------------------------===//
+// CSV and binary: rows
+//===----------------------------------------------------------------------===//
+
+/// This rank's rows of a CSV file: its lines parsed, then moved to the
+/// ranks that hold them.
+std::string readCSVBlock(const std::string &path, Matrix &result) {
+  entry_lines::MappedFile file(path);
+  if (!file.base && file.size == 0) {
+    std::ifstream probe(path);
+    if (!probe)
+      return path + ": cannot open the file for reading";
+  }
+  const char *data = file.base ? file.base : "";
+  const char *end = data + file.size;
+  auto [begin, stop] = shareOfLines(data, end);
+  // The lines of this share, and the share's first line number.
+  std::vector<std::pair<const char *, const char *>> lines;
+  for (const char *p = begin; p < stop;) {
+    const char *eol = static_cast<const char *>(std::memchr(p, '\n', stop - p));
+    const char *lineEnd = eol ? eol : stop;
+    lines.emplace_back(p, lineEnd);
+    p = eol ? eol + 1 : stop;
+  }
+  std::vector<int64_t> lineCounts = allGather(int64_t(lines.size()));
+  int64_t firstLine = 1;
+  for (int32_t r = 0; r < rank(); ++r)
+    firstLine += lineCounts[r];
+  // The columns are the first non-blank line's, after a header of names
+  // (line 1 when it is not all numbers): the first share that has one
+  // says.
+  int64_t myCols = -1;
+  size_t skip = 0; // A header line of this share.
+  for (size_t i = 0; i < lines.size() && myCols < 0; ++i) {
+    auto [lb, le] = lines[i];
+    if (!hasContent(lb, le))
+      continue;
+    int64_t cols = 1 + std::count(lb, le, ',');
+    std::vector<double> probe(cols);
+    if (!parseRow(lb, le, cols, probe.data()).ok() && firstLine + i == 1) {
+      skip = 1;
+      continue;
+    }
+    myCols = cols;
+  }
+  std::vector<int64_t> firstCols = allGather(myCols);
+  int64_t cols = 0;
+  for (int64_t c : firstCols)
+    if (c >= 0) {
+      cols = c;
+      break;
+    }
+  // Parse this share's rows.
+  std::vector<double> cells;
+  int64_t parsed = 0;
+  for (size_t i = skip; i < lines.size(); ++i) {
+    auto [lb, le] = lines[i];
+    if (!hasContent(lb, le))
+      continue;
+    cells.resize((parsed + 1) * cols);
+    RowProblem problem = parseRow(lb, le, cols, cells.data() + parsed * cols);
+    if (!problem.ok()) {
+      int64_t line = firstLine + static_cast<int64_t>(i);
+      if (problem.badColumn == 0)
+        return located(path, line,
+                       "expected " + std::to_string(cols) +
+                           " values as in the first row, found " +
+                           std::to_string(problem.fields));
+      return located(path, line,
+                     "column " + std::to_string(problem.badColumn) +
+                         ": expected a number");
+    }
+    ++parsed;
+  }
+  std::vector<int64_t> rowCounts = allGather(parsed);
+  int64_t rows = 0, myFirstRow = 0;
+  for (int32_t r = 0; r < size(); ++r) {
+    if (r == rank())
+      myFirstRow = rows;
+    rows += rowCounts[r];
+  }
+  // Each rank's rows go to their holders: contiguous ranges both ways.
+  int32_t ranks = size();
+  std::vector<int64_t> sendCounts(ranks, 0), sendOffsets(ranks, 0),
+      receiveCounts(ranks, 0), receiveOffsets(ranks, 0);
+  int64_t myBegin = rowBegin(rows, rank()), myCount = rowCount(rows, rank());
+  int64_t from = 0;
+  for (int32_t r = 0; r < ranks; ++r) {
+    int64_t holderBegin = rowBegin(rows, r);
+    int64_t holderEnd = holderBegin + rowCount(rows, r);
+    int64_t lo = std::max(myFirstRow, holderBegin);
+    int64_t hi = std::min(myFirstRow + parsed, holderEnd);
+    sendOffsets[r] = (lo - myFirstRow) * cols * 8;
+    sendCounts[r] = hi > lo ? (hi - lo) * cols * 8 : 0;
+    // What rank r parsed of this rank's rows.
+    lo = std::max(from, myBegin);
+    hi = std::min(from + rowCounts[r], myBegin + myCount);
+    receiveOffsets[r] = (lo - myBegin) * cols * 8;
+    receiveCounts[r] = hi > lo ? (hi - lo) * cols * 8 : 0;
+    from += rowCounts[r];
+  }
+  result = Matrix();
+  result.rows = myCount;
+  result.cols = cols;
+  result.data.assign(myCount * cols, 0.0);
+  allToAll(cells.data(), sendCounts, sendOffsets, result.data.data(),
+           receiveCounts, receiveOffsets);
+  return "";
+}
+
+/// This rank's rows of a binary matrix file, at their offset.
+std::string readBinaryBlock(const std::string &path, Matrix &result) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return path + ": cannot open the file for reading";
+  int64_t rows = 0, cols = 0;
+  if (std::string error = readBinaryHeader(path, in, rows, cols);
+      !error.empty())
+    return error;
+  int64_t begin = rowBegin(rows, rank()), count = rowCount(rows, rank());
+  result = Matrix();
+  result.rows = count;
+  result.cols = cols;
+  result.data.assign(count * cols, 0.0);
+  in.seekg(static_cast<std::streamoff>(24 + begin * cols * 8));
+  if (count * cols &&
+      !in.read(reinterpret_cast<char *>(result.data.data()),
+               static_cast<std::streamsize>(count * cols * 8)))
+    return path + ": expected " + std::to_string(rows * cols) +
+           " cells, found fewer";
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix Market and text-cell: entries
+//===----------------------------------------------------------------------===//
+
+/// This rank's rows of a coordinate file as a CSR block: its share of the
+/// entry lines parsed, each entry sent to the rank holding its row, then
+/// the sequential reader's rules (a row's entries by column, the last
+/// assignment of a cell winning, zeros dropped).
+std::string readCoordinateBlock(const std::string &path, FileFormat format,
+                                StatedShape stated, CsrMatrix &result) {
+  int64_t rows = 0, cols = 0, stated_entries = -1;
+  bool pattern = false;
+  std::string symmetry = "general";
+  std::streamoff start = 0;
+  int64_t headerLines = 0;
+  if (format == AMLS_FILE_MATRIX_MARKET) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      return path + ": cannot open the file for reading";
+    MatrixMarketHeader header;
+    std::string error = parseMatrixMarketHeader(in, path, header, headerLines);
+    if (!error.empty())
+      return error;
+    if (!header.coordinate)
+      return path + ": a distributed read takes Matrix Market coordinate "
+                    "files; this one is an array (write it as coordinate or "
+                    "CSV)";
+    rows = header.rows;
+    cols = header.cols;
+    stated_entries = header.entries;
+    pattern = header.field == "pattern";
+    symmetry = header.symmetry;
+    start = in.tellg();
+  } else {
+    std::string error = textFileShape(path, stated.rows, stated.cols, rows, cols);
+    if (!error.empty())
+      return error;
+  }
+  entry_lines::MappedFile file(path);
+  const char *data = file.base ? file.base : "";
+  const char *end = data + file.size;
+  auto [begin, stop] = shareOfLines(data + std::min<size_t>(start, file.size),
+                                    end);
+  // Line numbers for messages: this share's first line follows the lines
+  // of the shares before it.
+  int64_t myLines = std::count(begin, stop, '\n');
+  if (stop > begin && stop[-1] != '\n')
+    ++myLines;
+  std::vector<int64_t> lineCounts = allGather(myLines);
+  int64_t firstLine = headerLines + 1;
+  for (int32_t r = 0; r < rank(); ++r)
+    firstLine += lineCounts[r];
+  int32_t ranks = size();
+  std::vector<std::vector<Entry>> outgoing(ranks);
+  int64_t listed = 0, lineIndex = 0;
+  std::string problem;
+  for (const char *p = begin; p < stop && problem.empty(); ++lineIndex) {
+    const char *lineBegin = p;
+    int64_t r = 0, c = 0;
+    double v = 0;
+    entry_lines::Line kind = entry_lines::parseLine(p, stop, pattern, r, c, v);
+    if (kind == entry_lines::Line::Skipped)
+      continue;
+    if (kind == entry_lines::Line::Unsupported || r < 1 || c < 1 || r > rows ||
+        c > cols) {
+      const char *eol = static_cast<const char *>(
+          std::memchr(lineBegin, '\n', stop - lineBegin));
+      std::string text(lineBegin, eol ? eol : stop);
+      problem = kind == entry_lines::Line::Unsupported
+                    ? "expected an entry '<row> <column>" +
+                          std::string(pattern ? "" : " <value>") +
+                          "', found " + quoted(text)
+                    : "the entry " + quoted(text) + " lies outside the " +
+                          std::to_string(rows) + "x" + std::to_string(cols) +
+                          " matrix";
+      break;
+    }
+    ++listed;
+    outgoing[ownerOf(r - 1, rows)].push_back({r - 1, c - 1, v});
+    if (symmetry != "general" && r != c) {
+      double mirrored = symmetry == "skew-symmetric" ? -v : v;
+      outgoing[ownerOf(c - 1, rows)].push_back({c - 1, r - 1, mirrored});
+    }
+  }
+  if (!problem.empty())
+    return located(path, firstLine + lineIndex, problem);
+  if (stated_entries >= 0) {
+    int64_t total = allReduceSum(listed);
+    if (total != stated_entries)
+      return path + ": expected " + std::to_string(stated_entries) +
+             " entries as the size line states, found " + std::to_string(total);
+  }
+  // Counts first, then the entries.
+  std::vector<int64_t> sendCounts(ranks), sendOffsets(ranks),
+      receiveCounts(ranks), receiveOffsets(ranks);
+  std::vector<Entry> flat;
+  for (int32_t r = 0; r < ranks; ++r) {
+    sendOffsets[r] = static_cast<int64_t>(flat.size() * sizeof(Entry));
+    sendCounts[r] = static_cast<int64_t>(outgoing[r].size() * sizeof(Entry));
+    flat.insert(flat.end(), outgoing[r].begin(), outgoing[r].end());
+    std::vector<Entry>().swap(outgoing[r]);
+  }
+  receiveCounts = exchangeCounts(sendCounts);
+  int64_t incoming = 0;
+  for (int32_t r = 0; r < ranks; ++r) {
+    receiveOffsets[r] = incoming;
+    incoming += receiveCounts[r];
+  }
+  std::vector<Entry> mine(incoming / sizeof(Entry));
+  allToAll(flat.data(), sendCounts, sendOffsets, mine.data(), receiveCounts,
+           receiveOffsets);
+  // Entries arrived in rank order, which is file order: a stable sort keeps
+  // the last assignment of a cell last.
+  int64_t firstRow = rowBegin(rows, rank());
+  std::stable_sort(mine.begin(), mine.end(), [](const Entry &a, const Entry &b) {
+    return a.row != b.row ? a.row < b.row : a.col < b.col;
+  });
+  result = CsrMatrix();
+  result.rows = rowCount(rows, rank());
+  result.cols = cols;
+  result.rowptr.assign(result.rows + 1, 0);
+  for (size_t e = 0; e < mine.size(); ++e) {
+    if (e + 1 < mine.size() && mine[e + 1].row == mine[e].row &&
+        mine[e + 1].col == mine[e].col)
+      continue; // A later assignment of the cell wins.
+    if (mine[e].value == 0.0)
+      continue;
+    result.colidx.push_back(static_cast<int32_t>(mine[e].col));
+    result.values.push_back(mine[e].value);
+    ++result.rowptr[mine[e].row - firstRow + 1];
+  }
+  for (int64_t r = 0; r < result.rows; ++r)
+    result.rowptr[r + 1] += result.rowptr[r];
+  return "";
+}
+
+/// This rank's rows of `path` as a dense block, any format.
+std::string readDenseBlock(const std::string &path, FileFormat format,
+                           StatedShape stated, Matrix &result) {
+  if (format == AMLS_FILE_CSV)
+    return readCSVBlock(path, result);
+  if (format == AMLS_FILE_BINARY)
+    return readBinaryBlock(path, result);
+  CsrMatrix csr;
+  std::string error = readCoordinateBlock(path, format, stated, csr);
+  if (!error.empty())
+    return error;
+  result = Matrix();
+  result.rows = csr.rows;
+  result.cols = csr.cols;
+  result.data.assign(csr.rows * csr.cols, 0.0);
+  for (int64_t r = 0; r < csr.rows; ++r)
+    for (int64_t k = csr.rowptr[r]; k < csr.rowptr[r + 1]; ++k)
+      result.at(r, csr.colidx[k]) = csr.values[k];
+  return "";
+}
+
+} // namespace
+
+extern "C" int64_t amls_rt_dist_file_rows(const char *path, int32_t format,
+                                          int64_t rows, int64_t cols,
+                                          const char *where) {
+  std::string error;
+  int64_t count = 0;
+  {
+    PendingBlock &p = pending();
+    std::lock_guard<std::mutex> guard(p.mutex);
+    p.path = path;
+    error = readDenseBlock(path, static_cast<FileFormat>(format),
+                           StatedShape{rows, cols}, p.block);
+    count = p.block.rows;
+    if (!error.empty())
+      p.path.clear();
+  }
+  if (!error.empty())
+    fail(problemAt(where, error));
+  return count;
+}
+
+extern "C" int64_t amls_rt_dist_file_cols(const char *path, int32_t format,
+                                          int64_t rows, int64_t cols,
+                                          const char *where) {
+  PendingBlock &p = pending();
+  std::lock_guard<std::mutex> guard(p.mutex);
+  if (p.path != path)
+    fail(problemAt(where, std::string(path) +
+                              ": its columns were asked for before its rows"));
+  return p.block.cols;
+}
+
+extern "C" void _mlir_ciface_amls_rt_dist_read(AmlsMatrixF64 *dest,
+                                               const char *path, int32_t,
+                                               const char *where) {
+  PendingBlock &p = pending();
+  std::string error;
+  {
+    std::lock_guard<std::mutex> guard(p.mutex);
+    if (p.path != path || p.block.rows != dest->sizes[0] ||
+        p.block.cols != dest->sizes[1]) {
+      error = std::string(path) + ": the block read differs from its sizes";
+    } else {
+      double *cells = dest->aligned + dest->offset;
+      for (int64_t r = 0; r < p.block.rows; ++r)
+        for (int64_t c = 0; c < p.block.cols; ++c)
+          cells[r * dest->strides[0] + c * dest->strides[1]] =
+              p.block.at(r, c);
+      p.block = Matrix();
+      p.path.clear();
+    }
+  }
+  if (!error.empty())
+    fail(problemAt(where, error));
+}
+
+extern "C" void *amls_rt_dist_csr_read(const char *path, int32_t format,
+                                       int64_t rows, int64_t cols,
+                                       const char *where) {
+  auto fileFormat = static_cast<FileFormat>(format);
+  auto *csr = new CsrMatrix();
+  std::string error;
+  if (fileFormat == AMLS_FILE_MATRIX_MARKET || fileFormat == AMLS_FILE_TEXT) {
+    error = readCoordinateBlock(path, fileFormat, StatedShape{rows, cols}, *csr);
+  } else {
+    Matrix dense;
+    error = readDenseBlock(path, fileFormat, StatedShape{rows, cols}, dense);
+    if (error.empty()) {
+      csr->rows = dense.rows;
+      csr->cols = dense.cols;
+      csr->rowptr.assign(dense.rows + 1, 0);
+      for (int64_t r = 0; r < dense.rows; ++r) {
+        for (int64_t c = 0; c < dense.cols; ++c)
+          if (double v = dense.at(r, c); v != 0.0) {
+            csr->colidx.push_back(static_cast<int32_t>(c));
+            csr->values.push_back(v);
+          }
+        csr->rowptr[r + 1] = static_cast<int64_t>(csr->values.size());
+      }
+    }
+  }
+  if (!error.empty()) {
+    delete csr;
+    fail(problemAt(where, error));
+  }
+  return csr;
+}

@@ -1,0 +1,479 @@
+//===- Distribute.cpp - Plan an SPMD run over MPI ranks -------------------===//
+//
+// --amls-distribute: which matrices are split by blocks of rows over the
+// ranks of a distributed run, and the distributed form of each op that
+// reads a block (SystemDS's distributed operators, seed 001). The analysis
+// is a forward fixed point over the program in which a value is replicated
+// (RowValueKind::Side), a block of rows (Rows) or the transpose of one
+// (TransposedRows); loops and branches join their paths, a block winning
+// over a replicated value. Each op's form is the answer of its
+// RowLocalityInterface (lib/Dialect/AMLSRowLocality.cpp), the definition
+// the Row fusion template uses, plus the rules of the physical products
+// that template does not take (tsmm, mmchain, nnz) and of conversions.
+// The rewrite then makes the forms explicit: amls.all_reduce after a
+// partial result, amls.all_gather_rows before an op that needs other
+// ranks' rows, amls.local_rows where a replicated matrix meets blocks, and
+// `?` row counts on the blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Dialect/AMLSOps.h"
+#include "AMLS/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVectorExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::amls {
+#define GEN_PASS_DEF_AMLSDISTRIBUTE
+#include "AMLS/Transforms/Passes.h.inc"
+} // namespace mlir::amls
+
+using namespace mlir;
+using namespace mlir::amls;
+
+namespace {
+
+using Kind = RowValueKind;
+
+/// A block wins over a replicated value where paths join: the replicated
+/// one then enters as its block.
+Kind join(Kind a, Kind b) {
+  if (a == b || b == Kind::Side)
+    return a;
+  if (a == Kind::Side)
+    return b;
+  return Kind::Rows;
+}
+
+bool isBlock(Kind kind) {
+  return kind == Kind::Rows || kind == Kind::TransposedRows;
+}
+
+/// What the planner decided for one op that reads a block.
+struct OpForm {
+  /// Row-local: results are `resultKind` (Partial: combined by `combiner`).
+  bool rowLocal = true;
+  Kind resultKind = Kind::Side;
+  AggKind combiner = AggKind::Sum;
+  /// Operands (by number) that enter as their block (amls.local_rows).
+  SmallVector<unsigned> localOperands;
+  /// Operands that enter as their block of columns: t(local_rows(t(x))).
+  SmallVector<unsigned> localColumnOperands;
+  StringRef reason;
+};
+
+class DistributionPlanner {
+public:
+  DistributionPlanner(ModuleOp module, int64_t minCells)
+      : module(module), minCells(minCells) {}
+
+  void analyze() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      module.walk([&](Operation *op) { changed |= visit(op); });
+    }
+  }
+
+  void rewrite(bool explain);
+
+private:
+  Kind kindOf(Value value) const {
+    auto it = kinds.find(value);
+    return it == kinds.end() ? Kind::Side : it->second;
+  }
+  /// Raises the kind of `value`; whether it changed.
+  bool raise(Value value, Kind kind) {
+    if (!isa<MatrixType>(value.getType()) || kind == Kind::Side)
+      return false;
+    Kind old = kindOf(value);
+    Kind joined = join(old, kind);
+    if (joined == old && kinds.count(value))
+      return false;
+    kinds[value] = joined;
+    return true;
+  }
+  bool raiseAll(ValueRange values, ArrayRef<Kind> from) {
+    bool changed = false;
+    for (auto [value, kind] : llvm::zip(values, from))
+      changed |= raise(value, kind);
+    return changed;
+  }
+  SmallVector<Kind> kindsOf(ValueRange values) const {
+    return llvm::map_to_vector(values, [&](Value v) { return kindOf(v); });
+  }
+
+  bool visit(Operation *op);
+  OpForm formOf(Operation *op) const;
+  bool isPartitionedRead(ReadOp read) const {
+    MatrixType type = read.getType();
+    std::optional<int64_t> cells = type.getNumElements();
+    // Unknown sizes count as large; a single row is not worth splitting.
+    return type.getRows() != 1 && (!cells || *cells >= minCells);
+  }
+
+  ModuleOp module;
+  int64_t minCells;
+  DenseMap<Value, Kind> kinds;
+};
+
+bool DistributionPlanner::visit(Operation *op) {
+  if (auto read = dyn_cast<ReadOp>(op))
+    return isPartitionedRead(read) ? raise(read.getResult(), Kind::Rows)
+                                   : false;
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    bool changed = false;
+    auto yielded = loop.getBody()->getTerminator()->getOperands();
+    for (auto [init, arg, result, next] :
+         llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                   loop.getResults(), yielded)) {
+      Kind kind = join(kindOf(init), kindOf(next));
+      changed |= raise(arg, kind) | raise(result, kind);
+    }
+    return changed;
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    bool changed = false;
+    auto yielded = loop.getYieldOp().getOperands();
+    for (auto [init, arg, next] :
+         llvm::zip(loop.getInits(), loop.getBeforeArguments(), yielded))
+      changed |= raise(arg, join(kindOf(init), kindOf(next)));
+    auto forwarded = loop.getConditionOp().getArgs();
+    changed |= raiseAll(loop.getAfterArguments(), kindsOf(forwarded));
+    changed |= raiseAll(loop.getResults(), kindsOf(forwarded));
+    return changed;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    if (branch.getNumResults() == 0)
+      return false;
+    SmallVector<Kind> joined = kindsOf(branch.thenYield().getOperands());
+    if (!branch.getElseRegion().empty())
+      for (auto [kind, other] :
+           llvm::zip(joined, kindsOf(branch.elseYield().getOperands())))
+        kind = join(kind, other);
+    return raiseAll(branch.getResults(), joined);
+  }
+  if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>() ||
+      op->getNumResults() == 0)
+    return false;
+  if (!llvm::any_of(op->getOperands(),
+                    [&](Value v) { return isBlock(kindOf(v)); }))
+    return false;
+  OpForm form = formOf(op);
+  if (!form.rowLocal || form.resultKind == Kind::Partial)
+    return false; // Replicated results.
+  bool changed = false;
+  for (Value result : op->getResults())
+    changed |= raise(result, form.resultKind);
+  return changed;
+}
+
+OpForm DistributionPlanner::formOf(Operation *op) const {
+  OpForm form;
+  SmallVector<Kind> operandKinds = kindsOf(op->getOperands());
+  auto notRowLocal = [&](StringRef reason) {
+    form.rowLocal = false;
+    form.reason = reason;
+    return form;
+  };
+  auto partialSum = [&] {
+    form.resultKind = Kind::Partial;
+    form.combiner = AggKind::Sum;
+    return form;
+  };
+  // The whole matrix's row count: a constant or one all-reduce.
+  if (isa<NRowOp>(op)) {
+    form.resultKind = Kind::NumRows;
+    return form;
+  }
+  if (isa<ConvertOp, CastOp>(op)) {
+    form.resultKind = operandKinds[0];
+    return form;
+  }
+  if (auto tsmm = dyn_cast<TsmmOp>(op)) {
+    if (tsmm.getSide() == TsmmSide::Left)
+      return partialSum();
+    return notRowLocal("X %*% t(X) pairs rows of different ranks");
+  }
+  if (auto chain = dyn_cast<MMChainOp>(op)) {
+    if (operandKinds[0] == Kind::Rows && operandKinds[1] == Kind::Side &&
+        (!chain.getWeights() || operandKinds[2] == Kind::Rows))
+      return partialSum();
+    return notRowLocal("a chain t(X) %*% (w * (X %*% v)) needs X and w "
+                       "split alike and v replicated");
+  }
+  if (isa<NnzOp>(op) && operandKinds[0] == Kind::Rows)
+    return partialSum();
+  // A product that sums over the rows of a block takes the matching rows
+  // of a replicated operand: t(block) %*% v with v's block of rows, and
+  // u %*% block with u's block of columns (SelectFormats writes G %*% p
+  // with G = t(A), A CSR, as t(t(p) %*% A)).
+  if (auto product = dyn_cast<MatmulOp>(op)) {
+    unsigned lhs = product.getLhsMutable().getOperandNumber();
+    unsigned rhs = product.getRhsMutable().getOperandNumber();
+    auto lhsType = cast<MatrixType>(product.getLhs().getType());
+    auto rhsType = cast<MatrixType>(product.getRhs().getType());
+    bool inner = !ShapedType::isDynamic(lhsType.getCols()) &&
+                 lhsType.getCols() == rhsType.getRows();
+    if (inner && operandKinds[lhs] == Kind::TransposedRows &&
+        operandKinds[rhs] == Kind::Side) {
+      operandKinds[rhs] = Kind::Rows;
+      form.localOperands.push_back(rhs);
+    } else if (inner && operandKinds[lhs] == Kind::Side &&
+               operandKinds[rhs] == Kind::Rows) {
+      operandKinds[lhs] = Kind::TransposedRows;
+      form.localColumnOperands.push_back(lhs);
+    }
+  }
+  // A replicated matrix meeting blocks cell by cell enters as its block.
+  if (isa<ElementwiseOpInterface>(op)) {
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      auto type = dyn_cast<MatrixType>(operand.getType());
+      if (type && operandKinds[i] == Kind::Side && type.getRows() != 1) {
+        operandKinds[i] = Kind::Rows;
+        form.localOperands.push_back(i);
+      }
+    }
+  }
+  RowLocality locality = getRowLocality(op, operandKinds);
+  if (!locality.isRowLocal()) {
+    form.localOperands.clear();
+    form.localColumnOperands.clear();
+    return notRowLocal(locality.getReason());
+  }
+  form.resultKind = locality.getResultKind();
+  form.combiner = locality.getCombiner();
+  return form;
+}
+
+/// `type` as a block of rows (or, transposed, of columns).
+Type blockType(Type type, Kind kind) {
+  auto matrix = dyn_cast<MatrixType>(type);
+  if (!matrix)
+    return type;
+  if (kind == Kind::Rows)
+    return matrix.withShape(ShapedType::kDynamic, matrix.getCols());
+  if (kind == Kind::TransposedRows)
+    return matrix.withShape(matrix.getRows(), ShapedType::kDynamic);
+  return type;
+}
+
+std::string describe(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getLoc() << ": '" << op->getName() << "'";
+  return text;
+}
+
+void DistributionPlanner::rewrite(bool explain) {
+  MLIRContext *context = module.getContext();
+  auto note = [&](Operation *op, const Twine &form) {
+    if (explain)
+      llvm::errs() << "amls-distribute: " << describe(op) << ": " << form
+                   << "\n";
+  };
+  // The whole matrix of a block, for an op that needs other ranks' rows;
+  // dense, as the gather has no CSR kernel.
+  auto gathered = [&](OpBuilder &b, Location loc, Value block) -> Value {
+    auto whole = cast<MatrixType>(block.getType());
+    Value input = block;
+    if (whole.getFormat() == MatrixFormat::CSR) {
+      whole = whole.withFormat(MatrixFormat::Dense);
+      input = ConvertOp::create(b, loc, blockType(whole, Kind::Rows), block);
+    }
+    return AllGatherRowsOp::create(b, loc, whole, input);
+  };
+  auto localRows = [&](OpBuilder &b, Location loc, Value whole) -> Value {
+    auto type = cast<MatrixType>(whole.getType());
+    if (type.getFormat() == MatrixFormat::CSR) {
+      type = type.withFormat(MatrixFormat::Dense);
+      whole = ConvertOp::create(b, loc, type, whole);
+    }
+    return LocalRowsOp::create(b, loc, blockType(type, Kind::Rows), whole);
+  };
+
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      if (kindOf(read.getResult()) == Kind::Rows)
+        note(op, "each rank reads its own rows");
+      continue;
+    }
+    // Replicated values carried into blocks enter as their blocks.
+    auto enterAsBlocks = [&](OpBuilder &at, ValueRange values,
+                             ArrayRef<Kind> targets, Operation *user,
+                             unsigned firstOperand) {
+      for (auto [i, pair] : llvm::enumerate(llvm::zip(values, targets))) {
+        auto [value, target] = pair;
+        if (target == Kind::Rows && kindOf(value) == Kind::Side &&
+            isa<MatrixType>(value.getType()))
+          user->setOperand(firstOperand + i,
+                           localRows(at, value.getLoc(), value));
+      }
+    };
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      enterAsBlocks(b, loop.getInitArgs(),
+                    kindsOf(loop.getRegionIterArgs()), op,
+                    loop.getNumControlOperands());
+      Operation *yield = loop.getBody()->getTerminator();
+      OpBuilder at(yield);
+      enterAsBlocks(at, yield->getOperands(),
+                    kindsOf(loop.getRegionIterArgs()), yield, 0);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      enterAsBlocks(b, loop.getInits(), kindsOf(loop.getBeforeArguments()),
+                    op, 0);
+      Operation *yield = loop.getYieldOp();
+      OpBuilder at(yield);
+      enterAsBlocks(at, yield->getOperands(),
+                    kindsOf(loop.getBeforeArguments()), yield, 0);
+      continue;
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+        if (!region->empty()) {
+          Operation *yield = region->front().getTerminator();
+          OpBuilder at(yield);
+          enterAsBlocks(at, yield->getOperands(),
+                        kindsOf(branch.getResults()), yield, 0);
+        }
+      continue;
+    }
+    bool readsBlock = llvm::any_of(
+        op->getOperands(), [&](Value v) { return isBlock(kindOf(v)); });
+    if (!readsBlock)
+      continue;
+    // What leaves a function, and everything that is not row-local, takes
+    // the whole matrices.
+    bool regionOp = op->getNumRegions() > 0;
+    OpForm form;
+    if (op->hasTrait<OpTrait::IsTerminator>() || regionOp ||
+        op->getNumResults() == 0)
+      form.rowLocal = false,
+      form.reason = op->getNumResults() == 0 && !regionOp &&
+                            !op->hasTrait<OpTrait::IsTerminator>()
+                        ? "it prints or writes the whole matrix"
+                        : "its regions or users need the whole matrix";
+    else
+      form = formOf(op);
+    if (isa<scf::YieldOp, scf::ConditionOp>(op))
+      continue; // Carried by the loop or branch (above).
+    if (!form.rowLocal) {
+      note(op, "all-gather of its row-partitioned operands (not row-local: " +
+                   form.reason + ")");
+      for (OpOperand &operand : op->getOpOperands()) {
+        Kind kind = kindOf(operand.get());
+        if (kind == Kind::Rows) {
+          operand.set(gathered(b, loc, operand.get()));
+        } else if (kind == Kind::TransposedRows) {
+          // t(block): gather the block, transpose the whole.
+          auto transpose = operand.get().getDefiningOp<TransposeOp>();
+          Value whole = gathered(b, loc, transpose.getInput());
+          operand.set(TransposeOp::create(
+              b, loc, cast<MatrixType>(transpose.getType())
+                          .withFormat(cast<MatrixType>(whole.getType())
+                                          .getFormat()),
+              whole));
+        }
+      }
+      continue;
+    }
+    for (unsigned i : form.localOperands)
+      op->setOperand(i, localRows(b, loc, op->getOperand(i)));
+    for (unsigned i : form.localColumnOperands) {
+      auto type = cast<MatrixType>(op->getOperand(i).getType());
+      Value columns = TransposeOp::create(
+          b, loc, type.withShape(type.getCols(), type.getRows()),
+          op->getOperand(i));
+      Value block = localRows(b, loc, columns);
+      auto blockRows = cast<MatrixType>(block.getType());
+      op->setOperand(i, TransposeOp::create(
+                            b, loc,
+                            blockRows.withShape(blockRows.getCols(),
+                                                ShapedType::kDynamic),
+                            block));
+    }
+    if (auto nrow = dyn_cast<NRowOp>(op)) {
+      // The whole matrix's row count, from its type or summed over the
+      // ranks.
+      int64_t rows = cast<MatrixType>(nrow.getInput().getType()).getRows();
+      b.setInsertionPointAfter(op);
+      Value whole;
+      if (!ShapedType::isDynamic(rows)) {
+        whole = arith::ConstantIndexOp::create(b, loc, rows);
+        note(op, "the whole matrix's row count, " + Twine(rows));
+      } else {
+        whole = AllReduceOp::create(b, loc, nrow.getType(), nrow.getResult(),
+                                    AggKind::Sum);
+        note(op, "the blocks' row counts, then all-reduce sum");
+      }
+      nrow.getResult().replaceAllUsesExcept(whole, whole.getDefiningOp());
+      continue;
+    }
+    if (form.resultKind == Kind::Partial) {
+      b.setInsertionPointAfter(op);
+      for (Value result : op->getResults()) {
+        Value input = result;
+        Type type = result.getType();
+        if (auto matrix = dyn_cast<MatrixType>(type);
+            matrix && matrix.getFormat() == MatrixFormat::CSR) {
+          type = matrix.withFormat(MatrixFormat::Dense);
+          input = ConvertOp::create(b, loc, type, result);
+        }
+        auto reduce =
+            AllReduceOp::create(b, loc, type, input, form.combiner);
+        result.replaceAllUsesExcept(reduce.getResult(),
+                                    input.getDefiningOp() == op
+                                        ? reduce.getOperation()
+                                        : input.getDefiningOp());
+      }
+      note(op, "local partial result per block, then all-reduce " +
+                   stringifyAggKind(form.combiner));
+      continue;
+    }
+    note(op, form.resultKind == Kind::Rows
+                 ? "local on each block of rows"
+                 : (form.resultKind == Kind::TransposedRows
+                        ? "local: the transpose of each block"
+                        : "replicated: the same on every rank"));
+  }
+
+  // Blocks have the row count of their rank: `?` in the IR, recorded on
+  // their producers.
+  StringRef attrName = AMLSDialect::getRowPartitionedAttrName();
+  for (auto [value, kind] : kinds) {
+    if (!isBlock(kind))
+      continue;
+    value.setType(blockType(value.getType(), kind));
+  }
+  module.walk([&](Operation *op) {
+    SmallVector<int64_t> partitioned;
+    for (OpResult result : op->getResults())
+      if (kindOf(result) == Kind::Rows)
+        partitioned.push_back(result.getResultNumber());
+    if (!partitioned.empty())
+      op->setAttr(attrName, DenseI64ArrayAttr::get(context, partitioned));
+  });
+}
+
+struct DistributePass
+    : public amls::impl::AMLSDistributeBase<DistributePass> {
+  using AMLSDistributeBase::AMLSDistributeBase;
+
+  void runOnOperation() override {
+    DistributionPlanner planner(getOperation(), minCells);
+    planner.analyze();
+    planner.rewrite(explain);
+  }
+};
+
+} // namespace

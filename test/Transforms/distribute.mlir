@@ -1,0 +1,148 @@
+// RUN: amls-opt %s -split-input-file -amls-distribute=min-cells=0 | FileCheck %s
+// RUN: amls-opt %s -split-input-file -amls-distribute="min-cells=0 explain" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: amls-opt %s -split-input-file -amls-distribute=min-cells=20000 | FileCheck %s --check-prefix=SMALL
+
+// SystemDS's distributed operators on a row-partitioned X (seed 001):
+// X %*% p and element-wise ops of aligned blocks are local, t(X) %*% r and
+// a full sum end in one all-reduce, nrow(X) is the whole matrix's count.
+// CHECK-LABEL: func @gradient
+// CHECK: %[[X:.*]] = amls.read "X.csv" csv {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x10xf64>
+// CHECK: %[[Y:.*]] = amls.read "y.csv" csv {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x1xf64>
+// CHECK: %[[XP:.*]] = amls.matmul %[[X]], %{{.*}} {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x10xf64>, !amls.matrix<10x1xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[R:.*]] = amls.sub %[[XP]], %[[Y]] {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x1xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[T:.*]] = amls.transpose %[[X]] : !amls.matrix<?x10xf64> -> !amls.matrix<10x?xf64>
+// CHECK: %[[G:.*]] = amls.matmul %[[T]], %[[R]] : !amls.matrix<10x?xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<10x1xf64>
+// CHECK: %[[GS:.*]] = amls.all_reduce sum %[[G]] : !amls.matrix<10x1xf64>
+// CHECK: %[[S:.*]] = amls.agg sum all %[[R]]
+// CHECK: %[[SS:.*]] = amls.all_reduce sum %[[S]] : f64
+// CHECK: %[[N:.*]] = arith.constant 1001 : index
+// CHECK: return %[[GS]], %[[SS]], %[[N]]
+// EXPLAIN: amls-distribute: {{.*}}'amls.read': each rank reads its own rows
+// EXPLAIN: 'amls.matmul': local on each block of rows
+// EXPLAIN: 'amls.sub': local on each block of rows
+// EXPLAIN: 'amls.transpose': local: the transpose of each block
+// EXPLAIN: 'amls.matmul': local partial result per block, then all-reduce sum
+// EXPLAIN: 'amls.agg': local partial result per block, then all-reduce sum
+// EXPLAIN: 'amls.nrow': the whole matrix's row count, 1001
+// A 1001x10 matrix has fewer cells than the threshold: replicated.
+// SMALL-LABEL: func @gradient
+// SMALL-NOT: amls.row_partitioned
+// SMALL-NOT: amls.all_reduce
+func.func @gradient(%p: !amls.matrix<10x1xf64>) -> (!amls.matrix<10x1xf64>, f64, index) {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %y = amls.read "y.csv" csv : !amls.matrix<1001x1xf64>
+  %Xp = amls.matmul %X, %p : !amls.matrix<1001x10xf64>, !amls.matrix<10x1xf64> -> !amls.matrix<1001x1xf64>
+  %r = amls.sub %Xp, %y : !amls.matrix<1001x1xf64>, !amls.matrix<1001x1xf64> -> !amls.matrix<1001x1xf64>
+  %Xt = amls.transpose %X : !amls.matrix<1001x10xf64> -> !amls.matrix<10x1001xf64>
+  %g = amls.matmul %Xt, %r : !amls.matrix<10x1001xf64>, !amls.matrix<1001x1xf64> -> !amls.matrix<10x1xf64>
+  %s = amls.agg sum all %r : !amls.matrix<1001x1xf64> -> f64
+  %n = amls.nrow %X : !amls.matrix<1001x10xf64>
+  return %g, %s, %n : !amls.matrix<10x1xf64>, f64, index
+}
+
+// -----
+
+// tsmm and column aggregates end in an all-reduce of their kind; a row
+// aggregate stays a block; a replicated matrix of the blocks' row count
+// meets them as its own block (no communication).
+// CHECK-LABEL: func @gram
+// CHECK: %[[X:.*]] = amls.read
+// CHECK: %[[GRAM:.*]] = amls.tsmm left %[[X]] : !amls.matrix<?x10xf64> -> !amls.matrix<10x10xf64>
+// CHECK: amls.all_reduce sum %[[GRAM]] : !amls.matrix<10x10xf64>
+// CHECK: %[[MAX:.*]] = amls.agg max col %[[X]] : !amls.matrix<?x10xf64> -> !amls.matrix<1x10xf64>
+// CHECK: amls.all_reduce max %[[MAX]] : !amls.matrix<1x10xf64>
+// CHECK: %[[ROWS:.*]] = amls.agg sum row %[[X]] {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x10xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[ONES:.*]] = amls.fill
+// CHECK: %[[BLOCK:.*]] = amls.local_rows %[[ONES]] : !amls.matrix<1001x1xf64> -> !amls.matrix<?x1xf64>
+// CHECK: amls.add %[[ROWS]], %[[BLOCK]] {amls.row_partitioned = array<i64: 0>}
+// EXPLAIN: 'amls.tsmm': local partial result per block, then all-reduce sum
+// EXPLAIN: 'amls.agg': local partial result per block, then all-reduce max
+// EXPLAIN: 'amls.agg': local on each block of rows
+// EXPLAIN: 'amls.add': local on each block of rows
+// EXPLAIN: 'amls.write': all-gather of its row-partitioned operands (not row-local: it prints or writes the whole matrix)
+func.func @gram() -> (!amls.matrix<10x10xf64>, !amls.matrix<1x10xf64>) {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %gram = amls.tsmm left %X : !amls.matrix<1001x10xf64> -> !amls.matrix<10x10xf64>
+  %max = amls.agg max col %X : !amls.matrix<1001x10xf64> -> !amls.matrix<1x10xf64>
+  %rows = amls.agg sum row %X : !amls.matrix<1001x10xf64> -> !amls.matrix<1001x1xf64>
+  %one = arith.constant 1.0 : f64
+  %c1 = arith.constant 1 : index
+  %c1001 = arith.constant 1001 : index
+  %ones = amls.fill %one, %c1001, %c1 : f64 -> !amls.matrix<1001x1xf64>
+  %sum = amls.add %rows, %ones : !amls.matrix<1001x1xf64>, !amls.matrix<1001x1xf64> -> !amls.matrix<1001x1xf64>
+  amls.write %sum, "out.csv" csv : !amls.matrix<1001x1xf64>
+  return %gram, %max : !amls.matrix<10x10xf64>, !amls.matrix<1x10xf64>
+}
+
+// -----
+
+// The gather fallback: a print and a product of two partitioned matrices
+// need the whole matrices, which amls.all_gather_rows assembles (dense: a
+// CSR block is converted first).
+// CHECK-LABEL: func @gathered
+// CHECK: %[[A:.*]] = amls.read "A.mtx" mm {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = csr>
+// CHECK: %[[D:.*]] = amls.convert %[[A]] : !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = csr> -> !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = dense>
+// CHECK: %[[W:.*]] = amls.all_gather_rows %[[D]] : !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = dense> -> !amls.matrix<1000x1000xf64, sparsity = 1.000000e-02, format = dense>
+// CHECK: amls.print %[[W]]
+// EXPLAIN: 'amls.print': all-gather of its row-partitioned operands (not row-local: it prints or writes the whole matrix)
+func.func @gathered() {
+  %A = amls.read "A.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  amls.print %A : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+  return
+}
+
+// -----
+
+// A loop carries a block where its body makes one: the replicated initial
+// value enters as its block, and the loop's value is a block throughout.
+// CHECK-LABEL: func @carried
+// CHECK: %[[INIT:.*]] = amls.fill
+// CHECK: %[[BLOCK:.*]] = amls.local_rows %[[INIT]] : !amls.matrix<1001x1xf64> -> !amls.matrix<?x1xf64>
+// CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %[[BLOCK]]) -> (!amls.matrix<?x1xf64>)
+// CHECK: amls.matmul {{.*}} -> !amls.matrix<?x1xf64>
+// CHECK: amls.add {{.*}} -> !amls.matrix<?x1xf64>
+// CHECK: } {amls.row_partitioned = array<i64: 0>}
+// CHECK: amls.agg sum all
+// CHECK: amls.all_reduce sum
+func.func @carried(%w: !amls.matrix<10x1xf64>) -> f64 {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c1001 = arith.constant 1001 : index
+  %init = amls.fill %zero, %c1001, %c1 : f64 -> !amls.matrix<1001x1xf64>
+  %q = scf.for %i = %c0 to %c5 step %c1 iter_args(%acc = %init) -> (!amls.matrix<1001x1xf64>) {
+    %Xw = amls.matmul %X, %w : !amls.matrix<1001x10xf64>, !amls.matrix<10x1xf64> -> !amls.matrix<1001x1xf64>
+    %next = amls.add %acc, %Xw : !amls.matrix<1001x1xf64>, !amls.matrix<1001x1xf64> -> !amls.matrix<1001x1xf64>
+    scf.yield %next : !amls.matrix<1001x1xf64>
+  }
+  %s = amls.agg sum all %q : !amls.matrix<1001x1xf64> -> f64
+  return %s : f64
+}
+
+// -----
+
+// PageRank's products: with G = t(A) and A split by rows, G %*% p sums over
+// each rank's rows of A with its block of p; t(p) %*% A (SelectFormats'
+// form of the CSR product) takes p's block of columns. Each ends in one
+// all-reduce of an n-vector.
+// CHECK-LABEL: func @pagerank_products
+// CHECK: %[[A:.*]] = amls.read "G.mtx" mm {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x100xf64>
+// CHECK: %[[G:.*]] = amls.transpose %[[A]] : !amls.matrix<?x100xf64> -> !amls.matrix<100x?xf64>
+// CHECK: %[[PB:.*]] = amls.local_rows %[[P:.*]] : !amls.matrix<100x1xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[GP:.*]] = amls.matmul %[[G]], %[[PB]] : !amls.matrix<100x?xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<100x1xf64>
+// CHECK: amls.all_reduce sum %[[GP]] : !amls.matrix<100x1xf64>
+// CHECK: %[[TP:.*]] = amls.transpose %[[U:.*]] : !amls.matrix<1x100xf64> -> !amls.matrix<100x1xf64>
+// CHECK: %[[UB:.*]] = amls.local_rows %[[TP]] : !amls.matrix<100x1xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[UC:.*]] = amls.transpose %[[UB]] : !amls.matrix<?x1xf64> -> !amls.matrix<1x?xf64>
+// CHECK: %[[UA:.*]] = amls.matmul %[[UC]], %[[A]] : !amls.matrix<1x?xf64>, !amls.matrix<?x100xf64> -> !amls.matrix<1x100xf64>
+// CHECK: amls.all_reduce sum %[[UA]] : !amls.matrix<1x100xf64>
+func.func @pagerank_products(%p: !amls.matrix<100x1xf64>, %u: !amls.matrix<1x100xf64>)
+    -> (!amls.matrix<100x1xf64>, !amls.matrix<1x100xf64>) {
+  %A = amls.read "G.mtx" mm : !amls.matrix<100x100xf64>
+  %G = amls.transpose %A : !amls.matrix<100x100xf64> -> !amls.matrix<100x100xf64>
+  %Gp = amls.matmul %G, %p : !amls.matrix<100x100xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<100x1xf64>
+  %uA = amls.matmul %u, %A : !amls.matrix<1x100xf64>, !amls.matrix<100x100xf64> -> !amls.matrix<1x100xf64>
+  return %Gp, %uA : !amls.matrix<100x1xf64>, !amls.matrix<1x100xf64>
+}
