@@ -20,7 +20,9 @@ temporary directory that is removed afterwards); --show prints what the script
 printed. --each-family runs the script once per rewrite family of the
 optimizer alone (--rewrites=FAMILY, differential testing), each run checked
 against the reference. --launcher starts amls-run through a launcher (an
-MPI job: --launcher 'mpirun -np 3' -- --distributed). The exit status is 0 when every output matches.
+MPI job: --launcher 'mpirun -np 3' -- --distributed); --baseline runs the
+script once more in one process without the distributed flags, and the
+outputs must match that run's to 1e-9. The exit status is 0 when every output matches.
 """
 
 import argparse
@@ -74,8 +76,29 @@ FAMILIES = ["simplify", "simplify-dynamic", "matmul-chain", "ipa",
             "vectorize-loops"]
 
 
-def check_run(options, module, args, references, command):
-    """Runs `command` and compares what it wrote with `references`."""
+# The flags of a distributed run, left out of its --baseline run.
+DISTRIBUTED_FLAGS = ("--distributed", "--distribute-min-cells",
+                     "--distribute-explain")
+
+
+def run_baseline(options, references, command):
+    """Runs `command` (one process, not distributed) and returns what it
+    wrote, by output path, or None after printing why it failed."""
+    command = [c for c in command
+               if not c.split("=")[0] in DISTRIBUTED_FLAGS]
+    print("$ " + " ".join(shlex.quote(c) for c in command), flush=True)
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.stdout.write(run.stdout + run.stderr)
+        print(f"FAIL {options.name}: the baseline run exited with "
+              f"{run.returncode}")
+        return None
+    return {path: read_matrix(path) for path in references}
+
+
+def check_run(options, module, args, references, command, baseline=None):
+    """Runs `command` and compares what it wrote with `references` (and
+    with `baseline`, the outputs of a run it must match to 1e-9)."""
     for path in references:
         if os.path.exists(path):
             os.remove(path)  # written by an earlier run
@@ -115,9 +138,23 @@ def check_run(options, module, args, references, command):
             print(f"FAIL {options.name}: {os.path.basename(path)} differs from the "
                   f"reference: {mismatch} (rtol {rtol}, atol {atol})")
             failures += 1
+            continue
+        print(f"ok {os.path.basename(path)}: {actual.shape[0]}x{actual.shape[1]}, "
+              f"max |diff| {np.abs(actual - expected).max():.3g}")
+        if baseline is None:
+            continue
+        same = baseline[path]
+        mismatch = (f"{same.shape} against {actual.shape}"
+                    if same.shape != actual.shape else
+                    first_mismatch(actual, same, options.baseline_rtol, 1e-12))
+        if mismatch:
+            print(f"FAIL {options.name}: {os.path.basename(path)} differs from "
+                  f"the one-process run: {mismatch} (rtol "
+                  f"{options.baseline_rtol:g}, atol 1e-12)")
+            failures += 1
         else:
-            print(f"ok {os.path.basename(path)}: {actual.shape[0]}x{actual.shape[1]}, "
-                  f"max |diff| {np.abs(actual - expected).max():.3g}")
+            print(f"ok {os.path.basename(path)}: max |diff| from the "
+                  f"one-process run {np.abs(actual - same).max():.3g}")
     if failures:
         return 1
     print(f"PASS {options.name} ({options.size}, {seconds:.2f} s)")
@@ -133,6 +170,12 @@ def main():
     parser.add_argument("--show", action="store_true", help="print the script's output")
     parser.add_argument("--each-family", action="store_true",
                         help="run once per rewrite family alone")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also run once in one process without the "
+                             "distributed flags; the outputs must match it "
+                             "to 1e-9")
+    parser.add_argument("--baseline-rtol", type=float, default=1e-9,
+                        help="the relative tolerance of --baseline")
     parser.add_argument("--launcher", default="",
                         help="a command that starts amls-run, such as "
                              "'mpirun -np 4' for a distributed run")
@@ -158,8 +201,15 @@ def main():
             command += ["--arg", f"{key}={format_arg(value)}"]
         command += extra
         references = module.reference(args)
+        baseline = None
+        if options.baseline:
+            baseline = run_baseline(options, references,
+                                    command[len(shlex.split(options.launcher)):])
+            if baseline is None:
+                return 1
         if not options.each_family:
-            return check_run(options, module, args, references, command)
+            return check_run(options, module, args, references, command,
+                             baseline)
         return max(check_run(options, module, args, references,
                              command + [f"--rewrites={family}"])
                    for family in FAMILIES)

@@ -60,10 +60,15 @@ struct OpForm {
   bool rowLocal = true;
   Kind resultKind = Kind::Side;
   AggKind combiner = AggKind::Sum;
+  /// A mean over the rows: a partial sum, divided by the whole count.
+  bool mean = false;
   /// Operands (by number) that enter as their block (amls.local_rows).
   SmallVector<unsigned> localOperands;
   /// Operands that enter as their block of columns: t(local_rows(t(x))).
   SmallVector<unsigned> localColumnOperands;
+  /// Transposed blocks that are row vectors, broadcast whole: t(c) of a
+  /// column vector c split by rows is all-gathered (its n values).
+  SmallVector<unsigned> gatheredOperands;
   StringRef reason;
 };
 
@@ -133,7 +138,8 @@ bool DistributionPlanner::visit(Operation *op) {
          llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
                    loop.getResults(), yielded)) {
       Kind kind = join(kindOf(init), kindOf(next));
-      changed |= raise(arg, kind) | raise(result, kind);
+      changed |= raise(arg, kind);
+      changed |= raise(result, kind);
     }
     return changed;
   }
@@ -209,6 +215,19 @@ OpForm DistributionPlanner::formOf(Operation *op) const {
   }
   if (isa<NnzOp>(op) && operandKinds[0] == Kind::Rows)
     return partialSum();
+  // A sum of squares adds up over the blocks; a mean is the sum over the
+  // blocks divided by the whole matrix's count.
+  if (auto aggregate = dyn_cast<AggOp>(op);
+      aggregate && operandKinds[0] == Kind::Rows &&
+      aggregate.getAxis() != AggAxis::Row) {
+    if (aggregate.getKind() == AggKind::SumSq)
+      return partialSum();
+    if (aggregate.getKind() == AggKind::Mean &&
+        isa<FloatType>(aggregate.getInput().getType().getElementType())) {
+      form.mean = true;
+      return partialSum();
+    }
+  }
   // A product that sums over the rows of a block takes the matching rows
   // of a replicated operand: t(block) %*% v with v's block of rows, and
   // u %*% block with u's block of columns (SelectFormats writes G %*% p
@@ -230,20 +249,34 @@ OpForm DistributionPlanner::formOf(Operation *op) const {
       form.localColumnOperands.push_back(lhs);
     }
   }
-  // A replicated matrix meeting blocks cell by cell enters as its block.
-  if (isa<ElementwiseOpInterface>(op)) {
+  // A replicated matrix meeting blocks cell by cell enters as its block;
+  // a transposed block that is a row vector is gathered and broadcast.
+  if (isa<ElementwiseOpInterface, CBindOp>(op)) {
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
       auto type = dyn_cast<MatrixType>(operand.getType());
+      if (type && operandKinds[i] == Kind::TransposedRows &&
+          type.getRows() == 1 && !isa<CBindOp>(op)) {
+        operandKinds[i] = Kind::Side;
+        form.gatheredOperands.push_back(i);
+        continue;
+      }
       if (type && operandKinds[i] == Kind::Side && type.getRows() != 1) {
         operandKinds[i] = Kind::Rows;
         form.localOperands.push_back(i);
       }
     }
   }
+  // cbind of blocks is a block (its operands' rows side by side).
+  if (isa<CBindOp>(op) &&
+      llvm::all_of(operandKinds, [](Kind k) { return k == Kind::Rows; })) {
+    form.resultKind = Kind::Rows;
+    return form;
+  }
   RowLocality locality = getRowLocality(op, operandKinds);
   if (!locality.isRowLocal()) {
     form.localOperands.clear();
     form.localColumnOperands.clear();
+    form.gatheredOperands.clear();
     return notRowLocal(locality.getReason());
   }
   form.resultKind = locality.getResultKind();
@@ -279,14 +312,17 @@ void DistributionPlanner::rewrite(bool explain) {
   };
   // The whole matrix of a block, for an op that needs other ranks' rows;
   // dense, as the gather has no CSR kernel.
-  auto gathered = [&](OpBuilder &b, Location loc, Value block) -> Value {
-    auto whole = cast<MatrixType>(block.getType());
-    Value input = block;
-    if (whole.getFormat() == MatrixFormat::CSR) {
-      whole = whole.withFormat(MatrixFormat::Dense);
-      input = ConvertOp::create(b, loc, blockType(whole, Kind::Rows), block);
-    }
-    return AllGatherRowsOp::create(b, loc, whole, input);
+  // `whole`: the matrix's type (a block's, before the blocks get `?` rows
+  // at the end).
+  auto gathered = [&](OpBuilder &b, Location loc, Value block,
+                      MatrixType whole) -> Value {
+    if (whole.getFormat() != MatrixFormat::CSR)
+      return AllGatherRowsOp::create(b, loc, whole, block);
+    // Gathered dense, then stored as its users expect it.
+    MatrixType dense = whole.withFormat(MatrixFormat::Dense);
+    Value input = ConvertOp::create(b, loc, blockType(dense, Kind::Rows), block);
+    Value gathered = AllGatherRowsOp::create(b, loc, dense, input);
+    return ConvertOp::create(b, loc, whole, gathered);
   };
   auto localRows = [&](OpBuilder &b, Location loc, Value whole) -> Value {
     auto type = cast<MatrixType>(whole.getType());
@@ -295,6 +331,19 @@ void DistributionPlanner::rewrite(bool explain) {
       whole = ConvertOp::create(b, loc, type, whole);
     }
     return LocalRowsOp::create(b, loc, blockType(type, Kind::Rows), whole);
+  };
+
+  // t(block) whole: the block gathered, then transposed (t(t(X)) folds).
+  auto gatheredTranspose = [&](OpBuilder &b, Location loc,
+                               Value transposed) -> Value {
+    auto type = cast<MatrixType>(transposed.getType());
+    auto blockWhole = type.withShape(type.getCols(), type.getRows());
+    Value block = TransposeOp::create(b, loc, blockType(blockWhole, Kind::Rows),
+                                      transposed);
+    Value whole = gathered(b, loc, block, blockWhole);
+    return TransposeOp::create(
+        b, loc, type.withFormat(cast<MatrixType>(whole.getType()).getFormat()),
+        whole);
   };
 
   SmallVector<Operation *> ops;
@@ -373,22 +422,18 @@ void DistributionPlanner::rewrite(bool explain) {
       for (OpOperand &operand : op->getOpOperands()) {
         Kind kind = kindOf(operand.get());
         if (kind == Kind::Rows) {
-          operand.set(gathered(b, loc, operand.get()));
+          operand.set(gathered(b, loc, operand.get(),
+                               cast<MatrixType>(operand.get().getType())));
         } else if (kind == Kind::TransposedRows) {
-          // t(block): gather the block, transpose the whole.
-          auto transpose = operand.get().getDefiningOp<TransposeOp>();
-          Value whole = gathered(b, loc, transpose.getInput());
-          operand.set(TransposeOp::create(
-              b, loc, cast<MatrixType>(transpose.getType())
-                          .withFormat(cast<MatrixType>(whole.getType())
-                                          .getFormat()),
-              whole));
+          operand.set(gatheredTranspose(b, loc, operand.get()));
         }
       }
       continue;
     }
     for (unsigned i : form.localOperands)
       op->setOperand(i, localRows(b, loc, op->getOperand(i)));
+    for (unsigned i : form.gatheredOperands)
+      op->setOperand(i, gatheredTranspose(b, loc, op->getOperand(i)));
     for (unsigned i : form.localColumnOperands) {
       auto type = cast<MatrixType>(op->getOperand(i).getType());
       Value columns = TransposeOp::create(
@@ -417,6 +462,44 @@ void DistributionPlanner::rewrite(bool explain) {
         note(op, "the blocks' row counts, then all-reduce sum");
       }
       nrow.getResult().replaceAllUsesExcept(whole, whole.getDefiningOp());
+      continue;
+    }
+    if (form.resultKind == Kind::Partial && form.mean) {
+      // sum / count, the count the whole matrix's: rows (col) or cells.
+      auto mean = cast<AggOp>(op);
+      auto input = cast<MatrixType>(mean.getInput().getType());
+      b.setInsertionPointAfter(op);
+      Value sum = AggOp::create(b, loc, mean.getType(), AggKind::Sum,
+                                mean.getAxis(), mean.getInput());
+      Value total = AllReduceOp::create(b, loc, sum.getType(), sum,
+                                        AggKind::Sum);
+      Value rows;
+      if (input.hasStaticRows()) {
+        rows = arith::ConstantIndexOp::create(b, loc, input.getRows());
+      } else {
+        Value local =
+            NRowOp::create(b, loc, b.getIndexType(), mean.getInput());
+        rows = AllReduceOp::create(b, loc, local.getType(), local,
+                                   AggKind::Sum);
+      }
+      Value count = rows;
+      if (mean.getAxis() == AggAxis::All)
+        count = arith::MulIOp::create(
+            b, loc, rows,
+            NColOp::create(b, loc, b.getIndexType(), mean.getInput()));
+      Type element = input.getElementType();
+      Value divisor = arith::UIToFPOp::create(
+          b, loc, element,
+          arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
+      Value result =
+          isa<MatrixType>(mean.getType())
+              ? DivOp::create(b, loc, mean.getType(), total, divisor)
+                    .getResult()
+              : arith::DivFOp::create(b, loc, total, divisor).getResult();
+      mean.getResult().replaceAllUsesWith(result);
+      mean.erase();
+      note(sum.getDefiningOp(), "a mean: local partial sum per block, then "
+                                "all-reduce sum, divided by the whole count");
       continue;
     }
     if (form.resultKind == Kind::Partial) {

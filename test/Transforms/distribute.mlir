@@ -46,6 +46,7 @@ func.func @gradient(%p: !amls.matrix<10x1xf64>) -> (!amls.matrix<10x1xf64>, f64,
 // aggregate stays a block; a replicated matrix of the blocks' row count
 // meets them as its own block (no communication).
 // CHECK-LABEL: func @gram
+// SMALL-LABEL: func @gram
 // CHECK: %[[X:.*]] = amls.read
 // CHECK: %[[GRAM:.*]] = amls.tsmm left %[[X]] : !amls.matrix<?x10xf64> -> !amls.matrix<10x10xf64>
 // CHECK: amls.all_reduce sum %[[GRAM]] : !amls.matrix<10x10xf64>
@@ -78,12 +79,13 @@ func.func @gram() -> (!amls.matrix<10x10xf64>, !amls.matrix<1x10xf64>) {
 
 // The gather fallback: a print and a product of two partitioned matrices
 // need the whole matrices, which amls.all_gather_rows assembles (dense: a
-// CSR block is converted first).
+// CSR block is converted to dense and back).
 // CHECK-LABEL: func @gathered
-// CHECK: %[[A:.*]] = amls.read "A.mtx" mm {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = csr>
-// CHECK: %[[D:.*]] = amls.convert %[[A]] : !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = csr> -> !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = dense>
-// CHECK: %[[W:.*]] = amls.all_gather_rows %[[D]] : !amls.matrix<?x1000xf64, sparsity = 1.000000e-02, format = dense> -> !amls.matrix<1000x1000xf64, sparsity = 1.000000e-02, format = dense>
-// CHECK: amls.print %[[W]]
+// CHECK: %[[A:.*]] = amls.read "A.mtx" mm {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x1000xf64, sparsity = 0.01, format = csr>
+// CHECK: %[[D:.*]] = amls.convert %[[A]] : !amls.matrix<?x1000xf64, sparsity = 0.01, format = csr> -> !amls.matrix<?x1000xf64, sparsity = 0.01, format = dense>
+// CHECK: %[[W:.*]] = amls.all_gather_rows %[[D]] : !amls.matrix<?x1000xf64, sparsity = 0.01, format = dense> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = dense>
+// CHECK: %[[C:.*]] = amls.convert %[[W]] : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = dense> -> !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
+// CHECK: amls.print %[[C]]
 // EXPLAIN: 'amls.print': all-gather of its row-partitioned operands (not row-local: it prints or writes the whole matrix)
 func.func @gathered() {
   %A = amls.read "A.mtx" mm : !amls.matrix<1000x1000xf64, sparsity = 0.01, format = csr>
@@ -145,4 +147,66 @@ func.func @pagerank_products(%p: !amls.matrix<100x1xf64>, %u: !amls.matrix<1x100
   %Gp = amls.matmul %G, %p : !amls.matrix<100x100xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<100x1xf64>
   %uA = amls.matmul %u, %A : !amls.matrix<1x100xf64>, !amls.matrix<100x100xf64> -> !amls.matrix<1x100xf64>
   return %Gp, %uA : !amls.matrix<100x1xf64>, !amls.matrix<1x100xf64>
+}
+
+// -----
+
+// Connected components' step: c is a block once the loop carries u, so
+// t(c) is gathered (its n values, once per iteration) and broadcast over
+// the blocks of G; nothing else moves. cbind of aligned blocks is a block.
+// CHECK-LABEL: func @components_step
+// CHECK: %[[G:.*]] = amls.read "G.mtx" mm {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x100xf64>
+// CHECK: scf.while
+// CHECK: %[[C:.*]] = amls.transpose %[[T:.*]] : !amls.matrix<1x?xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[CW:.*]] = amls.all_gather_rows %[[C]] : !amls.matrix<?x1xf64> -> !amls.matrix<100x1xf64>
+// CHECK: %[[TC:.*]] = amls.transpose %[[CW]] : !amls.matrix<100x1xf64> -> !amls.matrix<1x100xf64>
+// CHECK: amls.mul %[[G]], %[[TC]] {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x100xf64>, !amls.matrix<1x100xf64> -> !amls.matrix<?x100xf64>
+// CHECK: amls.cbind {{.*}} {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x1xf64>, !amls.matrix<?x1xf64> -> !amls.matrix<?x2xf64>
+func.func @components_step(%n: i64) -> !amls.matrix<100x2xf64> {
+  %G = amls.read "G.mtx" mm : !amls.matrix<100x100xf64>
+  %one = arith.constant 1.0 : f64
+  %c100 = arith.constant 100.0 : f64
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %seq = amls.seq %one, %c100, %one : f64 -> !amls.matrix<100x1xf64>
+  %r:2 = scf.while (%c = %seq, %i = %c0) : (!amls.matrix<100x1xf64>, i64) -> (!amls.matrix<100x1xf64>, i64) {
+    %more = arith.cmpi slt, %i, %n : i64
+    scf.condition(%more) %c, %i : !amls.matrix<100x1xf64>, i64
+  } do {
+  ^bb0(%c: !amls.matrix<100x1xf64>, %i: i64):
+    %tc = amls.transpose %c : !amls.matrix<100x1xf64> -> !amls.matrix<1x100xf64>
+    %gc = amls.mul %G, %tc : !amls.matrix<100x100xf64>, !amls.matrix<1x100xf64> -> !amls.matrix<100x100xf64>
+    %rm = amls.agg max row %gc : !amls.matrix<100x100xf64> -> !amls.matrix<100x1xf64>
+    %u = amls.max %rm, %c : !amls.matrix<100x1xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<100x1xf64>
+    %next = arith.addi %i, %c1 : i64
+    scf.yield %u, %next : !amls.matrix<100x1xf64>, i64
+  }
+  %both = amls.cbind %r#0, %r#0 : !amls.matrix<100x1xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<100x2xf64>
+  return %both : !amls.matrix<100x2xf64>
+}
+
+// -----
+
+// A sum of squares adds up over the blocks; a mean is the blocks' sum over
+// the whole count (1001 rows, 10010 cells).
+// CHECK-LABEL: func @moments
+// CHECK: %[[SQ:.*]] = amls.agg sumsq all %[[X:.*]] : !amls.matrix<?x10xf64> -> f64
+// CHECK: amls.all_reduce sum %[[SQ]] : f64
+// CHECK: %[[S:.*]] = amls.agg sum col %[[X]] : !amls.matrix<?x10xf64> -> !amls.matrix<1x10xf64>
+// CHECK: %[[T:.*]] = amls.all_reduce sum %[[S]] : !amls.matrix<1x10xf64>
+// CHECK: %[[N:.*]] = arith.constant 1001 : index
+// CHECK: %[[D:.*]] = arith.uitofp
+// CHECK: amls.div %[[T]], %[[D]] : !amls.matrix<1x10xf64>, f64 -> !amls.matrix<1x10xf64>
+// CHECK: %[[A:.*]] = amls.agg sum all %[[X]] : !amls.matrix<?x10xf64> -> f64
+// CHECK: %[[AT:.*]] = amls.all_reduce sum %[[A]] : f64
+// CHECK: arith.muli
+// CHECK: arith.divf %[[AT]]
+// EXPLAIN: 'amls.agg': a mean: local partial sum per block, then all-reduce sum, divided by the whole count
+func.func @moments() -> (f64, !amls.matrix<1x10xf64>, f64) {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %sq = amls.agg sumsq all %X : !amls.matrix<1001x10xf64> -> f64
+  %mean = amls.agg mean col %X : !amls.matrix<1001x10xf64> -> !amls.matrix<1x10xf64>
+  %all = amls.agg mean all %X : !amls.matrix<1001x10xf64> -> f64
+  return %sq, %mean, %all : f64, !amls.matrix<1x10xf64>, f64
 }

@@ -452,8 +452,14 @@ int main(int argc, char **argv) {
       return fail(writeError);
   }
   bool several = results.size() - outputPaths.size() > 1;
+  // The processes that run the program together (the ranks of an MPI job)
+  // report once.
+  const Target *target = lookupTarget(options.target);
+  const TargetExecution *execution =
+      target ? getTargetExecution(*target) : nullptr;
+  bool reporting = !execution || execution->isReportingProcess();
   for (auto [i, value] : llvm::enumerate(results)) {
-    if (outputPaths.count(i))
+    if (outputPaths.count(i) || !reporting)
       continue;
     if (several)
       llvm::outs() << "result #" << i << ":\n";
@@ -461,13 +467,15 @@ int main(int argc, char **argv) {
   }
   llvm::outs().flush();
 
-  if (timing)
+  if (timing && reporting)
     llvm::errs() << llvm::formatv(
         "amls-run timing (ms): parse {0:F1}, optimize {1:F1}, compile {2:F1}, "
         "execute {3:F1}\n",
         parseMs, times.optimize, times.compile, times.execute);
-  if (stats) {
-    const Target *target = lookupTarget(options.target);
+  if (!stats)
+    return 0;
+  runtime::memory::Statistics memory = runtime::memory::getStatistics();
+  if (reporting) {
     bool runsOnDevice = target && target->runsOnDevice();
     llvm::errs() << "amls-run: " << session.getStatistics().compilations
                  << " compilation(s), " << options.threads << " thread(s)";
@@ -475,7 +483,6 @@ int main(int argc, char **argv) {
       llvm::errs() << ", " << session.getStatistics().gpuKernels
                    << " GPU kernel(s)";
     llvm::errs() << "\n";
-    runtime::memory::Statistics memory = runtime::memory::getStatistics();
     double hitRate = memory.allocations ? 100.0 * double(memory.poolHits) /
                                               double(memory.allocations)
                                         : 0.0;
@@ -484,10 +491,11 @@ int main(int argc, char **argv) {
         "({3:F1}%), peak {4} bytes live, limit {5} bytes\n",
         memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
         memory.peakLiveBytes, runtime::memory::getLimit());
-    if (const TargetExecution *execution =
-            target ? getTargetExecution(*target) : nullptr)
-      execution->printStatistics(llvm::errs(), options);
-    // The largest buffers, for the computations they were for.
+  }
+  if (execution)
+    execution->printStatistics(llvm::errs(), options);
+  // The largest buffers, for the computations they were for.
+  if (reporting)
     for (const auto &buffer : memory.largest)
       if (buffer.bytes)
         llvm::errs() << llvm::formatv(
@@ -495,6 +503,5 @@ int main(int argc, char **argv) {
             "{5}\n",
             buffer.bytes, buffer.sizes[0], buffer.sizes[1], buffer.sizes[2],
             buffer.elementBytes, buffer.what);
-  }
   return 0;
 }

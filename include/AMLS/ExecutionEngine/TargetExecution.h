@@ -43,7 +43,11 @@ public:
   /// not, the session copies each into the runtime's pool, which the
   /// prepared device reaches.
   virtual bool readsInputsInPlace() const { return false; }
-  /// Prints the device's statistics for `--stats` (amls-run).
+  /// Whether this process reports what the run did (amls-run's --stats and
+  /// --timing): one process of those that run the program together.
+  virtual bool isReportingProcess() const { return true; }
+  /// Prints the device's statistics for `--stats` (amls-run); called in
+  /// every process that runs the program, whether it reports or not.
   virtual void printStatistics(llvm::raw_ostream &os,
                                const SessionOptions &options) const {}
 };

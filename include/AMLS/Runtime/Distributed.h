@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 extern "C" {
 /// In place: the sum, min or max (an AmlsAggKind) of `matrix` over the ranks.
@@ -85,6 +86,9 @@ struct CollectiveStatistics {
 enum class Collective { AllReduce, AllGather, AllToAll, Count };
 const char *getCollectiveName(Collective collective);
 CollectiveStatistics getStatistics(Collective collective);
+/// Every rank's statistics of each collective (indexed [rank][collective]),
+/// as they were before this call, on every rank: a collective call.
+std::vector<std::vector<CollectiveStatistics>> gatherStatistics();
 void resetStatistics();
 
 } // namespace amls::runtime::distributed

@@ -27,27 +27,39 @@ public:
     std::string problem = distributed::initialize();
     if (!problem.empty())
       return "--target=" + options.target + ": " + problem;
+    // Every rank compiles the same program: rank 0 explains it.
+    if (!distributed::isOutputRank()) {
+      options.distributeExplain = false;
+      options.fusionExplain = false;
+      options.formatsExplain = false;
+      options.parforExplain = false;
+    }
     return "";
   }
   bool readsInputsInPlace() const override { return true; }
+  bool isReportingProcess() const override {
+    return distributed::isOutputRank();
+  }
+  /// Rank 0 prints every rank's collectives (gathered, so that the ranks'
+  /// lines do not interleave).
   void printStatistics(llvm::raw_ostream &os,
                        const SessionOptions &options) const override {
+    auto ranks = distributed::gatherStatistics();
+    if (!distributed::isOutputRank())
+      return;
     std::string library = distributed::libraryName();
-    os << llvm::formatv("amls-run mpi: rank {0} of {1}{2}\n",
-                        distributed::rank(), distributed::size(),
-                        library.empty() ? std::string(" (no MPI)")
+    os << llvm::formatv("amls-run mpi: {0} rank(s){1}\n", ranks.size(),
+                        library.empty() ? std::string(", no MPI")
                                         : ", " + library);
-    for (int c = 0; c < static_cast<int>(distributed::Collective::Count);
-         ++c) {
-      auto collective = static_cast<distributed::Collective>(c);
-      distributed::CollectiveStatistics s =
-          distributed::getStatistics(collective);
-      os << llvm::formatv("amls-run mpi: rank {0} {1}: {2} call(s), {3} bytes "
-                          "sent, {4} bytes received, {5:F3} s\n",
-                          distributed::rank(),
-                          distributed::getCollectiveName(collective), s.calls,
-                          s.bytesSent, s.bytesReceived, s.seconds);
-    }
+    for (auto [rank, collectives] : llvm::enumerate(ranks))
+      for (auto [c, s] : llvm::enumerate(collectives))
+        os << llvm::formatv(
+            "amls-run mpi: rank {0} {1}: {2} call(s), {3} bytes sent, {4} "
+            "bytes received, {5:F3} s\n",
+            rank,
+            distributed::getCollectiveName(
+                static_cast<distributed::Collective>(c)),
+            s.calls, s.bytesSent, s.bytesReceived, s.seconds);
   }
 };
 

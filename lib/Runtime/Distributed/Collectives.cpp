@@ -148,6 +148,31 @@ void distributed::allToAll(const void *send,
                                      receiveOffsets.data()));
 }
 
+std::vector<std::vector<CollectiveStatistics>>
+distributed::gatherStatistics() {
+  constexpr int kCollectives = static_cast<int>(Collective::Count);
+  // Four doubles per collective (counts below 2^53 are exact).
+  std::vector<double> mine;
+  for (int c = 0; c < kCollectives; ++c) {
+    CollectiveStatistics s = getStatistics(static_cast<Collective>(c));
+    mine.insert(mine.end(), {double(s.calls), double(s.bytesSent),
+                             double(s.bytesReceived), s.seconds});
+  }
+  int32_t ranks = size();
+  std::vector<int64_t> counts(ranks, static_cast<int64_t>(mine.size()));
+  std::vector<double> all(mine.size() * ranks);
+  allGatherV(mine.data(), static_cast<int64_t>(mine.size()), all.data(),
+             counts);
+  std::vector<std::vector<CollectiveStatistics>> result(
+      ranks, std::vector<CollectiveStatistics>(kCollectives));
+  for (int32_t r = 0; r < ranks; ++r)
+    for (int c = 0; c < kCollectives; ++c) {
+      const double *v = &all[(r * kCollectives + c) * 4];
+      result[r][c] = {uint64_t(v[0]), uint64_t(v[1]), uint64_t(v[2]), v[3]};
+    }
+  return result;
+}
+
 //===----------------------------------------------------------------------===//
 // The C ABI of compiled code
 //===----------------------------------------------------------------------===//

@@ -1,7 +1,7 @@
 // RUN: amls-opt %s -split-input-file -convert-amls-to-linalg -verify-diagnostics
 // RUN: not amls-opt %s -split-input-file -convert-amls-to-linalg=schedule=tpu 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 
-// SCHEDULE: convert-amls-to-linalg: expected schedule 'cpu', 'gpu' or 'generic', found 'tpu'
+// SCHEDULE: convert-amls-to-linalg: expected schedule 'cpu', 'gpu', 'mpi' or 'generic', found 'tpu'
 
 // An op without a kernel for a CSR operand or result is an error that names
 // the op and its types, never a silent densification.
