@@ -17,6 +17,9 @@
 #   make bench-parfor  parfor at 2 workers against the sequential loop and
 #                NumPy (a compute-bound body, an imbalanced triangular loop
 #                per task partitioner, seed 001's grid search)
+#   make bench-distributed  AMLS at 1 and 2 MPI ranks against Dask arrays on
+#                L2SVM (2M x 100) and PageRank (1M vertices, 10M links), end
+#                to end, with the bytes each collective moved per iteration
 #   make bench-embedding  the per-call overhead of a compiled function called
 #                from Python and from the C API
 #   make bench-threads  how many threads want a core at once (oversubscription)
@@ -53,10 +56,10 @@ PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-to
 
 # What the benchmarks need beyond the build (the sparse bench compiles its
 # GraphBLAS and bandwidth programs with cc).
-BENCH_PACKAGES := gcc libgraphblas-dev
+BENCH_PACKAGES := gcc libgraphblas-dev python3-dask
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build install demo examples check bench bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
+.PHONY: all deps build install demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
         asan-build asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml fuzz-programs clean
@@ -169,6 +172,12 @@ bench-library: build
 # examples' wall time and peak memory, concurrent allocation.
 bench-memory: build
 	/usr/bin/python3 bench/memory/run.py --amls-run $(AMLS_RUN) $(MEMORY_BENCH_FLAGS)
+
+# AMLS at 1 and 2 MPI ranks against Dask on L2SVM and PageRank, end to end
+# (data cached in build/bench/distributed/, about 2 GB).
+bench-distributed: build
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	/usr/bin/python3 bench/distributed.py --amls-run $(AMLS_RUN)
 
 bench-sparse: build
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -346,6 +347,20 @@ void DistributionPlanner::rewrite(bool explain) {
         whole);
   };
 
+  // The op before which to gather `block` for `user`: the outermost of the
+  // loops around `user` that do not define it, up to the first op that is
+  // not a loop.
+  auto outermostInvariantLoop = [](Operation *user, Value block) {
+    Operation *before = user;
+    for (Operation *parent = user->getParentOp();
+         parent && isa<LoopLikeOpInterface>(parent) &&
+         !parent->isAncestor(block.getParentBlock()->getParentOp());
+         parent = parent->getParentOp())
+      before = parent;
+    return before;
+  };
+  DenseMap<std::pair<Value, Operation *>, Value> gatheredBlocks;
+
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {
@@ -422,8 +437,18 @@ void DistributionPlanner::rewrite(bool explain) {
       for (OpOperand &operand : op->getOpOperands()) {
         Kind kind = kindOf(operand.get());
         if (kind == Kind::Rows) {
-          operand.set(gathered(b, loc, operand.get(),
-                               cast<MatrixType>(operand.get().getType())));
+          // Once, before the loops that only read the block: a loop over
+          // the rows of X gathers X once, not per iteration (but not out
+          // of a branch, which may not run).
+          Operation *before = outermostInvariantLoop(op, operand.get());
+          auto [it, fresh] =
+              gatheredBlocks.try_emplace({operand.get(), before}, Value());
+          if (fresh) {
+            OpBuilder at(before);
+            it->second = gathered(at, loc, operand.get(),
+                                  cast<MatrixType>(operand.get().getType()));
+          }
+          operand.set(it->second);
         } else if (kind == Kind::TransposedRows) {
           operand.set(gatheredTranspose(b, loc, operand.get()));
         }

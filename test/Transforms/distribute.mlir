@@ -210,3 +210,30 @@ func.func @moments() -> (f64, !amls.matrix<1x10xf64>, f64) {
   %all = amls.agg mean all %X : !amls.matrix<1001x10xf64> -> f64
   return %sq, %mean, %all : f64, !amls.matrix<1x10xf64>, f64
 }
+
+// -----
+
+// A loop reading rows X[i, ] of a block needs the whole X: it is gathered
+// once, before the loop, not in every iteration.
+// CHECK-LABEL: func @rows_in_a_loop
+// CHECK: %[[X:.*]] = amls.read
+// CHECK: %[[W:.*]] = amls.all_gather_rows %[[X]] : !amls.matrix<?x10xf64> -> !amls.matrix<1001x10xf64>
+// CHECK-NEXT: scf.for
+// CHECK: amls.slice %[[W]]
+// CHECK-NOT: amls.all_gather_rows
+// CHECK: return
+func.func @rows_in_a_loop() -> !amls.matrix<1x10xf64> {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %init = amls.fill %zero, %c1, %c10 : f64 -> !amls.matrix<1x10xf64>
+  %acc = scf.for %i = %c0 to %c10 step %c1 iter_args(%a = %init) -> (!amls.matrix<1x10xf64>) {
+    %next = arith.addi %i, %c1 : index
+    %row = amls.slice %X[%i : %next, %c0 : %c10] : !amls.matrix<1001x10xf64> -> !amls.matrix<1x10xf64>
+    %sum = amls.add %a, %row : !amls.matrix<1x10xf64>, !amls.matrix<1x10xf64> -> !amls.matrix<1x10xf64>
+    scf.yield %sum : !amls.matrix<1x10xf64>
+  }
+  return %acc : !amls.matrix<1x10xf64>
+}

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Distributed runs on this machine (`make bench-distributed`): AMLS at 1 and
+2 MPI ranks (1 thread each) against Dask arrays at 1 and 2 workers, end to
+end with the reads, and the bytes each rank's collectives moved per
+iteration against the analytical minimum.
+
+  l2svm     examples/l2svm.dml on X 2,000,000 x 100 (a binary file, 1.6 GB)
+            and its labels, `maxi` outer iterations
+  pagerank  examples/pagerank.dml on a 1,000,000-vertex graph with 10,000,000
+            links (Matrix Market, about 150 MB), `maxi` power iterations
+
+Not a test: the targets (issue 43) are 2 ranks x 1 thread at least 1.8x
+faster than 1 rank x 1 thread on both. Each AMLS time is a whole run of
+amls-run (launch, compile, read, compute, write), best of --repeat. The
+Dask peer runs the same iterations (reads included) with the threaded
+scheduler at the same worker count, on the same files. Data are cached in
+--data (default build/bench/distributed).
+
+Usage: distributed.py --amls-run build/bin/amls-run [--repeat 2]
+                      [--rows 2000000] [--vertices 1000000]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402
+
+openblas_core.select()
+
+import numpy as np  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAGIC = b"AMLSMAT1"
+
+
+def write_binary(path, matrix):
+    """AMLS's binary matrix file: magic, rows and columns, row-major cells."""
+    with open(path, "wb") as out:
+        out.write(MAGIC)
+        out.write(np.array(matrix.shape, dtype=np.int64).tobytes())
+        out.write(np.ascontiguousarray(matrix, dtype=np.float64).tobytes())
+
+
+def read_binary(path, rows=None):
+    """The cells of a binary matrix file (mapped; `rows`: a range)."""
+    shape = tuple(np.fromfile(path, dtype=np.int64, count=2, offset=8))
+    return np.memmap(path, dtype=np.float64, mode="r", offset=24, shape=shape)
+
+
+def generate_l2svm(directory, rows, cols):
+    x_path = os.path.join(directory, f"X_{rows}x{cols}.bin")
+    y_path = os.path.join(directory, f"Y_{rows}.bin")
+    if not (os.path.exists(x_path) and os.path.exists(y_path)):
+        rng = np.random.default_rng(43)
+        w = rng.standard_normal((cols, 1))
+        X = rng.standard_normal((rows, cols))
+        Y = np.where(X @ w + 0.1 * rng.standard_normal((rows, 1)) > 0, 1.0,
+                     -1.0)
+        write_binary(x_path, X)
+        write_binary(y_path, Y)
+    return x_path, y_path
+
+
+def generate_graph(directory, vertices, links):
+    path = os.path.join(directory, f"G_{vertices}_{links}.mtx")
+    if not os.path.exists(path):
+        rng = np.random.default_rng(44)
+        # A ring (every page has an outgoing link) plus random links.
+        src = np.concatenate([np.arange(vertices),
+                              rng.integers(0, vertices, links - vertices)])
+        dst = np.concatenate([(np.arange(vertices) + 1) % vertices,
+                              rng.integers(0, vertices, links - vertices)])
+        keys = np.unique(src.astype(np.int64) * vertices + dst)
+        src, dst = keys // vertices + 1, keys % vertices + 1
+        with open(path, "w") as out:
+            out.write("%%MatrixMarket matrix coordinate real general\n")
+            out.write(f"{vertices} {vertices} {len(keys)}\n")
+            lines = np.char.add(np.char.add(src.astype(str), " "),
+                                dst.astype(str))
+            out.write(" 1\n".join(lines.tolist()))
+            out.write(" 1\n")
+    return path
+
+
+def amls_run(command, env=None):
+    """Seconds of a whole run, and its stderr."""
+    start = time.perf_counter()
+    run = subprocess.run(command, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if run.returncode != 0:
+        sys.exit(f"distributed.py: {' '.join(command)} failed:\n"
+                 f"{run.stdout}{run.stderr}")
+    return seconds, run.stderr
+
+
+def collective_bytes(stderr, rank=0):
+    """{collective: (calls, bytes sent)} of one rank from --stats."""
+    found = {}
+    for match in re.finditer(rf"amls-run mpi: rank {rank} (\S+): (\d+) "
+                             r"call\(s\), (\d+) bytes sent", stderr):
+        found[match.group(1)] = (int(match.group(2)), int(match.group(3)))
+    return found
+
+
+def dask_l2svm(x_path, y_path, maxi, workers):
+    """examples/l2svm.dml's algorithm (no intercept) on Dask arrays."""
+    import dask
+    import dask.array as da
+    start = time.perf_counter()
+    with dask.config.set(scheduler="threads", num_workers=workers):
+        Xm, Ym = read_binary(x_path), read_binary(y_path)
+        chunk = (Xm.shape[0] + workers - 1) // workers
+        X = da.from_array(Xm, chunks=(chunk, Xm.shape[1])).persist()
+        Y = da.from_array(Ym, chunks=(chunk, 1)).persist()
+        reg, eps = 1.0, 1e-12
+        w = np.zeros((X.shape[1], 1))
+        g_old = (X.T @ Y).compute()
+        s = g_old
+        Xw = da.zeros((X.shape[0], 1), chunks=(chunk, 1))
+        for _ in range(maxi):
+            Xd = (X @ s).persist()
+            wd, dd = reg * float(np.sum(w * s)), reg * float(np.sum(s * s))
+            step = 0.0
+            for _ in range(20):
+                out = 1 - Y * (Xw + step * Xd)
+                sv = out > 0
+                out = out * sv
+                g, h = dask.compute(wd + step * dd - (out * Y * Xd).sum(),
+                                    dd + (Xd * sv * Xd).sum())
+                step = step - g / h
+                if not g * g / h >= eps:
+                    break
+            w = w + step * s
+            Xw = (Xw + step * Xd).persist()
+            out = 1 - Y * Xw
+            out = (out > 0) * out
+            g_new = ((X.T @ (out * Y)).compute() - reg * w)
+            be = float(np.sum(g_new * g_new) / np.sum(g_old * g_old))
+            s = be * s + g_new
+            g_old = g_new
+    return time.perf_counter() - start
+
+
+def dask_pagerank(path, maxi, workers):
+    """examples/pagerank.dml's power iteration, each worker a block of rows
+    of the link matrix (Dask delayed over SciPy CSR blocks)."""
+    import dask
+    import scipy.io
+    start = time.perf_counter()
+    with dask.config.set(scheduler="threads", num_workers=workers):
+        A = scipy.io.mmread(path).tocsr()
+        n = A.shape[0]
+        bounds = np.linspace(0, n, workers + 1).astype(int)
+        blocks = [A[bounds[i]:bounds[i + 1]] for i in range(workers)]
+        degrees = [np.asarray(b.sum(axis=1)) for b in blocks]
+        # G = t(A / outdegree): G %*% p sums each block's rows.
+        scaled = [b.multiply(1.0 / d).tocsr() for b, d in zip(blocks, degrees)]
+        p = np.full((n, 1), 1.0 / n)
+        alpha = 0.85
+        for _ in range(maxi):
+            parts = dask.compute(*[
+                dask.delayed(lambda b, lo, hi, q: b.T @ q[lo:hi])(
+                    s, bounds[i], bounds[i + 1], p)
+                for i, s in enumerate(scaled)])
+            p = alpha * sum(parts) + (1 - alpha) * p.sum() / n
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--amls-run", required=True)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--rows", type=int, default=2000000)
+    parser.add_argument("--cols", type=int, default=100)
+    parser.add_argument("--vertices", type=int, default=1000000)
+    parser.add_argument("--links", type=int, default=10000000)
+    parser.add_argument("--maxi", type=int, default=20)
+    parser.add_argument("--data", default=os.path.join(ROOT, "build", "bench",
+                                                       "distributed"))
+    options = parser.parse_args()
+    os.makedirs(options.data, exist_ok=True)
+    launcher = shutil.which("mpiexec.openmpi") or sys.exit(
+        "distributed.py: needs Open MPI's mpiexec.openmpi (openmpi-bin)")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1")
+    amls = os.path.abspath(options.amls_run)
+
+    x_path, y_path = generate_l2svm(options.data, options.rows, options.cols)
+    graph = generate_graph(options.data, options.vertices, options.links)
+    programs = {
+        "l2svm": (["examples/l2svm.dml", "--arg", f"X={x_path}", "--arg",
+                   f"Y={y_path}", "--arg", "icpt=FALSE", "--arg", "tol=1e-12",
+                   "--arg", f"maxi={options.maxi}", "--arg", "verbose=FALSE",
+                   "--arg", f"model={options.data}/w.csv"],
+                  lambda workers: dask_l2svm(x_path, y_path, options.maxi,
+                                             workers)),
+        "pagerank": (["examples/pagerank.dml", "--arg", f"G={graph}", "--arg",
+                      f"maxi={options.maxi}", "--arg",
+                      f"p={options.data}/p.csv"],
+                     lambda workers: dask_pagerank(graph, options.maxi,
+                                                   workers)),
+    }
+    print(f"{'program':10} {'AMLS 1 rank':>12} {'AMLS 2 ranks':>13} "
+          f"{'speedup':>8} {'Dask 1':>8} {'Dask 2':>8} "
+          f"{'AMLS/Dask at 2':>15}")
+    for name, (script, dask_run) in programs.items():
+        script = [os.path.join(ROOT, script[0])] + script[1:]
+        one = min(amls_run([amls] + script + ["--threads", "1"], env)[0]
+                  for _ in range(options.repeat))
+        two_runs = [amls_run([launcher, "--oversubscribe", "-np", "2", amls] +
+                             script + ["--threads", "1", "--distributed",
+                                       "--stats"], env)
+                    for _ in range(options.repeat)]
+        two = min(seconds for seconds, _ in two_runs)
+        dask_one = min(dask_run(1) for _ in range(options.repeat))
+        dask_two = min(dask_run(2) for _ in range(options.repeat))
+        print(f"{name:10} {one:11.2f}s {two:12.2f}s {one / two:7.2f}x "
+              f"{dask_one:7.2f}s {dask_two:7.2f}s {dask_two / two:14.2f}x",
+              flush=True)
+        for collective, (calls, sent) in sorted(
+                collective_bytes(two_runs[0][1]).items()):
+            print(f"  rank 0 {collective}: {calls} calls, {sent} bytes sent, "
+                  f"{sent / options.maxi:.0f} bytes per iteration")
+
+
+if __name__ == "__main__":
+    main()
