@@ -195,6 +195,60 @@ def dask_pagerank(path, maxi, workers):
     return time.perf_counter() - start
 
 
+def measure_collectives(amls_run, launcher, env, directory):
+    """{ranks: {"allreduce"|"allgather": [(bytes, seconds per call)]}} of
+    bench/mpi_collectives.cpp at 2, 3 and 4 ranks."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(amls_run)))
+    binary = os.path.join(directory, "mpi_collectives")
+    subprocess.run(["c++", "-O2", "-std=c++17", "-I", os.path.join(ROOT,
+                    "include"), os.path.join(ROOT, "bench",
+                                             "mpi_collectives.cpp"),
+                    "-L", os.path.join(build, "lib"), "-lamls_runtime",
+                    f"-Wl,-rpath,{os.path.join(build, 'lib')}", "-o", binary],
+                   check=True)
+    measured = {}
+    for ranks in (2, 3, 4):
+        out = subprocess.run([launcher, "--oversubscribe", "-np", str(ranks),
+                              binary], capture_output=True, text=True,
+                             env=env, check=True).stdout
+        table = {"allreduce": [], "allgather": []}
+        for line in out.splitlines():
+            kind, *values = line.split()
+            if kind in table:
+                table[kind].append((int(values[0]), float(values[1])))
+        measured[ranks] = table
+    return measured
+
+
+def fit_alpha_beta(measured):
+    """The standard cost model's alpha (s per message step) and beta (s per
+    byte), fitted to the measured times: a ring all-reduce of m bytes takes
+    2(P-1) alpha + 2 (P-1)/P m beta, an all-gather of m bytes in all
+    (P-1) alpha + (P-1)/P m beta."""
+    rows, times = [], []
+    for ranks, table in measured.items():
+        for bytes_, seconds in table["allreduce"]:
+            rows.append([2 * (ranks - 1), 2 * (ranks - 1) / ranks * bytes_])
+            times.append(seconds)
+        for bytes_, seconds in table["allgather"]:
+            rows.append([ranks - 1, (ranks - 1) / ranks * bytes_])
+            times.append(seconds)
+    (alpha, beta), *_ = np.linalg.lstsq(np.array(rows), np.array(times),
+                                        rcond=None)
+    return max(alpha, 0.0), max(beta, 0.0)
+
+
+def projected_iteration(compute, collectives, ranks, alpha, beta):
+    """Seconds of one iteration at `ranks`: the compute split evenly plus
+    each collective's alpha-beta cost."""
+    seconds = compute / ranks
+    for kind, bytes_ in collectives:
+        steps = 2 * (ranks - 1) if kind == "all-reduce" else ranks - 1
+        volume = (2 if kind == "all-reduce" else 1) * (ranks - 1) / ranks
+        seconds += steps * alpha + volume * bytes_ * beta
+    return seconds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--amls-run", required=True)
@@ -229,6 +283,7 @@ def main():
                      lambda workers: dask_pagerank(graph, options.maxi,
                                                    workers)),
     }
+    model = {}
     print(f"{'program':10} {'AMLS 1 rank':>12} {'AMLS 2 ranks':>13} "
           f"{'speedup':>8} {'Dask 1':>8} {'Dask 2':>8} "
           f"{'AMLS/Dask at 2':>15}")
@@ -250,6 +305,58 @@ def main():
                 collective_bytes(two_runs[0][1]).items()):
             print(f"  rank 0 {collective}: {calls} calls, {sent} bytes sent, "
                   f"{sent / options.maxi:.0f} bytes per iteration")
+        # One iteration's compute at one rank: the difference of runs with
+        # maxi and maxi / 2 iterations (reads and compile cancel).
+        half = [a for a in script]
+        half[half.index(f"maxi={options.maxi}")] = f"maxi={options.maxi // 2}"
+        shorter = min(amls_run([amls] + half + ["--threads", "1"], env)[0]
+                      for _ in range(options.repeat))
+        compute = max(one - shorter, 0.0) / (options.maxi - options.maxi // 2)
+        # The collectives of one iteration: their calls and bytes at 2 ranks
+        # (bytes sent per rank are 2 (P-1)/P m for an all-reduce of m).
+        per_iteration = []
+        stats = collective_bytes(two_runs[0][1])
+        for kind in ("all-reduce", "all-gather"):
+            calls, sent = stats.get(kind, (0, 0))
+            # What a rank sends at P = 2: 2 (P-1)/P m of an all-reduce of m
+            # bytes, (P-1)/P m of an all-gather of m bytes in all.
+            factor = 1.0 if kind == "all-reduce" else 0.5
+            if calls:
+                per_call = sent / calls / factor
+                per_iteration += [(kind, per_call)] * max(
+                    1, round(calls / options.maxi))
+        model[name] = (compute, per_iteration)
+
+    measured = measure_collectives(amls, launcher, env, options.data)
+    alpha, beta = fit_alpha_beta(measured)
+    print(f"\ncollectives on this machine (shared memory, 2 cores): alpha "
+          f"{alpha * 1e6:.2f} us, beta {beta * 1e9:.3f} ns/byte "
+          f"({1 / beta / 1e9 if beta else float('inf'):.1f} GB/s)")
+    for ranks, table in measured.items():
+        print(f"  {ranks} ranks: " + ", ".join(
+            f"{kind} {bytes_} B {seconds * 1e6:.1f} us"
+            for kind in ("allreduce", "allgather")
+            for bytes_, seconds in table[kind][::3]))
+    network = (2e-6, 1 / 12.5e9)  # 100 Gb/s InfiniBand, for comparison
+    print("\nprojected seconds per iteration (compute at one rank split "
+          "evenly, plus the collectives' alpha-beta cost):")
+    counts = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+    print(f"{'program':10} {'costs':9} " +
+          " ".join(f"{p:>8}" for p in counts) + "  stops scaling at")
+    for name, (compute, collectives) in model.items():
+        for label, (a, b) in (("measured", (alpha, beta)),
+                              ("100Gb/s", network)):
+            times = [projected_iteration(compute, collectives, p, a, b)
+                     for p in counts]
+            best = min(range(1, 65537),
+                       key=lambda p: projected_iteration(compute, collectives,
+                                                         p, a, b))
+            print(f"{name:10} {label:9} " +
+                  " ".join(f"{t:8.4f}" for t in times) + f"  {best} ranks")
+        print(f"{'':10} compute {compute:.4f} s per iteration at one rank; "
+              f"collectives per iteration: " +
+              ", ".join(f"{kind} of {bytes_:.0f} B"
+                        for kind, bytes_ in collectives))
 
 
 if __name__ == "__main__":

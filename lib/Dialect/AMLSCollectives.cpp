@@ -1,7 +1,7 @@
 //===- AMLSCollectives.cpp - Collectives of a distributed run -------------===//
 //
-// Inference rules and verifiers of amls.all_reduce, amls.all_gather_rows and
-// amls.local_rows (AMLSCollectiveOps.td). A block of rows has a row count
+// Inference rules and verifiers of amls.all_reduce, amls.all_gather_rows,
+// amls.local_rows and amls.merge_ranks (AMLSCollectiveOps.td). A block of rows has a row count
 // that differs between ranks, so it is `?` in the IR; the columns, element
 // type and sparsity estimate are the whole matrix's.
 //
@@ -75,5 +75,12 @@ LogicalResult
 LocalRowsOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
                                    SmallVectorImpl<Type> &inferred) {
   inferred.push_back(blockOfRows(ctx.getMatrix(0)));
+  return success();
+}
+
+LogicalResult
+MergeRanksOp::inferMatrixProperties(const MatrixInferenceContext &ctx,
+                                    SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(ctx.getOperandType(0));
   return success();
 }

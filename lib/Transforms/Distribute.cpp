@@ -13,7 +13,8 @@
 // The rewrite then makes the forms explicit: amls.all_reduce after a
 // partial result, amls.all_gather_rows before an op that needs other
 // ranks' rows, amls.local_rows where a replicated matrix meets blocks, and
-// `?` row counts on the blocks.
+// `?` row counts on the blocks; a parfor runs its share of the iterations
+// on each rank (amls.local_iterations, amls.merge_ranks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +124,25 @@ private:
     return type.getRows() != 1 && (!cells || *cells >= minCells);
   }
 
+  /// The function `call` calls when blocks can flow into it: a private
+  /// function with a body that only calls use (DML's functions), else null.
+  func::FuncOp distributableCallee(func::CallOp call) const {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || !callee.isPrivate() || callee.isExternal())
+      return nullptr;
+    return callee;
+  }
+  /// The kind of each result of `function`: its returns joined.
+  SmallVector<Kind> resultKinds(func::FuncOp function) const {
+    SmallVector<Kind> joined(function.getNumResults(), Kind::Side);
+    function.walk([&](func::ReturnOp ret) {
+      for (auto [kind, value] : llvm::zip(joined, ret.getOperands()))
+        kind = join(kind, kindOf(value));
+    });
+    return joined;
+  }
+
   ModuleOp module;
   int64_t minCells;
   DenseMap<Value, Kind> kinds;
@@ -153,6 +173,15 @@ bool DistributionPlanner::visit(Operation *op) {
     auto forwarded = loop.getConditionOp().getArgs();
     changed |= raiseAll(loop.getAfterArguments(), kindsOf(forwarded));
     changed |= raiseAll(loop.getResults(), kindsOf(forwarded));
+    return changed;
+  }
+  // Blocks flow into DML's functions and back out of them.
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    func::FuncOp callee = distributableCallee(call);
+    if (!callee)
+      return false;
+    bool changed = raiseAll(callee.getArguments(), kindsOf(call.getOperands()));
+    changed |= raiseAll(call.getResults(), resultKinds(callee));
     return changed;
   }
   if (auto branch = dyn_cast<scf::IfOp>(op)) {
@@ -325,13 +354,17 @@ void DistributionPlanner::rewrite(bool explain) {
     Value gathered = AllGatherRowsOp::create(b, loc, dense, input);
     return ConvertOp::create(b, loc, whole, gathered);
   };
+  // The block of a replicated matrix, in the matrix's format (the slice
+  // itself is dense: amls.local_rows has no CSR kernel).
   auto localRows = [&](OpBuilder &b, Location loc, Value whole) -> Value {
     auto type = cast<MatrixType>(whole.getType());
-    if (type.getFormat() == MatrixFormat::CSR) {
-      type = type.withFormat(MatrixFormat::Dense);
-      whole = ConvertOp::create(b, loc, type, whole);
-    }
-    return LocalRowsOp::create(b, loc, blockType(type, Kind::Rows), whole);
+    if (type.getFormat() != MatrixFormat::CSR)
+      return LocalRowsOp::create(b, loc, blockType(type, Kind::Rows), whole);
+    MatrixType dense = type.withFormat(MatrixFormat::Dense);
+    Value block = LocalRowsOp::create(
+        b, loc, blockType(dense, Kind::Rows),
+        ConvertOp::create(b, loc, dense, whole));
+    return ConvertOp::create(b, loc, blockType(type, Kind::Rows), block);
   };
 
   // t(block) whole: the block gathered, then transposed (t(t(X)) folds).
@@ -401,6 +434,23 @@ void DistributionPlanner::rewrite(bool explain) {
       enterAsBlocks(at, yield->getOperands(),
                     kindsOf(loop.getBeforeArguments()), yield, 0);
       continue;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      if (func::FuncOp callee = distributableCallee(call)) {
+        enterAsBlocks(b, call.getOperands(), kindsOf(callee.getArguments()),
+                      op, 0);
+        if (llvm::any_of(call.getOperands(),
+                         [&](Value v) { return isBlock(kindOf(v)); }))
+          note(op, "its function runs on each rank's blocks");
+        continue;
+      }
+    }
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      auto function = cast<func::FuncOp>(ret->getParentOp());
+      if (function.isPrivate() && !function.isExternal()) {
+        enterAsBlocks(b, ret.getOperands(), resultKinds(function), op, 0);
+        continue;
+      }
     }
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
       for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
@@ -555,6 +605,50 @@ void DistributionPlanner::rewrite(bool explain) {
                         : "replicated: the same on every rank"));
   }
 
+  // parfor across the ranks (SystemDS's remote parfor): each rank runs a
+  // contiguous share of the iterations on its workers, and the results are
+  // merged over the ranks. A body that communicates cannot be split (the
+  // ranks would run different numbers of collectives) and runs every
+  // iteration on every rank, on one worker (MPI is called from one thread).
+  module.walk([&](ParforOp parfor) {
+    bool communicates = false;
+    parfor.getBody().walk([&](Operation *inner) {
+      communicates |= isa<AllReduceOp, AllGatherRowsOp, LocalRowsOp>(inner) ||
+                      llvm::any_of(inner->getResults(), [&](Value v) {
+                        return isBlock(kindOf(v));
+                      });
+    });
+    if (communicates) {
+      parfor.setWorkersAttr(IntegerAttr::get(IntegerType::get(context, 64), 1));
+      note(parfor, "every iteration on every rank, one worker: its body "
+                   "reads blocks of rows");
+      return;
+    }
+    if (!parfor.getIndependent() ||
+        llvm::any_of(parfor.getShared(),
+                     [](Value v) { return isCSRMatrix(v.getType()); })) {
+      note(parfor, "every iteration on every rank (not proven independent, "
+                   "or a CSR result)");
+      return;
+    }
+    OpBuilder b(parfor);
+    Location loc = parfor.getLoc();
+    auto share = LocalIterationsOp::create(
+        b, loc, b.getIndexType(), b.getIndexType(), parfor.getLowerBound(),
+        parfor.getUpperBound(), parfor.getStep());
+    parfor.getLowerBoundMutable().assign(share.getLocalLowerBound());
+    parfor.getUpperBoundMutable().assign(share.getLocalUpperBound());
+    b.setInsertionPointAfter(parfor);
+    for (auto [before, result] :
+         llvm::zip(parfor.getShared(), parfor.getResults())) {
+      auto merged = MergeRanksOp::create(b, loc, result.getType(), result,
+                                         before);
+      result.replaceAllUsesExcept(merged.getResult(), merged);
+    }
+    note(parfor, "each rank runs its share of the iterations on its "
+                 "workers, then the results are merged over the ranks");
+  });
+
   // Blocks have the row count of their rank: `?` in the IR, recorded on
   // their producers.
   StringRef attrName = AMLSDialect::getRowPartitionedAttrName();
@@ -563,7 +657,23 @@ void DistributionPlanner::rewrite(bool explain) {
       continue;
     value.setType(blockType(value.getType(), kind));
   }
+  // Functions whose parameters or results became blocks.
+  module.walk([&](func::FuncOp function) {
+    if (function.isExternal())
+      return;
+    SmallVector<Type> results(function.getResultTypes());
+    function.walk([&](func::ReturnOp ret) {
+      results.assign(ret.getOperandTypes().begin(),
+                     ret.getOperandTypes().end());
+    });
+    function.setType(FunctionType::get(
+        context, function.getBody().getArgumentTypes(), results));
+  });
+  // (Not on loops and branches: canonicalization drops their unused
+  // results, which would renumber the ones named.)
   module.walk([&](Operation *op) {
+    if (op->getNumRegions())
+      return;
     SmallVector<int64_t> partitioned;
     for (OpResult result : op->getResults())
       if (kindOf(result) == Kind::Rows)

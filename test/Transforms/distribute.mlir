@@ -103,7 +103,7 @@ func.func @gathered() {
 // CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %[[BLOCK]]) -> (!amls.matrix<?x1xf64>)
 // CHECK: amls.matmul {{.*}} -> !amls.matrix<?x1xf64>
 // CHECK: amls.add {{.*}} -> !amls.matrix<?x1xf64>
-// CHECK: } {amls.row_partitioned = array<i64: 0>}
+// CHECK: }
 // CHECK: amls.agg sum all
 // CHECK: amls.all_reduce sum
 func.func @carried(%w: !amls.matrix<10x1xf64>) -> f64 {
@@ -236,4 +236,72 @@ func.func @rows_in_a_loop() -> !amls.matrix<1x10xf64> {
     scf.yield %sum : !amls.matrix<1x10xf64>
   }
   return %acc : !amls.matrix<1x10xf64>
+}
+
+// -----
+
+// SystemDS's remote parfor: an independent parfor whose body reads no block
+// runs this rank's share of the iterations, and its results are merged
+// over the ranks; one whose body communicates runs every iteration on
+// every rank, on one worker.
+// CHECK-LABEL: func @grid
+// CHECK: %[[LO:.*]], %[[HI:.*]] = amls.local_iterations %[[C0:.*]] to %[[C12:.*]] step %[[C1:.*]]
+// CHECK: %[[R:.*]] = amls.parfor %[[LO]] to %[[HI]] step %[[C1]] shared(%[[INIT:.*]] : !amls.matrix<10x12xf64>)
+// CHECK: %[[M:.*]] = amls.merge_ranks %[[R]] over %[[INIT]] : !amls.matrix<10x12xf64>
+// CHECK: amls.parfor %[[C0]] to %[[C12]] step %[[C1]]
+// CHECK: amls.agg sum all
+// CHECK: amls.all_reduce sum
+// CHECK: workers = 1 : i64
+// CHECK: return %[[M]]
+// EXPLAIN: 'amls.parfor': each rank runs its share of the iterations on its workers, then the results are merged over the ranks
+// EXPLAIN: 'amls.parfor': every iteration on every rank, one worker: its body reads blocks of rows
+func.func @grid(%R: !amls.matrix<10x12xf64>, %S: !amls.matrix<1x12xf64>)
+    -> (!amls.matrix<10x12xf64>, !amls.matrix<1x12xf64>) {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c12 = arith.constant 12 : index
+  %one = arith.constant 1.0 : f64
+  %0 = amls.parfor %c0 to %c12 step %c1 shared(%R : !amls.matrix<10x12xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x12xf64>):
+    %i1 = arith.addi %i, %c1 : index
+    %col = amls.fill %one, %c10, %c1 : f64 -> !amls.matrix<10x1xf64>
+    %w = amls.insert_slice %col into %acc[%c0 : %c10, %i : %i1] : !amls.matrix<10x1xf64> into !amls.matrix<10x12xf64> -> !amls.matrix<10x12xf64>
+    amls.yield %w : !amls.matrix<10x12xf64>
+  } {independent, workers = 2 : i64} -> !amls.matrix<10x12xf64>
+  %1 = amls.parfor %c0 to %c12 step %c1 shared(%S : !amls.matrix<1x12xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<1x12xf64>):
+    %i1 = arith.addi %i, %c1 : index
+    %s = amls.agg sum all %X : !amls.matrix<1001x10xf64> -> f64
+    %cell = amls.fill %s, %c1, %c1 : f64 -> !amls.matrix<1x1xf64>
+    %w = amls.insert_slice %cell into %acc[%c0 : %c1, %i : %i1] : !amls.matrix<1x1xf64> into !amls.matrix<1x12xf64> -> !amls.matrix<1x12xf64>
+    amls.yield %w : !amls.matrix<1x12xf64>
+  } {independent, workers = 2 : i64} -> !amls.matrix<1x12xf64>
+  return %0, %1 : !amls.matrix<10x12xf64>, !amls.matrix<1x12xf64>
+}
+
+// -----
+
+// Blocks flow into DML's functions (private ones) and back: the callee
+// runs on each rank's blocks, instead of the call gathering them.
+// CHECK-LABEL: func private @scores
+// CHECK-SAME: (%{{.*}}: !amls.matrix<?x10xf64>, %{{.*}}: !amls.matrix<10x1xf64>) -> (!amls.matrix<?x1xf64>, f64)
+// CHECK: amls.matmul {{.*}} -> !amls.matrix<?x1xf64>
+// CHECK: amls.all_reduce sum
+// CHECK-LABEL: func @caller
+// CHECK: %[[X:.*]] = amls.read
+// CHECK: %[[R:.*]]:2 = call @scores(%[[X]], %{{.*}}) {amls.row_partitioned = array<i64: 0>} : (!amls.matrix<?x10xf64>, !amls.matrix<10x1xf64>) -> (!amls.matrix<?x1xf64>, f64)
+// CHECK: amls.all_gather_rows %[[R]]#0 : !amls.matrix<?x1xf64> -> !amls.matrix<1001x1xf64>
+// EXPLAIN: 'func.call': its function runs on each rank's blocks
+func.func private @scores(%X: !amls.matrix<1001x10xf64>, %w: !amls.matrix<10x1xf64>)
+    -> (!amls.matrix<1001x1xf64>, f64) {
+  %s = amls.matmul %X, %w : !amls.matrix<1001x10xf64>, !amls.matrix<10x1xf64> -> !amls.matrix<1001x1xf64>
+  %t = amls.agg sum all %s : !amls.matrix<1001x1xf64> -> f64
+  return %s, %t : !amls.matrix<1001x1xf64>, f64
+}
+func.func @caller(%w: !amls.matrix<10x1xf64>) -> (!amls.matrix<1001x1xf64>, f64) {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %r:2 = call @scores(%X, %w) : (!amls.matrix<1001x10xf64>, !amls.matrix<10x1xf64>) -> (!amls.matrix<1001x1xf64>, f64)
+  return %r#0, %r#1 : !amls.matrix<1001x1xf64>, f64
 }

@@ -71,4 +71,43 @@ def AMLS_LocalRowsOp : AMLS_InferOp<"local_rows", [Pure]> {
   let hasVerifier = 1;
 }
 
+def AMLS_LocalIterationsOp : AMLS_Op<"local_iterations", [Pure]> {
+  let summary = "this rank's share of a parfor's iterations";
+  let description = [{
+    The bounds of this rank's contiguous block of the iterations
+    `lowerBound, lowerBound + step, ...` below `upperBound` (DAPHNE's split
+    of their count, as blocks of rows are split): SystemDS's remote parfor
+    over the ranks of a distributed run. A rank may have none
+    (`localLowerBound == localUpperBound`). With one rank, the loop's own
+    bounds.
+
+    ```mlir
+    %lo, %hi = amls.local_iterations %lb to %ub step %step
+    ```
+  }];
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step);
+  let results = (outs Index:$localLowerBound, Index:$localUpperBound);
+  let assemblyFormat = "$lowerBound `to` $upperBound `step` $step attr-dict";
+}
+
+def AMLS_MergeRanksOp : AMLS_InferOp<"merge_ranks", [
+    Pure, AllTypesMatch<["local", "before", "result"]>]> {
+  let summary = "a parfor's results merged over the ranks that ran it";
+  let description = [{
+    Each cell of `local` (this rank's result of a parfor that ran its share
+    of the iterations) from the last rank whose value differs, bit for bit,
+    from `before`, the value before the loop; `before` where no rank changed
+    it. Disjoint writes merge exactly; overlapping ones (an unchecked loop)
+    keep the last rank's, as a parfor's workers merge. Every rank gets the
+    merged matrix.
+
+    ```mlir
+    %R = amls.merge_ranks %local over %init : !amls.matrix<100x12xf64>
+    ```
+  }];
+  let arguments = (ins AMLS_Matrix:$local, AMLS_Matrix:$before);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = "$local `over` $before attr-dict `:` type($result)";
+}
+
 #endif // AMLS_DIALECT_AMLSCOLLECTIVEOPS_TD

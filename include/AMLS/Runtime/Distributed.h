@@ -38,6 +38,13 @@ int64_t amls_rt_dist_row_count(int64_t rows);
 void _mlir_ciface_amls_rt_dist_gather_rows(AmlsMatrixF64 *local,
                                            AmlsMatrixF64 *whole,
                                            const char *where);
+/// A parfor's result merged over the ranks into `merged`: each cell from
+/// the last rank whose `local` differs bitwise from `before`, else
+/// `before` (all three of the same sizes).
+void _mlir_ciface_amls_rt_dist_merge_results(AmlsMatrixF64 *local,
+                                             AmlsMatrixF64 *before,
+                                             AmlsMatrixF64 *merged,
+                                             const char *where);
 /// This rank's rows of the matrix in `path`, as amls_rt_file_rows counts
 /// the whole file's.
 int64_t amls_rt_dist_file_rows(const char *path, int32_t format, int64_t rows,

@@ -6,7 +6,8 @@
 // MLIR 22's shard-to-mpi); of a scalar, a runtime call. amls.all_gather_rows
 // has no upstream counterpart for blocks of unequal size (shard.all_gather
 // concatenates equal shards), so it is a runtime call, as is the row range
-// of amls.local_rows.
+// of amls.local_rows, a parfor's share of iterations (amls.local_iterations)
+// and the merge of its results over the ranks (amls.merge_ranks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,11 +142,66 @@ struct LowerLocalRows : public LowerToValue<LocalRowsOp> {
   }
 };
 
+/// The iterations' count n, then DAPHNE's split of it (as rows are split).
+struct LowerLocalIterations : public AMLSPattern<LocalIterationsOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(LocalIterationsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lb = adaptor.getLowerBound(), ub = adaptor.getUpperBound(),
+          step = adaptor.getStep();
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value span = arith::MaxSIOp::create(
+        rewriter, loc, arith::SubIOp::create(rewriter, loc, ub, lb), zero);
+    Value count = arith::CeilDivSIOp::create(rewriter, loc, span, step);
+    Value count64 = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getI64Type(), count);
+    auto toIndexValue = [&](Value value) {
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
+                                        value)
+          .getResult();
+    };
+    Value first = toIndexValue(callRuntime(
+        rewriter, loc, op, RuntimeFunction::DistRowBegin, {count64}));
+    Value mine = toIndexValue(callRuntime(
+        rewriter, loc, op, RuntimeFunction::DistRowCount, {count64}));
+    Value localLb = arith::AddIOp::create(
+        rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
+    Value localUb = arith::AddIOp::create(
+        rewriter, loc, localLb,
+        arith::MulIOp::create(rewriter, loc, mine, step));
+    rewriter.replaceOp(op, {localLb, localUb});
+    return success();
+  }
+};
+
+struct LowerMergeRanks : public LowerToValue<MergeRanksOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(MergeRanksOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value local = adaptor.getLocal();
+    Value rows = tensor::DimOp::create(rewriter, loc, local, 0);
+    Value cols = tensor::DimOp::create(rewriter, loc, local, 1);
+    Value mine = asRuntimeMatrix(rewriter, loc, local);
+    Value before = asRuntimeMatrix(rewriter, loc, adaptor.getBefore());
+    Value where = createStringPointer(rewriter, loc, op, describeOp(op));
+    return tensorFromRuntime(
+        rewriter, loc, tensorType(op.getResult()), rows, cols,
+        [&](Value merged) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::DistMergeResults,
+                      {mine, before, merged, where});
+        });
+  }
+};
+
 } // namespace
 
 void mlir::amls::populateAMLSCollectiveLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerAllReduce, LowerAllGatherRows, LowerLocalRows>(
-      patterns, converter, schedule);
+  addPatterns<LowerAllReduce, LowerAllGatherRows, LowerLocalRows,
+              LowerLocalIterations, LowerMergeRanks>(patterns, converter,
+                                                     schedule);
 }

@@ -241,3 +241,39 @@ extern "C" void _mlir_ciface_amls_rt_dist_gather_rows(AmlsMatrixF64 *local,
       out[r * whole->strides[0] + c * whole->strides[1]] =
           gathered[r * cols + c];
 }
+
+extern "C" void _mlir_ciface_amls_rt_dist_merge_results(AmlsMatrixF64 *local,
+                                                        AmlsMatrixF64 *before,
+                                                        AmlsMatrixF64 *merged,
+                                                        const char *where) {
+  int64_t rows = local->sizes[0], cols = local->sizes[1];
+  for (const AmlsMatrixF64 *m : {before, merged})
+    if (m->sizes[0] != rows || m->sizes[1] != cols)
+      fail(std::string(where && *where ? where : "amls.merge_ranks") +
+           ": the ranks' results and the value before the loop differ in "
+           "size");
+  auto at = [](const AmlsMatrixF64 *m, int64_t r, int64_t c) -> double & {
+    return m->aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
+  };
+  int64_t cells = rows * cols;
+  // Who changed each cell (the last rank), then that rank's value.
+  std::vector<int64_t> owner(cells);
+  std::vector<double> value(cells);
+  int64_t me = rank();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      double mine = at(local, r, c), old = at(before, r, c);
+      owner[r * cols + c] =
+          std::memcmp(&mine, &old, sizeof(double)) != 0 ? me : -1;
+    }
+  allReduce(owner.data(), cells, AMLS_AGG_MAX);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      // -0.0 adds nothing to any value, -0.0 included.
+      value[r * cols + c] = owner[r * cols + c] == me ? at(local, r, c) : -0.0;
+  allReduce(value.data(), cells, AMLS_AGG_SUM);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      at(merged, r, c) =
+          owner[r * cols + c] >= 0 ? value[r * cols + c] : at(before, r, c);
+}
