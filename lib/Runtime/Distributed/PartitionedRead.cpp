@@ -140,15 +140,49 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
       cols = c;
       break;
     }
-  // Parse this share's rows.
-  std::vector<double> cells;
-  int64_t parsed = 0;
+  // The global index of this share's first row, from the shares' counts
+  // of rows (non-blank lines but the header).
+  int64_t mine = 0;
+  for (size_t i = skip; i < lines.size(); ++i)
+    mine += hasContent(lines[i].first, lines[i].second);
+  std::vector<int64_t> rowCounts = allGather(mine);
+  int64_t rows = 0, myFirstRow = 0;
+  for (int32_t r = 0; r < size(); ++r) {
+    if (r == rank())
+      myFirstRow = rows;
+    rows += rowCounts[r];
+  }
+  // Rows parsed straight into their place: this rank's block, or the
+  // buffer of the rows that go to the ranks before and after it (the
+  // shares of bytes and of rows differ by a few rows at each end).
+  int32_t ranks = size();
+  int64_t myBegin = rowBegin(rows, rank()), myCount = rowCount(rows, rank());
+  result = Matrix();
+  result.rows = myCount;
+  result.cols = cols;
+  result.data.resize(myCount * cols);
+  // This share's rows [myFirstRow, lowEnd) go to lower ranks, [lowEnd,
+  // highBegin) stay, [highBegin, its end) go to higher ranks.
+  int64_t shareEnd = myFirstRow + mine;
+  auto clamp = [&](int64_t row) {
+    return std::min(std::max(row, myFirstRow), shareEnd);
+  };
+  int64_t lowEnd = clamp(myBegin);
+  int64_t highBegin = std::max(lowEnd, clamp(myBegin + myCount));
+  int64_t below = lowEnd - myFirstRow;
+  auto outgoingRow = [&](int64_t row) {
+    return row < lowEnd ? row - myFirstRow : below + row - highBegin;
+  };
+  std::vector<double> outgoing((below + shareEnd - highBegin) * cols);
+  int64_t row = myFirstRow;
   for (size_t i = skip; i < lines.size(); ++i) {
     auto [lb, le] = lines[i];
     if (!hasContent(lb, le))
       continue;
-    cells.resize((parsed + 1) * cols);
-    RowProblem problem = parseRow(lb, le, cols, cells.data() + parsed * cols);
+    double *into = row >= lowEnd && row < highBegin
+                       ? result.data.data() + (row - myBegin) * cols
+                       : outgoing.data() + outgoingRow(row) * cols;
+    RowProblem problem = parseRow(lb, le, cols, into);
     if (!problem.ok()) {
       int64_t line = firstLine + static_cast<int64_t>(i);
       if (problem.badColumn == 0)
@@ -160,41 +194,38 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
                      "column " + std::to_string(problem.badColumn) +
                          ": expected a number");
     }
-    ++parsed;
+    ++row;
   }
-  std::vector<int64_t> rowCounts = allGather(parsed);
-  int64_t rows = 0, myFirstRow = 0;
-  for (int32_t r = 0; r < size(); ++r) {
-    if (r == rank())
-      myFirstRow = rows;
-    rows += rowCounts[r];
-  }
-  // Each rank's rows go to their holders: contiguous ranges both ways.
-  int32_t ranks = size();
+  // The rows that move: every rank knows every share's rows, so the
+  // counts need no exchange, and nothing moves when the shares align.
   std::vector<int64_t> sendCounts(ranks, 0), sendOffsets(ranks, 0),
       receiveCounts(ranks, 0), receiveOffsets(ranks, 0);
-  int64_t myBegin = rowBegin(rows, rank()), myCount = rowCount(rows, rank());
+  bool moves = false;
   int64_t from = 0;
   for (int32_t r = 0; r < ranks; ++r) {
     int64_t holderBegin = rowBegin(rows, r);
     int64_t holderEnd = holderBegin + rowCount(rows, r);
-    int64_t lo = std::max(myFirstRow, holderBegin);
-    int64_t hi = std::min(myFirstRow + parsed, holderEnd);
-    sendOffsets[r] = (lo - myFirstRow) * cols * 8;
-    sendCounts[r] = hi > lo ? (hi - lo) * cols * 8 : 0;
-    // What rank r parsed of this rank's rows.
-    lo = std::max(from, myBegin);
-    hi = std::min(from + rowCounts[r], myBegin + myCount);
-    receiveOffsets[r] = (lo - myBegin) * cols * 8;
-    receiveCounts[r] = hi > lo ? (hi - lo) * cols * 8 : 0;
+    if (r != rank()) {
+      int64_t lo = std::max(myFirstRow, holderBegin);
+      int64_t hi = std::min(shareEnd, holderEnd);
+      if (hi > lo) {
+        sendOffsets[r] = outgoingRow(lo) * cols * 8;
+        sendCounts[r] = (hi - lo) * cols * 8;
+      }
+      lo = std::max(from, myBegin);
+      hi = std::min(from + rowCounts[r], myBegin + myCount);
+      if (hi > lo) {
+        receiveOffsets[r] = (lo - myBegin) * cols * 8;
+        receiveCounts[r] = (hi - lo) * cols * 8;
+      }
+    }
+    // Whether any rank's share of rows differs from its block.
+    moves |= from != holderBegin || rowCounts[r] != holderEnd - holderBegin;
     from += rowCounts[r];
   }
-  result = Matrix();
-  result.rows = myCount;
-  result.cols = cols;
-  result.data.assign(myCount * cols, 0.0);
-  allToAll(cells.data(), sendCounts, sendOffsets, result.data.data(),
-           receiveCounts, receiveOffsets);
+  if (moves)
+    allToAll(outgoing.data(), sendCounts, sendOffsets, result.data.data(),
+             receiveCounts, receiveOffsets);
   return "";
 }
 
@@ -332,28 +363,45 @@ std::string readCoordinateBlock(const std::string &path, FileFormat format,
   std::vector<Entry> mine(incoming / sizeof(Entry));
   allToAll(flat.data(), sendCounts, sendOffsets, mine.data(), receiveCounts,
            receiveOffsets);
-  // Entries arrived in rank order, which is file order: a stable sort keeps
-  // the last assignment of a cell last.
+  // Entries arrived in rank order, which is file order. A counting sort by
+  // row keeps that order within each row; a row's entries are then sorted
+  // stably by column where they are not already (a file listed by row: no
+  // work), so the last assignment of a cell comes last.
   int64_t firstRow = rowBegin(rows, rank());
-  std::stable_sort(mine.begin(), mine.end(), [](const Entry &a, const Entry &b) {
-    return a.row != b.row ? a.row < b.row : a.col < b.col;
-  });
-  result = CsrMatrix();
-  result.rows = rowCount(rows, rank());
-  result.cols = cols;
-  result.rowptr.assign(result.rows + 1, 0);
-  for (size_t e = 0; e < mine.size(); ++e) {
-    if (e + 1 < mine.size() && mine[e + 1].row == mine[e].row &&
-        mine[e + 1].col == mine[e].col)
-      continue; // A later assignment of the cell wins.
-    if (mine[e].value == 0.0)
-      continue;
-    result.colidx.push_back(static_cast<int32_t>(mine[e].col));
-    result.values.push_back(mine[e].value);
-    ++result.rowptr[mine[e].row - firstRow + 1];
+  int64_t localRows = rowCount(rows, rank());
+  std::vector<int64_t> rowStart(localRows + 1, 0);
+  for (const Entry &e : mine)
+    ++rowStart[e.row - firstRow + 1];
+  for (int64_t r = 0; r < localRows; ++r)
+    rowStart[r + 1] += rowStart[r];
+  std::vector<std::pair<int32_t, double>> byRow(mine.size());
+  {
+    std::vector<int64_t> next(rowStart.begin(), rowStart.end() - 1);
+    for (const Entry &e : mine)
+      byRow[next[e.row - firstRow]++] = {static_cast<int32_t>(e.col), e.value};
+    std::vector<Entry>().swap(mine);
   }
-  for (int64_t r = 0; r < result.rows; ++r)
-    result.rowptr[r + 1] += result.rowptr[r];
+  result = CsrMatrix();
+  result.rows = localRows;
+  result.cols = cols;
+  result.rowptr.assign(localRows + 1, 0);
+  result.colidx.reserve(byRow.size());
+  result.values.reserve(byRow.size());
+  auto byColumn = [](const auto &a, const auto &b) { return a.first < b.first; };
+  for (int64_t r = 0; r < localRows; ++r) {
+    auto first = byRow.begin() + rowStart[r], last = byRow.begin() + rowStart[r + 1];
+    if (!std::is_sorted(first, last, byColumn))
+      std::stable_sort(first, last, byColumn);
+    for (auto it = first; it != last; ++it) {
+      if (it + 1 != last && (it + 1)->first == it->first)
+        continue; // A later assignment of the cell wins.
+      if (it->second == 0.0)
+        continue;
+      result.colidx.push_back(it->first);
+      result.values.push_back(it->second);
+    }
+    result.rowptr[r + 1] = static_cast<int64_t>(result.values.size());
+  }
   return "";
 }
 
@@ -423,10 +471,13 @@ extern "C" void _mlir_ciface_amls_rt_dist_read(AmlsMatrixF64 *dest,
       error = std::string(path) + ": the block read differs from its sizes";
     } else {
       double *cells = dest->aligned + dest->offset;
-      for (int64_t r = 0; r < p.block.rows; ++r)
-        for (int64_t c = 0; c < p.block.cols; ++c)
-          cells[r * dest->strides[0] + c * dest->strides[1]] =
-              p.block.at(r, c);
+      if (dest->strides[1] == 1 && dest->strides[0] == p.block.cols)
+        std::copy(p.block.data.begin(), p.block.data.end(), cells);
+      else
+        for (int64_t r = 0; r < p.block.rows; ++r)
+          for (int64_t c = 0; c < p.block.cols; ++c)
+            cells[r * dest->strides[0] + c * dest->strides[1]] =
+                p.block.at(r, c);
       p.block = Matrix();
       p.path.clear();
     }
