@@ -28,7 +28,7 @@ int main() {
   }
   int64_t ranks = distributed::size();
   for (int64_t doubles = 1; doubles <= (int64_t(1) << 20); doubles *= 8) {
-    int64_t repeats = std::max<int64_t>(20, (int64_t(1) << 24) / doubles);
+    int64_t repeats = std::max<int64_t>(10, (int64_t(1) << 16) / doubles);
     std::vector<double> cells(doubles, 1.0);
     AmlsMatrixF64 m = view(cells, doubles, 1);
     for (int i = 0; i < 5; ++i)

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -76,26 +77,30 @@ std::string problemAt(const char *where, const std::string &problem) {
   return where && *where ? std::string(where) + ": " + problem : problem;
 }
 
-/// A block parsed for its row count, until the cells are asked for.
-struct PendingBlock {
-  std::mutex mutex;
-  std::string path;
-  Matrix block;
-};
-
-PendingBlock &pending() {
-  static PendingBlock instance;
-  return instance;
-}
 
 //===----------------------------------------------------------------------===//
 // CSV and binary: rows
 //===----------------------------------------------------------------------===//
 
-/// This rank's rows of a CSV file: its lines parsed, then moved to the
-/// ranks that hold them.
-std::string readCSVBlock(const std::string &path, Matrix &result) {
-  entry_lines::MappedFile file(path);
+/// A CSV file's share of this rank: its lines, and where its rows go. The
+/// rows are counted first (the compiled code allocates the block), then
+/// parsed straight into the block (readCSVShare).
+struct CSVShare {
+  std::string path;
+  std::unique_ptr<entry_lines::MappedFile> file;
+  std::vector<std::pair<const char *, const char *>> lines;
+  size_t skip = 0;
+  int64_t firstLine = 1, cols = 0, mine = 0, myFirstRow = 0, rows = 0;
+  std::vector<int64_t> rowCounts;
+  int64_t blockRows() const { return rowCount(rows, rank()); }
+};
+
+/// Counts this rank's share of the rows of a CSV file.
+std::string planCSVShare(const std::string &path, CSVShare &share) {
+  share = CSVShare();
+  share.path = path;
+  share.file = std::make_unique<entry_lines::MappedFile>(path);
+  entry_lines::MappedFile &file = *share.file;
   if (!file.base && file.size == 0) {
     std::ifstream probe(path);
     if (!probe)
@@ -105,7 +110,7 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
   const char *end = data + file.size;
   auto [begin, stop] = shareOfLines(data, end);
   // The lines of this share, and the share's first line number.
-  std::vector<std::pair<const char *, const char *>> lines;
+  std::vector<std::pair<const char *, const char *>> &lines = share.lines;
   for (const char *p = begin; p < stop;) {
     const char *eol = static_cast<const char *>(std::memchr(p, '\n', stop - p));
     const char *lineEnd = eol ? eol : stop;
@@ -113,14 +118,14 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
     p = eol ? eol + 1 : stop;
   }
   std::vector<int64_t> lineCounts = allGather(int64_t(lines.size()));
-  int64_t firstLine = 1;
+  int64_t &firstLine = share.firstLine;
   for (int32_t r = 0; r < rank(); ++r)
     firstLine += lineCounts[r];
   // The columns are the first non-blank line's, after a header of names
   // (line 1 when it is not all numbers): the first share that has one
   // says.
   int64_t myCols = -1;
-  size_t skip = 0; // A header line of this share.
+  size_t &skip = share.skip; // A header line of this share.
   for (size_t i = 0; i < lines.size() && myCols < 0; ++i) {
     auto [lb, le] = lines[i];
     if (!hasContent(lb, le))
@@ -134,7 +139,7 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
     myCols = cols;
   }
   std::vector<int64_t> firstCols = allGather(myCols);
-  int64_t cols = 0;
+  int64_t &cols = share.cols;
   for (int64_t c : firstCols)
     if (c >= 0) {
       cols = c;
@@ -142,25 +147,35 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
     }
   // The global index of this share's first row, from the shares' counts
   // of rows (non-blank lines but the header).
-  int64_t mine = 0;
+  int64_t &mine = share.mine;
   for (size_t i = skip; i < lines.size(); ++i)
     mine += hasContent(lines[i].first, lines[i].second);
-  std::vector<int64_t> rowCounts = allGather(mine);
-  int64_t rows = 0, myFirstRow = 0;
+  share.rowCounts = allGather(mine);
+  const std::vector<int64_t> &rowCounts = share.rowCounts;
+  int64_t &rows = share.rows, &myFirstRow = share.myFirstRow;
   for (int32_t r = 0; r < size(); ++r) {
     if (r == rank())
       myFirstRow = rows;
     rows += rowCounts[r];
   }
+  return "";
+}
+
+/// Parses this rank's share into its block (`rowStride` doubles from one
+/// row to the next), and moves the rows at the share's ends to their ranks.
+std::string readCSVShare(const CSVShare &share, double *block,
+                         int64_t rowStride) {
+  const auto &lines = share.lines;
+  const std::string &path = share.path;
+  size_t skip = share.skip;
+  int64_t firstLine = share.firstLine, cols = share.cols, mine = share.mine,
+          myFirstRow = share.myFirstRow, rows = share.rows;
+  const std::vector<int64_t> &rowCounts = share.rowCounts;
   // Rows parsed straight into their place: this rank's block, or the
   // buffer of the rows that go to the ranks before and after it (the
   // shares of bytes and of rows differ by a few rows at each end).
   int32_t ranks = size();
   int64_t myBegin = rowBegin(rows, rank()), myCount = rowCount(rows, rank());
-  result = Matrix();
-  result.rows = myCount;
-  result.cols = cols;
-  result.data.resize(myCount * cols);
   // This share's rows [myFirstRow, lowEnd) go to lower ranks, [lowEnd,
   // highBegin) stay, [highBegin, its end) go to higher ranks.
   int64_t shareEnd = myFirstRow + mine;
@@ -180,7 +195,7 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
     if (!hasContent(lb, le))
       continue;
     double *into = row >= lowEnd && row < highBegin
-                       ? result.data.data() + (row - myBegin) * cols
+                       ? block + (row - myBegin) * rowStride
                        : outgoing.data() + outgoingRow(row) * cols;
     RowProblem problem = parseRow(lb, le, cols, into);
     if (!problem.ok()) {
@@ -215,8 +230,12 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
       lo = std::max(from, myBegin);
       hi = std::min(from + rowCounts[r], myBegin + myCount);
       if (hi > lo) {
-        receiveOffsets[r] = (lo - myBegin) * cols * 8;
+        receiveOffsets[r] = (lo - myBegin) * rowStride * 8;
         receiveCounts[r] = (hi - lo) * cols * 8;
+        // Rows arrive contiguous: a padded block takes them in order.
+        if (rowStride != cols && hi - lo > 1)
+          return path + ": a distributed read needs its block's rows "
+                        "contiguous";
       }
     }
     // Whether any rank's share of rows differs from its block.
@@ -224,9 +243,21 @@ std::string readCSVBlock(const std::string &path, Matrix &result) {
     from += rowCounts[r];
   }
   if (moves)
-    allToAll(outgoing.data(), sendCounts, sendOffsets, result.data.data(),
-             receiveCounts, receiveOffsets);
+    allToAll(outgoing.data(), sendCounts, sendOffsets, block, receiveCounts,
+             receiveOffsets);
   return "";
+}
+
+/// This rank's rows of a CSV file as a matrix.
+std::string readCSVBlock(const std::string &path, Matrix &result) {
+  CSVShare share;
+  if (std::string error = planCSVShare(path, share); !error.empty())
+    return error;
+  result = Matrix();
+  result.rows = share.blockRows();
+  result.cols = share.cols;
+  result.data.resize(result.rows * result.cols);
+  return readCSVShare(share, result.data.data(), result.cols);
 }
 
 /// This rank's rows of a binary matrix file, at their offset.
@@ -426,6 +457,22 @@ std::string readDenseBlock(const std::string &path, FileFormat format,
   return "";
 }
 
+/// A read between the compiled code's question for its row count and the
+/// one for its cells.
+struct PendingBlock {
+  std::mutex mutex;
+  std::string path;
+  /// A CSV file's counted share (parsed into the compiled code's buffer),
+  /// or the block of any other format.
+  std::unique_ptr<CSVShare> csv;
+  Matrix block;
+};
+
+PendingBlock &pending() {
+  static PendingBlock instance;
+  return instance;
+}
+
 } // namespace
 
 extern "C" int64_t amls_rt_dist_file_rows(const char *path, int32_t format,
@@ -437,9 +484,19 @@ extern "C" int64_t amls_rt_dist_file_rows(const char *path, int32_t format,
     PendingBlock &p = pending();
     std::lock_guard<std::mutex> guard(p.mutex);
     p.path = path;
-    error = readDenseBlock(path, static_cast<FileFormat>(format),
-                           StatedShape{rows, cols}, p.block);
-    count = p.block.rows;
+    p.csv.reset();
+    p.block = Matrix();
+    auto fileFormat = static_cast<FileFormat>(format);
+    if (fileFormat == AMLS_FILE_CSV) {
+      // Counted now, parsed into the compiled code's buffer later.
+      p.csv = std::make_unique<CSVShare>();
+      error = planCSVShare(path, *p.csv);
+      count = p.csv->blockRows();
+    } else {
+      error = readDenseBlock(path, fileFormat, StatedShape{rows, cols},
+                             p.block);
+      count = p.block.rows;
+    }
     if (!error.empty())
       p.path.clear();
   }
@@ -456,7 +513,7 @@ extern "C" int64_t amls_rt_dist_file_cols(const char *path, int32_t format,
   if (p.path != path)
     fail(problemAt(where, std::string(path) +
                               ": its columns were asked for before its rows"));
-  return p.block.cols;
+  return p.csv ? p.csv->cols : p.block.cols;
 }
 
 extern "C" void _mlir_ciface_amls_rt_dist_read(AmlsMatrixF64 *dest,
@@ -466,21 +523,28 @@ extern "C" void _mlir_ciface_amls_rt_dist_read(AmlsMatrixF64 *dest,
   std::string error;
   {
     std::lock_guard<std::mutex> guard(p.mutex);
-    if (p.path != path || p.block.rows != dest->sizes[0] ||
-        p.block.cols != dest->sizes[1]) {
+    int64_t rows = p.csv ? p.csv->blockRows() : p.block.rows;
+    int64_t cols = p.csv ? p.csv->cols : p.block.cols;
+    double *cells = dest->aligned + dest->offset;
+    if (p.path != path || rows != dest->sizes[0] || cols != dest->sizes[1]) {
       error = std::string(path) + ": the block read differs from its sizes";
+    } else if (p.csv && dest->strides[1] == 1 && dest->strides[0] == cols) {
+      // (The same on every rank: each makes the same collectives.)
+      error = readCSVShare(*p.csv, cells, cols);
     } else {
-      double *cells = dest->aligned + dest->offset;
-      if (dest->strides[1] == 1 && dest->strides[0] == p.block.cols)
-        std::copy(p.block.data.begin(), p.block.data.end(), cells);
-      else
-        for (int64_t r = 0; r < p.block.rows; ++r)
-          for (int64_t c = 0; c < p.block.cols; ++c)
+      if (p.csv) {
+        error = readCSVBlock(path, p.block);
+        p.csv.reset();
+      }
+      if (error.empty())
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
             cells[r * dest->strides[0] + c * dest->strides[1]] =
                 p.block.at(r, c);
-      p.block = Matrix();
-      p.path.clear();
     }
+    p.csv.reset();
+    p.block = Matrix();
+    p.path.clear();
   }
   if (!error.empty())
     fail(problemAt(where, error));
