@@ -403,8 +403,15 @@ def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
     Loops and branches carry a partitioned value where any path brings one
     (the analysis is a forward data-flow analysis over the region
     branches); a replicated value entering such a loop enters as its own
-    block. Each op with partitioned results records them in
+    block. Blocks flow into private functions (DML's) and back out. Each op
+    without regions that has partitioned results records them in
     `amls.row_partitioned`, and their row counts become `?`.
+
+    An independent `amls.parfor` whose body reads no block runs each
+    rank's share of the iterations (`amls.local_iterations`) and merges
+    its results over the ranks (`amls.merge_ranks`): SystemDS's remote
+    parfor. One whose body communicates runs every iteration on every rank,
+    on one worker.
 
     `explain` prints one line per op that reads a block: its distributed
     form and the collective it ends in.
