@@ -46,6 +46,21 @@ static shard::ReductionKind toShardReduction(AggKind kind) {
   }
 }
 
+/// This rank's first index and count of `count64` (i64) rows or
+/// iterations, as index values: DAPHNE's split, which the runtime keeps.
+static std::pair<Value, Value> rankShare(ConversionPatternRewriter &rewriter,
+                                         Location loc, Operation *op,
+                                         Value count64) {
+  auto index = [&](RuntimeFunction function) {
+    return arith::IndexCastOp::create(
+               rewriter, loc, rewriter.getIndexType(),
+               callRuntime(rewriter, loc, op, function, {count64}))
+        .getResult();
+  };
+  return {index(RuntimeFunction::DistRowBegin),
+          index(RuntimeFunction::DistRowCount)};
+}
+
 namespace {
 
 struct LowerAllReduce : public LowerToValue<AllReduceOp> {
@@ -123,15 +138,7 @@ struct LowerLocalRows : public LowerToValue<LocalRowsOp> {
     Value rows = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getI64Type(),
         tensor::DimOp::create(rewriter, loc, whole, 0));
-    auto toIndexValue = [&](Value value) {
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                        value)
-          .getResult();
-    };
-    Value begin = toIndexValue(
-        callRuntime(rewriter, loc, op, RuntimeFunction::DistRowBegin, {rows}));
-    Value count = toIndexValue(
-        callRuntime(rewriter, loc, op, RuntimeFunction::DistRowCount, {rows}));
+    auto [begin, count] = rankShare(rewriter, loc, op, rows);
     Value cols = tensor::DimOp::create(rewriter, loc, whole, 1);
     OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
     return tensor::ExtractSliceOp::create(
@@ -157,15 +164,7 @@ struct LowerLocalIterations : public AMLSPattern<LocalIterationsOp> {
     Value count = arith::CeilDivSIOp::create(rewriter, loc, span, step);
     Value count64 = arith::IndexCastOp::create(rewriter, loc,
                                                rewriter.getI64Type(), count);
-    auto toIndexValue = [&](Value value) {
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(),
-                                        value)
-          .getResult();
-    };
-    Value first = toIndexValue(callRuntime(
-        rewriter, loc, op, RuntimeFunction::DistRowBegin, {count64}));
-    Value mine = toIndexValue(callRuntime(
-        rewriter, loc, op, RuntimeFunction::DistRowCount, {count64}));
+    auto [first, mine] = rankShare(rewriter, loc, op, count64);
     Value localLb = arith::AddIOp::create(
         rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
     Value localUb = arith::AddIOp::create(

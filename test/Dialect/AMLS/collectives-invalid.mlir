@@ -29,3 +29,27 @@ func.func @partitioned_scalar(%x: !amls.matrix<2x2xf64>) {
   %n = "amls.nrow"(%x) {amls.row_partitioned = array<i64: 0>} : (!amls.matrix<2x2xf64>) -> index
   return
 }
+
+// -----
+
+func.func @partitioned_past_the_results() {
+  // expected-error @+1 {{'amls.row_partitioned' names result #1 of an op with 1 results}}
+  %X = amls.read "X.csv" csv {amls.row_partitioned = array<i64: 1>} : !amls.matrix<?x10xf64>
+  return
+}
+
+// -----
+
+func.func @partitioned_not_an_array() {
+  // expected-error @+1 {{expected 'amls.row_partitioned' to be an array of result numbers, found 0 : i64}}
+  %X = amls.read "X.csv" csv {amls.row_partitioned = 0 : i64} : !amls.matrix<?x10xf64>
+  return
+}
+
+// -----
+
+func.func @merge_other_sizes(%a: !amls.matrix<10x12xf64>, %b: !amls.matrix<10x11xf64>) {
+  // expected-error @+1 {{all of {local, before, result} have same type}}
+  %0 = "amls.merge_ranks"(%a, %b) : (!amls.matrix<10x12xf64>, !amls.matrix<10x11xf64>) -> !amls.matrix<10x12xf64>
+  return
+}
