@@ -48,9 +48,12 @@ typedef struct AmlsSessionOptions {
   const char *sums;
   /// When products call BLAS: "auto" (default), "always", "never".
   const char *blas;
-  /// Where programs run: "cpu" (default) or "gpu" (their parallel loops as
+  /// Where programs run: "cpu" (default), "gpu" (their parallel loops as
   /// CUDA kernels on device 0, docs/gpu.md; inputs are copied into memory
-  /// the device can reach, counted in the statistics).
+  /// the device can reach, counted in the statistics) or "mpi" (every rank
+  /// of the MPI job the process was launched in runs each program, which
+  /// takes matrices split by rows as each rank's row block,
+  /// amlsValueSetRowBlock; without a launcher, one rank).
   const char *target;
   /// target "gpu": the chip kernels are compiled for, e.g. "sm_90" (NULL:
   /// the device's own).
@@ -212,6 +215,20 @@ typedef struct AmlsSessionStatistics {
 
 AMLS_CAPI_EXPORTED AmlsSessionStatistics
 amlsSessionGetStatistics(AmlsSession session);
+
+/// This process's number (`rank`) among the processes that run each of the
+/// session's programs together, and their count (`size`): target "mpi"
+/// under an MPI launcher, the job's ranks; otherwise 0 of 1.
+AMLS_CAPI_EXPORTED void amlsSessionGetProcessRank(AmlsSession session,
+                                                  int64_t *rank,
+                                                  int64_t *size);
+/// This process's first row (`begin`) and row count (`count`) of a matrix
+/// of `rows` rows split by rows over those processes: the block it passes
+/// as a row block (amlsValueSetRowBlock). Rank r of N holds rows / N rows,
+/// one more when r < rows % N, after the blocks of the ranks before it.
+AMLS_CAPI_EXPORTED void amlsSessionGetRowBlock(AmlsSession session,
+                                               int64_t rows, int64_t *begin,
+                                               int64_t *count);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,12 @@ AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateCSR(int64_t rows, int64_t cols,
                                                 const double *values);
 AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateFloat(double value);
 AMLS_CAPI_EXPORTED AmlsValue amlsValueCreateInteger(int64_t value);
+/// Marks a matrix value as this process's block of rows of a matrix split
+/// by rows over the processes of a session of target "mpi" (each MPI rank
+/// passes its rows, amlsSessionGetRowBlock's share; the program computes
+/// on the whole matrix). False (and no change) for a value that is not a
+/// matrix.
+AMLS_CAPI_EXPORTED bool amlsValueSetRowBlock(AmlsValue value, bool isRowBlock);
 AMLS_CAPI_EXPORTED void amlsValueDestroy(AmlsValue value);
 
 static inline bool amlsValueIsNull(AmlsValue value) { return !value.ptr; }

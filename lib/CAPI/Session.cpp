@@ -404,3 +404,17 @@ AmlsSessionStatistics amlsSessionGetStatistics(AmlsSession handle) {
   statistics.peakMemoryBytes = counts.peakLiveBytes;
   return statistics;
 }
+
+void amlsSessionGetProcessRank(AmlsSession handle, int64_t *rank,
+                               int64_t *size) {
+  auto [processRank, processes] = unwrap(handle)->session.getProcessRank();
+  *rank = processRank;
+  *size = processes;
+}
+
+void amlsSessionGetRowBlock(AmlsSession handle, int64_t rows, int64_t *begin,
+                            int64_t *count) {
+  auto [first, length] = unwrap(handle)->session.getRowBlock(rows);
+  *begin = first;
+  *count = length;
+}

@@ -75,6 +75,14 @@ AmlsValue amlsValueCreateInteger(int64_t number) {
   return wrap(value);
 }
 
+bool amlsValueSetRowBlock(AmlsValue value, bool isRowBlock) {
+  RuntimeValue &runtimeValue = unwrap(value)->value;
+  if (!runtimeValue.isMatrix())
+    return false;
+  runtimeValue.setRowBlock(isRowBlock);
+  return true;
+}
+
 void amlsValueDestroy(AmlsValue value) { delete unwrap(value); }
 
 AmlsValueKind amlsValueGetKind(AmlsValue value) {

@@ -151,6 +151,14 @@ LogicalResult AMLSDialect::verifyRegionArgAttribute(Operation *op,
                          offset && !offset.getValue().isNegative(),
                          "a non-negative integer");
   }
+  if (name == getRowPartitionedAttrName()) {
+    // The caller passes each rank's block of rows (--amls-distribute).
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    return expectOnValue(op, attribute, "parameter", argIndex,
+                         isa<UnitAttr>(value) && function &&
+                             isa<MatrixType>(function.getArgumentTypes()[argIndex]),
+                         "a unit attribute on a matrix parameter");
+  }
   return op->emitOpError("unknown parameter attribute '")
          << name << "' on parameter #" << argIndex;
 }

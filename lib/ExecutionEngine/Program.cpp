@@ -15,6 +15,9 @@
 #include "AMLS/Dialect/AMLSDialect.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/ExecutionEngine/TargetExecution.h"
+#include "AMLS/Dialect/AMLSInterfaces.h"
+#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Failure.h"
@@ -69,6 +72,65 @@ std::optional<unsigned> Program::findParameter(StringRef name) const {
   return std::nullopt;
 }
 
+/// The whole matrices of the row blocks `rowBlocks` of `args`, which the
+/// processes of the session's target agree on, as their parameters' types
+/// in `types` (the blocks' until now). Failure (on every process alike)
+/// when a process rejected its arguments (`rejected`: this one did, and
+/// said why), the target does not split matrices, or the blocks are not
+/// the split its code takes.
+LogicalResult Program::specializeRowBlocks(ArrayRef<RuntimeValue> args,
+                                             ArrayRef<unsigned> rowBlocks,
+                                             bool rejected,
+                                             MutableArrayRef<Type> types) {
+  auto declared = program->lookupSymbol<func::FuncOp>(entryName);
+  const std::string &targetName = session.options.target;
+  const Target *target = lookupTarget(targetName);
+  const TargetExecution *execution = session.execution;
+  if (!target || !target->partitionsRows() || !execution) {
+    if (rejected)
+      return failure();
+    return declared.emitError("parameter '")
+           << parameters[rowBlocks.front()].name
+           << "' was given a block of rows, which only a target that splits "
+              "matrices over processes takes (target 'mpi'); this session's "
+              "target is '"
+           << targetName << "'";
+  }
+  SmallVector<RowBlockShape> blocks;
+  for (unsigned i : rowBlocks) {
+    RowBlockShape &block = blocks.emplace_back();
+    block.name = parameters[i].name;
+    block.rows = args[i].getMatrix().getRows();
+    block.cols = args[i].getMatrix().getCols();
+    block.accepted = !rejected;
+    if (auto matrix = dyn_cast<MatrixType>(types[i]))
+      block.nonZeros = matrix.getSparsity().value_or(1.0) *
+                       static_cast<double>(block.rows) * block.cols;
+  }
+  std::string problem = execution->combineRowBlocks(blocks);
+  if (rejected)
+    return failure();
+  if (!problem.empty())
+    return declared.emitError(problem);
+  for (auto [i, block] : llvm::zip(rowBlocks, blocks)) {
+    auto local = cast<MatrixType>(types[i]);
+    double cells = static_cast<double>(block.wholeRows) * block.cols;
+    auto whole = MatrixType::get(block.wholeRows, block.cols,
+                                 local.getElementType(),
+                                 roundSparsity(cells > 0
+                                                   ? block.wholeNonZeros / cells
+                                                   : 0.0))
+                     .withFormat(local.getFormat());
+    if (!areCompatibleMatrixTypes(parameters[i].type, whole))
+      return declared.emitError("parameter '")
+             << parameters[i].name << "' is declared " << parameters[i].type
+             << " but its row blocks make a " << block.wholeRows << "x"
+             << block.cols << " matrix";
+    types[i] = whole;
+  }
+  return success();
+}
+
 FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
                                               PhaseTimes &times) {
   const SessionOptions &options = session.options;
@@ -81,24 +143,50 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   SmallVector<Type> exactTypes;
   SmallVector<bool> transposed;
   SmallVector<int64_t> lineOffsets;
-  std::string signature;
-  llvm::raw_string_ostream key(signature);
+  SmallVector<unsigned> rowBlocks;
+  for (auto [i, arg] : llvm::enumerate(args))
+    if (arg.isRowBlock())
+      rowBlocks.push_back(i);
+  // A row block is specialized as a block (any row count); once the
+  // processes agree on the whole matrix, as that. With row blocks, a
+  // rejected argument still joins that agreement, so that no process
+  // waits for one that gave up.
+  bool rejected = false;
   for (auto [parameter, arg] : llvm::zip(parameters, args)) {
+    Type declaredType = parameter.type;
+    if (auto matrix = dyn_cast<MatrixType>(declaredType);
+        matrix && arg.isRowBlock())
+      declaredType = matrix.withShape(ShapedType::kDynamic, matrix.getCols());
     FailureOr<Type> type =
-        specializedType(declared.getLoc(), parameter.name, parameter.type, arg);
-    if (failed(type))
-      return failure();
+        specializedType(declared.getLoc(), parameter.name, declaredType, arg);
+    if (failed(type)) {
+      if (rowBlocks.empty())
+        return failure();
+      rejected = true;
+      type = declaredType;
+    }
     exactTypes.push_back(*type);
     transposed.push_back(passesTransposed(parameter.type, arg));
+    // Not for a row block: every process compiles the same code.
     lineOffsets.push_back(
-        transposed.back() ? 0
-                          : lineOffsetOf(parameter.type, arg,
-                                         /*copied=*/session.copiesInputs()));
+        transposed.back() || arg.isRowBlock()
+            ? 0
+            : lineOffsetOf(parameter.type, arg,
+                           /*copied=*/session.copiesInputs()));
+  }
+  if (!rowBlocks.empty())
+    if (failed(specializeRowBlocks(args, rowBlocks, rejected, exactTypes)))
+      return failure();
+  std::string signature;
+  llvm::raw_string_ostream key(signature);
+  for (auto [type, isTransposed, arg] :
+       llvm::zip(exactTypes, transposed, args))
     // Not the line offset: code compiled for one offset is right for any
     // (only its loads straddle lines), and heap arrays come at several
     // offsets, each of which would otherwise be a compilation.
-    key << *type << (transposed.back() ? " transposed;" : ";");
-  }
+    key << type
+        << (isTransposed ? " transposed;"
+                         : (arg.isRowBlock() ? " row blocks;" : ";"));
   auto cached = cache.find(signature);
   if (cached != cache.end()) {
     ++session.statistics.cacheHits;
@@ -131,6 +219,9 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   }
   entry.setFunctionType(
       FunctionType::get(entry.getContext(), types, entry.getResultTypes()));
+  for (unsigned i : rowBlocks)
+    entry.setArgAttr(i, AMLSDialect::getRowPartitionedAttrName(),
+                     UnitAttr::get(entry.getContext()));
   for (auto [i, offset] : llvm::enumerate(lineOffsets))
     if (offset)
       entry.setArgAttr(

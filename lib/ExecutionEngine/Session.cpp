@@ -126,9 +126,18 @@ Session::Session(SessionOptions options)
   runtimeContext->setThreads(static_cast<int32_t>(this->options.threads));
   // Asked on every run: looked up once.
   const Target *target = lookupTarget(this->options.target);
-  const TargetExecution *execution =
-      target ? getTargetExecution(*target) : nullptr;
+  execution = target ? getTargetExecution(*target) : nullptr;
   inputsCopied = execution && !execution->readsInputsInPlace();
+}
+
+std::pair<int64_t, int64_t> Session::getProcessRank() const {
+  return execution ? execution->getProcessRank()
+                   : std::pair<int64_t, int64_t>(0, 1);
+}
+
+std::pair<int64_t, int64_t> Session::getRowBlock(int64_t rows) const {
+  return execution ? execution->getRowBlock(rows)
+                   : std::pair<int64_t, int64_t>(0, rows);
 }
 
 Session::~Session() {

@@ -16,6 +16,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -87,17 +88,17 @@ static double countSparsity(const MatrixValue &m) {
   return static_cast<double>(countCells(0, cells)) / cells;
 }
 
-/// Sparsity rounded to two significant digits: inputs of the same shape and
-/// nearly the same density share compiled code.
-static double roundedSparsity(const MatrixValue &m) {
-  int64_t cells = m.getRows() * m.getCols();
-  if (cells == 0)
-    return 0.0;
-  double s = countSparsity(m);
-  if (s == 0.0 || s == 1.0)
-    return s;
+double mlir::amls::roundSparsity(double s) {
+  if (s <= 0.0 || s >= 1.0)
+    return std::clamp(s, 0.0, 1.0);
   double scale = std::pow(10.0, 1 - std::floor(std::log10(s)));
   return std::min(1.0, std::round(s * scale) / scale);
+}
+
+static double roundedSparsity(const MatrixValue &m) {
+  if (m.getRows() * m.getCols() == 0)
+    return 0.0;
+  return roundSparsity(countSparsity(m));
 }
 
 /// The type a parameter gets for a concrete argument.
@@ -180,7 +181,7 @@ AmlsElementType mlir::amls::boundaryElementType(Type declared) {
 /// row-major cells of its transpose: a column-major matrix in the element
 /// type the entry takes it in (the specialized entry transposes it back).
 bool mlir::amls::passesTransposed(Type declared, const RuntimeValue &arg) {
-  return arg.isMatrix() && isa<MatrixType>(declared) &&
+  return arg.isMatrix() && !arg.isRowBlock() && isa<MatrixType>(declared) &&
          arg.getMatrix().isContiguousColumnMajorOnly() &&
          arg.getMatrix().getElementType() == boundaryElementType(declared);
 }

@@ -23,6 +23,10 @@ namespace mlir::amls {
 FailureOr<Type> specializedType(Location loc, StringRef name, Type declared,
                                 const RuntimeValue &arg);
 
+/// `sparsity` rounded to two significant digits: inputs of the same shape
+/// and nearly the same density share compiled code.
+double roundSparsity(double sparsity);
+
 /// The element type in which the entry takes a matrix parameter declared
 /// `declared` (amls-wrap-entry's boundary): f32 and i64 as they are, every
 /// other as f64.
@@ -30,7 +34,8 @@ AmlsElementType boundaryElementType(Type declared);
 
 /// Whether the run passes `arg` for a parameter declared `declared` as the
 /// row-major cells of its transpose (a column-major matrix in the element
-/// type the entry takes).
+/// type the entry takes; never a row block, which the entry takes as the
+/// block it is).
 bool passesTransposed(Type declared, const RuntimeValue &arg);
 
 /// The cells by which `arg`, passed in place, starts past a 64-byte

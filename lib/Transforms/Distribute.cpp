@@ -80,6 +80,16 @@ public:
       : module(module), minCells(minCells) {}
 
   void analyze() {
+    // Parameters for which the caller passes each rank's block of rows
+    // (a session's row blocks, marked by the session).
+    module.walk([&](func::FuncOp function) {
+      if (function.isExternal())
+        return;
+      for (BlockArgument arg : function.getArguments())
+        if (function.getArgAttr(arg.getArgNumber(),
+                                AMLSDialect::getRowPartitionedAttrName()))
+          raise(arg, Kind::Rows);
+    });
     bool changed = true;
     while (changed) {
       changed = false;
@@ -393,6 +403,18 @@ void DistributionPlanner::rewrite(bool explain) {
     return before;
   };
   DenseMap<std::pair<Value, Operation *>, Value> gatheredBlocks;
+
+  // The marks on parameters are read: the parameters' `?` rows say the
+  // rest.
+  module.walk([&](func::FuncOp function) {
+    if (function.isExternal())
+      return;
+    for (BlockArgument arg : function.getArguments())
+      if (function.removeArgAttr(arg.getArgNumber(),
+                                 AMLSDialect::getRowPartitionedAttrName()))
+        note(function, "parameter #" + Twine(arg.getArgNumber()) +
+                           ": each rank passes its own rows");
+  });
 
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) { ops.push_back(op); });

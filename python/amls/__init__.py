@@ -40,8 +40,8 @@ try:
 finally:
     sys.setdlopenflags(_flags)
 
-__all__ = ["Session", "Function", "Error", "CompileError", "RunError",
-           "run_dml"]
+__all__ = ["Session", "Function", "RowBlock", "Error", "CompileError",
+           "RunError", "run_dml"]
 
 
 class Error(Exception):
@@ -131,6 +131,26 @@ def _csr(name, value):
                  _np.ascontiguousarray(csr.data, dtype=_np.float64)))
 
 
+class RowBlock:
+    """This process's block of rows of a matrix split by rows over the MPI
+    ranks of a distributed session (Session(distributed=True) under
+    mpirun): each rank passes `RowBlock(its_rows)` for the same argument,
+    and the program computes on the whole matrix, as one process would on
+    the rows stacked in rank order. A rank's block must be its share,
+    `rows[session.row_range(n)]` of a matrix of n rows (n / N rows, the
+    first n % N ranks one more). `value`: a NumPy array (anything numpy
+    takes) or a scipy.sparse matrix."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        shape = getattr(self.value, "shape", None)
+        return f"amls.RowBlock(shape={shape})"
+
+
 def _result(value):
     """A result as Python sees it: a CSR result (the native layer's
     ('csr', rows, cols, row offsets, column indices, values) over the
@@ -146,9 +166,10 @@ def _result(value):
                                    shape=(rows, cols), copy=False)
 
 
-def _run(program, arguments):
+def _run(program, arguments, row_blocks=()):
     try:
-        return [_result(value) for value in program.run(arguments)]
+        return [_result(value)
+                for value in program.run(arguments, list(row_blocks))]
     except _amls.RunError as error:
         raise RunError(str(error)) from None
     except _amls.Error as error:
@@ -181,18 +202,33 @@ class Function:
     def __call__(self, **arguments):
         if self._fixed is not None:
             return self._call_fixed(arguments)
-        inputs, values, texts = [], [], []
+        inputs, values, texts, row_blocks = [], [], [], []
         for name in sorted(arguments):
             if isinstance(arguments[name], str):
                 # A string binds $name as amls-run's --arg does: a
                 # constant of the program (a file name, an option).
                 texts.append((name, arguments[name]))
                 continue
-            kind, value = _kind(name, arguments[name])
+            kind, value = self._argument(name, arguments[name], row_blocks,
+                                         len(values))
             inputs.append((name, kind))
             values.append(value)
         program = self._program((tuple(inputs), tuple(texts)))
-        return dict(zip(program.result_names, _run(program, values)))
+        return dict(zip(program.result_names,
+                        _run(program, values, row_blocks)))
+
+    @staticmethod
+    def _argument(name, given, row_blocks, index):
+        """The kind and value of argument `name`; a RowBlock's index (in the
+        values passed) goes into `row_blocks`."""
+        if not isinstance(given, RowBlock):
+            return _kind(name, given)
+        kind, value = _kind(name, given.value)
+        if kind != "matrix":
+            raise TypeError(f"argument '{name}': a RowBlock holds a "
+                            f"matrix, found a {kind}")
+        row_blocks.append(index)
+        return kind, value
 
     def _call_fixed(self, arguments):
         program = self._fixed
@@ -201,17 +237,19 @@ class Function:
         if unknown:
             raise TypeError(f"unknown argument '{unknown[0]}'; the parameters "
                             f"are {', '.join(names)}")
-        values = []
+        values, row_blocks = [], []
         for name, kind in zip(names, kinds):
             if name not in arguments:
                 raise TypeError(f"missing argument '{name}'")
-            given, value = _kind(name, arguments[name])
+            given, value = self._argument(name, arguments[name], row_blocks,
+                                          len(values))
             if (given == "matrix") != (kind == "matrix"):
                 raise TypeError(f"argument '{name}': expected a "
                                 f"{'matrix' if kind == 'matrix' else 'scalar'}"
                                 f", found a {given}")
             values.append(value)
-        return dict(zip(program.result_names, _run(program, values)))
+        return dict(zip(program.result_names,
+                        _run(program, values, row_blocks)))
 
     @property
     def parameters(self):
@@ -232,6 +270,11 @@ class Session:
     as CUDA kernels on device 0; a ValueError says why where no usable GPU
     is); gpu_chip: the chip the kernels are compiled for, e.g. "sm_90"
     (default: the device's);
+    distributed: run every program on all the ranks of the MPI job this
+    process was launched in (mpirun -np N python3 script.py; target
+    "mpi"; without a launcher, one rank); matrices passed as RowBlock are
+    split by rows over the ranks, each rank passing its own rows, and the
+    results are whole on every rank (docs/python.md, "Distributed runs");
     csr_results: matrices the program computes in CSR (a sparse input
     scaled, a sparse product) come back as scipy.sparse.csr_matrix over
     the program's arrays instead of as dense arrays (default False: every
@@ -244,9 +287,14 @@ class Session:
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
                  fusion="cost", formats="auto", sums="kahan", blas="auto",
                  target=None, gpu_chip=None, csr_results=False,
-                 builtins=None):
+                 builtins=None, distributed=False):
         if isinstance(builtins, (str, os.PathLike)):
             builtins = [builtins]
+        if distributed:
+            if target not in (None, "mpi"):
+                raise ValueError(f"distributed=True runs on target 'mpi', "
+                                 f"not '{target}'")
+            target = "mpi"
         try:
             self._native = _amls.Session(threads, memory_limit, rewrites,
                                          fusion, formats, sums, blas,
@@ -257,6 +305,27 @@ class Session:
         except _amls.Error as error:
             raise ValueError(str(error)) from None
         self._count = 0
+
+    @property
+    def rank(self):
+        """This process's rank among those that run each program (0 unless
+        the session is distributed under an MPI launcher)."""
+        return self._native.process_rank()[0]
+
+    @property
+    def num_ranks(self):
+        """How many processes run each program together (1 unless the
+        session is distributed under an MPI launcher)."""
+        return self._native.process_rank()[1]
+
+    def row_range(self, rows):
+        """This rank's rows of a matrix of `rows` rows split by rows over
+        the ranks, as a slice: `RowBlock(X[session.row_range(len(X))])`
+        is the block this rank passes for X."""
+        if int(rows) < 0:
+            raise ValueError(f"row_range: expected a row count, found {rows}")
+        begin, count = self._native.row_block(int(rows))
+        return slice(begin, begin + count)
 
     def _name(self, suffix):
         self._count += 1

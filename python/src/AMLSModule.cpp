@@ -18,6 +18,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,8 +99,9 @@ public:
   /// Runs on `arguments` (one per parameter, already of the right kind:
   /// 2-D float64/float32/int64 arrays, floats, ints, bools) and returns
   /// the results: NumPy arrays owning the program's buffers, floats, ints
-  /// and bools.
-  py::list run(const py::list &arguments) {
+  /// and bools. The matrices at `rowBlocks` are this process's blocks of
+  /// rows of matrices split over the processes (target "mpi").
+  py::list run(const py::list &arguments, const std::vector<size_t> &rowBlocks) {
     std::vector<std::unique_ptr<OwnedValue>> owned;
     std::vector<AmlsValue> values;
     std::vector<py::array> keptArrays;
@@ -147,6 +149,10 @@ public:
       if (amlsValueIsNull(value))
         throw AmlsException{"an argument could not be passed"};
       owned.push_back(std::make_unique<OwnedValue>(value));
+      if (std::find(rowBlocks.begin(), rowBlocks.end(), values.size()) !=
+              rowBlocks.end() &&
+          !amlsValueSetRowBlock(value, true))
+        throw AmlsException{"a row block must be a matrix"};
       values.push_back(value);
     }
     intptr_t numResults = amlsProgramGetNumResults(program);
@@ -292,6 +298,21 @@ public:
     return Program(session, program);
   }
 
+  /// (rank, size): this process among those that run each program.
+  std::pair<int64_t, int64_t> processRank() const {
+    int64_t rank, size;
+    amlsSessionGetProcessRank(*session, &rank, &size);
+    return {rank, size};
+  }
+
+  /// (begin, count): this process's rows of a matrix of `rows` rows split
+  /// over those processes.
+  std::pair<int64_t, int64_t> rowBlock(int64_t rows) const {
+    int64_t begin, count;
+    amlsSessionGetRowBlock(*session, rows, &begin, &count);
+    return {begin, count};
+  }
+
   py::dict stats() const {
     AmlsSessionStatistics statistics = amlsSessionGetStatistics(*session);
     py::dict out;
@@ -332,7 +353,8 @@ PYBIND11_MODULE(_amls, m) {
       .def_property_readonly("parameter_names", &Program::parameterNames)
       .def_property_readonly("parameter_kinds", &Program::parameterKinds)
       .def_property_readonly("result_names", &Program::resultNames)
-      .def("run", &Program::run);
+      .def("run", &Program::run, py::arg("arguments"),
+           py::arg("row_blocks") = std::vector<size_t>());
   py::class_<Session>(m, "Session")
       .def(py::init<unsigned, uint64_t, const std::string &,
                     const std::string &, const std::string &,
@@ -341,5 +363,7 @@ PYBIND11_MODULE(_amls, m) {
                     const std::string &>())
       .def("compile_mlir", &Session::compileMLIR)
       .def("compile_dml", &Session::compileDML)
+      .def("process_rank", &Session::processRank)
+      .def("row_block", &Session::rowBlock)
       .def("stats", &Session::stats);
 }

@@ -305,3 +305,33 @@ func.func @caller(%w: !amls.matrix<10x1xf64>) -> (!amls.matrix<1001x1xf64>, f64)
   %r:2 = call @scores(%X, %w) : (!amls.matrix<1001x10xf64>, !amls.matrix<10x1xf64>) -> (!amls.matrix<1001x1xf64>, f64)
   return %r#0, %r#1 : !amls.matrix<1001x1xf64>, f64
 }
+
+// -----
+
+// Parameters the caller passes as each rank's rows (a session's row
+// blocks, marked amls.row_partitioned) are blocks whatever their size;
+// the mark is read and dropped, and a block returned is gathered.
+// CHECK-LABEL: func @blocks_passed
+// CHECK-SAME: (%[[X:.*]]: !amls.matrix<?x4xf64>, %[[Y:.*]]: !amls.matrix<?x1xf64>, %{{.*}}: !amls.matrix<4x1xf64>) -> (!amls.matrix<4x1xf64>, !amls.matrix<100x1xf64>, index)
+// CHECK: %[[XB:.*]] = amls.matmul %[[X]], %{{.*}} {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<?x1xf64>
+// CHECK: %[[R:.*]] = amls.sub %[[Y]], %[[XB]] {amls.row_partitioned = array<i64: 0>}
+// CHECK: amls.all_reduce sum %{{.*}} : !amls.matrix<4x1xf64>
+// CHECK: %[[N:.*]] = arith.constant 100 : index
+// CHECK: %[[RW:.*]] = amls.all_gather_rows %[[R]] : !amls.matrix<?x1xf64> -> !amls.matrix<100x1xf64>
+// CHECK: return %{{.*}}, %[[RW]], %[[N]]
+// EXPLAIN: 'func.func': parameter #0: each rank passes its own rows
+// EXPLAIN: 'func.func': parameter #1: each rank passes its own rows
+// SMALL-LABEL: func @blocks_passed
+// SMALL-SAME: !amls.matrix<?x4xf64>
+// SMALL: amls.all_reduce
+func.func @blocks_passed(%X: !amls.matrix<100x4xf64> {amls.row_partitioned},
+                         %y: !amls.matrix<100x1xf64> {amls.row_partitioned},
+                         %beta: !amls.matrix<4x1xf64>)
+    -> (!amls.matrix<4x1xf64>, !amls.matrix<100x1xf64>, index) {
+  %Xb = amls.matmul %X, %beta : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+  %r = amls.sub %y, %Xb : !amls.matrix<100x1xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<100x1xf64>
+  %Xt = amls.transpose %X : !amls.matrix<100x4xf64> -> !amls.matrix<4x100xf64>
+  %g = amls.matmul %Xt, %r : !amls.matrix<4x100xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<4x1xf64>
+  %n = amls.nrow %X : !amls.matrix<100x4xf64>
+  return %g, %r, %n : !amls.matrix<4x1xf64>, !amls.matrix<100x1xf64>, index
+}

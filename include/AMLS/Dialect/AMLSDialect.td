@@ -72,6 +72,8 @@ def AMLS_Dialect : Dialect {
     /// The results of an op that are blocks of rows of a matrix split over
     /// the ranks of a distributed run (DenseI64ArrayAttr of result numbers;
     /// --amls-distribute sets it; a read with it reads this rank's rows).
+    /// On a function's matrix parameter (UnitAttr), the caller passes each
+    /// rank's block (a session's row blocks); --amls-distribute reads it.
     static constexpr ::llvm::StringLiteral getRowPartitionedAttrName() {
       return "amls.row_partitioned";
     }

@@ -31,6 +31,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace amls::runtime {
@@ -175,6 +176,7 @@ struct SessionStatistics {
 
 class Session;
 struct CompiledProgram;
+class TargetExecution;
 
 /// A program loaded into a session: its entry's parameters and results, and
 /// the specializations compiled for it so far.
@@ -225,6 +227,12 @@ private:
   /// The specialized, lowered and JIT-compiled program for `args`.
   FailureOr<CompiledProgram *> compile(ArrayRef<RuntimeValue> args,
                                        PhaseTimes &times);
+  /// The whole matrices of the row blocks among `args` (at `rowBlocks`)
+  /// in `types`, agreed on by the target's processes (Program.cpp).
+  LogicalResult specializeRowBlocks(ArrayRef<RuntimeValue> args,
+                                    ArrayRef<unsigned> rowBlocks,
+                                    bool rejected,
+                                    MutableArrayRef<Type> types);
 
   Session &session;
   OwningOpRef<ModuleOp> program;
@@ -281,6 +289,14 @@ public:
   /// pool (its device does not read the caller's memory).
   bool copiesInputs() const { return inputsCopied; }
 
+  /// This process's number among the processes that run each program
+  /// together, and their count (target mpi: the job's ranks; else 0 of 1).
+  std::pair<int64_t, int64_t> getProcessRank() const;
+  /// This process's first row and row count of a matrix of `rows` rows
+  /// split by rows over those processes: the block a row block argument
+  /// (RuntimeValue::setRowBlock) must be.
+  std::pair<int64_t, int64_t> getRowBlock(int64_t rows) const;
+
 private:
   friend class Program;
   friend class SessionDiagnostics;
@@ -289,6 +305,8 @@ private:
   /// Every source loaded, for the lines messages show.
   llvm::SourceMgr sources;
   bool inputsCopied = false;
+  /// The target's execution half (TargetExecution.h), or null.
+  const TargetExecution *execution = nullptr;
   /// Holds a reference: the context outlives the session while buffers
   /// allocated under it (results) live.
   runtime::Context *runtimeContext;

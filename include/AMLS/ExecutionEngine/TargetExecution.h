@@ -15,10 +15,13 @@
 #define AMLS_EXECUTIONENGINE_TARGETEXECUTION_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace llvm {
 class raw_ostream;
@@ -28,6 +31,23 @@ namespace mlir::amls {
 
 struct SessionOptions;
 class Target;
+
+/// One process's block of rows of a matrix argument, and the whole
+/// matrix's shape that combineRowBlocks fills in.
+struct RowBlockShape {
+  /// The parameter's name, for messages.
+  std::string name;
+  /// This process's block: its rows, columns and non-zeros (an estimate).
+  int64_t rows = 0;
+  int64_t cols = 0;
+  double nonZeros = 0;
+  /// False when this process rejected its arguments (its own message says
+  /// why): the others then fail too, instead of waiting for it.
+  bool accepted = true;
+  /// The whole matrix: its rows and non-zeros over all the processes.
+  int64_t wholeRows = 0;
+  double wholeNonZeros = 0;
+};
 
 class TargetExecution {
 public:
@@ -46,6 +66,26 @@ public:
   /// Whether this process reports what the run did (amls-run's --stats and
   /// --timing): one process of those that run the program together.
   virtual bool isReportingProcess() const { return true; }
+  /// This process's number among the processes that run each program
+  /// together, and their count (a target of one process: 0 of 1).
+  virtual std::pair<int64_t, int64_t> getProcessRank() const { return {0, 1}; }
+  /// The first row and the row count of this process's block of a matrix
+  /// of `rows` rows split by rows over those processes.
+  virtual std::pair<int64_t, int64_t> getRowBlock(int64_t rows) const {
+    return {0, rows};
+  }
+  /// Completes `blocks`, this process's row blocks of a run's arguments
+  /// (RuntimeValue::isRowBlock), to the whole matrices' shapes, which every
+  /// process computes alike. Returns why the blocks are not a split the
+  /// compiled code takes (each process's block is its getRowBlock share of
+  /// the rows, all of the same columns), the same on every process, or an
+  /// empty string. A collective: every process calls it with as many
+  /// blocks.
+  virtual std::string combineRowBlocks(MutableArrayRef<RowBlockShape> blocks)
+      const {
+    return "the target runs a program in one process, which takes whole "
+           "matrices";
+  }
   /// Prints the device's statistics for `--stats` (amls-run); called in
   /// every process that runs the program, whether it reports or not.
   virtual void printStatistics(llvm::raw_ostream &os,

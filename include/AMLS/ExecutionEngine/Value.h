@@ -142,9 +142,15 @@ public:
   double getNumber() const {
     return kind == Kind::Integer ? static_cast<double>(integer) : number;
   }
+  /// A matrix that is this process's block of rows of a matrix split by
+  /// rows over the processes that run the program together (target mpi):
+  /// the program sees the whole matrix, each process passes its rows.
+  bool isRowBlock() const { return rowBlock; }
+  void setRowBlock(bool isRowBlock) { rowBlock = isRowBlock && isMatrix(); }
 
 private:
   Kind kind = Kind::Float;
+  bool rowBlock = false;
   MatrixValue matrix;
   double number = 0.0;
   int64_t integer = 0;

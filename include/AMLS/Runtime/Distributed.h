@@ -83,6 +83,10 @@ std::string libraryName();
 int64_t rowBegin(int64_t rows, int32_t rank);
 int64_t rowCount(int64_t rows, int32_t rank);
 
+/// In place over every rank (`kind`: an AmlsAggKind, sum, min or max).
+void allReduce(double *values, int64_t count, int32_t kind);
+void allReduce(int64_t *values, int64_t count, int32_t kind);
+
 /// What the collectives of this process moved (amls-run --stats).
 struct CollectiveStatistics {
   uint64_t calls = 0;

@@ -3,12 +3,15 @@
 // The collectives the runtime itself runs (a distributed read's exchange,
 // the compiled code's all-reduces and gathers) through the loaded MPI
 // backend, with their statistics; with one rank they copy. A failed
-// collective ends every rank with MPI's message.
+// collective ends every rank with MPI's message. (The all-reduces of
+// arrays, which the session uses too, are in Distributed.h.)
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AMLS_LIB_RUNTIME_DISTRIBUTED_COMMUNICATION_H
 #define AMLS_LIB_RUNTIME_DISTRIBUTED_COMMUNICATION_H
+
+#include "AMLS/Runtime/Distributed.h"
 
 #include <cstdint>
 #include <vector>
@@ -18,9 +21,6 @@ namespace amls::runtime::distributed {
 /// One value from each rank, in rank order.
 std::vector<int64_t> allGather(int64_t local);
 int64_t allReduceSum(int64_t local);
-/// In place over every rank (`kind`: an AmlsAggKind, sum, min or max).
-void allReduce(double *values, int64_t count, int32_t kind);
-void allReduce(int64_t *values, int64_t count, int32_t kind);
 /// `counts[r]` doubles of rank r, in rank order, into `gathered`.
 void allGatherV(const double *local, int64_t localCount, double *gathered,
                 const std::vector<int64_t> &counts);

@@ -53,3 +53,17 @@ func.func @merge_other_sizes(%a: !amls.matrix<10x12xf64>, %b: !amls.matrix<10x11
   %0 = "amls.merge_ranks"(%a, %b) : (!amls.matrix<10x12xf64>, !amls.matrix<10x11xf64>) -> !amls.matrix<10x12xf64>
   return
 }
+
+// -----
+
+// expected-error @+1 {{expected 'amls.row_partitioned' of parameter #0 to be a unit attribute on a matrix parameter, found 1 : i64}}
+func.func @partitioned_parameter_not_unit(%X: !amls.matrix<?x10xf64> {amls.row_partitioned = 1 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'amls.row_partitioned' of parameter #0 to be a unit attribute on a matrix parameter, found unit}}
+func.func @partitioned_scalar_parameter(%x: f64 {amls.row_partitioned}) {
+  return
+}
