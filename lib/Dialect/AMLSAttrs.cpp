@@ -118,10 +118,38 @@ LogicalResult AMLSDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  if (name == getRowPartitionedOperandsAttrName()) {
+    auto operands = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!operands)
+      return expect(false, "an array of operand numbers");
+    if (op->getNumResults() != 0)
+      return op->emitOpError("'")
+             << name << "' belongs on an op without results (its results "
+                        "would be named by '"
+             << getRowPartitionedAttrName() << "')";
+    for (int64_t operand : operands.asArrayRef()) {
+      if (operand < 0 || operand >= op->getNumOperands())
+        return op->emitOpError("'")
+               << name << "' names operand #" << operand << " of an op with "
+               << op->getNumOperands() << " operands";
+      if (!isa<MatrixType>(op->getOperand(operand).getType()))
+        return op->emitOpError("'")
+               << name << "' names operand #" << operand
+               << ", which is not a matrix";
+    }
+    return success();
+  }
   if (name == getNameAttrName() || name == getBooleanAttrName())
     return op->emitOpError("'")
            << name << "' belongs on a function's parameters or results";
   return op->emitOpError("unknown attribute '") << name << "'";
+}
+
+bool AMLSDialect::isRowPartitionedOperand(Operation *op, unsigned operand) {
+  auto operands =
+      op->getAttrOfType<DenseI64ArrayAttr>(getRowPartitionedOperandsAttrName());
+  return operands && llvm::is_contained(operands.asArrayRef(),
+                                        static_cast<int64_t>(operand));
 }
 
 /// Success when `ok`, else the error that the attribute of parameter or

@@ -488,6 +488,16 @@ void DistributionPlanner::rewrite(bool explain) {
         op->getOperands(), [&](Value v) { return isBlock(kindOf(v)); });
     if (!readsBlock)
       continue;
+    // A block written to a file: the ranks write their rows in turn (one
+    // ordered write), nothing gathered.
+    if (auto write = dyn_cast<WriteOp>(op);
+        write && kindOf(write.getInput()) == Kind::Rows) {
+      write->setAttr(AMLSDialect::getRowPartitionedOperandsAttrName(),
+                     DenseI64ArrayAttr::get(context, {0}));
+      note(op, "each rank writes its rows, in rank order (one ordered "
+               "write)");
+      continue;
+    }
     // What leaves a function, and everything that is not row-local, takes
     // the whole matrices.
     bool regionOp = op->getNumRegions() > 0;

@@ -44,7 +44,8 @@ func.func @gradient(%p: !amls.matrix<10x1xf64>) -> (!amls.matrix<10x1xf64>, f64,
 
 // tsmm and column aggregates end in an all-reduce of their kind; a row
 // aggregate stays a block; a replicated matrix of the blocks' row count
-// meets them as its own block (no communication).
+// meets them as its own block (no communication); a block written to a
+// file is written by the ranks in turn, not gathered.
 // CHECK-LABEL: func @gram
 // SMALL-LABEL: func @gram
 // CHECK: %[[X:.*]] = amls.read
@@ -55,12 +56,14 @@ func.func @gradient(%p: !amls.matrix<10x1xf64>) -> (!amls.matrix<10x1xf64>, f64,
 // CHECK: %[[ROWS:.*]] = amls.agg sum row %[[X]] {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x10xf64> -> !amls.matrix<?x1xf64>
 // CHECK: %[[ONES:.*]] = amls.fill
 // CHECK: %[[BLOCK:.*]] = amls.local_rows %[[ONES]] : !amls.matrix<1001x1xf64> -> !amls.matrix<?x1xf64>
-// CHECK: amls.add %[[ROWS]], %[[BLOCK]] {amls.row_partitioned = array<i64: 0>}
+// CHECK: %[[SUM:.*]] = amls.add %[[ROWS]], %[[BLOCK]] {amls.row_partitioned = array<i64: 0>}
+// CHECK-NOT: amls.all_gather_rows
+// CHECK: amls.write %[[SUM]], "out.csv" csv {amls.row_partitioned_operands = array<i64: 0>} : !amls.matrix<?x1xf64>
 // EXPLAIN: 'amls.tsmm': local partial result per block, then all-reduce sum
 // EXPLAIN: 'amls.agg': local partial result per block, then all-reduce max
 // EXPLAIN: 'amls.agg': local on each block of rows
 // EXPLAIN: 'amls.add': local on each block of rows
-// EXPLAIN: 'amls.write': all-gather of its row-partitioned operands (not row-local: it prints or writes the whole matrix)
+// EXPLAIN: 'amls.write': each rank writes its rows, in rank order (one ordered write)
 func.func @gram() -> (!amls.matrix<10x10xf64>, !amls.matrix<1x10xf64>) {
   %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
   %gram = amls.tsmm left %X : !amls.matrix<1001x10xf64> -> !amls.matrix<10x10xf64>

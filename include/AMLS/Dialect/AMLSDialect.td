@@ -77,6 +77,17 @@ def AMLS_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRowPartitionedAttrName() {
       return "amls.row_partitioned";
     }
+    /// The operands of an op without results that are this rank's blocks
+    /// of rows, which the op takes as they are (DenseI64ArrayAttr of operand
+    /// numbers; --amls-distribute sets it on a write, which the ranks then
+    /// write in turn).
+    static constexpr ::llvm::StringLiteral getRowPartitionedOperandsAttrName() {
+      return "amls.row_partitioned_operands";
+    }
+    /// Whether getRowPartitionedOperandsAttrName names operand #`operand`
+    /// of `op`.
+    static bool isRowPartitionedOperand(::mlir::Operation *op,
+                                        unsigned operand);
     /// How each result of a public function crosses the boundary
     /// (ResultKindArrayAttr; --convert-amls-to-linalg sets it,
     /// --amls-wrap-entry and the session read it).

@@ -59,6 +59,16 @@ void _mlir_ciface_amls_rt_dist_read(AmlsMatrixF64 *dest, const char *path,
 /// This rank's rows of `path` as a CSR handle (amls_rt_csr_read's).
 void *amls_rt_dist_csr_read(const char *path, int32_t format, int64_t rows,
                             int64_t cols, const char *where);
+/// Writes this rank's block `block` of a matrix split by rows (and rank 0
+/// the .mtd file): the ranks write their parts of the file in rank order,
+/// the bytes amls_rt_write writes for the whole matrix, nothing gathered.
+void _mlir_ciface_amls_rt_dist_write(AmlsMatrixF64 *block, const char *path,
+                                     int32_t format);
+/// The same for a CSR block.
+void _mlir_ciface_amls_rt_dist_csr_write(AmlsVectorI64 *rowptr,
+                                         AmlsVectorI32 *colidx,
+                                         AmlsVectorF64 *values, int64_t cols,
+                                         const char *path, int32_t format);
 }
 
 namespace amls::runtime::distributed {

@@ -159,6 +159,24 @@ writeMatrix(const std::string &path, FileFormat format,
             const CsrMatrixView &matrix,
             MatrixMarketLayout layout = MatrixMarketLayout::Coordinate);
 
+/// One of the parts of a file that processes write in turn (a distributed
+/// write, rank after rank): a block of rows from `firstRow` of a matrix of
+/// `wholeRows` rows and `wholeNonZeros` non-zeros. The `first` part creates
+/// the file and writes the header; the others append. The parts together
+/// are the bytes writeMatrix writes for the whole matrix (Matrix Market's
+/// coordinate layout; its array layout lists columns, which cross the
+/// parts, and is refused).
+struct FilePart {
+  int64_t firstRow = 0;
+  int64_t wholeRows = 0;
+  int64_t wholeNonZeros = 0;
+  bool first = true;
+};
+std::string writeMatrixPart(const std::string &path, FileFormat format,
+                            const MatrixView &block, const FilePart &part);
+std::string writeMatrixPart(const std::string &path, FileFormat format,
+                            const CsrMatrixView &block, const FilePart &part);
+
 /// DML's toString(X): three decimals, cells separated by a space, one row
 /// per line, at most 100 rows and columns.
 std::string formatMatrix(const MatrixView &matrix);

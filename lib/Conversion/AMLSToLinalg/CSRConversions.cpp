@@ -209,7 +209,11 @@ struct LowerCSRWrite : public CSRPattern<WriteOp> {
     args.push_back(createStringPointer(rewriter, loc, op, op.getPath()));
     args.push_back(arith::ConstantIntOp::create(
         rewriter, loc, static_cast<int32_t>(op.getFormat()), 32));
-    callRuntime(rewriter, loc, op, RuntimeFunction::CSRWrite, args);
+    callRuntime(rewriter, loc, op,
+                AMLSDialect::isRowPartitionedOperand(op, 0)
+                    ? RuntimeFunction::DistCSRWrite
+                    : RuntimeFunction::CSRWrite,
+                args);
     rewriter.eraseOp(op);
     return success();
   }

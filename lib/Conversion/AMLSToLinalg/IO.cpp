@@ -78,7 +78,11 @@ struct LowerWrite : public AMLSPattern<WriteOp> {
     Value path = createStringPointer(rewriter, loc, op, op.getPath());
     Value format = arith::ConstantIntOp::create(
         rewriter, loc, static_cast<int32_t>(op.getFormat()), 32);
-    callRuntime(rewriter, loc, op, RuntimeFunction::Write,
+    // A block of rows (--amls-distribute): the ranks write in turn.
+    callRuntime(rewriter, loc, op,
+                AMLSDialect::isRowPartitionedOperand(op, 0)
+                    ? RuntimeFunction::DistWrite
+                    : RuntimeFunction::Write,
                 {matrix, path, format});
     rewriter.eraseOp(op);
     return success();

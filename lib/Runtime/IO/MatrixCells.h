@@ -66,9 +66,11 @@ public:
   const int64_t rows, cols;
 };
 
-/// Writes `cells` to `path` as writeMatrix does.
+/// Writes `cells` to `path` as writeMatrix does, or as the `part` of the
+/// file they are (writeMatrixPart).
 std::string writeCells(const std::string &path, FileFormat format,
-                       const CellSource &cells, MatrixMarketLayout layout);
+                       const CellSource &cells, MatrixMarketLayout layout,
+                       const FilePart *part = nullptr);
 
 } // namespace amls::runtime
 

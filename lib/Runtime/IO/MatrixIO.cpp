@@ -388,6 +388,12 @@ std::string writeMatrix(const std::string &path, FileFormat format,
   return writeCells(path, format, DenseSource(m), layout);
 }
 
+std::string writeMatrixPart(const std::string &path, FileFormat format,
+                            const MatrixView &block, const FilePart &part) {
+  return writeCells(path, format, DenseSource(block),
+                    MatrixMarketLayout::Coordinate, &part);
+}
+
 /// toString shows at most this many rows and columns.
 constexpr int64_t kMaxShownCells = 100;
 

@@ -7,7 +7,9 @@
 // Numbers are std::to_chars' shortest text that reads back to the same double,
 // as the sequential writer wrote them: the bytes depend on neither the threads
 // nor the chunks. A failed open, write or close is an error naming the file and
-// the system's reason.
+// the system's reason. A distributed write's ranks each write their part
+// (FilePart): the first creates the file with the header, the others append
+// their rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,8 +70,8 @@ private:
 /// The output file; the first failure is kept, with the system's reason.
 class OutputFile {
 public:
-  explicit OutputFile(const std::string &path) : path(path) {
-    file = std::fopen(path.c_str(), "wb");
+  OutputFile(const std::string &path, bool append) : path(path) {
+    file = std::fopen(path.c_str(), append ? "ab" : "wb");
     if (!file)
       error =
           path + ": cannot open the file for writing: " + std::strerror(errno);
@@ -144,10 +146,22 @@ struct RowChunks {
   int64_t rows, perChunk, count;
 };
 
-void writeBinary(OutputFile &out, const CellSource &m) {
-  int64_t sizes[2] = {m.rows, m.cols};
-  out.write(kBinaryMatrixMagic, sizeof(kBinaryMatrixMagic));
-  out.write(reinterpret_cast<const char *>(sizes), sizeof(sizes));
+/// The whole file, or the part of it a distributed write's rank writes.
+const FilePart &partOrWhole(const FilePart *part, const CellSource &m,
+                            FilePart &whole) {
+  if (part)
+    return *part;
+  whole.wholeRows = m.rows;
+  whole.wholeNonZeros = -1; // Counted by the writer that needs it.
+  return whole;
+}
+
+void writeBinary(OutputFile &out, const CellSource &m, const FilePart &part) {
+  if (part.first) {
+    int64_t sizes[2] = {part.wholeRows, m.cols};
+    out.write(kBinaryMatrixMagic, sizeof(kBinaryMatrixMagic));
+    out.write(reinterpret_cast<const char *>(sizes), sizeof(sizes));
+  }
   RowChunks chunks(m.rows, m.cols);
   size_t rowBytes = m.cols * sizeof(double);
   writeChunks(out, chunks.count, [&](int64_t k, Buffer &buffer) {
@@ -202,7 +216,8 @@ void writeArray(OutputFile &out, const CellSource &m) {
 /// a CSR matrix of a million short rows makes a few hundred chunks. Without
 /// `header`, SystemDS's text-cell format: the same lines, and "1 1 0" for a
 /// matrix without non-zeros (SystemDS writes no empty file).
-void writeCoordinate(OutputFile &out, const CellSource &m, bool header) {
+void writeCoordinate(OutputFile &out, const CellSource &m, bool header,
+                     const FilePart &part) {
   std::vector<int64_t> rowCounts(m.rows);
   int64_t threads = std::max<int64_t>(
       1, std::min<int64_t>(amls_rt_get_num_threads(), m.rows / 1024));
@@ -228,12 +243,17 @@ void writeCoordinate(OutputFile &out, const CellSource &m, bool header) {
       inChunk = work = 0;
     }
   }
-  if (header)
+  int64_t wholeNonZeros =
+      part.wholeNonZeros >= 0 ? part.wholeNonZeros : nonZeros;
+  if (part.first && header)
     out.write("%%MatrixMarket matrix coordinate real general\n" +
-              std::to_string(m.rows) + ' ' + std::to_string(m.cols) + ' ' +
-              std::to_string(nonZeros) + '\n');
-  else if (nonZeros == 0 && m.rows > 0 && m.cols > 0)
+              std::to_string(part.wholeRows) + ' ' + std::to_string(m.cols) +
+              ' ' + std::to_string(wholeNonZeros) + '\n');
+  else if (part.first && wholeNonZeros == 0 && part.wholeRows > 0 &&
+           m.cols > 0)
     out.write("1 1 0\n");
+  // Row numbers in the whole matrix.
+  int64_t firstRow = part.firstRow + 1;
   constexpr int64_t kEntryChars = 2 * (kIntegerChars + 1) + kDoubleChars + 1;
   writeChunks(out, static_cast<int64_t>(entries.size()),
               [&](int64_t k, Buffer &buffer) {
@@ -243,7 +263,7 @@ void writeCoordinate(OutputFile &out, const CellSource &m, bool header) {
                 for (int64_t r = starts[k]; r < starts[k + 1]; ++r) {
                   int64_t count = m.nonZeros(r, columns.data(), values.data());
                   for (int64_t e = 0; e < count; ++e) {
-                    text = putInteger(text, r + 1);
+                    text = putInteger(text, r + firstRow);
                     *text++ = ' ';
                     text = putInteger(text, columns[e] + 1);
                     *text++ = ' ';
@@ -258,20 +278,27 @@ void writeCoordinate(OutputFile &out, const CellSource &m, bool header) {
 } // namespace
 
 std::string writeCells(const std::string &path, FileFormat format,
-                       const CellSource &m, MatrixMarketLayout layout) {
-  OutputFile out(path);
+                       const CellSource &m, MatrixMarketLayout layout,
+                       const FilePart *part) {
+  if (part && format == AMLS_FILE_MATRIX_MARKET &&
+      layout == MatrixMarketLayout::Array)
+    return path + ": Matrix Market's array layout lists the cells by "
+                  "column, which cannot be written in parts of rows";
+  FilePart whole;
+  const FilePart &written = partOrWhole(part, m, whole);
+  OutputFile out(path, /*append=*/!written.first);
   if (!out.ok())
     return out.close();
   if (format == AMLS_FILE_BINARY)
-    writeBinary(out, m);
+    writeBinary(out, m, written);
   else if (format == AMLS_FILE_CSV)
     writeCsv(out, m);
   else if (format == AMLS_FILE_TEXT)
-    writeCoordinate(out, m, /*header=*/false);
+    writeCoordinate(out, m, /*header=*/false, written);
   else if (layout == MatrixMarketLayout::Array)
     writeArray(out, m);
   else
-    writeCoordinate(out, m, /*header=*/true);
+    writeCoordinate(out, m, /*header=*/true, written);
   return out.close();
 }
 

@@ -220,6 +220,12 @@ std::string writeMatrix(const std::string &path, FileFormat format,
   return writeCells(path, format, CsrSource(matrix), layout);
 }
 
+std::string writeMatrixPart(const std::string &path, FileFormat format,
+                            const CsrMatrixView &block, const FilePart &part) {
+  return writeCells(path, format, CsrSource(block),
+                    MatrixMarketLayout::Coordinate, &part);
+}
+
 } // namespace amls::runtime
 
 extern "C" void *amls_rt_csr_read(const char *path, int32_t format,

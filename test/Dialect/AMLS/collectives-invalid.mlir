@@ -67,3 +67,19 @@ func.func @partitioned_parameter_not_unit(%X: !amls.matrix<?x10xf64> {amls.row_p
 func.func @partitioned_scalar_parameter(%x: f64 {amls.row_partitioned}) {
   return
 }
+
+// -----
+
+func.func @partitioned_operand_out_of_range(%X: !amls.matrix<?x10xf64>) {
+  // expected-error @+1 {{'amls.row_partitioned_operands' names operand #1 of an op with 1 operands}}
+  amls.write %X, "X.csv" csv {amls.row_partitioned_operands = array<i64: 1>} : !amls.matrix<?x10xf64>
+  return
+}
+
+// -----
+
+func.func @partitioned_operands_with_results(%X: !amls.matrix<?x10xf64>) {
+  // expected-error @+1 {{'amls.row_partitioned_operands' belongs on an op without results}}
+  %t = amls.transpose %X {amls.row_partitioned_operands = array<i64: 0>} : !amls.matrix<?x10xf64> -> !amls.matrix<10x?xf64>
+  return
+}
