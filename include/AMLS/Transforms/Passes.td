@@ -385,7 +385,10 @@ def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
 
     A `read` of a matrix with at least `min-cells` cells (sizes from the
     file's metadata; unknown sizes count as large) is row-partitioned: each
-    rank reads its own block of rows. From there the partition follows the
+    rank reads its own block of rows. So is a function's parameter marked
+    `amls.row_partitioned` (a session's row blocks: the caller passes each
+    rank's rows), whatever its size; the mark is dropped once read. From
+    there the partition follows the
     ops' `RowLocalityInterface`, the same definition of row-locality that
     the Row fusion template uses:
     - element-wise ops of aligned blocks, row aggregates and `X %*% v` with
@@ -396,7 +399,10 @@ def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
       and `t(X) %*% (w * (X %*% v))` compute a partial result per block
       that one `amls.all_reduce` combines; `nrow` of a block becomes the
       whole matrix's row count (a constant where it is known);
-    - anything else that reads a block (a print, a write, a product of two
+    - a `write` of a block is one ordered write: the ranks write their rows
+      in turn into the file (`amls.row_partitioned_operands`), nothing
+      gathered;
+    - anything else that reads a block (a print, a product of two
       partitioned matrices, a reorganisation, a return) gets the whole
       matrix through `amls.all_gather_rows` first: the documented gather
       fallback.
