@@ -28,6 +28,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 using namespace amls::runtime;
@@ -324,19 +325,26 @@ std::string readCoordinateBlock(const std::string &path, FileFormat format,
   entry_lines::MappedFile file(path);
   const char *data = file.base ? file.base : "";
   const char *end = data + file.size;
-  auto [begin, stop] = shareOfLines(data + std::min<size_t>(start, file.size),
-                                    end);
-  // Line numbers for messages: this share's first line follows the lines
-  // of the shares before it.
-  int64_t myLines = std::count(begin, stop, '\n');
-  if (stop > begin && stop[-1] != '\n')
-    ++myLines;
-  std::vector<int64_t> lineCounts = allGather(myLines);
-  int64_t firstLine = headerLines + 1;
-  for (int32_t r = 0; r < rank(); ++r)
-    firstLine += lineCounts[r];
-  int32_t ranks = size();
+  const char *body = data + std::min<size_t>(start, file.size);
+  auto [begin, stop] = shareOfLines(body, end);
+  // Most entries of a file listed by row belong to the rank that parses
+  // them: those stay in `mine` (reserved, so that it never grows by
+  // copying), the few others go out in one all-to-all.
+  int32_t ranks = size(), me = rank();
+  int64_t firstRow = rowBegin(rows, me);
+  int64_t localRows = rowCount(rows, me);
+  bool mirrors = symmetry != "general";
+  std::vector<Entry> mine;
+  // At most one entry (two, mirrored) per 6 bytes ("1 1 1\n"): reserved,
+  // not touched.
+  mine.reserve((stop - begin) / 6 * (mirrors ? 2 : 1) + 1);
   std::vector<std::vector<Entry>> outgoing(ranks);
+  auto route = [&](int64_t r, int64_t c, double v) {
+    if (r - firstRow >= 0 && r - firstRow < localRows)
+      mine.push_back({r, c, v});
+    else
+      outgoing[ownerOf(r, rows)].push_back({r, c, v});
+  };
   int64_t listed = 0, lineIndex = 0;
   std::string problem;
   for (const char *p = begin; p < stop && problem.empty(); ++lineIndex) {
@@ -361,23 +369,25 @@ std::string readCoordinateBlock(const std::string &path, FileFormat format,
       break;
     }
     ++listed;
-    outgoing[ownerOf(r - 1, rows)].push_back({r - 1, c - 1, v});
-    if (symmetry != "general" && r != c) {
-      double mirrored = symmetry == "skew-symmetric" ? -v : v;
-      outgoing[ownerOf(c - 1, rows)].push_back({c - 1, r - 1, mirrored});
-    }
+    route(r - 1, c - 1, v);
+    if (mirrors && r != c)
+      route(c - 1, r - 1, symmetry == "skew-symmetric" ? -v : v);
   }
+  // Line numbers only for a message: this share's first line follows the
+  // header and the lines of the shares before it.
   if (!problem.empty())
-    return located(path, firstLine + lineIndex, problem);
+    return located(path,
+                   headerLines + 1 + std::count(body, begin, '\n') + lineIndex,
+                   problem);
   if (stated_entries >= 0) {
     int64_t total = allReduceSum(listed);
     if (total != stated_entries)
       return path + ": expected " + std::to_string(stated_entries) +
              " entries as the size line states, found " + std::to_string(total);
   }
-  // Counts first, then the entries.
+  // Counts first, then the entries (none to this rank itself).
   std::vector<int64_t> sendCounts(ranks), sendOffsets(ranks),
-      receiveCounts(ranks), receiveOffsets(ranks);
+      receiveOffsets(ranks);
   std::vector<Entry> flat;
   for (int32_t r = 0; r < ranks; ++r) {
     sendOffsets[r] = static_cast<int64_t>(flat.size() * sizeof(Entry));
@@ -385,54 +395,81 @@ std::string readCoordinateBlock(const std::string &path, FileFormat format,
     flat.insert(flat.end(), outgoing[r].begin(), outgoing[r].end());
     std::vector<Entry>().swap(outgoing[r]);
   }
-  receiveCounts = exchangeCounts(sendCounts);
-  int64_t incoming = 0;
+  std::vector<int64_t> receiveCounts = exchangeCounts(sendCounts);
+  int64_t incoming = 0, fromLower = 0;
   for (int32_t r = 0; r < ranks; ++r) {
     receiveOffsets[r] = incoming;
     incoming += receiveCounts[r];
+    if (r < me)
+      fromLower = incoming / sizeof(Entry);
   }
-  std::vector<Entry> mine(incoming / sizeof(Entry));
-  allToAll(flat.data(), sendCounts, sendOffsets, mine.data(), receiveCounts,
-           receiveOffsets);
-  // Entries arrived in rank order, which is file order. A counting sort by
-  // row keeps that order within each row; a row's entries are then sorted
-  // stably by column where they are not already (a file listed by row: no
-  // work), so the last assignment of a cell comes last.
-  int64_t firstRow = rowBegin(rows, rank());
-  int64_t localRows = rowCount(rows, rank());
-  std::vector<int64_t> rowStart(localRows + 1, 0);
-  for (const Entry &e : mine)
-    ++rowStart[e.row - firstRow + 1];
-  for (int64_t r = 0; r < localRows; ++r)
-    rowStart[r + 1] += rowStart[r];
-  std::vector<std::pair<int32_t, double>> byRow(mine.size());
-  {
-    std::vector<int64_t> next(rowStart.begin(), rowStart.end() - 1);
+  std::vector<Entry> received(incoming / sizeof(Entry));
+  allToAll(flat.data(), sendCounts, sendOffsets, received.data(),
+           receiveCounts, receiveOffsets);
+  std::vector<Entry>().swap(flat);
+  // File order: the entries of the lower ranks' shares, this share's, the
+  // higher ranks'. A counting sort by row keeps that order within each
+  // row, straight into the CSR arrays.
+  auto inFileOrder = [&](auto &&visit) {
+    for (int64_t k = 0; k < fromLower; ++k)
+      visit(received[k]);
     for (const Entry &e : mine)
-      byRow[next[e.row - firstRow]++] = {static_cast<int32_t>(e.col), e.value};
-    std::vector<Entry>().swap(mine);
-  }
+      visit(e);
+    for (size_t k = fromLower; k < received.size(); ++k)
+      visit(received[k]);
+  };
   result = CsrMatrix();
   result.rows = localRows;
   result.cols = cols;
-  result.rowptr.assign(localRows + 1, 0);
-  result.colidx.reserve(byRow.size());
-  result.values.reserve(byRow.size());
-  auto byColumn = [](const auto &a, const auto &b) { return a.first < b.first; };
-  for (int64_t r = 0; r < localRows; ++r) {
-    auto first = byRow.begin() + rowStart[r], last = byRow.begin() + rowStart[r + 1];
-    if (!std::is_sorted(first, last, byColumn))
-      std::stable_sort(first, last, byColumn);
-    for (auto it = first; it != last; ++it) {
-      if (it + 1 != last && (it + 1)->first == it->first)
-        continue; // A later assignment of the cell wins.
-      if (it->second == 0.0)
-        continue;
-      result.colidx.push_back(it->first);
-      result.values.push_back(it->second);
-    }
-    result.rowptr[r + 1] = static_cast<int64_t>(result.values.size());
+  auto &rowptr = result.rowptr;
+  auto &colidx = result.colidx;
+  auto &values = result.values;
+  rowptr.assign(localRows + 1, 0);
+  inFileOrder([&](const Entry &e) { ++rowptr[e.row - firstRow + 1]; });
+  for (int64_t r = 0; r < localRows; ++r)
+    rowptr[r + 1] += rowptr[r];
+  colidx.resize(rowptr[localRows]);
+  values.resize(rowptr[localRows]);
+  {
+    std::vector<int64_t> next(rowptr.begin(), rowptr.end() - 1);
+    inFileOrder([&](const Entry &e) {
+      int64_t k = next[e.row - firstRow]++;
+      colidx[k] = static_cast<int32_t>(e.col);
+      values[k] = e.value;
+    });
   }
+  std::vector<Entry>().swap(mine);
+  std::vector<Entry>().swap(received);
+  // A row's entries sorted stably by column where they are not already (a
+  // file listed by row: no work), so that the last assignment of a cell
+  // comes last and wins; zeros dropped. In place: a row moves only left.
+  std::vector<std::pair<int32_t, double>> unsorted;
+  auto byColumn = [](const auto &a, const auto &b) { return a.first < b.first; };
+  int64_t kept = 0;
+  for (int64_t r = 0; r < localRows; ++r) {
+    int64_t first = rowptr[r], last = rowptr[r + 1];
+    if (!std::is_sorted(colidx.begin() + first, colidx.begin() + last)) {
+      unsorted.clear();
+      for (int64_t k = first; k < last; ++k)
+        unsorted.emplace_back(colidx[k], values[k]);
+      std::stable_sort(unsorted.begin(), unsorted.end(), byColumn);
+      for (int64_t k = first; k < last; ++k)
+        std::tie(colidx[k], values[k]) = unsorted[k - first];
+    }
+    rowptr[r] = kept;
+    for (int64_t k = first; k < last; ++k) {
+      if (k + 1 < last && colidx[k + 1] == colidx[k])
+        continue; // A later assignment of the cell wins.
+      if (values[k] == 0.0)
+        continue;
+      colidx[kept] = colidx[k];
+      values[kept] = values[k];
+      ++kept;
+    }
+  }
+  rowptr[localRows] = kept;
+  colidx.resize(kept);
+  values.resize(kept);
   return "";
 }
 

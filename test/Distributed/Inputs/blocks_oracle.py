@@ -4,7 +4,7 @@ checks every output against NumPy (1e-12 relative), and that the loop ran
 one all-reduce per iteration at least (--stats).
 
     blocks_oracle.py --amls-run PATH --launcher 'mpiexec -np 4' --rows R
-                     --cols C [--density D] --iters N --dir DIR
+                     --cols C [--density D [--symmetric]] --iters N --dir DIR
 """
 import argparse
 import os
@@ -23,6 +23,9 @@ parser.add_argument("--launcher", default="")
 parser.add_argument("--rows", type=int, required=True)
 parser.add_argument("--cols", type=int, required=True)
 parser.add_argument("--density", type=float, default=1.0)
+parser.add_argument("--symmetric", action="store_true",
+                    help="a square sparse matrix in Matrix Market's "
+                         "symmetric layout (its lower triangle listed)")
 parser.add_argument("--iters", type=int, default=10)
 parser.add_argument("--dir", required=True)
 options = parser.parse_args()
@@ -32,8 +35,13 @@ rng = np.random.default_rng(options.rows * 1000 + options.cols)
 if options.density < 1.0:
     A = sp.random(options.rows, options.cols, density=options.density,
                   random_state=7, format="coo")
+    if options.symmetric:
+        A = (A + A.T).tocoo()
     path = os.path.join(options.dir, "X.mtx")
-    scipy.io.mmwrite(path, A)
+    scipy.io.mmwrite(path, A,
+                     symmetry="symmetric" if options.symmetric else None)
+    if options.symmetric and "symmetric" not in open(path).readline():
+        sys.exit(f"FAIL: {path} is not written symmetric")
     X = A.toarray()
 else:
     X = rng.uniform(0.0, 1.0, (options.rows, options.cols))
