@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <mutex>
 #include <string>
@@ -63,6 +64,21 @@ std::string runtimeDirectory() {
   return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
 
+/// Open MPI's default point-to-point layer probes the network transports
+/// (UCX, libfabric) in MPI_Init: 0.2 s on this machine, a tenth of a
+/// 1M-vertex PageRank. A job whose ranks all run on one node talks through
+/// shared memory, which the ob1 layer uses; such a job gets it unless the
+/// user chose a layer (`mpirun --mca pml ...`, which mpirun passes as
+/// OMPI_MCA_pml, or that variable).
+void chooseOpenMPITransport() {
+  const char *size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  const char *local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (std::getenv("OMPI_MCA_pml") || !size || !local ||
+      std::strcmp(size, local) != 0)
+    return;
+  setenv("OMPI_MCA_pml", "ob1", /*overwrite=*/0);
+}
+
 } // namespace
 
 std::string distributed::initialize() {
@@ -77,6 +93,8 @@ std::string distributed::initialize() {
   }
   if (name != "openmpi" && name != "mpich")
     return "expected AMLS_MPI 'openmpi' or 'mpich', found '" + name + "'";
+  if (name == "openmpi")
+    chooseOpenMPITransport();
   std::string library = runtimeDirectory() + "libamls_mpi_" + name + ".so";
   // Global: Open MPI's components, loaded by libmpi, resolve libmpi's
   // symbols through the global scope.
