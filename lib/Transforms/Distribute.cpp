@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -64,6 +65,9 @@ struct OpForm {
   AggKind combiner = AggKind::Sum;
   /// A mean over the rows: a partial sum, divided by the whole count.
   bool mean = false;
+  /// A variance or standard deviation over the rows: the whole mean, then
+  /// the partial sums of squared deviations from it.
+  bool variance = false;
   /// Operands (by number) that enter as their block (amls.local_rows).
   SmallVector<unsigned> localOperands;
   /// Operands that enter as their block of columns: t(local_rows(t(x))).
@@ -262,9 +266,16 @@ OpForm DistributionPlanner::formOf(Operation *op) const {
       aggregate.getAxis() != AggAxis::Row) {
     if (aggregate.getKind() == AggKind::SumSq)
       return partialSum();
-    if (aggregate.getKind() == AggKind::Mean &&
-        isa<FloatType>(aggregate.getInput().getType().getElementType())) {
+    bool isFloat =
+        isa<FloatType>(aggregate.getInput().getType().getElementType());
+    if (aggregate.getKind() == AggKind::Mean && isFloat) {
       form.mean = true;
+      return partialSum();
+    }
+    if ((aggregate.getKind() == AggKind::Var ||
+         aggregate.getKind() == AggKind::Sd) &&
+        isFloat) {
+      form.variance = true;
       return partialSum();
     }
   }
@@ -571,42 +582,74 @@ void DistributionPlanner::rewrite(bool explain) {
       nrow.getResult().replaceAllUsesExcept(whole, whole.getDefiningOp());
       continue;
     }
-    if (form.resultKind == Kind::Partial && form.mean) {
-      // sum / count, the count the whole matrix's: rows (col) or cells.
-      auto mean = cast<AggOp>(op);
-      auto input = cast<MatrixType>(mean.getInput().getType());
+    if (form.resultKind == Kind::Partial && (form.mean || form.variance)) {
+      auto aggregate = cast<AggOp>(op);
+      Value input = aggregate.getInput();
+      auto inputType = cast<MatrixType>(input.getType());
+      Type resultType = aggregate.getType();
+      AggAxis axis = aggregate.getAxis();
       b.setInsertionPointAfter(op);
-      Value sum = AggOp::create(b, loc, mean.getType(), AggKind::Sum,
-                                mean.getAxis(), mean.getInput());
-      Value total = AllReduceOp::create(b, loc, sum.getType(), sum,
-                                        AggKind::Sum);
+      auto wholeSum = [&](AggKind kind, Value of) -> Value {
+        Value partial = AggOp::create(b, loc, resultType, kind, axis, of);
+        return AllReduceOp::create(b, loc, resultType, partial,
+                                   AggKind::Sum);
+      };
+      Value total = wholeSum(AggKind::Sum, input);
+      // The whole matrix's count of what is aggregated: rows (col) or
+      // cells, as a float.
       Value rows;
-      if (input.hasStaticRows()) {
-        rows = arith::ConstantIndexOp::create(b, loc, input.getRows());
+      if (inputType.hasStaticRows()) {
+        rows = arith::ConstantIndexOp::create(b, loc, inputType.getRows());
       } else {
-        Value local =
-            NRowOp::create(b, loc, b.getIndexType(), mean.getInput());
+        Value local = NRowOp::create(b, loc, b.getIndexType(), input);
         rows = AllReduceOp::create(b, loc, local.getType(), local,
                                    AggKind::Sum);
       }
       Value count = rows;
-      if (mean.getAxis() == AggAxis::All)
+      if (axis == AggAxis::All)
         count = arith::MulIOp::create(
-            b, loc, rows,
-            NColOp::create(b, loc, b.getIndexType(), mean.getInput()));
-      Type element = input.getElementType();
-      Value divisor = arith::UIToFPOp::create(
+            b, loc, rows, NColOp::create(b, loc, b.getIndexType(), input));
+      Type element = inputType.getElementType();
+      Value wholeCount = arith::UIToFPOp::create(
           b, loc, element,
           arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
-      Value result =
-          isa<MatrixType>(mean.getType())
-              ? DivOp::create(b, loc, mean.getType(), total, divisor)
-                    .getResult()
-              : arith::DivFOp::create(b, loc, total, divisor).getResult();
-      mean.getResult().replaceAllUsesWith(result);
-      mean.erase();
-      note(sum.getDefiningOp(), "a mean: local partial sum per block, then "
-                                "all-reduce sum, divided by the whole count");
+      auto divide = [&](Value numerator, Value divisor) -> Value {
+        if (isa<MatrixType>(resultType))
+          return DivOp::create(b, loc, resultType, numerator, divisor);
+        return arith::DivFOp::create(b, loc, numerator, divisor);
+      };
+      // sum / count.
+      Value result = divide(total, wholeCount);
+      if (form.variance) {
+        // As one process computes it, in two passes: the squared
+        // deviations from the whole mean, summed over the blocks, over
+        // count - 1.
+        Value deviations =
+            SubOp::create(b, loc, inputType, input, result).getResult();
+        kinds[deviations] = Kind::Rows;
+        Value squares = wholeSum(AggKind::SumSq, deviations);
+        Value one = arith::ConstantOp::create(
+            b, loc, element, b.getFloatAttr(element, 1.0));
+        result = divide(squares,
+                        arith::SubFOp::create(b, loc, wholeCount, one));
+        if (aggregate.getKind() == AggKind::Sd)
+          result = isa<MatrixType>(resultType)
+                       ? SqrtOp::create(b, loc, resultType, result).getResult()
+                       : math::SqrtOp::create(b, loc, result).getResult();
+      }
+      bool deviation = aggregate.getKind() == AggKind::Sd;
+      aggregate.getResult().replaceAllUsesWith(result);
+      aggregate.erase();
+      std::string described =
+          form.mean ? "a mean: local partial sum per block, then all-reduce "
+                      "sum, divided by the whole count"
+                    : std::string(deviation ? "a standard deviation (the "
+                                              "square root of a variance)"
+                                            : "a variance") +
+                          ": the whole mean (all-reduce sum), then the local "
+                          "sums of squared deviations from it, all-reduce "
+                          "sum, divided by the whole count - 1";
+      note(total.getDefiningOp()->getOperand(0).getDefiningOp(), described);
       continue;
     }
     if (form.resultKind == Kind::Partial) {

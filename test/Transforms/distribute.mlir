@@ -338,3 +338,34 @@ func.func @blocks_passed(%X: !amls.matrix<100x4xf64> {amls.row_partitioned},
   %n = amls.nrow %X : !amls.matrix<100x4xf64>
   return %g, %r, %n : !amls.matrix<4x1xf64>, !amls.matrix<100x1xf64>, index
 }
+
+// -----
+
+// A variance over blocks in two passes, as one process computes it: the
+// whole mean (all-reduce of the partial sums over the whole count), then
+// the partial sums of squared deviations from it, all-reduced, over the
+// count - 1; a standard deviation is its square root.
+// CHECK-LABEL: func @variances
+// CHECK: %[[X:.*]] = amls.read
+// CHECK: %[[S:.*]] = amls.agg sum all %[[X]] : !amls.matrix<?x10xf64> -> f64
+// CHECK: %[[T:.*]] = amls.all_reduce sum %[[S]] : f64
+// CHECK: %[[M:.*]] = arith.divf %[[T]], %[[N:.*]] : f64
+// CHECK: %[[D:.*]] = amls.sub %[[X]], %[[M]] {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x10xf64>, f64 -> !amls.matrix<?x10xf64>
+// CHECK: %[[Q:.*]] = amls.agg sumsq all %[[D]] : !amls.matrix<?x10xf64> -> f64
+// CHECK: %[[QS:.*]] = amls.all_reduce sum %[[Q]] : f64
+// CHECK: %[[N1:.*]] = arith.subf %[[N]], %{{.*}} : f64
+// CHECK: %[[V:.*]] = arith.divf %[[QS]], %[[N1]] : f64
+// CHECK: amls.agg sum col %[[X]] : !amls.matrix<?x10xf64> -> !amls.matrix<1x10xf64>
+// CHECK: amls.sub %[[X]], %{{.*}} {amls.row_partitioned = array<i64: 0>} : !amls.matrix<?x10xf64>, !amls.matrix<1x10xf64> -> !amls.matrix<?x10xf64>
+// CHECK: amls.agg sumsq col
+// CHECK: %[[CV:.*]] = amls.div
+// CHECK: %[[CS:.*]] = amls.sqrt %[[CV]] : !amls.matrix<1x10xf64> -> !amls.matrix<1x10xf64>
+// CHECK: return %[[V]], %[[CS]]
+// EXPLAIN: 'amls.agg': a variance: the whole mean (all-reduce sum), then the local sums of squared deviations from it, all-reduce sum, divided by the whole count - 1
+// EXPLAIN: 'amls.agg': a standard deviation (the square root of a variance): the whole mean
+func.func @variances() -> (f64, !amls.matrix<1x10xf64>) {
+  %X = amls.read "X.csv" csv : !amls.matrix<1001x10xf64>
+  %v = amls.agg var all %X : !amls.matrix<1001x10xf64> -> f64
+  %s = amls.agg sd col %X : !amls.matrix<1001x10xf64> -> !amls.matrix<1x10xf64>
+  return %v, %s : f64, !amls.matrix<1x10xf64>
+}

@@ -395,7 +395,9 @@ def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
       a replicated `v` stay local and partitioned; a replicated matrix with
       the blocks' row count meets them as its own block (`amls.local_rows`,
       no communication); scalars and row vectors broadcast;
-    - full and column aggregates (sum, min, max), `t(X) %*% y`, `t(X) %*% X`
+    - full and column aggregates (sum, min, max, sum of squares, mean;
+      variance and standard deviation in two passes, the whole mean
+      first), `t(X) %*% y`, `t(X) %*% X`
       and `t(X) %*% (w * (X %*% v))` compute a partial result per block
       that one `amls.all_reduce` combines; `nrow` of a block becomes the
       whole matrix's row count (a constant where it is known);
@@ -422,6 +424,9 @@ def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
     `explain` prints one line per op that reads a block: its distributed
     form and the collective it ends in.
   }];
+  let dependentDialects = ["::mlir::amls::AMLSDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
   let options = [
     Option<"minCells", "min-cells", "int64_t", "100000",
            "the cells from which a read matrix is row-partitioned">,

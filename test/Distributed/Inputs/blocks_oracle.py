@@ -67,6 +67,8 @@ expected = {
     "xv.csv": X @ np.arange(1, options.cols + 1).reshape(-1, 1),
     "rowsums.csv": X.sum(axis=1, keepdims=True),
     "w.csv": w,
+    "colvars.csv": X.var(axis=0, ddof=1, keepdims=True),
+    "colsds.csv": X.std(axis=0, ddof=1, keepdims=True),
 }
 failures = 0
 for name, want in expected.items():
@@ -75,17 +77,22 @@ for name, want in expected.items():
             not np.allclose(got, want, rtol=1e-12, atol=1e-12):
         print(f"FAIL {name}: {got.ravel()[:6]} against {want.ravel()[:6]}")
         failures += 1
-printed = re.search(r"sum (\S+) mean (\S+) max (\S+) rows (\d+)", run.stdout)
+printed = re.search(r"sum (\S+) mean (\S+) max (\S+) rows (\d+) var (\S+) "
+                    r"sd (\S+)", run.stdout)
 if not printed or run.stdout.count("sum ") != 1:
-    print(f"FAIL: expected one line 'sum .. mean .. max .. rows ..', "
+    print(f"FAIL: expected one line 'sum .. mean .. max .. rows .. var .. "
+          f"sd ..', "
           f"found {run.stdout!r}")
     failures += 1
 else:
-    values = [float(printed.group(i)) for i in (1, 2, 3)]
-    if not np.allclose(values, [X.sum(), X.mean(), X.max()], rtol=1e-12) or \
+    values = [float(printed.group(i)) for i in (1, 2, 3, 5, 6)]
+    wanted = [X.sum(), X.mean(), X.max(), X.var(ddof=1), X.std(ddof=1)]
+    if np.isnan(values).any() or not np.allclose(values, wanted,
+                                                 rtol=1e-12) or \
             int(printed.group(4)) != options.rows:
         print(f"FAIL: printed {printed.group(0)}, NumPy: sum {X.sum()} mean "
-              f"{X.mean()} max {X.max()} rows {options.rows}")
+              f"{X.mean()} max {X.max()} rows {options.rows} var "
+              f"{wanted[3]} sd {wanted[4]}")
         failures += 1
 calls = re.search(r"rank 0 all-reduce: (\d+) call", run.stderr)
 ranks = re.search(r"amls-run mpi: (\d+) rank\(s\)", run.stderr)
