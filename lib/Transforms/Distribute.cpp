@@ -680,8 +680,8 @@ void DistributionPlanner::rewrite(bool explain) {
                         : "replicated: the same on every rank"));
   }
 
-  // parfor across the ranks (SystemDS's remote parfor): each rank runs a
-  // contiguous share of the iterations on its workers, and the results are
+  // parfor across the ranks (SystemDS's remote parfor): each rank runs its
+  // share of the iterations on its workers, and the results are
   // merged over the ranks. A body that communicates cannot be split (the
   // ranks would run different numbers of collectives) and runs every
   // iteration on every rank, on one worker (MPI is called from one thread).
@@ -708,11 +708,19 @@ void DistributionPlanner::rewrite(bool explain) {
     }
     OpBuilder b(parfor);
     Location loc = parfor.getLoc();
+    // The ranks get the tasks of the loop's partitioner as its workers do:
+    // one contiguous block each (static), or iterations dealt in turn (the
+    // others, and the default, factoring, which even out iterations of
+    // unequal cost).
+    std::optional<ParforPartitioner> partitioner = parfor.getPartitioner();
+    bool cyclic = !partitioner || *partitioner != ParforPartitioner::Static;
+    Type index = b.getIndexType();
     auto share = LocalIterationsOp::create(
-        b, loc, b.getIndexType(), b.getIndexType(), parfor.getLowerBound(),
-        parfor.getUpperBound(), parfor.getStep());
+        b, loc, index, index, index, parfor.getLowerBound(),
+        parfor.getUpperBound(), parfor.getStep(), cyclic);
     parfor.getLowerBoundMutable().assign(share.getLocalLowerBound());
     parfor.getUpperBoundMutable().assign(share.getLocalUpperBound());
+    parfor.getStepMutable().assign(share.getLocalStep());
     b.setInsertionPointAfter(parfor);
     for (auto [before, result] :
          llvm::zip(parfor.getShared(), parfor.getResults())) {
@@ -720,8 +728,10 @@ void DistributionPlanner::rewrite(bool explain) {
                                          before);
       result.replaceAllUsesExcept(merged.getResult(), merged);
     }
-    note(parfor, "each rank runs its share of the iterations on its "
-                 "workers, then the results are merged over the ranks");
+    note(parfor, Twine("each rank runs its share of the iterations (") +
+                     (cyclic ? "dealt in turn" : "a contiguous block") +
+                     ") on its workers, then the results are merged over "
+                     "the ranks");
   });
 
   // Blocks have the row count of their rank: `?` in the IR, recorded on

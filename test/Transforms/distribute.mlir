@@ -244,19 +244,20 @@ func.func @rows_in_a_loop() -> !amls.matrix<1x10xf64> {
 // -----
 
 // SystemDS's remote parfor: an independent parfor whose body reads no block
-// runs this rank's share of the iterations, and its results are merged
-// over the ranks; one whose body communicates runs every iteration on
-// every rank, on one worker.
+// runs this rank's share of the iterations (by default dealt in turn; a
+// static partitioner's contiguous block: @grid_static), and its results
+// are merged over the ranks; one whose body communicates runs every
+// iteration on every rank, on one worker.
 // CHECK-LABEL: func @grid
-// CHECK: %[[LO:.*]], %[[HI:.*]] = amls.local_iterations %[[C0:.*]] to %[[C12:.*]] step %[[C1:.*]]
-// CHECK: %[[R:.*]] = amls.parfor %[[LO]] to %[[HI]] step %[[C1]] shared(%[[INIT:.*]] : !amls.matrix<10x12xf64>)
+// CHECK: %[[LO:.*]], %[[HI:.*]], %[[ST:.*]] = amls.local_iterations %[[C0:.*]] to %[[C12:.*]] step %[[C1:.*]] cyclic
+// CHECK: %[[R:.*]] = amls.parfor %[[LO]] to %[[HI]] step %[[ST]] shared(%[[INIT:.*]] : !amls.matrix<10x12xf64>)
 // CHECK: %[[M:.*]] = amls.merge_ranks %[[R]] over %[[INIT]] : !amls.matrix<10x12xf64>
 // CHECK: amls.parfor %[[C0]] to %[[C12]] step %[[C1]]
 // CHECK: amls.agg sum all
 // CHECK: amls.all_reduce sum
 // CHECK: workers = 1 : i64
 // CHECK: return %[[M]]
-// EXPLAIN: 'amls.parfor': each rank runs its share of the iterations on its workers, then the results are merged over the ranks
+// EXPLAIN: 'amls.parfor': each rank runs its share of the iterations (dealt in turn) on its workers, then the results are merged over the ranks
 // EXPLAIN: 'amls.parfor': every iteration on every rank, one worker: its body reads blocks of rows
 func.func @grid(%R: !amls.matrix<10x12xf64>, %S: !amls.matrix<1x12xf64>)
     -> (!amls.matrix<10x12xf64>, !amls.matrix<1x12xf64>) {
@@ -368,4 +369,26 @@ func.func @variances() -> (f64, !amls.matrix<1x10xf64>) {
   %v = amls.agg var all %X : !amls.matrix<1001x10xf64> -> f64
   %s = amls.agg sd col %X : !amls.matrix<1001x10xf64> -> !amls.matrix<1x10xf64>
   return %v, %s : f64, !amls.matrix<1x10xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func @grid_static
+// CHECK: %[[LO:.*]], %[[HI:.*]], %[[ST:.*]] = amls.local_iterations %{{.*}} to %{{.*}} step %{{.*}}{{$}}
+// CHECK: amls.parfor %[[LO]] to %[[HI]] step %[[ST]]
+// EXPLAIN: 'amls.parfor': each rank runs its share of the iterations (a contiguous block) on its workers, then the results are merged over the ranks
+func.func @grid_static(%R: !amls.matrix<10x12xf64>) -> !amls.matrix<10x12xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c12 = arith.constant 12 : index
+  %one = arith.constant 1.0 : f64
+  %0 = amls.parfor %c0 to %c12 step %c1 shared(%R : !amls.matrix<10x12xf64>) {
+  ^bb0(%i: index, %acc: !amls.matrix<10x12xf64>):
+    %i1 = arith.addi %i, %c1 : index
+    %col = amls.fill %one, %c10, %c1 : f64 -> !amls.matrix<10x1xf64>
+    %w = amls.insert_slice %col into %acc[%c0 : %c10, %i : %i1] : !amls.matrix<10x1xf64> into !amls.matrix<10x12xf64> -> !amls.matrix<10x12xf64>
+    amls.yield %w : !amls.matrix<10x12xf64>
+  } {independent, partitioner = 1 : i32, workers = 2 : i64} -> !amls.matrix<10x12xf64>
+  return %0 : !amls.matrix<10x12xf64>
 }

@@ -74,20 +74,32 @@ def AMLS_LocalRowsOp : AMLS_InferOp<"local_rows", [Pure]> {
 def AMLS_LocalIterationsOp : AMLS_Op<"local_iterations", [Pure]> {
   let summary = "this rank's share of a parfor's iterations";
   let description = [{
-    The bounds of this rank's contiguous block of the iterations
-    `lowerBound, lowerBound + step, ...` below `upperBound` (DAPHNE's split
-    of their count, as blocks of rows are split): SystemDS's remote parfor
-    over the ranks of a distributed run. A rank may have none
-    (`localLowerBound == localUpperBound`). With one rank, the loop's own
-    bounds.
+    This rank's iterations of `lowerBound, lowerBound + step, ...` below
+    `upperBound`, as the bounds and step of a loop: SystemDS's remote
+    parfor over the ranks of a distributed run, its tasks dealt to the ranks
+    by the parfor's task partitioner.
+    - Without `cyclic` (the static partitioner: one task per rank), a
+      contiguous block of them (DAPHNE's split of their count, as blocks of
+      rows are split); the step is the loop's.
+    - With `cyclic` (the naive, fixed and factoring partitioners, which
+      SystemDS hands out as the workers ask, to even out iterations of
+      unequal cost), tasks of one iteration dealt to the ranks in turn:
+      rank r of N runs iterations r, r + N, r + 2N, ... (`localStep` is N
+      steps).
+    A rank may have none (`localLowerBound >= localUpperBound`). With one
+    rank, the loop's own bounds and step.
 
     ```mlir
-    %lo, %hi = amls.local_iterations %lb to %ub step %step
+    %lo, %hi, %st = amls.local_iterations %lb to %ub step %step
+    %lo, %hi, %st = amls.local_iterations %lb to %ub step %step cyclic
     ```
   }];
-  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step);
-  let results = (outs Index:$localLowerBound, Index:$localUpperBound);
-  let assemblyFormat = "$lowerBound `to` $upperBound `step` $step attr-dict";
+  let arguments = (ins Index:$lowerBound, Index:$upperBound, Index:$step,
+                       UnitAttr:$cyclic);
+  let results = (outs Index:$localLowerBound, Index:$localUpperBound,
+                      Index:$localStep);
+  let assemblyFormat =
+      "$lowerBound `to` $upperBound `step` $step (`cyclic` $cyclic^)? attr-dict";
 }
 
 def AMLS_MergeRanksOp : AMLS_InferOp<"merge_ranks", [

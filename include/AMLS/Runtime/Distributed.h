@@ -30,6 +30,9 @@ void _mlir_ciface_amls_rt_dist_all_reduce(AmlsMatrixF64 *matrix,
                                           int32_t kind);
 double amls_rt_dist_all_reduce_f64(double value, int32_t kind);
 int64_t amls_rt_dist_all_reduce_i64(int64_t value, int32_t kind);
+/// This rank and the rank count (0 and 1 without a launcher).
+int64_t amls_rt_dist_rank();
+int64_t amls_rt_dist_size();
 /// This rank's first row and row count of a matrix of `rows` rows.
 int64_t amls_rt_dist_row_begin(int64_t rows);
 int64_t amls_rt_dist_row_count(int64_t rows);

@@ -149,7 +149,8 @@ struct LowerLocalRows : public LowerToValue<LocalRowsOp> {
   }
 };
 
-/// The iterations' count n, then DAPHNE's split of it (as rows are split).
+/// The iterations' count n, then DAPHNE's split of it (as rows are split),
+/// or every N-th iteration from the rank's own.
 struct LowerLocalIterations : public AMLSPattern<LocalIterationsOp> {
   using AMLSPattern::AMLSPattern;
   LogicalResult
@@ -158,6 +159,19 @@ struct LowerLocalIterations : public AMLSPattern<LocalIterationsOp> {
     Location loc = op.getLoc();
     Value lb = adaptor.getLowerBound(), ub = adaptor.getUpperBound(),
           step = adaptor.getStep();
+    if (op.getCyclic()) {
+      Value rank = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          callRuntime(rewriter, loc, op, RuntimeFunction::DistRank, {}));
+      Value ranks = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          callRuntime(rewriter, loc, op, RuntimeFunction::DistSize, {}));
+      Value localLb = arith::AddIOp::create(
+          rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, rank, step));
+      rewriter.replaceOp(
+          op, {localLb, ub, arith::MulIOp::create(rewriter, loc, step, ranks)});
+      return success();
+    }
     Value zero = indexConstant(rewriter, loc, 0);
     Value span = arith::MaxSIOp::create(
         rewriter, loc, arith::SubIOp::create(rewriter, loc, ub, lb), zero);
@@ -170,7 +184,7 @@ struct LowerLocalIterations : public AMLSPattern<LocalIterationsOp> {
     Value localUb = arith::AddIOp::create(
         rewriter, loc, localLb,
         arith::MulIOp::create(rewriter, loc, mine, step));
-    rewriter.replaceOp(op, {localLb, localUb});
+    rewriter.replaceOp(op, {localLb, localUb, step});
     return success();
   }
 };

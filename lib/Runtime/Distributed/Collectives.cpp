@@ -209,6 +209,10 @@ extern "C" int64_t amls_rt_dist_all_reduce_i64(int64_t value, int32_t kind) {
   return value;
 }
 
+extern "C" int64_t amls_rt_dist_rank() { return rank(); }
+
+extern "C" int64_t amls_rt_dist_size() { return size(); }
+
 extern "C" int64_t amls_rt_dist_row_begin(int64_t rows) {
   return rowBegin(rows, rank());
 }

@@ -41,10 +41,26 @@ func.func @blocks(%b: !amls.matrix<?x10xf64>, %v: !amls.matrix<1001x1xf64>) -> (
 // CHECK: call @amls_rt_dist_row_begin
 // CHECK: call @amls_rt_dist_row_count
 // CHECK: call @amls_rt_dist_merge_results
-func.func @parfor_share(%lb: index, %ub: index, %step: index, %r: !amls.matrix<10x12xf64>, %before: !amls.matrix<10x12xf64>) -> (index, index, !amls.matrix<10x12xf64>) {
-  %lo, %hi = amls.local_iterations %lb to %ub step %step
+func.func @parfor_share(%lb: index, %ub: index, %step: index, %r: !amls.matrix<10x12xf64>, %before: !amls.matrix<10x12xf64>) -> (index, index, index, !amls.matrix<10x12xf64>) {
+  %lo, %hi, %st = amls.local_iterations %lb to %ub step %step
   %0 = amls.merge_ranks %r over %before : !amls.matrix<10x12xf64>
-  return %lo, %hi, %0 : index, index, !amls.matrix<10x12xf64>
+  return %lo, %hi, %st, %0 : index, index, index, !amls.matrix<10x12xf64>
+}
+
+// Dealt in turn: from lb + rank * step, every N-th iteration.
+// CHECK-LABEL: func @parfor_cyclic
+// CHECK-SAME: (%[[LB:.*]]: index, %[[UB:.*]]: index, %[[STEP:.*]]: index)
+// CHECK: %[[RANK:.*]] = call @amls_rt_dist_rank() : () -> i64
+// CHECK: %[[R:.*]] = arith.index_cast %[[RANK]] : i64 to index
+// CHECK: %[[N:.*]] = call @amls_rt_dist_size() : () -> i64
+// CHECK: %[[P:.*]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[R]], %[[STEP]] : index
+// CHECK: %[[LO:.*]] = arith.addi %[[LB]], %[[OFFSET]] : index
+// CHECK: %[[ST:.*]] = arith.muli %[[STEP]], %[[P]] : index
+// CHECK: return %[[LO]], %[[UB]], %[[ST]]
+func.func @parfor_cyclic(%lb: index, %ub: index, %step: index) -> (index, index, index) {
+  %lo, %hi, %st = amls.local_iterations %lb to %ub step %step cyclic
+  return %lo, %hi, %st : index, index, index
 }
 
 // -----
