@@ -68,6 +68,8 @@ struct OpForm {
   /// A variance or standard deviation over the rows: the whole mean, then
   /// the partial sums of squared deviations from it.
   bool variance = false;
+  /// A trace: each block's part of the diagonal, summed over the blocks.
+  bool trace = false;
   /// Operands (by number) that enter as their block (amls.local_rows).
   SmallVector<unsigned> localOperands;
   /// Operands that enter as their block of columns: t(local_rows(t(x))).
@@ -259,6 +261,10 @@ OpForm DistributionPlanner::formOf(Operation *op) const {
   }
   if (isa<NnzOp>(op) && operandKinds[0] == Kind::Rows)
     return partialSum();
+  if (isa<TraceOp>(op) && operandKinds[0] == Kind::Rows) {
+    form.trace = true;
+    return partialSum();
+  }
   // A sum of squares adds up over the blocks; a mean is the sum over the
   // blocks divided by the whole matrix's count.
   if (auto aggregate = dyn_cast<AggOp>(op);
@@ -580,6 +586,41 @@ void DistributionPlanner::rewrite(bool explain) {
         note(op, "the blocks' row counts, then all-reduce sum");
       }
       nrow.getResult().replaceAllUsesExcept(whole, whole.getDefiningOp());
+      continue;
+    }
+    if (form.resultKind == Kind::Partial && form.trace) {
+      // The block's rows [first, first + m) hold the diagonal's cells in
+      // the columns of the same numbers: the trace of that m x m square
+      // (first and m from amls.local_iterations over the whole row count,
+      // the split of rows).
+      auto trace = cast<TraceOp>(op);
+      Value block = trace.getInput();
+      auto type = cast<MatrixType>(block.getType());
+      Type index = b.getIndexType();
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      Value rows;
+      if (type.hasStaticRows()) {
+        rows = arith::ConstantIndexOp::create(b, loc, type.getRows());
+      } else {
+        Value local = NRowOp::create(b, loc, index, block);
+        rows = AllReduceOp::create(b, loc, index, local, AggKind::Sum);
+      }
+      auto share = LocalIterationsOp::create(b, loc, index, index, index,
+                                             zero, rows, one,
+                                             /*cyclic=*/false);
+      Value mine = NRowOp::create(b, loc, index, block);
+      Value square = SliceOp::create(
+          b, loc, type.withShape(ShapedType::kDynamic, ShapedType::kDynamic),
+          block, zero, mine, share.getLocalLowerBound(),
+          share.getLocalUpperBound());
+      trace.getInputMutable().assign(square);
+      b.setInsertionPointAfter(op);
+      Value whole = AllReduceOp::create(b, loc, trace.getType(),
+                                        trace.getResult(), AggKind::Sum);
+      trace.getResult().replaceAllUsesExcept(whole, whole.getDefiningOp());
+      note(op, "a trace: each block's square on the diagonal (its rows, the "
+               "columns of their numbers), its trace, then all-reduce sum");
       continue;
     }
     if (form.resultKind == Kind::Partial && (form.mean || form.variance)) {

@@ -392,3 +392,26 @@ func.func @grid_static(%R: !amls.matrix<10x12xf64>) -> !amls.matrix<10x12xf64> {
   } {independent, partitioner = 1 : i32, workers = 2 : i64} -> !amls.matrix<10x12xf64>
   return %0 : !amls.matrix<10x12xf64>
 }
+
+// -----
+
+// A trace over blocks: each block's rows [first, first + m) meet the
+// diagonal in the columns of the same numbers; the trace of that square,
+// then an all-reduce.
+// CHECK-LABEL: func @trace
+// CHECK: %[[X:.*]] = amls.read
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[N:.*]] = arith.constant 1000 : index
+// CHECK: %[[LO:.*]], %[[HI:.*]], %{{.*}} = amls.local_iterations %[[C0]] to %[[N]] step %[[C1]]{{$}}
+// CHECK: %[[M:.*]] = amls.nrow %[[X]]
+// CHECK: %[[SQ:.*]] = amls.slice %[[X]][%[[C0]] : %[[M]], %[[LO]] : %[[HI]]] : !amls.matrix<?x1000xf64> -> !amls.matrix<?x?xf64>
+// CHECK: %[[T:.*]] = amls.trace %[[SQ]] : !amls.matrix<?x?xf64> -> f64
+// CHECK: %[[W:.*]] = amls.all_reduce sum %[[T]] : f64
+// CHECK: return %[[W]]
+// EXPLAIN: 'amls.trace': a trace: each block's square on the diagonal (its rows, the columns of their numbers), its trace, then all-reduce sum
+func.func @trace() -> f64 {
+  %X = amls.read "X.csv" csv : !amls.matrix<1000x1000xf64>
+  %t = amls.trace %X : !amls.matrix<1000x1000xf64> -> f64
+  return %t : f64
+}

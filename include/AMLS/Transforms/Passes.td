@@ -397,7 +397,8 @@ def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
       no communication); scalars and row vectors broadcast;
     - full and column aggregates (sum, min, max, sum of squares, mean;
       variance and standard deviation in two passes, the whole mean
-      first), `t(X) %*% y`, `t(X) %*% X`
+      first), the trace (each block's square on the diagonal),
+      `t(X) %*% y`, `t(X) %*% X`
       and `t(X) %*% (w * (X %*% v))` compute a partial result per block
       that one `amls.all_reduce` combines; `nrow` of a block becomes the
       whole matrix's row count (a constant where it is known);

@@ -94,6 +94,13 @@ else:
               f"{X.mean()} max {X.max()} rows {options.rows} var "
               f"{wanted[3]} sd {wanted[4]}")
         failures += 1
+traced = re.search(r"trace (\S+)", run.stdout)
+if (options.rows == options.cols) != bool(traced) or (
+        traced and not np.isclose(float(traced.group(1)), np.trace(X),
+                                  rtol=1e-12)):
+    print(f"FAIL: printed {traced.group(0) if traced else 'no trace'}, "
+          f"NumPy's trace {np.trace(X) if options.rows == options.cols else '-'}")
+    failures += 1
 calls = re.search(r"rank 0 all-reduce: (\d+) call", run.stderr)
 ranks = re.search(r"amls-run mpi: (\d+) rank\(s\)", run.stderr)
 if not ranks:
