@@ -103,6 +103,7 @@ LogicalResult Program::specializeRowBlocks(ArrayRef<RuntimeValue> args,
     block.rows = args[i].getMatrix().getRows();
     block.cols = args[i].getMatrix().getCols();
     block.accepted = !rejected;
+    block.csr = args[i].getMatrix().isCSR();
     if (auto matrix = dyn_cast<MatrixType>(types[i]))
       block.nonZeros = matrix.getSparsity().value_or(1.0) *
                        static_cast<double>(block.rows) * block.cols;
@@ -152,6 +153,11 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   // rejected argument still joins that agreement, so that no process
   // waits for one that gave up.
   bool rejected = false;
+  // Where the processes of a target run each program together, they must
+  // compile the same code: no argument's line offset, which differs by
+  // process (and changes how reductions are split, so their rounding).
+  const Target *target = lookupTarget(options.target);
+  bool compiledAlike = target && target->partitionsRows();
   for (auto [parameter, arg] : llvm::zip(parameters, args)) {
     Type declaredType = parameter.type;
     if (auto matrix = dyn_cast<MatrixType>(declaredType);
@@ -167,9 +173,8 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     }
     exactTypes.push_back(*type);
     transposed.push_back(passesTransposed(parameter.type, arg));
-    // Not for a row block: every process compiles the same code.
     lineOffsets.push_back(
-        transposed.back() || arg.isRowBlock()
+        transposed.back() || compiledAlike
             ? 0
             : lineOffsetOf(parameter.type, arg,
                            /*copied=*/session.copiesInputs()));

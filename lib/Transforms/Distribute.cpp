@@ -261,7 +261,13 @@ OpForm DistributionPlanner::formOf(Operation *op) const {
   }
   if (isa<NnzOp>(op) && operandKinds[0] == Kind::Rows)
     return partialSum();
-  if (isa<TraceOp>(op) && operandKinds[0] == Kind::Rows) {
+  // (Statically square only: the blocks' squares cannot see that a matrix
+  // of other sizes is not square, which one process reports.)
+  if (auto trace = dyn_cast<TraceOp>(op);
+      trace && operandKinds[0] == Kind::Rows) {
+    auto type = cast<MatrixType>(trace.getInput().getType());
+    if (!type.hasStaticShape() || type.getRows() != type.getCols())
+      return notRowLocal("the trace of a matrix not known to be square");
     form.trace = true;
     return partialSum();
   }
@@ -665,8 +671,16 @@ void DistributionPlanner::rewrite(bool explain) {
         // As one process computes it, in two passes: the squared
         // deviations from the whole mean, summed over the blocks, over
         // count - 1.
+        // Dense: every cell deviates from the mean, zeros too.
+        Value cells = input;
+        MatrixType dense = inputType.withSparsity(std::nullopt);
+        if (inputType.getFormat() == MatrixFormat::CSR) {
+          dense = dense.withFormat(MatrixFormat::Dense);
+          cells = ConvertOp::create(b, loc, dense, input);
+          kinds[cells] = Kind::Rows;
+        }
         Value deviations =
-            SubOp::create(b, loc, inputType, input, result).getResult();
+            SubOp::create(b, loc, dense, cells, result).getResult();
         kinds[deviations] = Kind::Rows;
         Value squares = wholeSum(AggKind::SumSq, deviations);
         Value one = arith::ConstantOp::create(
@@ -730,6 +744,8 @@ void DistributionPlanner::rewrite(bool explain) {
     bool communicates = false;
     parfor.getBody().walk([&](Operation *inner) {
       communicates |= isa<AllReduceOp, AllGatherRowsOp, LocalRowsOp>(inner) ||
+                      inner->hasAttr(
+                          AMLSDialect::getRowPartitionedOperandsAttrName()) ||
                       llvm::any_of(inner->getResults(), [&](Value v) {
                         return isBlock(kindOf(v));
                       });

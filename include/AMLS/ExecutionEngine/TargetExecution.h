@@ -41,6 +41,8 @@ struct RowBlockShape {
   int64_t rows = 0;
   int64_t cols = 0;
   double nonZeros = 0;
+  /// CSR (else dense): every process's block must be stored alike.
+  bool csr = false;
   /// False when this process rejected its arguments (its own message says
   /// why): the others then fail too, instead of waiting for it.
   bool accepted = true;
@@ -78,7 +80,8 @@ public:
   /// (RuntimeValue::isRowBlock), to the whole matrices' shapes, which every
   /// process computes alike. Returns why the blocks are not a split the
   /// compiled code takes (each process's block is its getRowBlock share of
-  /// the rows, all of the same columns), the same on every process, or an
+  /// the rows, all of the same columns and format), the same on every
+  /// process, or an
   /// empty string. A collective: every process calls it with as many
   /// blocks.
   virtual std::string combineRowBlocks(MutableArrayRef<RowBlockShape> blocks)

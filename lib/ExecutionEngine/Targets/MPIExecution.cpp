@@ -93,8 +93,8 @@ MPIExecution::combineRowBlocks(MutableArrayRef<RowBlockShape> blocks) const {
       blocks, [](const RowBlockShape &block) { return block.accepted; });
   distributed::allReduce(rows.data(), count, AMLS_AGG_SUM);
   distributed::allReduce(nonZeros.data(), count, AMLS_AGG_SUM);
-  // Per block, minimized over the ranks: -cols, cols and the first rank
-  // whose block is not its share; then whether every rank accepted.
+  // Per block, minimized over the ranks: -cols, cols, the first rank whose
+  // block is not its share, -csr and csr; then whether every rank accepted.
   int32_t rank = distributed::rank();
   std::vector<int64_t> checks;
   for (auto [i, block] : llvm::enumerate(blocks)) {
@@ -105,6 +105,8 @@ MPIExecution::combineRowBlocks(MutableArrayRef<RowBlockShape> blocks) const {
     checks.push_back(block.rows == distributed::rowCount(rows[i], rank)
                          ? std::numeric_limits<int64_t>::max()
                          : rank);
+    checks.push_back(-int64_t(block.csr));
+    checks.push_back(int64_t(block.csr));
   }
   checks.push_back(accepted);
   distributed::allReduce(checks.data(), checks.size(), AMLS_AGG_MIN);
@@ -113,13 +115,20 @@ MPIExecution::combineRowBlocks(MutableArrayRef<RowBlockShape> blocks) const {
                       "says why)"
                     : "this rank's arguments were rejected";
   for (auto [i, block] : llvm::enumerate(blocks)) {
-    int64_t fewest = checks[3 * i + 1], most = -checks[3 * i];
+    const int64_t *check = &checks[5 * i];
+    int64_t fewest = check[1], most = -check[0];
     if (fewest != most)
       return llvm::formatv("the row blocks of '{0}' have {1} to {2} columns "
                            "on different ranks (this rank's: {3})",
                            block.name, fewest, most, block.cols)
           .str();
-    int64_t wrongRank = checks[3 * i + 2];
+    if (check[3] != -check[4])
+      return llvm::formatv("the row blocks of '{0}' are CSR on some ranks and "
+                           "dense on others (this rank's: {1}); pass every "
+                           "rank's block alike",
+                           block.name, block.csr ? "CSR" : "dense")
+          .str();
+    int64_t wrongRank = check[2];
     if (wrongRank != std::numeric_limits<int64_t>::max()) {
       std::string mine =
           wrongRank == rank

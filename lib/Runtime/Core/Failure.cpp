@@ -119,15 +119,16 @@ void amls::runtime::fail(const char *message) {
     }
     std::longjmp(trap.resume, 1);
   }
+  // A rank of a distributed run ends them all, also where a session traps
+  // failures (the C API's, Python's): the others would wait for it in their
+  // next collective. (A region's failure comes back here from level 0.)
+  if (distributed::size() > 1)
+    distributed::failAll(message);
   if (Trap *trap = currentTrap; trap && level == 0) {
     trap->message = message;
     ++trappedFailures;
     std::longjmp(trap->resume, 1);
   }
-  // A rank of a distributed run ends them all: the others would wait for
-  // it in their next collective.
-  if (distributed::size() > 1)
-    distributed::failAll(message);
   std::fprintf(stderr, "amls: %s\n", message);
   std::exit(1);
 }

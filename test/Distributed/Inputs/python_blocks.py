@@ -113,6 +113,13 @@ def main():
         lambda: f(X=amls.RowBlock(narrow), y=amls.RowBlock(y[mine])),
         ["row blocks of 'X' have", "columns on different ranks"])
     report("widths:", message.splitlines()[0])
+    # Rank 1's block is CSR, rank 0's dense: the ranks would compile
+    # different code.
+    mixed = X[mine] if rank != 1 else scipy.sparse.csr_matrix(X[mine])
+    message = expect_error(
+        lambda: f(X=amls.RowBlock(mixed), y=amls.RowBlock(y[mine])),
+        ["row blocks of 'X' are CSR on some ranks and dense on others"])
+    report("formats:", message.splitlines()[0])
     # Rank 1 passes 0.5 for an integer matrix: it says why, the others that
     # it was rejected.
     g = session.compile_mlir(INTEGER_PARAMETER)
