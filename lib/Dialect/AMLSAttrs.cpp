@@ -102,42 +102,32 @@ LogicalResult AMLSDialect::verifyOperationAttribute(Operation *op,
                                         }),
                   "an array of #amls.result_kind<...>");
   }
-  if (name == getRowPartitionedAttrName()) {
-    auto results = dyn_cast<DenseI64ArrayAttr>(value);
-    if (!results)
-      return expect(false, "an array of result numbers");
-    for (int64_t result : results.asArrayRef()) {
-      if (result < 0 || result >= op->getNumResults())
+  // The results (or operands) an array names: in range, and matrices.
+  auto expectMatrices = [&](StringRef place,
+                            TypeRange types) -> LogicalResult {
+    auto numbers = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!numbers)
+      return expect(false, "an array of " + place.str() + " numbers");
+    for (int64_t number : numbers.asArrayRef()) {
+      if (number < 0 || number >= static_cast<int64_t>(types.size()))
         return op->emitOpError("'")
-               << name << "' names result #" << result << " of an op with "
-               << op->getNumResults() << " results";
-      if (!isa<MatrixType>(op->getResult(result).getType()))
-        return op->emitOpError("'")
-               << name << "' names result #" << result
-               << ", which is not a matrix";
+               << name << "' names " << place << " #" << number
+               << " of an op with " << types.size() << " " << place << "s";
+      if (!isa<MatrixType>(types[number]))
+        return op->emitOpError("'") << name << "' names " << place << " #"
+                                    << number << ", which is not a matrix";
     }
     return success();
-  }
+  };
+  if (name == getRowPartitionedAttrName())
+    return expectMatrices("result", op->getResultTypes());
   if (name == getRowPartitionedOperandsAttrName()) {
-    auto operands = dyn_cast<DenseI64ArrayAttr>(value);
-    if (!operands)
-      return expect(false, "an array of operand numbers");
     if (op->getNumResults() != 0)
       return op->emitOpError("'")
              << name << "' belongs on an op without results (its results "
                         "would be named by '"
              << getRowPartitionedAttrName() << "')";
-    for (int64_t operand : operands.asArrayRef()) {
-      if (operand < 0 || operand >= op->getNumOperands())
-        return op->emitOpError("'")
-               << name << "' names operand #" << operand << " of an op with "
-               << op->getNumOperands() << " operands";
-      if (!isa<MatrixType>(op->getOperand(operand).getType()))
-        return op->emitOpError("'")
-               << name << "' names operand #" << operand
-               << ", which is not a matrix";
-    }
-    return success();
+    return expectMatrices("operand", op->getOperandTypes());
   }
   if (name == getNameAttrName() || name == getBooleanAttrName())
     return op->emitOpError("'")

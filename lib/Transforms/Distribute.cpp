@@ -93,8 +93,10 @@ public:
         return;
       for (BlockArgument arg : function.getArguments())
         if (function.getArgAttr(arg.getArgNumber(),
-                                AMLSDialect::getRowPartitionedAttrName()))
+                                AMLSDialect::getRowPartitionedAttrName())) {
+          passedBlocks.push_back(arg);
           raise(arg, Kind::Rows);
+        }
     });
     bool changed = true;
     while (changed) {
@@ -162,6 +164,9 @@ private:
   ModuleOp module;
   int64_t minCells;
   DenseMap<Value, Kind> kinds;
+  /// Parameters marked as the blocks their callers pass (analyze finds
+  /// them, rewrite drops the marks).
+  SmallVector<BlockArgument> passedBlocks;
 };
 
 bool DistributionPlanner::visit(Operation *op) {
@@ -429,15 +434,13 @@ void DistributionPlanner::rewrite(bool explain) {
 
   // The marks on parameters are read: the parameters' `?` rows say the
   // rest.
-  module.walk([&](func::FuncOp function) {
-    if (function.isExternal())
-      return;
-    for (BlockArgument arg : function.getArguments())
-      if (function.removeArgAttr(arg.getArgNumber(),
-                                 AMLSDialect::getRowPartitionedAttrName()))
-        note(function, "parameter #" + Twine(arg.getArgNumber()) +
-                           ": each rank passes its own rows");
-  });
+  for (BlockArgument arg : passedBlocks) {
+    auto function = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    function.removeArgAttr(arg.getArgNumber(),
+                           AMLSDialect::getRowPartitionedAttrName());
+    note(function, "parameter #" + Twine(arg.getArgNumber()) +
+                       ": each rank passes its own rows");
+  }
 
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) { ops.push_back(op); });

@@ -1,7 +1,8 @@
 /* The C API from C: sessions, programs from AMLS IR and DML text, values
  * over the caller's memory, results handed over, errors with locations,
  * statistics and the compile cache, programs that fail while they run,
- * CSR inputs and results, and sessions running concurrently.
+ * CSR inputs and results, sessions running concurrently, and row blocks
+ * (target mpi without a launcher: one rank).
  * Oracles are hand-derived (t(X) X of small integer matrices, sums).
  *
  * RUN: amls-capi-session 2>&1 | FileCheck %s
@@ -689,6 +690,69 @@ static void typedInputs(void) {
   amlsSessionDestroy(session);
 }
 
+/* Row blocks: with target "mpi" and no launcher the job is one rank, whose
+ * block is the whole matrix: sum(X) of [1 2; 3 4; 5 6] is 21, nrow 3. A
+ * CPU session refuses a row block. */
+static void rowBlocks(void) {
+  // CHECK-LABEL: row blocks
+  printf("row blocks\n");
+  AmlsSessionOptions options;
+  amlsSessionOptionsInit(&options);
+  options.threads = 1;
+  options.target = "mpi";
+  AmlsError error = {NULL};
+  AmlsSession session = amlsSessionCreate(&options, &error);
+  if (amlsSessionIsNull(session)) {
+    printError("mpi session", error);
+    return;
+  }
+  int64_t rank, size, begin, count;
+  amlsSessionGetProcessRank(session, &rank, &size);
+  amlsSessionGetRowBlock(session, 7, &begin, &count);
+  // CHECK-NEXT: rank 0 of 1, rows 0 + 7 of 7
+  printf("rank %lld of %lld, rows %lld + %lld of 7\n", (long long)rank,
+         (long long)size, (long long)begin, (long long)count);
+  AmlsScriptInput inputs[1] = {{ref("X"), AMLS_INPUT_MATRIX}};
+  const char *source = "s = sum(X)\nn = nrow(X)\n";
+  AmlsProgram program = amlsSessionCompileDMLFunction(
+      session, ref(source), ref("blocks.dml"), inputs, 1, NULL, 0, NULL, NULL,
+      0, &error);
+  double cells[6] = {1, 2, 3, 4, 5, 6};
+  AmlsValue arguments[1] = {
+      amlsValueCreateDense(cells, AMLS_ELEMENT_F64, 3, 2, 2, 1)};
+  AmlsValue number = amlsValueCreateFloat(1.0);
+  // CHECK-NEXT: marks: matrix 1, float 0
+  printf("marks: matrix %d, float %d\n",
+         amlsValueSetRowBlock(arguments[0], true),
+         amlsValueSetRowBlock(number, true));
+  amlsValueDestroy(number);
+  AmlsValue results[2];
+  // CHECK-NEXT: n = 3, s = 21
+  if (amlsProgramIsNull(program) ||
+      mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 1, results, &error))) {
+    printError("row block run", error);
+  } else {
+    printf("n = %lld, s = %g\n", (long long)amlsValueGetInteger(results[0]),
+           amlsValueGetFloat(results[1]));
+    amlsValueDestroy(results[0]);
+    amlsValueDestroy(results[1]);
+  }
+  amlsSessionDestroy(session);
+  options.target = "cpu";
+  session = amlsSessionCreate(&options, NULL);
+  program = amlsSessionCompileDMLFunction(session, ref(source),
+                                          ref("blocks.dml"), inputs, 1, NULL,
+                                          0, NULL, NULL, 0, &error);
+  // CHECK-NEXT: cpu: blocks.dml: error: parameter 'X' was given a block of rows, which only a target that splits matrices over processes takes (target 'mpi'); this session's target is 'cpu'
+  if (!amlsProgramIsNull(program) &&
+      mlirLogicalResultIsFailure(
+          amlsProgramRun(program, arguments, 1, results, &error)))
+    printError("cpu", error);
+  amlsValueDestroy(arguments[0]);
+  amlsSessionDestroy(session);
+}
+
 int main(void) {
   gram();
   errors();
@@ -698,5 +762,6 @@ int main(void) {
   csrInput();
   csrResults();
   typedInputs();
+  rowBlocks();
   return 0;
 }

@@ -44,7 +44,9 @@ void writeInTurn(const char *path, int32_t format, int64_t rows,
       if (!error.empty())
         fail(std::move(error));
     }
-    // The next rank appends once this one has closed the file.
+    // The next rank appends once this one has closed the file (an
+    // all-reduce as the barrier: the backend's collectives are the
+    // runtime's counted ones, MPIBackend.h, and have no MPI_Barrier).
     if (size() > 1) {
       int64_t done = 1;
       allReduce(&done, 1, AMLS_AGG_SUM);

@@ -83,3 +83,11 @@ func.func @partitioned_operands_with_results(%X: !amls.matrix<?x10xf64>) {
   %t = amls.transpose %X {amls.row_partitioned_operands = array<i64: 0>} : !amls.matrix<?x10xf64> -> !amls.matrix<10x?xf64>
   return
 }
+
+// -----
+
+func.func @partitioned_operands_not_an_array(%X: !amls.matrix<?x10xf64>) {
+  // expected-error @+1 {{expected 'amls.row_partitioned_operands' to be an array of operand numbers, found 0 : i64}}
+  amls.write %X, "X.csv" csv {amls.row_partitioned_operands = 0 : i64} : !amls.matrix<?x10xf64>
+  return
+}
