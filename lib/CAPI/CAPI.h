@@ -3,11 +3,14 @@
 #ifndef AMLS_LIB_CAPI_CAPI_H
 #define AMLS_LIB_CAPI_CAPI_H
 
+#include "amls-c/Graph.h"
 #include "amls-c/Session.h"
 #include "amls-c/Support.h"
 #include "amls-c/Value.h"
 
 #include "AMLS/ExecutionEngine/Session.h"
+#include "AMLS/Frontend/DML/AST.h"
+#include "AMLS/Frontend/DML/ImportDML.h"
 
 #include "mlir/CAPI/Wrap.h"
 
@@ -32,6 +35,7 @@ struct CValue {
 };
 
 struct CProgram;
+struct CGraph;
 
 struct CSession {
   explicit CSession(SessionOptions options) : session(std::move(options)) {}
@@ -53,6 +57,16 @@ DEFINE_C_API_PTR_METHODS(AmlsError, CError)
 DEFINE_C_API_PTR_METHODS(AmlsValue, CValue)
 DEFINE_C_API_PTR_METHODS(AmlsSession, CSession)
 DEFINE_C_API_PTR_METHODS(AmlsProgram, CProgram)
+DEFINE_C_API_PTR_METHODS(AmlsGraph, CGraph)
+
+/// The script of `graph` (a handle of amls-c/Graph.h) with the inputs and
+/// outputs it declares in `options`, its sources kept by `session` (their
+/// buffers in `sourceBuffers`); false with `problem` set where the graph
+/// had one.
+bool buildGraphScript(AmlsGraph graph, Session &session, dml::Script &script,
+                      dml::ImportOptions &options,
+                      std::vector<unsigned> &sourceBuffers,
+                      std::string &problem);
 
 /// Stores a new error with `message` in `error` (if not null).
 void setError(AmlsError *error, std::string message,

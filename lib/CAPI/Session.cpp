@@ -241,6 +241,26 @@ AmlsProgram amlsSessionCompileDML(AmlsSession handle, MlirStringRef source,
   return compileDML(session, source, sourceName, options, error);
 }
 
+AmlsProgram amlsSessionCompileGraph(AmlsSession handle, AmlsGraph graph,
+                                    MlirStringRef name, AmlsError *error) {
+  CSession &session = *unwrap(handle);
+  std::lock_guard<std::mutex> lock(session.mutex);
+  dml::Script script;
+  dml::ImportOptions options;
+  std::vector<unsigned> sourceBuffers;
+  std::string problem;
+  if (!buildGraphScript(graph, session.session, script, options,
+                        sourceBuffers, problem)) {
+    setError(error, problem);
+    return {nullptr};
+  }
+  CapturedDiagnostics diagnostics(session, /*isDML=*/true);
+  return wrapProgram(session,
+                     session.session.loadDMLScript(script, unwrap(name),
+                                                   sourceBuffers, options),
+                     diagnostics, error);
+}
+
 AmlsProgram amlsSessionCompileDMLFunction(
     AmlsSession handle, MlirStringRef source, MlirStringRef sourceName,
     const AmlsScriptInput *inputs, intptr_t numInputs,

@@ -223,6 +223,48 @@ static void addSource(llvm::SourceMgr &sources,
       llvm::SMLoc());
 }
 
+unsigned Session::addSourceText(StringRef name, StringRef text) {
+  for (unsigned id = 1, e = sources.getNumBuffers(); id <= e; ++id) {
+    const llvm::MemoryBuffer *buffer = sources.getMemoryBuffer(id);
+    if (buffer->getBufferIdentifier() == name && buffer->getBuffer() == text)
+      return id;
+  }
+  return sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, name), llvm::SMLoc());
+}
+
+FailureOr<Program *>
+Session::loadDMLScript(dml::Script &script, StringRef name,
+                       llvm::ArrayRef<unsigned> sourceBuffers,
+                       const dml::ImportOptions &importOptions) {
+  dml::ImportOptions withSessionBuiltins = importOptions;
+  withSessionBuiltins.builtinDirs.insert(
+      withSessionBuiltins.builtinDirs.begin(), options.builtinDirs.begin(),
+      options.builtinDirs.end());
+  // The main buffer only names the script; its positions are in the others,
+  // viewed where the session keeps them.
+  llvm::SourceMgr parseSources;
+  parseSources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer("", name, /*RequiresNullTerminator=*/
+                                       false),
+      llvm::SMLoc());
+  for (unsigned id : sourceBuffers)
+    parseSources.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(
+            sources.getMemoryBuffer(id)->getMemBufferRef(),
+            /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = dml::importDMLScript(
+      script, parseSources, context.get(), withSessionBuiltins);
+  if (!module)
+    return failure();
+  FailureOr<Program *> program =
+      load(std::move(module), withSessionBuiltins.entryName);
+  if (succeeded(program))
+    (*program)->fromDML = true;
+  return program;
+}
+
 FailureOr<Program *>
 Session::loadMLIR(std::unique_ptr<llvm::MemoryBuffer> source, StringRef entry) {
   llvm::SourceMgr parseSources;

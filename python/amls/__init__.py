@@ -41,7 +41,10 @@ finally:
     sys.setdlopenflags(_flags)
 
 __all__ = ["Session", "Function", "RowBlock", "Error", "CompileError",
-           "RunError", "run_dml"]
+           "RunError", "run_dml", "Matrix", "Scalar", "array", "scalar",
+           "read", "compute", "explain", "call", "get_session",
+           "set_session", "ones", "zeros", "full", "rand", "seq", "cbind",
+           "rbind"]
 
 
 class Error(Exception):
@@ -284,6 +287,9 @@ class Session:
     finds beside its native library in the build tree and the install
     alike."""
 
+    # Lazy graphs whose programs a session keeps (the oldest goes first).
+    GRAPH_CACHE_SIZE = 256
+
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
                  fusion="cost", formats="auto", sums="kahan", blas="auto",
                  target=None, gpu_chip=None, csr_results=False,
@@ -305,6 +311,9 @@ class Session:
         except _amls.Error as error:
             raise ValueError(str(error)) from None
         self._count = 0
+        self._graphs = {}
+        self._signatures = {}
+        self._graph_lock = threading.Lock()
 
     @property
     def rank(self):
@@ -354,6 +363,35 @@ class Session:
             raise CompileError(str(error)) from None
         return Function(self, None, fixed=program, name=name)
 
+    def _graph_program(self, key, sources, nodes, outputs):
+        """The compiled program of a lazy graph (amls/lazy.py), compiled
+        once per structure."""
+        with self._graph_lock:
+            function = self._graphs.get(key)
+            if function is None:
+                name = self._name(".py")
+                try:
+                    program = self._native.compile_graph(
+                        name, sources, nodes,
+                        [(f"out{i}", node) for i, node in enumerate(outputs)])
+                except _amls.Error as error:
+                    raise CompileError(str(error)) from None
+                function = Function(self, None, fixed=program, name=name)
+                if len(self._graphs) >= self.GRAPH_CACHE_SIZE:
+                    self._graphs.pop(next(iter(self._graphs)))
+                self._graphs[key] = function
+            return function
+
+    def _library_signature(self, name):
+        with self._graph_lock:
+            if name not in self._signatures:
+                try:
+                    self._signatures[name] = self._native.library_function(
+                        name)
+                except _amls.Error as error:
+                    raise CompileError(str(error)) from None
+            return self._signatures[name]
+
     def stats(self):
         """runs, compilations, cache_hits, failed_runs, optimize_ms,
         compile_ms, execute_ms, peak_memory_bytes, input_copies and
@@ -397,3 +435,33 @@ def run_dml(source, **arguments):
         if _default is None:
             _default = Session()
     return _default.compile_dml(source)(**arguments)
+
+
+from .lazy import (Matrix, Scalar, array, scalar, read, compute,  # noqa: E402
+                   explain, call, get_session, set_session, ones, zeros,
+                   full, rand, seq, cbind, rbind)
+
+
+def as_scalar(x):
+    """DML's as.scalar: the one cell of a 1 x 1 matrix as a number."""
+    return call("as.scalar", x)
+
+
+def as_matrix(x):
+    """DML's as.matrix: a number as a 1 x 1 matrix."""
+    return call("as.matrix", x)
+
+
+def __getattr__(name):
+    """Every other DML builtin and library function: amls.rowSums(X),
+    amls.solve(A, b), amls.lm(X, y, reg=1e-3), amls.kmeans(X, k=3) (a
+    tuple where it returns several)."""
+    if name.startswith("_"):
+        raise AttributeError(f"module 'amls' has no attribute '{name}'")
+
+    def function(*args, **kwargs):
+        return call(name, *args, **kwargs)
+
+    function.__name__ = name
+    function.__doc__ = f"DML's {name} on lazy values (amls.call)."
+    return function

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amls-c/Dialect.h"
+#include "amls-c/Graph.h"
 #include "amls-c/Session.h"
 
 #include "mlir-c/BuiltinTypes.h"
@@ -298,6 +299,121 @@ public:
     return Program(session, program);
   }
 
+  /// A program built as an expression graph (amls-c/Graph.h): `sources`
+  /// (name, text) for the positions, `nodes` in order, each a tuple whose
+  /// first item says what it is (amls/lazy.py builds them), `outputs`
+  /// (name, node).
+  Program compileGraph(
+      const std::string &name,
+      const std::vector<std::pair<std::string, std::string>> &sources,
+      const py::list &nodes,
+      const std::vector<std::pair<std::string, intptr_t>> &outputs) {
+    std::unique_ptr<void, void (*)(void *)> owner(
+        amlsGraphCreate().ptr,
+        [](void *graph) { amlsGraphDestroy(AmlsGraph{graph}); });
+    AmlsGraph graph{owner.get()};
+    for (const auto &[sourceName, text] : sources)
+      amlsGraphAddSource(graph, ref(sourceName), mlirStringRefCreate(text.data(), text.size()));
+    auto location = [](const py::handle &item) {
+      auto position = item.cast<std::tuple<intptr_t, unsigned, unsigned>>();
+      return AmlsGraphLocation{std::get<0>(position), std::get<1>(position),
+                               std::get<2>(position)};
+    };
+    for (const py::handle &handle : nodes) {
+      auto node = handle.cast<py::tuple>();
+      auto what = node[0].cast<std::string>();
+      // The names and operators the C API reads while the call lasts.
+      std::string text =
+          what == "input" || what == "string" || what == "unary" ||
+                  what == "binary" || what == "call"
+              ? node[1].cast<std::string>()
+              : std::string();
+      if (what == "input") {
+        auto kind = node[2].cast<std::string>();
+        amlsGraphAddInput(graph, mlirStringRefCreate(text.data(), text.size()),
+                          kind == "matrix" ? AMLS_INPUT_MATRIX
+                          : kind == "int"  ? AMLS_INPUT_INTEGER
+                          : kind == "bool" ? AMLS_INPUT_BOOLEAN
+                                           : AMLS_INPUT_DOUBLE);
+      } else if (what == "number") {
+        amlsGraphAddNumber(graph, node[1].cast<double>(),
+                           node[2].cast<bool>(), location(node[3]));
+      } else if (what == "bool") {
+        amlsGraphAddBoolean(graph, node[1].cast<bool>(), location(node[2]));
+      } else if (what == "string") {
+        amlsGraphAddString(graph, mlirStringRefCreate(text.data(), text.size()),
+                           location(node[2]));
+      } else if (what == "unary") {
+        amlsGraphAddUnary(graph, mlirStringRefCreate(text.data(), text.size()),
+                          node[2].cast<intptr_t>(), location(node[3]));
+      } else if (what == "binary") {
+        amlsGraphAddBinary(graph, mlirStringRefCreate(text.data(), text.size()),
+                           node[2].cast<intptr_t>(), node[3].cast<intptr_t>(),
+                           location(node[4]));
+      } else if (what == "call") {
+        auto arguments = node[2].cast<std::vector<intptr_t>>();
+        auto names = node[3].cast<std::vector<std::string>>();
+        std::vector<MlirStringRef> nameRefs;
+        for (const std::string &argumentName : names)
+          nameRefs.push_back(ref(argumentName));
+        if (names.size() != arguments.size())
+          throw AmlsException{"a call's arguments and names differ in "
+                              "number"};
+        amlsGraphAddCall(graph, mlirStringRefCreate(text.data(), text.size()),
+                         arguments.data(), nameRefs.data(),
+                         static_cast<intptr_t>(arguments.size()),
+                         node[4].cast<intptr_t>(), location(node[5]));
+      } else if (what == "result") {
+        amlsGraphGetResult(graph, node[1].cast<intptr_t>(),
+                           node[2].cast<intptr_t>());
+      } else if (what == "index") {
+        amlsGraphAddIndex(graph, node[1].cast<intptr_t>(),
+                          node[2].cast<intptr_t>(), node[3].cast<intptr_t>(),
+                          node[4].cast<intptr_t>(), node[5].cast<intptr_t>(),
+                          location(node[6]));
+      } else {
+        throw AmlsException{"unknown graph node '" + what + "'"};
+      }
+    }
+    for (const auto &[outputName, node] : outputs)
+      amlsGraphAddOutput(graph, ref(outputName), node);
+    AmlsError error = {nullptr};
+    AmlsProgram program =
+        amlsSessionCompileGraph(*session, graph, ref(name), &error);
+    if (amlsProgramIsNull(program))
+      throw AmlsException{takeMessage(error)};
+    return Program(session, program);
+  }
+
+  /// ([(name, kind, has_default)], [(name, kind)]) of DML library function
+  /// `name`, or None where the library has no NAME.dml.
+  py::object libraryFunction(const std::string &name) {
+    AmlsError error = {nullptr};
+    AmlsFunctionSignature signature =
+        amlsSessionGetLibraryFunction(*session, ref(name), &error);
+    if (!signature.ptr) {
+      if (error.ptr)
+        throw AmlsException{takeMessage(error)};
+      return py::none();
+    }
+    auto text = [](MlirStringRef s) { return std::string(s.data, s.length); };
+    py::list parameters, results;
+    for (intptr_t i = 0,
+                  e = amlsFunctionSignatureGetNumSlots(signature, false);
+         i < e; ++i)
+      parameters.append(py::make_tuple(
+          text(amlsFunctionSignatureGetSlotName(signature, false, i)),
+          text(amlsFunctionSignatureGetSlotKind(signature, false, i)),
+          amlsFunctionSignatureSlotHasDefault(signature, false, i)));
+    for (intptr_t i = 0, e = amlsFunctionSignatureGetNumSlots(signature, true);
+         i < e; ++i)
+      results.append(py::make_tuple(
+          text(amlsFunctionSignatureGetSlotName(signature, true, i)),
+          text(amlsFunctionSignatureGetSlotKind(signature, true, i))));
+    amlsFunctionSignatureDestroy(signature);
+    return py::make_tuple(parameters, results);
+  }
+
   /// (rank, size): this process among those that run each program.
   std::pair<int64_t, int64_t> processRank() const {
     int64_t rank, size;
@@ -363,6 +479,8 @@ PYBIND11_MODULE(_amls, m) {
                     const std::string &>())
       .def("compile_mlir", &Session::compileMLIR)
       .def("compile_dml", &Session::compileDML)
+      .def("compile_graph", &Session::compileGraph)
+      .def("library_function", &Session::libraryFunction)
       .def("process_rank", &Session::processRank)
       .def("row_block", &Session::rowBlock)
       .def("stats", &Session::stats);

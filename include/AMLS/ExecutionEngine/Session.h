@@ -44,6 +44,7 @@ class SourceMgrDiagnosticHandler;
 namespace amls {
 namespace dml {
 struct ImportOptions;
+struct Script;
 class DMLDiagnosticHandler;
 } // namespace dml
 
@@ -276,6 +277,19 @@ public:
   /// first) and loads its entry, as loadMLIR.
   FailureOr<Program *> loadDML(std::unique_ptr<llvm::MemoryBuffer> source,
                                const dml::ImportOptions &importOptions);
+  /// Keeps `text` among the session's sources under `name` (once per name
+  /// and text) and returns its buffer: the file a script built without DML
+  /// text points into (a Python file), whose lines messages show.
+  unsigned addSourceText(StringRef name, StringRef text);
+  StringRef getSourceText(unsigned buffer) const {
+    return sources.getMemoryBuffer(buffer)->getBuffer();
+  }
+  /// Imports `script` (positions in the buffers `sourceBuffers` of
+  /// addSourceText; `name` for what has none) and loads its entry, as
+  /// loadDML.
+  FailureOr<Program *> loadDMLScript(dml::Script &script, StringRef name,
+                                     llvm::ArrayRef<unsigned> sourceBuffers,
+                                     const dml::ImportOptions &importOptions);
 
   SessionStatistics getStatistics() const;
 

@@ -917,11 +917,15 @@ OwningOpRef<ModuleOp> Importer::run(Script &script) {
   return owned;
 }
 
+static void loadFrontendDialects(MLIRContext *context) {
+  context->loadDialect<AMLSDialect, arith::ArithDialect, func::FuncDialect,
+                       math::MathDialect, scf::SCFDialect>();
+}
+
 OwningOpRef<ModuleOp> mlir::amls::dml::importDML(llvm::SourceMgr &sourceMgr,
                                                  MLIRContext *context,
                                                  const ImportOptions &options) {
-  context->loadDialect<AMLSDialect, arith::ArithDialect, func::FuncDialect,
-                       math::MathDialect, scf::SCFDialect>();
+  loadFrontendDialects(context);
   Importer importer(sourceMgr, context, options);
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
@@ -932,4 +936,14 @@ OwningOpRef<ModuleOp> mlir::amls::dml::importDML(llvm::SourceMgr &sourceMgr,
   if (!script)
     return nullptr;
   return importer.run(*script);
+}
+
+OwningOpRef<ModuleOp>
+mlir::amls::dml::importDMLScript(Script &script,
+                                 llvm::SourceMgr &sourceMgr,
+                                 MLIRContext *context,
+                                 const ImportOptions &options) {
+  loadFrontendDialects(context);
+  Importer importer(sourceMgr, context, options);
+  return importer.run(script);
 }

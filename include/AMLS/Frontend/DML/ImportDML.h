@@ -7,6 +7,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,40 @@ struct ImportOptions {
 OwningOpRef<ModuleOp> importDML(llvm::SourceMgr &sourceMgr,
                                 MLIRContext *context,
                                 const ImportOptions &options = {});
+
+struct Script;
+
+/// A DML library function's parameters and results as its definition
+/// declares them.
+struct LibraryFunctionSignature {
+  struct Slot {
+    std::string name;
+    /// TypeSpec::Kind (AST.h): Matrix, Double, Integer, Boolean, String,
+    /// List.
+    int kind;
+    bool hasDefault;
+  };
+  std::vector<Slot> parameters, results;
+  std::string path;
+};
+
+/// The signature of library function `name` (m_NAME in NAME.dml, the first
+/// of `builtinDirs` that has the file); nothing if no folder has it, or
+/// with `problem` set if the file does not read, parse or define m_NAME.
+std::optional<LibraryFunctionSignature>
+findLibraryFunction(llvm::StringRef name,
+                    llvm::ArrayRef<std::string> builtinDirs,
+                    std::string &problem);
+
+/// Imports a script built without DML text (the C API's expression graphs,
+/// the Python package's lazy matrices) as importDML imports a parsed one.
+/// Its positions point into buffers of `sourceMgr` other than the main one
+/// (a Python file), named by their identifiers; the main buffer's name is
+/// the position of what has none.
+OwningOpRef<ModuleOp> importDMLScript(Script &script,
+                                      llvm::SourceMgr &sourceMgr,
+                                      MLIRContext *context,
+                                      const ImportOptions &options = {});
 
 } // namespace mlir::amls::dml
 
