@@ -27,6 +27,9 @@ if(TARGET _amls)
   set_target_properties(_amls PROPERTIES
     INSTALL_RPATH "$ORIGIN/../../..;${LLVM_LIBRARY_DIR}")
   install(TARGETS _amls LIBRARY DESTINATION ${AMLS_PYTHON_INSTALL_DIR})
-  install(FILES ${PROJECT_SOURCE_DIR}/python/amls/__init__.py
+  list(TRANSFORM AMLS_PYTHON_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/python/
+       OUTPUT_VARIABLE AMLS_PYTHON_SOURCE_PATHS)
+  install(FILES ${AMLS_PYTHON_SOURCE_PATHS}
+                ${CMAKE_BINARY_DIR}/python/amls/_version.py
           DESTINATION ${AMLS_PYTHON_INSTALL_DIR})
 endif()
