@@ -185,6 +185,16 @@ AMLS_CAPI_EXPORTED MlirLogicalResult amlsProgramRun(AmlsProgram program,
                                                     AmlsValue *results,
                                                     AmlsError *error);
 
+/// The optimized plan of the specialization for `arguments` (as
+/// amlsProgramRun takes them) as a Graphviz DOT graph, passed to `callback`
+/// in one piece: one node per op with its shape, sparsity and format, fused
+/// operators as clusters (docs/python.md, "Pictures of the plan"). Compiles
+/// that specialization unless it is cached (a later run uses it); runs
+/// nothing. Fails, with `error` set, as amlsProgramRun does before it runs.
+AMLS_CAPI_EXPORTED MlirLogicalResult amlsProgramExplainPlan(
+    AmlsProgram program, const AmlsValue *arguments, intptr_t numArguments,
+    MlirStringCallback callback, void *userData, AmlsError *error);
+
 /// What a session has done so far.
 typedef struct AmlsSessionStatistics {
   uint64_t runs;

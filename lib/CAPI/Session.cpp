@@ -365,13 +365,11 @@ bool amlsProgramIsBooleanResult(AmlsProgram program, intptr_t index) {
   return unwrap(program)->program->isBooleanResult(index);
 }
 
-MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,
-                                 intptr_t numArguments, AmlsValue *results,
-                                 AmlsError *error) {
-  CProgram &program = *unwrap(handle);
-  CSession &session = *program.session;
-  std::lock_guard<std::mutex> lock(session.mutex);
-  CapturedDiagnostics diagnostics(session, program.program->isFromDML());
+/// The runtime values of `arguments`, or an error (a wrong count, a null
+/// value) in `error`.
+static std::optional<SmallVector<RuntimeValue>>
+unwrapArguments(CProgram &program, const AmlsValue *arguments,
+                intptr_t numArguments, AmlsError *error) {
   ArrayRef<Program::Parameter> parameters = program.program->getParameters();
   if (numArguments != static_cast<intptr_t>(parameters.size())) {
     std::string names;
@@ -380,18 +378,32 @@ MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,
     setError(error, program.program->getEntryName().str() + ": expected " +
                         std::to_string(parameters.size()) + " arguments (" +
                         names + "), found " + std::to_string(numArguments));
-    return mlirLogicalResultFailure();
+    return std::nullopt;
   }
   SmallVector<RuntimeValue> values;
   for (intptr_t i = 0; i < numArguments; ++i) {
     if (!arguments[i].ptr) {
       setError(error, "argument #" + std::to_string(i) + " is a null value");
-      return mlirLogicalResultFailure();
+      return std::nullopt;
     }
     values.push_back(unwrap(arguments[i])->value);
   }
+  return values;
+}
+
+MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,
+                                 intptr_t numArguments, AmlsValue *results,
+                                 AmlsError *error) {
+  CProgram &program = *unwrap(handle);
+  CSession &session = *program.session;
+  std::lock_guard<std::mutex> lock(session.mutex);
+  CapturedDiagnostics diagnostics(session, program.program->isFromDML());
+  std::optional<SmallVector<RuntimeValue>> values =
+      unwrapArguments(program, arguments, numArguments, error);
+  if (!values)
+    return mlirLogicalResultFailure();
   unsigned failedBefore = session.session.getStatistics().failedRuns;
-  FailureOr<RunResult> result = program.program->run(values);
+  FailureOr<RunResult> result = program.program->run(*values);
   if (failed(result)) {
     setError(error, diagnostics.take(),
              session.session.getStatistics().failedRuns != failedBefore);
@@ -402,6 +414,28 @@ MlirLogicalResult amlsProgramRun(AmlsProgram handle, const AmlsValue *arguments,
   session.executeMilliseconds += result->times.execute;
   for (auto [i, value] : llvm::enumerate(result->values))
     results[i] = wrap(new CValue{std::move(value), {}});
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult amlsProgramExplainPlan(AmlsProgram handle,
+                                         const AmlsValue *arguments,
+                                         intptr_t numArguments,
+                                         MlirStringCallback callback,
+                                         void *userData, AmlsError *error) {
+  CProgram &program = *unwrap(handle);
+  CSession &session = *program.session;
+  std::lock_guard<std::mutex> lock(session.mutex);
+  CapturedDiagnostics diagnostics(session, program.program->isFromDML());
+  std::optional<SmallVector<RuntimeValue>> values =
+      unwrapArguments(program, arguments, numArguments, error);
+  if (!values)
+    return mlirLogicalResultFailure();
+  FailureOr<std::string> graph = program.program->explainPlan(*values);
+  if (failed(graph)) {
+    setError(error, diagnostics.take());
+    return mlirLogicalResultFailure();
+  }
+  callback(mlirStringRefCreate(graph->data(), graph->size()), userData);
   return mlirLogicalResultSuccess();
 }
 

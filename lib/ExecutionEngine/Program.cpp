@@ -23,6 +23,7 @@
 #include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
+#include "AMLS/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -47,6 +48,8 @@ struct CompiledProgram {
   std::unique_ptr<ExecutionEngine> engine;
   /// The kinds of the entry's results (which matrices it returns CSR).
   SmallVector<ResultKind> resultKinds;
+  /// The optimized plan as a Graphviz graph (writePlanGraph).
+  std::string planGraph;
 };
 } // namespace mlir::amls
 
@@ -232,21 +235,6 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
       entry.setArgAttr(
           i, AMLSDialect::getLineOffsetAttrName(),
           IntegerAttr::get(IntegerType::get(entry.getContext(), 64), offset));
-  // Parameter and result names and boolean marks are for binding only, in
-  // every function of the module (the LLVM lowering would carry them to
-  // the parameters of the C interface, and LLVM IR export warns about
-  // them: "Unhandled parameter attribute 'amls.name'").
-  for (StringRef name :
-       {AMLSDialect::getNameAttrName(), AMLSDialect::getBooleanAttrName()}) {
-    StringAttr attr = StringAttr::get(entry.getContext(), name);
-    module->walk([&](func::FuncOp function) {
-      for (unsigned i = 0; i < function.getNumArguments(); ++i)
-        function.removeArgAttr(i, attr);
-      for (unsigned i = 0; i < function.getNumResults(); ++i)
-        function.removeResultAttr(i, attr);
-    });
-  }
-
   // The device's chip, once the process is ready for it.
   SessionOptions ready = options;
   if (std::string why = prepareTarget(ready); !why.empty())
@@ -269,10 +257,36 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     if (options.passStatistics && LLVM_ENABLE_STATS)
       pm.enableStatistics();
   };
-  PassManager optimize(module->getContext());
-  instrument(optimize);
-  buildCompileToLinalgPipeline(optimize, compile);
-  if (failed(optimize.run(*module)))
+  PassManager plan(module->getContext());
+  instrument(plan);
+  buildCompileToPlanPipeline(plan, compile);
+  if (failed(plan.run(*module)))
+    return failure();
+  // The plan's picture, drawn with the parameters' names.
+  std::string planGraph;
+  {
+    llvm::raw_string_ostream os(planGraph);
+    writePlanGraph(*module, os);
+  }
+  // Parameter and result names and boolean marks are for binding only, in
+  // every function of the module (the LLVM lowering would carry them to
+  // the parameters of the C interface, and LLVM IR export warns about
+  // them: "Unhandled parameter attribute 'amls.name'").
+  for (StringRef name :
+       {AMLSDialect::getNameAttrName(), AMLSDialect::getBooleanAttrName()}) {
+    StringAttr attr = StringAttr::get(module->getContext(), name);
+    module->walk([&](func::FuncOp function) {
+      for (unsigned i = 0; i < function.getNumArguments(); ++i)
+        function.removeArgAttr(i, attr);
+      for (unsigned i = 0; i < function.getNumResults(); ++i)
+        function.removeResultAttr(i, attr);
+    });
+  }
+
+  PassManager toLinalg(module->getContext());
+  instrument(toLinalg);
+  buildPlanToLinalgPipeline(toLinalg, compile);
+  if (failed(toLinalg.run(*module)))
     return failure();
   times.optimize = millisecondsSince(start);
   std::optional<SmallVector<ResultKind>> resultKinds;
@@ -334,9 +348,23 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   auto compiled = std::make_unique<CompiledProgram>();
   compiled->engine = std::move(*engine);
   compiled->resultKinds = std::move(*resultKinds);
+  compiled->planGraph = std::move(planGraph);
   CompiledProgram *result = compiled.get();
   cache[signature] = std::move(compiled);
   return result;
+}
+
+FailureOr<std::string> Program::explainPlan(ArrayRef<RuntimeValue> args) {
+  std::lock_guard<std::mutex> lock(session.mutex);
+  if (args.size() != parameters.size())
+    return program->emitError("expected ")
+           << parameters.size() << " arguments, found " << args.size();
+  runtime::ScopedContext installed(session.runtimeContext);
+  PhaseTimes times;
+  FailureOr<CompiledProgram *> compiled = compile(args, times);
+  if (failed(compiled))
+    return failure();
+  return (*compiled)->planGraph;
 }
 
 FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {

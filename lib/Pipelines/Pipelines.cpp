@@ -303,8 +303,8 @@ std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
   return "";
 }
 
-void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
-                                              const CompileOptions &options) {
+void mlir::amls::buildCompileToPlanPipeline(OpPassManager &pm,
+                                            const CompileOptions &options) {
   FailureOr<OptimizeFamilies> families =
       parseOptimizeFamilies(options.rewrites);
   if (failed(families))
@@ -343,6 +343,10 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     memory.limit = options.memoryLimit;
     pm.addPass(createAMLSCheckMemory(memory));
   }
+}
+
+void mlir::amls::buildPlanToLinalgPipeline(OpPassManager &pm,
+                                           const CompileOptions &options) {
   buildToLinalgPipeline(pm, options.sums != "plain", options.target,
                         options.wrapEntry);
   if (!options.wrapEntry.empty()) {
@@ -350,6 +354,12 @@ void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
     wrap.entry = options.wrapEntry;
     pm.addPass(createAMLSWrapEntry(wrap));
   }
+}
+
+void mlir::amls::buildCompileToLinalgPipeline(OpPassManager &pm,
+                                              const CompileOptions &options) {
+  buildCompileToPlanPipeline(pm, options);
+  buildPlanToLinalgPipeline(pm, options);
 }
 
 void mlir::amls::buildCompileToLLVMPipeline(OpPassManager &pm,

@@ -208,9 +208,10 @@ class Matrix:
                                                              node.kind)
         return f"amls.{type(self).__name__}(lazy {what}{where})"
 
-    def explain(self, format="dot", session=None):
-        """The optimized program that computes this value as a picture:
-        format "dot" (Graphviz text), "svg" or "png" (rendered by `dot`)."""
+    def explain(self, format=None, session=None):
+        """The optimized program that computes this value as a picture of
+        its plan: an amls.Plan (Jupyter draws it; str() is the DOT text), or
+        format "dot", "svg" or "png" (rendered by `dot`)."""
         return explain(self, format=format, session=session)
 
     # -- operators -------------------------------------------------------
@@ -662,8 +663,14 @@ def compute(*values, session=None):
     return out[0] if len(out) == 1 else out
 
 
-def explain(*values, format="dot", session=None):
-    """The optimized program computing `values` as a Graphviz picture."""
+def explain(*values, format=None, session=None):
+    """The optimized program computing `values` as a picture of its plan
+    (an amls.Plan, or format "dot", "svg", "png": Function.explain). Compiles for the inputs; computes nothing."""
+    for value in values:
+        if not isinstance(value, Matrix):
+            raise TypeError(f"amls.explain takes lazy values, found "
+                            f"{type(value).__name__}")
     session = session or get_session()
-    program, _ = _program(session, list(values))
-    return program.explain(format)
+    program, inputs = _program(session, list(values))
+    return program.explain(format, **{f"in{i}": node.data
+                                      for i, node in enumerate(inputs)})

@@ -97,15 +97,18 @@ public:
     return names;
   }
 
-  /// Runs on `arguments` (one per parameter, already of the right kind:
-  /// 2-D float64/float32/int64 arrays, floats, ints, bools) and returns
-  /// the results: NumPy arrays owning the program's buffers, floats, ints
-  /// and bools. The matrices at `rowBlocks` are this process's blocks of
-  /// rows of matrices split over the processes (target "mpi").
-  py::list run(const py::list &arguments, const std::vector<size_t> &rowBlocks) {
+  /// The C API's values of `arguments` (owned by `packed`).
+  struct PackedArguments {
     std::vector<std::unique_ptr<OwnedValue>> owned;
     std::vector<AmlsValue> values;
     std::vector<py::array> keptArrays;
+  };
+  static void pack(const py::list &arguments,
+                   const std::vector<size_t> &rowBlocks,
+                   PackedArguments &packed) {
+    auto &owned = packed.owned;
+    auto &values = packed.values;
+    auto &keptArrays = packed.keptArrays;
     for (const py::handle &argument : arguments) {
       AmlsValue value;
       if (py::isinstance<py::tuple>(argument)) {
@@ -156,6 +159,42 @@ public:
         throw AmlsException{"a row block must be a matrix"};
       values.push_back(value);
     }
+  }
+
+  /// The optimized plan for `arguments` (as run takes them) as Graphviz
+  /// DOT text.
+  std::string explainPlan(const py::list &arguments,
+                          const std::vector<size_t> &rowBlocks) {
+    PackedArguments packed;
+    pack(arguments, rowBlocks, packed);
+    std::string graph;
+    AmlsError error = {nullptr};
+    MlirLogicalResult explained;
+    {
+      py::gil_scoped_release released;
+      explained = amlsProgramExplainPlan(
+          program, packed.values.data(),
+          static_cast<intptr_t>(packed.values.size()),
+          [](MlirStringRef text, void *userData) {
+            static_cast<std::string *>(userData)->append(text.data,
+                                                         text.length);
+          },
+          &graph, &error);
+    }
+    if (mlirLogicalResultIsFailure(explained))
+      throw AmlsException{takeMessage(error), false};
+    return graph;
+  }
+
+  /// Runs on `arguments` (one per parameter, already of the right kind:
+  /// 2-D float64/float32/int64 arrays, floats, ints, bools) and returns
+  /// the results: NumPy arrays owning the program's buffers, floats, ints
+  /// and bools. The matrices at `rowBlocks` are this process's blocks of
+  /// rows of matrices split over the processes (target "mpi").
+  py::list run(const py::list &arguments, const std::vector<size_t> &rowBlocks) {
+    PackedArguments packed;
+    pack(arguments, rowBlocks, packed);
+    std::vector<AmlsValue> &values = packed.values;
     intptr_t numResults = amlsProgramGetNumResults(program);
     std::vector<AmlsValue> results(numResults);
     AmlsError error = {nullptr};
@@ -470,6 +509,8 @@ PYBIND11_MODULE(_amls, m) {
       .def_property_readonly("parameter_kinds", &Program::parameterKinds)
       .def_property_readonly("result_names", &Program::resultNames)
       .def("run", &Program::run, py::arg("arguments"),
+           py::arg("row_blocks") = std::vector<size_t>())
+      .def("explain_plan", &Program::explainPlan, py::arg("arguments"),
            py::arg("row_blocks") = std::vector<size_t>());
   py::class_<Session>(m, "Session")
       .def(py::init<unsigned, uint64_t, const std::string &,

@@ -173,6 +173,12 @@ static cl::opt<int64_t> gpuMinWork(
              "with less work (iterations of the loop nest) run on the CPU, "
              "cheaper than a launch; 0 makes every loop a kernel can run one"),
     cl::cat(category));
+static cl::opt<std::string> explainPlan(
+    "explain",
+    cl::desc("Print the optimized plan for the inputs on stdout instead of "
+             "running it: dot (a Graphviz graph: amls-run --explain=dot "
+             "s.dml | dot -Tsvg > plan.svg)"),
+    cl::value_desc("dot"), cl::cat(category));
 static cl::opt<bool>
     timing("timing",
            cl::desc("Report parse, optimize, compile and execute times"),
@@ -423,6 +429,20 @@ int main(int argc, char **argv) {
       return fail("--output expects a result number N=path, found '" + binding +
                   "'");
     outputPaths[index] = path.str();
+  }
+
+  if (!explainPlan.empty()) {
+    if (explainPlan != "dot")
+      return fail("--explain expects 'dot', found '" + explainPlan + "'");
+    FailureOr<std::string> graph = (*program)->explainPlan(args);
+    if (failed(graph))
+      return 1;
+    const Target *target = lookupTarget(options.target);
+    const TargetExecution *execution =
+        target ? getTargetExecution(*target) : nullptr;
+    if (!execution || execution->isReportingProcess())
+      llvm::outs() << *graph;
+    return 0;
   }
 
   FailureOr<RunResult> run = (*program)->run(args);

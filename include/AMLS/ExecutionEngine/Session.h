@@ -220,6 +220,10 @@ public:
   /// Runs of one session are serialized; different sessions run in
   /// parallel.
   FailureOr<RunResult> run(ArrayRef<RuntimeValue> args);
+  /// The optimized plan of the version specialized to `args` as a Graphviz
+  /// DOT graph (writePlanGraph), compiling that version unless it is
+  /// cached; nothing runs.
+  FailureOr<std::string> explainPlan(ArrayRef<RuntimeValue> args);
 
 private:
   friend class Session;

@@ -239,6 +239,13 @@ std::string checkCompileOptions(const CompileOptions &options);
 /// apart; everything else runs buildCompilePipeline.
 void buildCompileToLinalgPipeline(OpPassManager &pm,
                                   const CompileOptions &options);
+/// The first stage in two: the plan (AMLS IR after the optimizer, formats,
+/// distribution, fusion and the memory check: what writePlanGraph draws),
+/// and its lowering to linalg with the entry wrapper.
+void buildCompileToPlanPipeline(OpPassManager &pm,
+                                const CompileOptions &options);
+void buildPlanToLinalgPipeline(OpPassManager &pm,
+                               const CompileOptions &options);
 void buildCompileToLLVMPipeline(OpPassManager &pm,
                                 const CompileOptions &options);
 /// Both stages: AMLS as a frontend wrote it to the LLVM dialect.

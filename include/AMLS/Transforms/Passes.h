@@ -39,6 +39,10 @@ void populateSimplifyDynamicPatterns(RewritePatternSet &patterns);
 /// The row-loop vectorization of --amls-vectorize-loops.
 void populateVectorizeLoopsPatterns(RewritePatternSet &patterns);
 
+/// Writes `module` as a Graphviz DOT graph of its ops
+/// (--amls-print-plan-graph).
+void writePlanGraph(ModuleOp module, raw_ostream &os);
+
 /// Which rewrite families the optimizer runs (inference and cleanup always
 /// do): all of them by default.
 #define GEN_PASS_REGISTRATION

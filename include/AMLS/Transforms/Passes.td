@@ -374,6 +374,22 @@ def AMLSCheckMemory : Pass<"amls-check-memory", "ModuleOp"> {
   ];
 }
 
+def AMLSPrintPlanGraph : Pass<"amls-print-plan-graph", "ModuleOp"> {
+  let summary = "Print the program as a Graphviz data-flow graph on stderr";
+  let description = [{
+    Writes the module as a DOT graph (`writePlanGraph`, the picture of
+    amls-run's `--explain=dot` and Python's `explain()`), leaving it as it
+    is: one node per op with its results' shapes, sparsity and formats (the
+    constants it reads and its DML line in the label), edges along the
+    data flow; a fused operator is a filled cluster of its body's ops named
+    by its template and aggregation; loops, branches and parfor are dashed
+    clusters of their bodies; products name the kernel their operands'
+    formats select (`kernel csr x dense`); the collectives of a distributed
+    run are red hexagons and blocks of rows are marked `blocks of rows`.
+    Run it after the optimizer (the session draws the plan after fusion).
+  }];
+}
+
 def AMLSDistribute : Pass<"amls-distribute", "ModuleOp"> {
   let summary = "Plan an SPMD run over MPI ranks: row-partitioned matrices, "
                 "replicated ones, and the collective each op needs (SystemDS's "
