@@ -52,14 +52,15 @@ PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-to
             libmlir-22-dev mlir-22-tools libgtest-dev libopenblas-dev \
             libomp-22-dev python3-numpy python3-scipy libboost-dev \
             python3-dev pybind11-dev python3-pytest python3-matplotlib \
-            libopenmpi-dev openmpi-bin libmpich-dev mpich
+            libopenmpi-dev openmpi-bin libmpich-dev mpich graphviz \
+            python3-sklearn python3-pandas python3-venv python3-pip
 
 # What the benchmarks need beyond the build (the sparse bench compiles its
 # GraphBLAS and bandwidth programs with cc).
 BENCH_PACKAGES := gcc libgraphblas-dev python3-dask
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build install demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
+.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
         asan-build asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml fuzz-programs clean
@@ -215,6 +216,12 @@ fuzz-programs: build
 PREFIX ?= /usr/local
 install: build
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# The Python package as a wheel in $(BUILD_DIR)/wheels (python/pyproject.toml;
+# pip install it into any environment of this Python: docs/python.md).
+wheel: build
+	AMLS_BUILD_DIR=$(abspath $(BUILD_DIR)) AMLS_WHEEL_SKIP_BUILD=1 \
+	  /usr/bin/python3 -m pip wheel --no-deps --no-index -w $(BUILD_DIR)/wheels ./python
 
 docs: build
 	cmake --build $(BUILD_DIR) --target amls-doc

@@ -24,7 +24,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.amls_tools_dir, config.llvm_tools_dir]
-tools = ["amls-capi-builtins", "amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count", "mlir-opt", "mlir-runner"]
+tools = ["amls-capi-builtins", "amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-graph", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count", "mlir-opt", "mlir-runner"]
 config.substitutions.append(("%python", config.python_executable))
 # Tests that run several configurations into one folder clear what the
 # previous run wrote, keeping the inputs (test/Oracles/outputs.py).
@@ -97,8 +97,15 @@ suites = {
     "python": ((["the Python package's build (pybind11-dev python3-dev, "
                  "then rebuild)"]
                 if not glob.glob(os.path.join(package_library, "_amls*.so"))
-                else []) + missing_modules(matplotlib="python3-matplotlib"),
+                else []) + missing_modules(matplotlib="python3-matplotlib",
+                                           sklearn="python3-sklearn",
+                                           pandas="python3-pandas",
+                                           venv="python3-venv",
+                                           pip="python3-pip"),
                ["python-package"]),
+    # Pictures of the plan rendered by Graphviz.
+    "graphviz": ([] if shutil.which("dot") else ["dot (graphviz)"],
+                 ["graphviz"]),
     # The GPU backend's compile tests: ptxas assembles the PTX; the runtime
     # is built from cuda.h; the stub driver is the no-device path. The CUDA
     # toolkit is not a Debian package: CUDA_HOME or /usr/local/cuda.
