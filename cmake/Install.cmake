@@ -13,6 +13,12 @@ set(AMLS_INSTALLED_LIBRARIES amls_runtime AMLSCAPI)
 if(TARGET amls_cuda_runtime)
   list(APPEND AMLS_INSTALLED_LIBRARIES amls_cuda_runtime)
 endif()
+# The MPI backends libamls_runtime loads beside itself (distributed runs).
+foreach(mpi openmpi mpich)
+  if(TARGET amls_mpi_${mpi})
+    list(APPEND AMLS_INSTALLED_LIBRARIES amls_mpi_${mpi})
+  endif()
+endforeach()
 foreach(library ${AMLS_INSTALLED_LIBRARIES})
   set_target_properties(${library} PROPERTIES
     INSTALL_RPATH "$ORIGIN;${LLVM_LIBRARY_DIR}")

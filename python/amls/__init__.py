@@ -39,8 +39,9 @@ try:
     from . import _amls
 finally:
     sys.setdlopenflags(_flags)
+from ._version import __version__  # noqa: E402
 
-__all__ = ["Session", "Function", "RowBlock", "Error", "CompileError",
+__all__ = ["Session", "Function", "Plan", "RowBlock", "Error", "CompileError",
            "RunError", "run_dml", "Matrix", "Scalar", "array", "scalar",
            "read", "compute", "explain", "call", "get_session",
            "set_session", "ones", "zeros", "full", "rand", "seq", "cbind",
@@ -179,6 +180,45 @@ def _run(program, arguments, row_blocks=()):
         raise CompileError(str(error)) from None
 
 
+class Plan:
+    """An optimized plan as Graphviz DOT text (str(plan)); render() draws
+    it with Graphviz's `dot`, and Jupyter shows it inline (_repr_svg_)."""
+
+    def __init__(self, dot):
+        self.dot = dot
+
+    def __str__(self):
+        return self.dot
+
+    def __repr__(self):
+        return f"amls.Plan({self.dot.count(' [label=')} nodes)"
+
+    def render(self, format="svg"):
+        """The plan as format "dot" (the text), "svg" (text) or "png"
+        (bytes), drawn by `dot` (Debian's graphviz package)."""
+        if format == "dot":
+            return self.dot
+        if format not in ("svg", "png"):
+            raise ValueError(f"explain: expected format 'dot', 'svg' or "
+                             f"'png', found {format!r}")
+        import shutil
+        import subprocess
+        dot = shutil.which("dot")
+        if dot is None:
+            raise RuntimeError(f"explain(format={format!r}) needs Graphviz's "
+                               f"`dot` on PATH (apt-get install graphviz); "
+                               f"format 'dot' gives the text without it")
+        done = subprocess.run([dot, f"-T{format}"], input=self.dot.encode(),
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"dot -T{format} failed: "
+                               f"{done.stderr.decode(errors='replace')}")
+        return done.stdout.decode() if format == "svg" else done.stdout
+
+    def _repr_svg_(self):
+        return self.render("svg")
+
+
 class Function:
     """A compiled DML script or AMLS IR function; call it with keyword
     arguments, one per input, to get a dict of its results."""
@@ -203,8 +243,29 @@ class Function:
             return program
 
     def __call__(self, **arguments):
+        program, values, row_blocks = self._bind(arguments)
+        return dict(zip(program.result_names,
+                        _run(program, values, row_blocks)))
+
+    def explain(self, format=None, **arguments):
+        """The optimized plan for these arguments (as the call takes them)
+        as a picture: an amls.Plan (Jupyter shows it inline, str() is
+        the Graphviz text), or format "dot" (the text), "svg" or "png"
+        (bytes) as Graphviz's `dot` renders it. One node per op
+        with its shape, sparsity and format; fused operators are clusters
+        named by their template. Compiles for the arguments (a later call
+        with them reuses it) and runs nothing."""
+        program, values, row_blocks = self._bind(arguments)
+        try:
+            graph = program.explain_plan(values, list(row_blocks))
+        except _amls.Error as error:
+            raise CompileError(str(error)) from None
+        return Plan(graph) if format is None else Plan(graph).render(format)
+
+    def _bind(self, arguments):
+        """The program for `arguments` and the values it takes."""
         if self._fixed is not None:
-            return self._call_fixed(arguments)
+            return self._bind_fixed(arguments)
         inputs, values, texts, row_blocks = [], [], [], []
         for name in sorted(arguments):
             if isinstance(arguments[name], str):
@@ -217,8 +278,7 @@ class Function:
             inputs.append((name, kind))
             values.append(value)
         program = self._program((tuple(inputs), tuple(texts)))
-        return dict(zip(program.result_names,
-                        _run(program, values, row_blocks)))
+        return program, values, row_blocks
 
     @staticmethod
     def _argument(name, given, row_blocks, index):
@@ -233,7 +293,7 @@ class Function:
         row_blocks.append(index)
         return kind, value
 
-    def _call_fixed(self, arguments):
+    def _bind_fixed(self, arguments):
         program = self._fixed
         names, kinds = program.parameter_names, program.parameter_kinds
         unknown = sorted(set(arguments) - set(names))
@@ -251,8 +311,7 @@ class Function:
                                 f"{'matrix' if kind == 'matrix' else 'scalar'}"
                                 f", found a {given}")
             values.append(value)
-        return dict(zip(program.result_names,
-                        _run(program, values, row_blocks)))
+        return program, values, row_blocks
 
     @property
     def parameters(self):
@@ -458,6 +517,9 @@ def __getattr__(name):
     tuple where it returns several)."""
     if name.startswith("_"):
         raise AttributeError(f"module 'amls' has no attribute '{name}'")
+    if name == "sklearn":  # a submodule, imported on first use
+        import importlib
+        return importlib.import_module(".sklearn", __name__)
 
     def function(*args, **kwargs):
         return call(name, *args, **kwargs)

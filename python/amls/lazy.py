@@ -670,6 +670,11 @@ def explain(*values, format=None, session=None):
         if not isinstance(value, Matrix):
             raise TypeError(f"amls.explain takes lazy values, found "
                             f"{type(value).__name__}")
+    computed = [v for v in values if v._node.kind == "input"]
+    if computed and len(computed) == len(values):
+        raise ValueError("explain: the values are computed (or inputs): "
+                         "their programs are gone; explain() an expression "
+                         "before compute() runs it")
     session = session or get_session()
     program, inputs = _program(session, list(values))
     return program.explain(format, **{f"in{i}": node.data
