@@ -244,8 +244,28 @@ class Function:
 
     def __call__(self, **arguments):
         program, values, row_blocks = self._bind(arguments)
-        return dict(zip(program.result_names,
-                        _run(program, values, row_blocks)))
+        report = self._session._verbose
+        if not report:
+            return dict(zip(program.result_names,
+                            _run(program, values, row_blocks)))
+        native = self._session._native
+        before = native.stats()
+        results = _run(program, values, row_blocks)
+        after = native.stats()
+        times = {key: after[key] - before[key] for key in
+                 ("optimize_ms", "compile_ms", "execute_ms", "compilations")}
+        times["name"] = self.__name__
+        if callable(report):
+            report(times)
+        else:
+            compiled = (f"compiled in {times['optimize_ms'] + times['compile_ms']:.0f}"
+                        f" ms (optimizer {times['optimize_ms']:.0f} ms, code "
+                        f"generation {times['compile_ms']:.0f} ms), "
+                        if times["compilations"] else "cached, ")
+            print(f"amls: {self.__name__}: {compiled}ran in "
+                  f"{times['execute_ms']:.1f} ms", file=sys.stderr,
+                  flush=True)
+        return dict(zip(program.result_names, results))
 
     def explain(self, format=None, **arguments):
         """The optimized plan for these arguments (as the call takes them)
@@ -337,6 +357,12 @@ class Session:
     "mpi"; without a launcher, one rank); matrices passed as RowBlock are
     split by rows over the ranks, each rank passing its own rows, and the
     results are whole on every rank (docs/python.md, "Distributed runs");
+    verbose: True reports each run of a program on stderr, as
+    "amls: NAME: compiled in T ms (optimizer T1 ms, code generation T2 ms),
+    ran in T3 ms" ("cached" where it compiled nothing); a callable is
+    called with a dict of name, optimize_ms, compile_ms, execute_ms and
+    compilations instead; the estimators' and library functions' own
+    verbose prints their iterations (iteration, objective);
     csr_results: matrices the program computes in CSR (a sparse input
     scaled, a sparse product) come back as scipy.sparse.csr_matrix over
     the program's arrays instead of as dense arrays (default False: every
@@ -352,7 +378,7 @@ class Session:
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
                  fusion="cost", formats="auto", sums="kahan", blas="auto",
                  target=None, gpu_chip=None, csr_results=False,
-                 builtins=None, distributed=False):
+                 builtins=None, distributed=False, verbose=False):
         if isinstance(builtins, (str, os.PathLike)):
             builtins = [builtins]
         if distributed:
@@ -369,6 +395,7 @@ class Session:
                                                   builtins or []))
         except _amls.Error as error:
             raise ValueError(str(error)) from None
+        self._verbose = verbose
         self._count = 0
         self._graphs = {}
         self._signatures = {}
