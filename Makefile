@@ -60,7 +60,7 @@ PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-to
 BENCH_PACKAGES := gcc libgraphblas-dev python3-dask
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding leak-check \
+.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding bench-estimators leak-check \
         asan-build asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml fuzz-programs clean
@@ -168,6 +168,11 @@ bench-threads: build
 # NumPy/SciPy on the examples' large data (several minutes).
 bench-library: build
 	/usr/bin/python3 bench/library.py --amls-run $(AMLS_RUN) --size large
+
+# amls.sklearn against scikit-learn, and the lazy API against DML (issue 44).
+bench-estimators: build
+	OPENBLAS_CORETYPE=SkylakeX PYTHONPATH=$(BUILD_DIR)/python \
+	  /usr/bin/python3 bench/estimators.py
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.

@@ -39,7 +39,8 @@ sparse_plan = f.explain("dot", A=A, v=np.ones((50, 1)), W=np.ones((50, 3)))
 print("A:", "A\\n200x50 f64, sparsity 0.02, csr" in sparse_plan,
       "colSums:", "agg sum col" in sparse_plan,
       "CSR products:", sparse_plan.count("kernel csr x dense"))
-try:
-    loss.explain("pdf")
-except ValueError as error:
-    print("ValueError:", error)
+for value, format in ((X @ w, "pdf"), (loss, None)):
+    try:
+        value.explain(format)
+    except ValueError as error:
+        print("ValueError:", error)
