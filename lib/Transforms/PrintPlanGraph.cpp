@@ -84,7 +84,9 @@ std::string describeLocation(Location loc) {
     }
     return WalkResult::advance();
   });
-  if (!fileLoc)
+  // Line 0: a node the frontend placed nowhere (a graph node without a
+  // position).
+  if (!fileLoc || fileLoc.getLine() == 0)
     return "";
   return (llvm::sys::path::filename(fileLoc.getFilename().getValue()) + ":" +
           Twine(fileLoc.getLine()))

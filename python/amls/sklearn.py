@@ -8,8 +8,9 @@ Each estimator follows scikit-learn's conventions (fit/predict/score/
 transform, get_params/set_params, fitted attributes ending in "_") and works
 in Pipeline and GridSearchCV. X may be a NumPy array, a scipy.sparse matrix
 (it stays CSR in AMLS) or a pandas DataFrame. fit() runs a DML program
-calling the library function (lm, multiLogReg, l2svm, msvm, kmeans, pca,
-naiveBayes, glm) in the default session (amls.get_session()); each program
+calling the library function (lm, multiLogReg, l2svm, msvm, pca,
+naiveBayes, glm; KMeans and GaussianNB are short DML programs of their
+own) in the default session (amls.get_session()); each program
 compiles once per session and input sizes. predict() and transform() are
 one product with the fitted coefficients and run in NumPy/SciPy: compiling
 them would cost more than they take. `verbose=1` lets the library function
@@ -410,28 +411,26 @@ class TweedieRegressor(_GLMRegressor):
         return self._fit_glm(X, y, float(self.power), self.link)
 
 
-class PoissonRegressor(_GLMRegressor):
+class _FixedFamilyRegressor(_GLMRegressor):
+    """A GLM whose family and link the class fixes (_power, log link)."""
+
+    def __init__(self, *, alpha=1.0, fit_intercept=True, max_iter=100,
+                 tol=1e-4, verbose=0):
+        self.alpha, self.fit_intercept = alpha, fit_intercept
+        self.max_iter, self.tol, self.verbose = max_iter, tol, verbose
+
+    def fit(self, X, y):
+        return self._fit_glm(X, y, self._power, "log")
+
+
+class PoissonRegressor(_FixedFamilyRegressor):
     """Poisson regression with a log link by glm."""
-
-    def __init__(self, *, alpha=1.0, fit_intercept=True, max_iter=100,
-                 tol=1e-4, verbose=0):
-        self.alpha, self.fit_intercept = alpha, fit_intercept
-        self.max_iter, self.tol, self.verbose = max_iter, tol, verbose
-
-    def fit(self, X, y):
-        return self._fit_glm(X, y, 1.0, "log")
+    _power = 1.0
 
 
-class GammaRegressor(_GLMRegressor):
+class GammaRegressor(_FixedFamilyRegressor):
     """Gamma regression with a log link by glm."""
-
-    def __init__(self, *, alpha=1.0, fit_intercept=True, max_iter=100,
-                 tol=1e-4, verbose=0):
-        self.alpha, self.fit_intercept = alpha, fit_intercept
-        self.max_iter, self.tol, self.verbose = max_iter, tol, verbose
-
-    def fit(self, X, y):
-        return self._fit_glm(X, y, 2.0, "log")
+    _power = 2.0
 
 
 # -- clustering and decomposition -----------------------------------------

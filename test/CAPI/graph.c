@@ -2,7 +2,8 @@
  * literals, operators, builtin and library calls, a call with several
  * results, indexing, outputs; positions in a host source shown in
  * messages; the problems a graph can have; a library function's
- * signature. Oracles are hand-derived from the small integer matrices.
+ * signature; the plan of a program as a picture. Oracles are
+ * hand-derived from the small integer matrices.
  *
  * RUN: amls-capi-graph 2>&1 | FileCheck %s
  */
@@ -238,10 +239,54 @@ static void signature(void) {
   amlsSessionDestroy(session);
 }
 
+static void appendText(MlirStringRef text, void *userData) {
+  fwrite(text.data, 1, text.length, (FILE *)userData);
+}
+
+/* amlsProgramExplainPlan: the plan of t(X) %*% X for a 3 x 2 X as DOT,
+ * compiled and not run (no run counted), and a wrong argument count. */
+static void explain(void) {
+  AmlsSession session = newSession();
+  AmlsGraph graph = amlsGraphCreate();
+  AmlsGraphNode x = amlsGraphAddInput(graph, ref("X"), AMLS_INPUT_MATRIX);
+  AmlsGraphNode t = amlsGraphAddCall(graph, ref("t"), &x, NULL, 1, 1,
+                                     at(-1, 0, 0));
+  amlsGraphAddOutput(graph, ref("G"),
+                     amlsGraphAddBinary(graph, ref("%*%"), t, x,
+                                        at(-1, 0, 0)));
+  AmlsError error = {NULL};
+  AmlsProgram program =
+      amlsSessionCompileGraph(session, graph, ref("<graph>"), &error);
+  amlsGraphDestroy(graph);
+  // CHECK-LABEL: explain
+  printf("explain\n");
+  double cells[6] = {1, 2, 3, 4, 5, 6};
+  AmlsValue argument =
+      amlsValueCreateDense(cells, AMLS_ELEMENT_F64, 3, 2, 2, 1);
+  // CHECK: digraph "amls plan" {
+  // CHECK: [label="X\n3x2 f64{{.*}}", shape=ellipse];
+  // CHECK: [label="tsmm\n2x2 f64
+  // CHECK: [label="return", shape=ellipse];
+  if (mlirLogicalResultIsFailure(amlsProgramExplainPlan(
+          program, &argument, 1, appendText, stdout, &error)))
+    printMessage("explain", error);
+  // CHECK: runs 0, compilations 1
+  AmlsSessionStatistics statistics = amlsSessionGetStatistics(session);
+  printf("runs %lu, compilations %lu\n", (unsigned long)statistics.runs,
+         (unsigned long)statistics.compilations);
+  // CHECK-NEXT: explain: main: expected 1 arguments (X), found 0
+  if (mlirLogicalResultIsFailure(amlsProgramExplainPlan(
+          program, NULL, 0, appendText, stdout, &error)))
+    printMessage("explain", error);
+  amlsValueDestroy(argument);
+  amlsSessionDestroy(session);
+}
+
 int main(void) {
   build();
   position();
   problems();
   signature();
+  explain();
   return 0;
 }

@@ -94,6 +94,20 @@ ours = asl.TweedieRegressor(power=0, alpha=0.1, tol=1e-10).fit(X, y)
 ref = sklearn.linear_model.TweedieRegressor(power=0, alpha=0.1, tol=1e-10,
                                             max_iter=1000).fit(X, y)
 check("TweedieRegressor(power=0) coef_", ours.coef_, ref.coef_, 1e-5)
+positive = np.exp(0.2 * X[:, :3] @ np.array([1.0, -0.5, 0.25])) * \
+    rng.gamma(4.0, 0.25, size=n)
+ours = asl.GammaRegressor(alpha=0.01, tol=1e-10, max_iter=300).fit(
+    X[:, :3], positive)
+ref = sklearn.linear_model.GammaRegressor(alpha=0.01, tol=1e-10,
+                                          max_iter=1000).fit(X[:, :3],
+                                                             positive)
+check("GammaRegressor coef_", ours.coef_, ref.coef_, 1e-5)
+try:
+    asl.GammaRegressor().fit(X[:, :3], positive - 10)
+    check_true("GammaRegressor rejects y <= 0", False, "fit accepted it")
+except ValueError as error:
+    check_true("GammaRegressor rejects y <= 0", "out of the valid range" in
+               str(error), str(error))
 
 # -- classification ----------------------------------------------------------
 labels = np.where(X @ w + 0.3 * rng.normal(size=n) > 0, "yes", "no")
