@@ -46,6 +46,9 @@ namespace mlir::amls {
 /// One specialization of a program, ready to run.
 struct CompiledProgram {
   std::unique_ptr<ExecutionEngine> engine;
+  /// The entry wrapper's packed interface, looked up when compiling: the
+  /// lookup generates the machine code, which the compile time counts.
+  void (*entry)(void **) = nullptr;
   /// The kinds of the entry's results (which matrices it returns CSR).
   SmallVector<ResultKind> resultKinds;
   /// The optimized plan as a Graphviz graph (writePlanGraph).
@@ -330,8 +333,11 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   }
   // The options hold a function_ref: the transformer must outlive create()
   // (a temporary here was a stack-use-after-scope, found by ASan).
+  // LLVM's O2: O3 took 1.5-3x as long on the library's large functions
+  // (its loop passes on fully unrolled small loops) for no faster code in
+  // the benchmarks (docs/performance.md, 2026-12-03).
   std::function<llvm::Error(llvm::Module *)> transformer =
-      makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
                                 targetMachine->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
@@ -342,11 +348,18 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     std::string message = llvm::toString(engine.takeError());
     return module->emitError("JIT compilation failed: ") << message;
   }
+  auto entryFunction = (*engine)->lookupPacked(
+      (Twine("_mlir_ciface_") + kEntryWrapperName).str());
+  if (!entryFunction) {
+    std::string message = llvm::toString(entryFunction.takeError());
+    return module->emitError("JIT compilation failed: ") << message;
+  }
   times.compile = millisecondsSince(start);
   times.compiled = true;
   ++session.statistics.compilations;
   auto compiled = std::make_unique<CompiledProgram>();
   compiled->engine = std::move(*engine);
+  compiled->entry = *entryFunction;
   compiled->resultKinds = std::move(*resultKinds);
   compiled->planGraph = std::move(planGraph);
   CompiledProgram *result = compiled.get();
@@ -410,16 +423,10 @@ FailureOr<RunResult> Program::run(ArrayRef<RuntimeValue> args) {
   SmallVector<int64_t> resultWords;
   packed.addResults(layout, resultWords);
 
-  auto entry = (*compiled)->engine->lookupPacked(
-      (Twine("_mlir_ciface_") + kEntryWrapperName).str());
-  if (!entry) {
-    std::string message = llvm::toString(entry.takeError());
-    return program->emitError("running the program failed: ") << message;
-  }
   struct Call {
     void (*entry)(void **);
     void **arguments;
-  } call{*entry, packed.data()};
+  } call{(*compiled)->entry, packed.data()};
   auto invoke = [](void *context) {
     auto *call = static_cast<Call *>(context);
     call->entry(call->arguments);
