@@ -20,6 +20,8 @@
 #   make bench-distributed  AMLS at 1 and 2 MPI ranks against Dask arrays on
 #                L2SVM (2M x 100) and PageRank (1M vertices, 10M links), end
 #                to end, with the bytes each collective moved per iteration
+#   make bench-mnc  what the MNC sketches cost (the optimizer's time with
+#                and without them) against the programs' run time
 #   make bench-embedding  the per-call overhead of a compiled function called
 #                from Python and from the C API
 #   make bench-threads  how many threads want a core at once (oversubscription)
@@ -60,7 +62,7 @@ PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-to
 BENCH_PACKAGES := gcc libgraphblas-dev python3-dask
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding bench-estimators leak-check \
+.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding bench-estimators bench-mnc leak-check \
         asan-build asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml fuzz-programs clean
@@ -173,6 +175,11 @@ bench-library: build
 bench-estimators: build
 	OPENBLAS_CORETYPE=SkylakeX PYTHONPATH=$(BUILD_DIR)/python \
 	  /usr/bin/python3 bench/estimators.py
+
+# What building and propagating MNC sketches costs against the programs'
+# run time (sparse PageRank, one-hot products).
+bench-mnc: build
+	PYTHONPATH=$(BUILD_DIR)/python /usr/bin/python3 bench/mnc_cost.py
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.

@@ -72,6 +72,10 @@ typedef struct AmlsSessionOptions {
   /// library (share/amls/builtins beside the lib/ holding libAMLSCAPI.so);
   /// NULL: AMLS's own only.
   const char *builtins;
+  /// Sparsity estimates of intermediates: "mnc" (default: the MNC sketches
+  /// of the CSR arguments, the metadata estimate elsewhere), "metadata" or
+  /// "worst" (as amls-run --sparsity-estimator).
+  const char *sparsityEstimator;
 } AmlsSessionOptions;
 
 AMLS_CAPI_EXPORTED void amlsSessionOptionsInit(AmlsSessionOptions *options);

@@ -1,6 +1,7 @@
 //===- MatrixPropertyAnalysis.cpp - Sizes and sparsity of values ----------===//
 
 #include "AMLS/Analysis/MatrixPropertyAnalysis.h"
+#include "AMLS/Analysis/MNCSketchAnalysis.h"
 #include "AMLS/Dialect/AMLSOps.h"
 
 using namespace mlir;
@@ -23,6 +24,13 @@ LogicalResult MatrixPropertyAnalysis::visitOperation(
   SmallVector<Attribute> constants;
   if (!getOperandFacts(op, operands, operandTypes, constants))
     return success();
+  // A result whose sketch is still to come waits for it: the type joined
+  // now with the metadata's sparsity would keep neither estimate.
+  if (useSketches && isa<MNCSketchInterface>(op) && op->getNumResults() == 1 &&
+      getOrCreateFor<SketchLattice>(getProgramPointAfter(op), op->getResult(0))
+          ->getValue()
+          .isUninitialized())
+    return success();
 
   // Quietly: a loop's first visit sees only its initial values, and a rule
   // may fail on that intermediate state of a valid program. The final
@@ -38,9 +46,25 @@ LogicalResult MatrixPropertyAnalysis::visitOperation(
   for (auto [result, lattice, type] :
        llvm::zip(op->getResults(), results, inferred)) {
     Type refined = refineType(result.getType(), type);
+    if (useSketches)
+      refined = withSketchedSparsity(op, result, refined);
     propagateIfChanged(lattice, lattice->join(MatrixTypeValue(refined)));
   }
   return success();
+}
+
+Type MatrixPropertyAnalysis::withSketchedSparsity(Operation *op, Value result,
+                                                  Type type) {
+  auto matrix = dyn_cast<MatrixType>(type);
+  if (!matrix || !matrix.hasStaticShape())
+    return type;
+  const auto *sketch =
+      getOrCreateFor<SketchLattice>(getProgramPointAfter(op), result);
+  const MNCSketchRef &counts = sketch->getValue().getSketch();
+  if (!counts || counts->rows() != matrix.getRows() ||
+      counts->cols() != matrix.getCols())
+    return type;
+  return matrix.withSparsity(sketchedSparsity(*counts));
 }
 
 void MatrixPropertyAnalysis::visitExternalCall(

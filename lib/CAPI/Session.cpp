@@ -126,6 +126,7 @@ void amlsSessionOptionsInit(AmlsSessionOptions *options) {
   options->fusionExplain = defaults.fusionExplain;
   options->parforExplain = defaults.parforExplain;
   options->builtins = nullptr;
+  options->sparsityEstimator = nullptr;
 }
 
 AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
@@ -140,6 +141,7 @@ AmlsSession amlsSessionCreate(const AmlsSessionOptions *options,
   settings.rewrites = toString(given.rewrites, "all");
   settings.fusion = toString(given.fusion, "cost");
   settings.formats = toString(given.formats, "auto");
+  settings.sparsityEstimator = toString(given.sparsityEstimator, "mnc");
   settings.sums = toString(given.sums, "kahan");
   settings.blas = toString(given.blas, "auto");
   // A failing program must not end the host process.

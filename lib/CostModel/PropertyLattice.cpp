@@ -2,12 +2,20 @@
 
 #include "AMLS/CostModel/PropertyLattice.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir::amls;
 
 int64_t mlir::amls::joinSize(int64_t lhs, int64_t rhs) {
   return lhs == rhs ? lhs : kUnknownSize;
+}
+
+double mlir::amls::roundSparsity(double s) {
+  if (s <= 0.0 || s >= 1.0)
+    return std::clamp(s, 0.0, 1.0);
+  double scale = std::pow(10.0, 1 - std::floor(std::log10(s)));
+  return std::min(1.0, std::round(s * scale) / scale);
 }
 
 std::optional<double> mlir::amls::joinSparsity(std::optional<double> lhs,

@@ -30,6 +30,115 @@ void AMLSDialect::registerAttributes() {
       >();
 }
 
+//===----------------------------------------------------------------------===//
+// MNCSketchAttr
+//===----------------------------------------------------------------------===//
+
+/// Sketches with more counts print elided: a 1M-vertex graph's sketch is
+/// four million numbers, of no use in --explain or a debug print.
+static constexpr size_t kMaxPrintedSketchCounts = 4096;
+
+static void printCounts(AsmPrinter &printer, StringRef name,
+                        const MNCSketch::Counts &counts) {
+  printer << name << " = [";
+  llvm::interleaveComma(counts, printer.getStream());
+  printer << "]";
+}
+
+void MNCSketchAttr::print(AsmPrinter &printer) const {
+  const MNCSketch &sketch = *getSketch();
+  printer << "<";
+  if (static_cast<size_t>(sketch.rows() + sketch.cols()) >
+      kMaxPrintedSketchCounts) {
+    printer << "elided " << sketch.rows() << "x" << sketch.cols()
+            << ", nnz = " << sketch.nnz() << ">";
+    return;
+  }
+  printCounts(printer, "rows", sketch.getRowCounts());
+  printer << ", ";
+  printCounts(printer, "cols", sketch.getColCounts());
+  if (sketch.hasExtension()) {
+    printer << ", ";
+    printCounts(printer, "row_ext", sketch.getRowCountsInSingletonCols());
+    printer << ", ";
+    printCounts(printer, "col_ext", sketch.getColCountsInSingletonRows());
+  }
+  if (sketch.isFullDiagonal())
+    printer << ", diagonal";
+  printer << ">";
+}
+
+static ParseResult parseCounts(AsmParser &parser, StringRef name,
+                               MNCSketch::Counts &counts) {
+  if (parser.parseKeyword(name) || parser.parseEqual())
+    return failure();
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        uint32_t count;
+        if (parser.parseInteger(count))
+          return failure();
+        counts.push_back(count);
+        return success();
+      });
+}
+
+Attribute MNCSketchAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("elided"))) {
+    parser.emitError(loc, "an elided MNC sketch cannot be parsed (it printed "
+                          "only its shape and nnz)");
+    return {};
+  }
+  MNCSketch::Counts rows, cols, rowExt, colExt;
+  bool diagonal = false;
+  if (parseCounts(parser, "rows", rows) || parser.parseComma() ||
+      parseCounts(parser, "cols", cols))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("diagonal"))) {
+      diagonal = true;
+      continue;
+    }
+    StringRef keyword;
+    SMLoc keywordLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
+      return {};
+    MNCSketch::Counts *target = keyword == "row_ext"   ? &rowExt
+                                : keyword == "col_ext" ? &colExt
+                                                       : nullptr;
+    if (!target) {
+      parser.emitError(keywordLoc, "expected 'row_ext', 'col_ext' or "
+                                   "'diagonal', found '")
+          << keyword << "'";
+      return {};
+    }
+    if (parser.parseEqual() ||
+        parser.parseCommaSeparatedList(
+            AsmParser::Delimiter::Square, [&]() -> ParseResult {
+              uint32_t count;
+              if (parser.parseInteger(count))
+                return failure();
+              target->push_back(count);
+              return success();
+            }))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  std::string error;
+  std::optional<MNCSketch> sketch =
+      MNCSketch::fromParts(std::move(rows), std::move(cols), std::move(rowExt),
+                           std::move(colExt), diagonal, error);
+  if (!sketch) {
+    parser.emitError(loc, "invalid MNC sketch: ") << error;
+    return {};
+  }
+  return MNCSketchAttr::get(parser.getContext(),
+                            std::make_shared<const MNCSketch>(*sketch));
+}
+
 LogicalResult
 ParforPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t workers, ParforPartitioner partitioner,
@@ -176,6 +285,23 @@ LogicalResult AMLSDialect::verifyRegionArgAttribute(Operation *op,
                          isa<UnitAttr>(value) && function &&
                              isa<MatrixType>(function.getArgumentTypes()[argIndex]),
                          "a unit attribute on a matrix parameter");
+  }
+  if (name == getMNCSketchAttrName()) {
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    auto sketch = dyn_cast<MNCSketchAttr>(value);
+    auto matrix = function ? dyn_cast<MatrixType>(
+                                 function.getArgumentTypes()[argIndex])
+                           : MatrixType();
+    if (!sketch || !matrix)
+      return expectOnValue(op, attribute, "parameter", argIndex, false,
+                           "an MNC sketch on a matrix parameter");
+    const MNCSketch &counts = *sketch.getSketch();
+    if ((matrix.hasStaticRows() && matrix.getRows() != counts.rows()) ||
+        (matrix.hasStaticCols() && matrix.getCols() != counts.cols()))
+      return op->emitOpError("expected the MNC sketch of parameter #")
+             << argIndex << " to have the shape of " << matrix << ", found "
+             << counts.rows() << "x" << counts.cols();
+    return success();
   }
   return op->emitOpError("unknown parameter attribute '")
          << name << "' on parameter #" << argIndex;

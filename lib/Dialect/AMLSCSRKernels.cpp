@@ -448,6 +448,7 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
   PrintOp::attachInterface<MessageKernels<PrintOp>>(context);
   PrintfOp::attachInterface<MessageKernels<PrintfOp>>(context);
   StopOp::attachInterface<MessageKernels<StopOp>>(context);
+  ReportOp::attachInterface<MessageKernels<ReportOp>>(context);
   WriteScalarOp::attachInterface<MessageKernels<WriteScalarOp>>(context);
   attachUnary<NegOp, AbsOp, SqrtOp, RoundOp, FloorOp, CeilOp, SignOp, SinOp,
               TanhOp, TanOp, AsinOp, AtanOp, SinhOp, IsNaNOp>(context);

@@ -44,6 +44,7 @@ void AMLSDialect::initialize() {
   addInterfaces<AMLSInlinerInterface>();
   registerRowLocalityModels(*getContext());
   registerCSRKernelModels(*getContext());
+  registerMNCSketchModels(*getContext());
 }
 
 Operation *AMLSDialect::materializeConstant(OpBuilder &builder, Attribute value,

@@ -126,6 +126,10 @@ LogicalResult PrintfOp::verify() {
   return verifyMessageFormat(*this, getFormat(), getValues().size());
 }
 
+LogicalResult ReportOp::verify() {
+  return verifyMessageFormat(*this, getFormat(), getValues().size());
+}
+
 LogicalResult StopOp::verify() {
   return verifyMessageFormat(*this, getFormat(), getValues().size());
 }

@@ -138,6 +138,29 @@ LogicalResult Program::specializeRowBlocks(ArrayRef<RuntimeValue> args,
   return success();
 }
 
+/// The MNC sketch of an argument the specialization typed `type`, or null:
+/// a row block (a part of the matrix), a transposed or strided view, a
+/// non-f64 dense matrix and one without zeros (whose type says as much)
+/// have none.
+static MNCSketchRef sketchArgument(const RuntimeValue &arg, Type type,
+                                   bool transposed) {
+  auto matrixType = dyn_cast<MatrixType>(type);
+  if (!arg.isMatrix() || arg.isRowBlock() || transposed || !matrixType)
+    return nullptr;
+  const AmlsMatrixRef &ref = arg.getMatrix().getRef();
+  if (arg.getMatrix().isCSR())
+    return std::make_shared<const MNCSketch>(MNCSketch::fromCSR(
+        ref.rows, ref.cols, ref.row_offsets, ref.column_indices));
+  std::optional<double> sparsity = matrixType.getSparsity();
+  if (!sparsity || *sparsity >= 1.0 || ref.element_type != AMLS_ELEMENT_F64 ||
+      ref.strides[1] != 1 || ref.rows * ref.cols == 0)
+    return nullptr;
+  return std::make_shared<const MNCSketch>(
+      MNCSketch::fromDense(ref.rows, ref.cols,
+                           static_cast<const double *>(ref.data),
+                           ref.strides[0]));
+}
+
 FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
                                               PhaseTimes &times) {
   const SessionOptions &options = session.options;
@@ -233,6 +256,16 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   for (unsigned i : rowBlocks)
     entry.setArgAttr(i, AMLSDialect::getRowPartitionedAttrName(),
                      UnitAttr::get(entry.getContext()));
+  // The MNC sketch of each whole matrix argument with zeros (CSR, or dense
+  // row-major f64 whose specialized sparsity is below 1), built once per
+  // compiled signature: the first call's structure shapes the plan that
+  // later calls with the same types share (a plan choice, never a result).
+  if (options.sparsityEstimator == "mnc")
+    for (auto [i, arg, type] : llvm::enumerate(args, exactTypes)) {
+      if (auto sketch = sketchArgument(arg, type, transposed[i]))
+        entry.setArgAttr(i, AMLSDialect::getMNCSketchAttrName(),
+                         MNCSketchAttr::get(entry.getContext(), sketch));
+    }
   for (auto [i, offset] : llvm::enumerate(lineOffsets))
     if (offset)
       entry.setArgAttr(
@@ -271,12 +304,14 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     llvm::raw_string_ostream os(planGraph);
     writePlanGraph(*module, os);
   }
-  // Parameter and result names and boolean marks are for binding only, in
+  // Parameter and result names and boolean marks are for binding only (and
+  // sketches for the plan only), in
   // every function of the module (the LLVM lowering would carry them to
   // the parameters of the C interface, and LLVM IR export warns about
   // them: "Unhandled parameter attribute 'amls.name'").
   for (StringRef name :
-       {AMLSDialect::getNameAttrName(), AMLSDialect::getBooleanAttrName()}) {
+       {AMLSDialect::getNameAttrName(), AMLSDialect::getBooleanAttrName(),
+        AMLSDialect::getMNCSketchAttrName()}) {
     StringAttr attr = StringAttr::get(module->getContext(), name);
     module->walk([&](func::FuncOp function) {
       for (unsigned i = 0; i < function.getNumArguments(); ++i)

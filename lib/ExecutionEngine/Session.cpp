@@ -36,6 +36,8 @@ void SessionOptions::toCompileOptions(CompileOptions &compile) const {
   compile.fusionExplain = fusionExplain;
   compile.formats = formats;
   compile.formatsExplain = formatsExplain;
+  compile.formatsActualNnz = formatsActualNnz;
+  compile.sparsityEstimator = sparsityEstimator;
   compile.csrResults = csrResults;
   compile.parforExplain = parforExplain;
   compile.sums = sums;

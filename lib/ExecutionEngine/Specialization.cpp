@@ -88,13 +88,6 @@ static double countSparsity(const MatrixValue &m) {
   return static_cast<double>(countCells(0, cells)) / cells;
 }
 
-double mlir::amls::roundSparsity(double s) {
-  if (s <= 0.0 || s >= 1.0)
-    return std::clamp(s, 0.0, 1.0);
-  double scale = std::pow(10.0, 1 - std::floor(std::log10(s)));
-  return std::min(1.0, std::round(s * scale) / scale);
-}
-
 static double roundedSparsity(const MatrixValue &m) {
   if (m.getRows() * m.getCols() == 0)
     return 0.0;

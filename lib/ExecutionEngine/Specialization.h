@@ -9,6 +9,7 @@
 #ifndef AMLS_LIB_EXECUTIONENGINE_SPECIALIZATION_H
 #define AMLS_LIB_EXECUTIONENGINE_SPECIALIZATION_H
 
+#include "AMLS/CostModel/PropertyLattice.h"
 #include "AMLS/ExecutionEngine/Value.h"
 
 #include "mlir/IR/Location.h"
@@ -22,10 +23,6 @@ namespace mlir::amls {
 /// declaration.
 FailureOr<Type> specializedType(Location loc, StringRef name, Type declared,
                                 const RuntimeValue &arg);
-
-/// `sparsity` rounded to two significant digits: inputs of the same shape
-/// and nearly the same density share compiled code.
-double roundSparsity(double sparsity);
 
 /// The element type in which the entry takes a matrix parameter declared
 /// `declared` (amls-wrap-entry's boundary): f32 and i64 as they are, every

@@ -53,19 +53,26 @@ FailureOr<OptimizeFamilies> mlir::amls::parseOptimizeFamilies(StringRef list) {
 }
 
 void mlir::amls::buildOptimizePipeline(OpPassManager &pm,
-                                       const OptimizeFamilies &families) {
+                                       const OptimizeFamilies &families,
+                                       StringRef sparsityEstimator) {
   auto cleanUp = [&] {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   };
-  pm.addPass(createAMLSInferProperties());
+  AMLSInferPropertiesOptions inference;
+  inference.mnc = sparsityEstimator == "mnc";
+  inference.estimator = sparsityEstimator == "worst"
+                            ? EstimatorKind::WorstCase
+                            : EstimatorKind::AverageCase;
+  auto infer = [&] { pm.addPass(createAMLSInferProperties(inference)); };
+  infer();
   if (families.interprocedural)
     pm.addPass(createAMLSInterprocedural());
   for (int round = 0; round < 2; ++round) {
     if (families.simplify)
       pm.addPass(createAMLSSimplify());
     cleanUp();
-    pm.addPass(createAMLSInferProperties());
+    infer();
     if (families.simplifyDynamic) {
       pm.addPass(createAMLSSimplifyDynamic());
       cleanUp();
@@ -75,7 +82,7 @@ void mlir::amls::buildOptimizePipeline(OpPassManager &pm,
     // fix the order the chain was written in.
     if (families.matmulChain) {
       pm.addPass(createAMLSMatmulChain());
-      pm.addPass(createAMLSInferProperties());
+      infer();
     }
     pm.addPass(createLoopInvariantCodeMotionPass());
     // After LICM, which moves the loop-invariant bounds and scalars that
@@ -85,7 +92,7 @@ void mlir::amls::buildOptimizePipeline(OpPassManager &pm,
       cleanUp();
     }
   }
-  pm.addPass(createAMLSInferProperties());
+  infer();
 }
 
 static void addPipeline(OpPassManager &pm, StringRef pipeline) {
@@ -296,6 +303,10 @@ std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
            options.target + "'";
   if (std::string problem = target->checkOptions(options); !problem.empty())
     return problem;
+  StringRef estimator = options.sparsityEstimator;
+  if (estimator != "mnc" && estimator != "metadata" && estimator != "worst")
+    return "expected sparsity-estimator 'mnc', 'metadata' or 'worst', found "
+           "'" + options.sparsityEstimator + "'";
   StringRef formats = options.formats;
   if (formats != "auto" && formats != "dense" && formats != "csr")
     return "expected formats 'auto', 'dense' or 'csr', found '" +
@@ -310,7 +321,7 @@ void mlir::amls::buildCompileToPlanPipeline(OpPassManager &pm,
   if (failed(families))
     llvm::report_fatal_error("amls: invalid rewrite families (check them "
                              "with checkCompileOptions first)");
-  buildOptimizePipeline(pm, *families);
+  buildOptimizePipeline(pm, *families, options.sparsityEstimator);
   // parfor's legality is checked at every optimization level.
   AMLSParforOptions parfor;
   parfor.threads = options.threads;
@@ -320,6 +331,7 @@ void mlir::amls::buildCompileToPlanPipeline(OpPassManager &pm,
   AMLSSelectFormatsOptions formats;
   formats.mode = options.formats;
   formats.explain = options.formatsExplain;
+  formats.actualNnz = options.formatsActualNnz;
   formats.csrResults = options.csrResults;
   pm.addPass(createAMLSSelectFormats(formats));
   // After the formats, whose choice needs the whole matrices' sizes; before

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Analysis/MNCSketchAnalysis.h"
 #include "AMLS/Analysis/MatrixPropertyAnalysis.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
@@ -271,6 +272,7 @@ struct InferPropertiesPass
     PropertyInferenceOptions options;
     options.estimator = estimator;
     options.fileMetadata = fileMetadata;
+    options.mnc = mnc;
     if (failed(inferMatrixProperties(getOperation(), options)))
       signalPassFailure();
   }
@@ -307,8 +309,10 @@ LogicalResult PropertyInference::refineTypes() {
   DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
   solver.load<dataflow::DeadCodeAnalysis>();
   solver.load<SizeQueryConstantPropagation>();
+  if (options.mnc)
+    solver.load<MNCSketchAnalysis>();
   solver.load<MatrixPropertyAnalysis>(sparsityEstimator, options.fileMetadata,
-                                      options.callResultTypes);
+                                      options.callResultTypes, options.mnc);
   if (failed(solver.initializeAndRun(root)) ||
       failed(checkFixpoint(solver, sparsityEstimator)))
     return failure();

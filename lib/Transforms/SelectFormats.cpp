@@ -20,6 +20,8 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 namespace mlir::amls {
 #define GEN_PASS_DEF_AMLSSELECTFORMATS
 #include "AMLS/Transforms/Passes.h.inc"
@@ -777,6 +779,50 @@ private:
   mutable DenseSet<Operation *> returnsInQuestion;
 };
 
+/// One line per product whose size and sparsity are known: the estimated
+/// non-zeros the formats are chosen by (MNC's where the operands have
+/// sketches, else the metadata estimate; docs/user-guide.md). With
+/// `actualNnz`, the program reports each product's non-zeros once computed,
+/// in the same words.
+static void explainProducts(Operation *root, bool actualNnz) {
+  SmallVector<Operation *> products;
+  root->walk([&](Operation *op) {
+    if (isa<MatmulOp, TsmmOp>(op))
+      products.push_back(op);
+  });
+  for (Operation *op : products) {
+    Value product = op->getResult(0);
+    auto type = dyn_cast<MatrixType>(product.getType());
+    if (!type || !type.hasStaticShape() || !type.getSparsity())
+      continue;
+    std::string prefix;
+    llvm::raw_string_ostream os(prefix);
+    os << "amls-select-formats: " << op->getLoc() << ": " << op->getName()
+       << " " << type.getRows() << "x" << type.getCols() << ": ";
+    double cells = static_cast<double>(type.getRows()) * type.getCols();
+    llvm::errs() << prefix << "estimated nnz "
+                 << static_cast<int64_t>(
+                        std::llround(*type.getSparsity() * cells))
+                 << "\n";
+    if (!actualNnz)
+      continue;
+    // The message's braces are placeholders: a location's own are escaped.
+    std::string format;
+    for (char c : prefix) {
+      format += c;
+      if (c == '{' || c == '}')
+        format += c;
+    }
+    format += "actual nnz {}";
+    OpBuilder builder(op->getContext());
+    builder.setInsertionPointAfter(op);
+    Value nnz = NnzOp::create(builder, op->getLoc(), builder.getI64Type(),
+                              product);
+    ReportOp::create(builder, op->getLoc(), builder.getStringAttr(format),
+                     ValueRange{nnz});
+  }
+}
+
 struct AMLSSelectFormatsPass
     : public amls::impl::AMLSSelectFormatsBase<AMLSSelectFormatsPass> {
   using AMLSSelectFormatsBase::AMLSSelectFormatsBase;
@@ -804,6 +850,8 @@ struct AMLSSelectFormatsPass
     StorageFormatRule rule;
     rule.sparsityTurnPoint = sparsityTurnPoint;
     rule.minCells = minCells;
+    if (explain)
+      explainProducts(getOperation(), actualNnz);
     FormatSelector selector(*parsed, rule, explain, csrResults);
     selector.run(getOperation());
     numCSR += selector.numCSR;

@@ -347,7 +347,8 @@ class Session:
 
     threads: threads of parallel loops and BLAS (1: sequential code);
     memory_limit: bytes the programs' buffers may take (0: 80% of memory);
-    rewrites, fusion, formats, sums, blas: as amls-run's flags;
+    rewrites, fusion, formats, sums, blas, sparsity_estimator ("mnc",
+    "metadata" or "worst"): as amls-run's flags;
     target: None (the default: the CPU), "cpu", or "gpu" (parallel loops
     as CUDA kernels on device 0; a ValueError says why where no usable GPU
     is); gpu_chip: the chip the kernels are compiled for, e.g. "sm_90"
@@ -378,7 +379,8 @@ class Session:
     def __init__(self, threads=2, memory_limit=0, rewrites="all",
                  fusion="cost", formats="auto", sums="kahan", blas="auto",
                  target=None, gpu_chip=None, csr_results=False,
-                 builtins=None, distributed=False, verbose=False):
+                 builtins=None, distributed=False, verbose=False,
+                 sparsity_estimator="mnc"):
         if isinstance(builtins, (str, os.PathLike)):
             builtins = [builtins]
         if distributed:
@@ -392,7 +394,8 @@ class Session:
                                          target or "",
                                          gpu_chip or "", bool(csr_results),
                                          ":".join(os.fspath(d) for d in
-                                                  builtins or []))
+                                                  builtins or []),
+                                         sparsity_estimator)
         except _amls.Error as error:
             raise ValueError(str(error)) from None
         self._verbose = verbose

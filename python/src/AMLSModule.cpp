@@ -266,7 +266,8 @@ public:
           const std::string &fusion, const std::string &formats,
           const std::string &sums, const std::string &blas,
           const std::string &target, const std::string &gpuChip,
-          bool csrResults, const std::string &builtins) {
+          bool csrResults, const std::string &builtins,
+          const std::string &sparsityEstimator) {
     AmlsSessionOptions options;
     amlsSessionOptionsInit(&options);
     options.builtins = builtins.empty() ? nullptr : builtins.c_str();
@@ -278,6 +279,7 @@ public:
     options.rewrites = rewrites.c_str();
     options.fusion = fusion.c_str();
     options.formats = formats.c_str();
+    options.sparsityEstimator = sparsityEstimator.c_str();
     options.sums = sums.c_str();
     options.blas = blas.c_str();
     AmlsError error = {nullptr};
@@ -517,7 +519,7 @@ PYBIND11_MODULE(_amls, m) {
                     const std::string &, const std::string &,
                     const std::string &, const std::string &,
                     const std::string &, const std::string &, bool,
-                    const std::string &>())
+                    const std::string &, const std::string &>())
       .def("compile_mlir", &Session::compileMLIR)
       .def("compile_dml", &Session::compileDML)
       .def("compile_graph", &Session::compileGraph)

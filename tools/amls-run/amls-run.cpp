@@ -123,6 +123,14 @@ static cl::opt<bool> formatsExplain(
     cl::desc("Print which matrices are stored CSR and where formats are "
              "converted, on stderr"),
     cl::cat(category));
+static cl::opt<std::string> sparsityEstimator(
+    "sparsity-estimator", cl::init("mnc"),
+    cl::desc("Sparsity estimates of intermediate results: mnc (MNC sketches "
+             "of the CSR inputs' rows and columns, exact for products with "
+             "permutation, selection, one-hot and diagonal matrices; "
+             "metadata where no sketch exists), metadata (average case from "
+             "the inputs' nnz), worst (upper bounds)"),
+    cl::cat(category));
 static cl::opt<bool> parforExplain(
     "parfor-explain",
     cl::desc("Print each parfor's dependency analysis and parallel plan "
@@ -263,6 +271,8 @@ int main(int argc, char **argv) {
   options.fusionExplain = fusionExplain;
   options.formats = formats;
   options.formatsExplain = formatsExplain;
+  options.formatsActualNnz = formatsExplain && stats;
+  options.sparsityEstimator = sparsityEstimator;
   options.parforExplain = parforExplain;
   options.sums = sums;
   if (!memoryLimit.empty() &&

@@ -75,9 +75,11 @@ class MatrixPropertyAnalysis
 public:
   MatrixPropertyAnalysis(DataFlowSolver &solver,
                          const SparsityEstimator &estimator, bool fileMetadata,
-                         const CallResultTypesFn &callResultTypes)
+                         const CallResultTypesFn &callResultTypes,
+                         bool useSketches = false)
       : SparseForwardDataFlowAnalysis(solver), estimator(estimator),
-        fileMetadata(fileMetadata), callResultTypes(callResultTypes) {}
+        fileMetadata(fileMetadata), useSketches(useSketches),
+        callResultTypes(callResultTypes) {}
 
   /// Applies the op's InferMatrixPropertiesInterface rule once all operand
   /// types and constants are known.
@@ -95,8 +97,14 @@ public:
   void setToEntryState(MatrixTypeLattice *lattice) override;
 
 private:
+  /// `type` with the sparsity of `result`'s MNC sketch, where it has one.
+  Type withSketchedSparsity(Operation *op, Value result, Type type);
+
   const SparsityEstimator &estimator;
   bool fileMetadata;
+  /// Whether an MNCSketchAnalysis runs in the same solver: a result with a
+  /// sketch takes its sparsity from it.
+  bool useSketches;
   const CallResultTypesFn &callResultTypes;
 
   /// The operands' types and constant values (null where not constant);

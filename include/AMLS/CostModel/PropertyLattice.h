@@ -25,6 +25,11 @@ inline bool isKnownSize(int64_t size) { return size != kUnknownSize; }
 /// Join of two sizes of the same value: equal sizes stay, others are unknown.
 int64_t joinSize(int64_t lhs, int64_t rhs);
 
+/// `sparsity` rounded to two significant digits: inputs of the same shape
+/// and nearly the same density share compiled code, and estimates carry
+/// no more digits than they mean.
+double roundSparsity(double sparsity);
+
 /// Join of two sparsity estimates: equal estimates (up to rounding) stay,
 /// others become unknown.
 std::optional<double> joinSparsity(std::optional<double> lhs,

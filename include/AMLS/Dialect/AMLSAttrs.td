@@ -174,6 +174,37 @@ def AMLS_ParforPlanAttr : AMLS_Attr<"ParforPlan", "parfor_plan"> {
   let genVerifyDecl = 1;
 }
 
+def AMLS_MNCSketchParameter
+    : AttrParameter<"::mlir::amls::MNCSketchRef", "an MNC sketch"> {
+  // Equal counts are the same sketch, wherever they were built.
+  let comparator = "*$_lhs == *$_rhs";
+}
+
+def AMLS_MNCSketchAttr : AMLS_Attr<"MNCSketch", "mnc"> {
+  let summary = "the MNC sketch of a matrix parameter's data";
+  let description = [{
+    The non-zero count of every row and column of the data a parameter
+    receives, with the extension vectors (per row, its non-zeros in columns
+    holding a single non-zero; per column, its non-zeros in rows holding a
+    single non-zero) and whether the non-zeros are exactly a full diagonal
+    (lib/CostModel/MNCSketch.h; the MNC paper, SIGMOD 2019). The session
+    sets it as `amls.mnc` on each CSR parameter of the specialized entry;
+    `--amls-infer-properties` propagates it through the program and takes
+    the sparsity of products and element-wise results from it.
+
+    ```mlir
+    func.func @f(%P: !amls.matrix<3x3xf64, sparsity = 0.33, csr>
+        {amls.mnc = #amls.mnc<rows = [1, 1, 1], cols = [1, 1, 1]>})
+    ```
+
+    A sketch of more than 4,096 counts prints elided
+    (`#amls.mnc<elided 1000000x1000000, nnz = 10000000>`), which does not
+    parse back.
+  }];
+  let parameters = (ins AMLS_MNCSketchParameter:$sketch);
+  let hasCustomAssemblyFormat = 1;
+}
+
 // How a result of a function crosses the boundary of compiled code: a
 // matrix in one of its storage layouts (StorageLayouts.def), or a scalar.
 def AMLS_ResultKind : I32EnumAttr<"ResultKind",

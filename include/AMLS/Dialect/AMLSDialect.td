@@ -77,6 +77,12 @@ def AMLS_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRowPartitionedAttrName() {
       return "amls.row_partitioned";
     }
+    /// The MNC sketch of the data a matrix parameter receives
+    /// (MNCSketchAttr; the session sets it, --amls-infer-properties reads
+    /// it).
+    static constexpr ::llvm::StringLiteral getMNCSketchAttrName() {
+      return "amls.mnc";
+    }
     /// The operands of an op without results that are this rank's blocks
     /// of rows, which the op takes as they are (DenseI64ArrayAttr of operand
     /// numbers; --amls-distribute sets it on a write, which the ranks then

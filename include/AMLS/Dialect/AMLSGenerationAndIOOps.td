@@ -227,6 +227,19 @@ def AMLS_PrintfOp : AMLS_MessageOp<"printf"> {
   }];
 }
 
+def AMLS_ReportOp : AMLS_MessageOp<"report"> {
+  let summary = "print a compiler diagnostic on stderr while the program runs";
+  let description = [{
+    As `amls.printf`, on stderr: what a pass wants to report about the run
+    (`--amls-select-formats`'s `actual-nnz` reports each product's
+    non-zeros after it is computed). Not a DML statement.
+
+    ```mlir
+    amls.report "amls-select-formats: loc(...): actual nnz {}" (%n : i64)
+    ```
+  }];
+}
+
 def AMLS_StopOp : AMLS_MessageOp<"stop"> {
   let summary = "end the program with a message [stop(\"...\")]";
   let description = [{

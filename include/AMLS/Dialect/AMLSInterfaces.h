@@ -196,6 +196,10 @@ bool touchesCSRMatrix(Operation *op);
 /// (called by the dialect's initialization).
 void registerCSRKernelModels(MLIRContext &context);
 
+/// Attaches the external models of `MNCSketchInterface` to the AMLS ops
+/// (called by the dialect's initialization).
+void registerMNCSketchModels(MLIRContext &context);
+
 /// Marks operations for which f(0, ...) = 0 on the main (first) input.
 template <typename ConcreteType>
 class SparseSafe : public OpTrait::TraitBase<ConcreteType, SparseSafe> {};

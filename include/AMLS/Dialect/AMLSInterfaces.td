@@ -136,6 +136,30 @@ def AMLS_CSRKernelInterface : OpInterface<"CSRKernelInterface"> {
   ];
 }
 
+def AMLS_MNCSketchInterface : OpInterface<"MNCSketchInterface"> {
+  let cppNamespace = "::mlir::amls";
+  let description = [{
+    How an operation's result sketch (MNC: the non-zeros of every row and
+    column, lib/CostModel/MNCSketch.h) follows from its operands' sketches:
+    exactly for reorganisations, by the MNC paper's estimators for products
+    and element-wise operations. `--amls-infer-properties` propagates the
+    sketches of parameters (`amls.mnc`) through the program with it and
+    takes a result's sparsity from its sketch. The models are external
+    models in `lib/Dialect/AMLSSketches.cpp`.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        The sketch of the op's (single, matrix) result, or null where it
+        does not follow. `operandSketches` has one entry per operand, null
+        for a scalar or a matrix without a sketch; `constantOperands` one
+        per operand, null where not a known constant.
+      }],
+      "::mlir::amls::MNCSketchRef", "propagateSketch",
+      (ins "::llvm::ArrayRef<::mlir::amls::MNCSketchRef>":$operandSketches,
+           "::llvm::ArrayRef<::mlir::Attribute>":$constantOperands)>
+  ];
+}
+
 // f(0, ...) = 0 on the main (first) input: zeros of the main input stay zero,
 // so the operation can iterate over the non-zeros of a sparse input only.
 def AMLS_SparseSafe : NativeOpTrait<"SparseSafe"> {

@@ -7,7 +7,17 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 
+#include "AMLS/CostModel/MNCSketch.h"
+#include "llvm/ADT/Hashing.h"
+
 #include "AMLS/Dialect/AMLSEnums.h.inc"
+
+namespace mlir::amls {
+/// MNCSketchAttr's storage key hashes the sketch's counts.
+inline llvm::hash_code hash_value(const MNCSketchRef &sketch) {
+  return llvm::hash_value(sketch->hash());
+}
+} // namespace mlir::amls
 
 #define GET_ATTRDEF_CLASSES
 #include "AMLS/Dialect/AMLSAttrs.h.inc"

@@ -66,6 +66,12 @@ struct SessionOptions {
   /// Storage formats (--amls-select-formats): auto, dense or csr.
   std::string formats = "auto";
   bool formatsExplain = false;
+  /// With formatsExplain, each product reports its non-zeros on stderr
+  /// once computed (amls-run --formats-explain --stats).
+  bool formatsActualNnz = false;
+  /// Sparsity estimates of intermediates: mnc (the MNC sketches of the CSR
+  /// arguments), metadata or worst.
+  std::string sparsityEstimator = "mnc";
   /// Results the program computes CSR are returned CSR (three arrays the
   /// result owns) instead of as dense copies (--amls-select-formats's
   /// csr-results).

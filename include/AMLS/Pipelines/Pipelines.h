@@ -38,8 +38,11 @@ FailureOr<OptimizeFamilies> parseOptimizeFamilies(StringRef list);
 /// The --amls-optimize pipeline: inference, --amls-ipa, the rewrites,
 /// CSE/canonicalization, matmul chains, LICM and loop vectorization, in two
 /// rounds.
+/// `sparsityEstimator`: mnc (MNC sketches where the parameters carry them,
+/// the average-case metadata estimator elsewhere), metadata or worst.
 void buildOptimizePipeline(OpPassManager &pm,
-                           const OptimizeFamilies &families = {});
+                           const OptimizeFamilies &families = {},
+                           StringRef sparsityEstimator = "mnc");
 
 /// Options of the CPU lowering pipeline `amls-lower-to-llvm`.
 struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
@@ -157,9 +160,21 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
                      "(sparsity-based), dense, csr (CSR wherever a kernel "
                      "exists)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> sparsityEstimator{
+      *this, "sparsity-estimator",
+      llvm::cl::desc("Sparsity estimates of intermediates: mnc (the MNC "
+                     "sketches of the data the session sees, metadata "
+                     "elsewhere), metadata (average case from nnz only) or "
+                     "worst (upper bounds)"),
+      llvm::cl::init("mnc")};
   PassOptions::Option<bool> formatsExplain{
       *this, "formats-explain",
       llvm::cl::desc("Print the CSR matrices and conversions on stderr"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> formatsActualNnz{
+      *this, "formats-actual-nnz",
+      llvm::cl::desc("With formats-explain, the program reports each "
+                     "product's non-zeros on stderr once computed"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> csrResults{
       *this, "csr-results",

@@ -54,12 +54,14 @@ typedef enum AmlsMatrixFormat {
 
 /// Where the pieces of a message go: amls.printf prints on stdout,
 /// amls.stop reports on stderr and ends the run with status 1,
-/// amls.write_scalar writes the text to a file.
+/// amls.write_scalar writes the text to a file, amls.report prints a
+/// compiler's diagnostic on stderr.
 typedef enum AmlsMessageStream {
   AMLS_STREAM_PRINT = 0,
   AMLS_STREAM_STOP = 1,
   AMLS_STREAM_FILE = 2,
-  AMLS_STREAM_STRING = 3
+  AMLS_STREAM_STRING = 3,
+  AMLS_STREAM_DIAGNOSTIC = 4
 } AmlsMessageStream;
 
 /// Layout of MLIR's `StridedMemRefType<double, 2>`: how a dense f64 matrix

@@ -19,6 +19,9 @@ namespace mlir::amls {
 
 struct PropertyInferenceOptions {
   EstimatorKind estimator = EstimatorKind::AverageCase;
+  /// Propagate the parameters' MNC sketches (amls.mnc) and take the
+  /// sparsity of values with a sketch from it.
+  bool mnc = true;
   /// Take amls.read's sizes from Matrix Market headers present now.
   bool fileMetadata = true;
   /// Set by the inter-procedural analysis; without it calls keep their

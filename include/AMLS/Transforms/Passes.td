@@ -25,6 +25,15 @@ def AMLSInferProperties : Pass<"amls-infer-properties"> {
     the IR well typed. Function arguments and results keep their declared
     types.
 
+    Where the session saw a parameter's data, the parameter carries its MNC
+    sketch (`amls.mnc`: the non-zeros of every row and column); with `mnc`
+    (the default) the sketches propagate through products, element-wise
+    ops, transposes, concatenations, slices and diagonals
+    (`MNCSketchInterface`), and a value with a sketch takes its sparsity
+    from it instead of from the metadata estimator: exact for products with
+    a permutation, selection, one-hot or diagonal matrix, where the
+    metadata's uniform assumption is far off.
+
     Inconsistencies that only become visible with the refined types (e.g.
     mismatched inner dimensions of a product once both are known) are
     reported as errors.
@@ -54,6 +63,9 @@ def AMLSInferProperties : Pass<"amls-infer-properties"> {
                           "average case: uniformly distributed non-zeros"),
                clEnumValN(::mlir::amls::EstimatorKind::WorstCase, "worst",
                           "worst case: an upper bound on the non-zeros"))}]>,
+    Option<"mnc", "mnc", "bool", "true",
+           "Propagate the MNC sketches of parameters (amls.mnc) and take the "
+           "sparsity of every value with a sketch from it">,
     Option<"fileMetadata", "file-metadata", "bool", "true",
            "Take the sizes of amls.read from a Matrix Market header or "
            "the lines and fields of a CSV file that exists at compile time">
@@ -329,7 +341,11 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
     testing against `mode=dense`). Sizes must be known (amls-run specializes
     on its inputs); a matrix whose size is unknown stays dense in `auto`
     mode. Formats already set in the input are kept. `explain` prints one
-    line per CSR matrix and per conversion on stderr.
+    line per CSR matrix and per conversion on stderr, and one per product of
+    known size and sparsity with the `estimated nnz N` the choice rests on
+    (MNC's estimate where the operands have sketches); with `actual-nnz`
+    the program also reports each such product's `actual nnz M` on stderr
+    when it has computed it (an `amls.nnz` and an `amls.report` after it).
   }];
   let options = [
     Option<"mode", "mode", "std::string", "\"auto\"",
@@ -341,6 +357,9 @@ def AMLSSelectFormats : Pass<"amls-select-formats"> {
            "Matrices with fewer cells stay dense">,
     Option<"explain", "explain", "bool", "false",
            "Print the CSR matrices and conversions on stderr">,
+    Option<"actualNnz", "actual-nnz", "bool", "false",
+           "With explain, the program reports the non-zeros of each product "
+           "it computes on stderr">,
     Option<"csrResults", "csr-results", "bool", "false",
            "Public functions that nothing calls (entries) return the "
            "matrices they compute CSR as CSR instead of dense copies (the "

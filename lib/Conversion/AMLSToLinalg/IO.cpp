@@ -322,6 +322,7 @@ void mlir::amls::populateAMLSIOLoweringPatterns(
   addPatterns<LowerRead, LowerWrite, LowerReadScalar, LowerTime, LowerPrint,
               LowerMessage<PrintfOp, AMLS_STREAM_PRINT>,
               LowerMessage<StopOp, AMLS_STREAM_STOP>,
+              LowerMessage<ReportOp, AMLS_STREAM_DIAGNOSTIC>,
               LowerMessage<WriteScalarOp, AMLS_STREAM_FILE>,
               LowerMessage<StringFormatOp, AMLS_STREAM_STRING>,
               LowerStringCompare>(patterns, converter, schedule);

@@ -257,11 +257,12 @@ extern "C" void amls_rt_check_dense_size(int64_t rows, int64_t cols,
 
 namespace {
 std::string &messageBuffer(int32_t stream) {
-  thread_local std::string buffers[4];
-  return buffers[stream == AMLS_STREAM_STOP     ? 1
-                 : stream == AMLS_STREAM_FILE   ? 2
-                 : stream == AMLS_STREAM_STRING ? 3
-                                                : 0];
+  thread_local std::string buffers[5];
+  return buffers[stream == AMLS_STREAM_STOP         ? 1
+                 : stream == AMLS_STREAM_FILE       ? 2
+                 : stream == AMLS_STREAM_STRING     ? 3
+                 : stream == AMLS_STREAM_DIAGNOSTIC ? 4
+                                                    : 0];
 }
 
 const char *valueTypeName(int32_t valueType) {
@@ -346,8 +347,9 @@ extern "C" void amls_rt_emit_end(int32_t stream) {
   if (!distributed::isOutputRank())
     return;
   message += '\n';
-  std::fwrite(message.data(), 1, message.size(), stdout);
-  std::fflush(stdout);
+  FILE *out = stream == AMLS_STREAM_DIAGNOSTIC ? stderr : stdout;
+  std::fwrite(message.data(), 1, message.size(), out);
+  std::fflush(out);
 }
 
 // Run-time strings live until the program ends: DML strings are short
