@@ -151,9 +151,11 @@ tableCells(AmlsMatrixF64 *a, AmlsMatrixF64 *b, AmlsMatrixF64 *w,
     if (row < rows && col < cols)
       cells.push_back({{row, col}, useWeights ? at(w, i, 0) : 1.0});
   }
-  std::stable_sort(
-      cells.begin(), cells.end(),
-      [](const auto &l, const auto &r) { return l.first < r.first; });
+  auto byCell = [](const auto &l, const auto &r) { return l.first < r.first; };
+  // Cells that come in order (table(seq(1, n), labels), one per row: the
+  // one-hot and k-means indicator matrices) need no sort.
+  if (!std::is_sorted(cells.begin(), cells.end(), byCell))
+    std::stable_sort(cells.begin(), cells.end(), byCell);
   // Duplicates add up (in input order, as the dense kernel adds them).
   size_t kept = 0;
   for (size_t i = 0; i < cells.size(); ++i) {
