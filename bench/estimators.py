@@ -5,7 +5,7 @@ one, whose compile time is reported apart), with the training objective or
 accuracy of both; and the lazy API against the same program in DML. Not a
 test: a measurement. Run with OPENBLAS_CORETYPE=SkylakeX (docs/performance.md).
 
-    estimators.py [--scale 1.0] [--repeat 3]
+    estimators.py [--scale 1.0] [--repeat 3] [--only "k-means"]
 """
 
 import argparse
@@ -53,6 +53,10 @@ def main():
     parser.add_argument("--scale", type=float, default=1.0,
                         help="row counts times this")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", default="",
+                        help="run the cases whose name starts with this "
+                             "(one process per case keeps the runtimes' "
+                             "spinning threads from timing each other)")
     args = parser.parse_args()
     amls.set_session(amls.Session(threads=2))
     rng = np.random.default_rng(42)
@@ -105,6 +109,8 @@ def main():
           f"(compile s) | scikit-learn | AMLS |")
     print("|---|---|---|---|---|---|---|")
     for name, ours, theirs, data, target, quality in cases:
+        if not name.startswith(args.only):
+            continue
         fit_args = (data,) if target is None else (data, target)
         ours_model, ref_model = ours(), theirs()
         first, compile_s = first_fit(lambda: ours_model.fit(*fit_args))

@@ -369,8 +369,8 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   // The options hold a function_ref: the transformer must outlive create()
   // (a temporary here was a stack-use-after-scope, found by ASan).
   // LLVM's O2: O3 took 1.5-3x as long on the library's large functions
-  // (its loop passes on fully unrolled small loops) for no faster code in
-  // the benchmarks (docs/performance.md, 2026-12-03).
+  // (its loop passes on fully unrolled small loops), and ran them no
+  // faster beyond the noise (docs/performance.md, "LLVM O2 for the JIT").
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
                                 targetMachine->get());

@@ -169,6 +169,12 @@ static void errors(void) {
   AmlsSession session = amlsSessionCreate(&options, &error);
   if (amlsSessionIsNull(session))
     printError("options", error);
+  // CHECK: estimator: invalid session options: expected sparsity-estimator 'mnc', 'metadata' or 'worst', found 'exact'
+  amlsSessionOptionsInit(&options);
+  options.sparsityEstimator = "exact";
+  session = amlsSessionCreate(&options, &error);
+  if (amlsSessionIsNull(session))
+    printError("estimator", error);
   // CHECK: target: invalid session options: expected target 'cpu', 'gpu' or 'mpi', found 'tpu'
   amlsSessionOptionsInit(&options);
   options.target = "tpu";
