@@ -316,11 +316,24 @@ static Counts roundCounts(const std::vector<double> &values, int64_t cap) {
 /// `counts` scaled to sum to `total`; zeros stay zero.
 static Counts scaleCounts(const Counts &counts, double total, int64_t cap) {
   double sum = std::accumulate(counts.begin(), counts.end(), 0.0);
-  std::vector<double> values(counts.size(), 0.0);
-  if (sum > 0)
-    for (size_t k = 0; k < counts.size(); ++k)
-      values[k] = counts[k] * (total / sum);
-  return roundCounts(values, cap);
+  if (sum == total && sum > 0 &&
+      *std::max_element(counts.begin(), counts.end()) <= cap)
+    return counts; // exact already (a permutation, a one-hot product)
+  // roundCounts's error diffusion in one pass, without the vector of
+  // scaled values (these vectors have a count per row of the data).
+  Counts scaled(counts.size(), 0);
+  if (sum <= 0)
+    return scaled;
+  double factor = total / sum, carry = 0, limit = static_cast<double>(cap);
+  for (size_t k = 0; k < counts.size(); ++k) {
+    if (counts[k] == 0)
+      continue;
+    double wanted = counts[k] * factor + carry;
+    double rounded = std::clamp(std::floor(wanted + 0.5), 0.0, limit);
+    scaled[k] = static_cast<uint32_t>(rounded);
+    carry = wanted - rounded;
+  }
+  return scaled;
 }
 
 /// A sketch of row values and column values that estimate the same nnz:
