@@ -122,8 +122,9 @@ leak-check: build
 # Integration programs run in their optimized configuration only (the
 # differential configurations run unsanitized in `make check`).
 ASAN_BUILD_DIR ?= build-asan
-ASAN_TARGETS := amls-opt amls-run amls-translate amls_runtime AMLSRuntimeTests \
-                AMLSSessionTests amls-dml-fuzzer amls-reader-fuzzer
+ASAN_TARGETS := amls-opt amls-run amls-translate amls_runtime AMLSUnitTests \
+                AMLSRuntimeTests AMLSSessionTests amls-dml-fuzzer \
+                amls-reader-fuzzer
 SANITIZER_PACKAGES := clang-22 libclang-rt-22-dev
 export ASAN_OPTIONS ?= detect_leaks=1:allocator_may_return_null=1:abort_on_error=0
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
@@ -142,6 +143,7 @@ asan-build: deps
 	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(ASAN_TARGETS)
 asan-check: asan-build
 	$(LLVM_PREFIX)/bin/lit -s --param sanitized=1 $(ASAN_BUILD_DIR)/test/Integration
+	$(ASAN_BUILD_DIR)/unittests/AMLSUnitTests --gtest_brief=1
 	$(ASAN_BUILD_DIR)/unittests/AMLSRuntimeTests --gtest_brief=1
 	$(ASAN_BUILD_DIR)/unittests/AMLSSessionTests --gtest_brief=1
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS)

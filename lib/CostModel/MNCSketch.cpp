@@ -86,7 +86,8 @@ MNCSketch MNCSketch::fromDense(int64_t rows, int64_t cols, const double *data,
       sketch.colCounts[j] += nonZero;
     }
     sketch.rowCounts[i] = count;
-    diagonal &= count == 1 && row[i] != 0.0;
+    // row[i] exists only while the matrix can still be square-diagonal.
+    diagonal = diagonal && count == 1 && row[i] != 0.0;
   }
   sketch.fullDiagonal = diagonal && rows > 0;
   sketch.summarize();

@@ -290,6 +290,22 @@ TEST(MNCSketch, DenseMatchesCSR) {
   EXPECT_EQ(MNCSketch::fromDense(40, 30, dense.data(), 31), a.sketch());
 }
 
+TEST(MNCSketch, DenseTallWithSingletonRows) {
+  // One non-zero per row of a 50x4 matrix in a buffer of exactly 200
+  // doubles: the diagonal test must not look at row[i] past column 3
+  // (AddressSanitizer caught that read on a 300x20 argument).
+  std::vector<double> dense(50 * 4, 0.0);
+  std::vector<std::vector<int32_t>> rows(50);
+  for (int32_t i = 0; i < 50; ++i) {
+    dense[i * 4 + i % 4] = 1.0 + i;
+    rows[i] = {i % 4};
+  }
+  MNCSketch s = MNCSketch::fromDense(50, 4, dense.data(), 4);
+  EXPECT_EQ(s, fromRows(4, rows).sketch());
+  EXPECT_EQ(s.nnz(), 50);
+  EXPECT_FALSE(s.isFullDiagonal());
+}
+
 TEST(MNCSketch, HandDerivedProduct) {
   // A (3x3) rows {0,1}, {2}, {0,2}; B (3x2) rows {0}, {0,1}, {1}.
   // A %*% B: row 0 = B0 | B1 = {0,1}; row 1 = B2 = {1}; row 2 = B0 | B2 =
