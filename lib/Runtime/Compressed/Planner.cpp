@@ -1,0 +1,318 @@
+//===- Planner.cpp - Sample-based compression planning --------------------===//
+//
+// The planner never reads the whole matrix. It samples chunks of
+// consecutive rows (consecutive, so that runs show), codes each column's
+// sampled values, and estimates per group of columns:
+//
+//   distinct tuples  the GEE estimator (Charikar et al., PODS 2000):
+//                    sqrt(n/s) f1 + sum_{j>=2} f_j, where f_j counts the
+//                    tuples seen j times in s sampled rows;
+//   default rows     the sample's share of rows with a non-zero tuple;
+//   runs             the sample's runs of non-zero tuples, scaled.
+//
+// and the size of each encoding (ColumnGroups.h). Co-coding then merges,
+// greedily, the pair of groups whose merge saves the most bytes, and also
+// merges that save nothing yet, as long as the bytes per row do not grow
+// and the merged dictionary stays below a quarter of a byte per row: the
+// disjoint sparse columns of a one-hot feature cost a dictionary entry each
+// as they merge until, dense enough, the group drops to one DDC code per
+// row, which a strict "only when smaller" greedy never reaches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodeTable.h"
+#include "ColumnGroups.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+using namespace amls::runtime;
+using namespace amls::runtime::compressed;
+
+namespace {
+
+/// Co-coded groups stay below this many estimated tuples, so that the
+/// values prepareRight writes for one right-hand column stay in cache.
+constexpr int64_t kMaxCoCodedDistinct = 16384;
+
+struct Sample {
+  /// The sampled rows, ascending, and whether each starts a chunk.
+  std::vector<int64_t> rows;
+  std::vector<bool> chunkStart;
+  int64_t numRows = 0;
+};
+
+Sample drawSample(int64_t n, int64_t wanted, uint64_t seed) {
+  Sample sample;
+  sample.numRows = n;
+  if (wanted >= n) {
+    sample.rows.resize(n);
+    std::iota(sample.rows.begin(), sample.rows.end(), 0);
+    sample.chunkStart.assign(n, false);
+    if (n)
+      sample.chunkStart[0] = true;
+    return sample;
+  }
+  // One chunk in each of `chunks` equal segments, at a random offset.
+  int64_t chunks = std::min<int64_t>(64, wanted);
+  int64_t chunkRows = wanted / chunks, segment = n / chunks;
+  std::mt19937_64 random(seed);
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t slack = segment - chunkRows;
+    int64_t start = c * segment +
+                    (slack > 0 ? int64_t(random() % uint64_t(slack + 1)) : 0);
+    for (int64_t r = start; r < start + chunkRows; ++r) {
+      sample.chunkStart.push_back(r == start);
+      sample.rows.push_back(r);
+    }
+  }
+  return sample;
+}
+
+/// A group of columns as the sample sees it: each sampled row's tuple code
+/// (0: the zero tuple), and the estimates.
+struct GroupSample {
+  std::vector<int32_t> columns;
+  std::vector<uint32_t> codes;
+  uint32_t numCodes = 1;
+  GroupPlan estimate;
+  bool active = true;
+};
+
+void estimate(GroupSample &group, const Sample &sample) {
+  int64_t s = static_cast<int64_t>(sample.rows.size());
+  int64_t n = sample.numRows;
+  std::vector<int64_t> counts(group.numCodes, 0);
+  int64_t runs = 0;
+  for (int64_t i = 0; i < s; ++i) {
+    uint32_t code = group.codes[i];
+    ++counts[code];
+    runs += code != 0 && (sample.chunkStart[i] || group.codes[i - 1] != code);
+  }
+  int64_t once = 0, more = 0;
+  for (uint32_t code = 1; code < group.numCodes; ++code) {
+    once += counts[code] == 1;
+    more += counts[code] > 1;
+  }
+  double scale = double(n) / double(std::max<int64_t>(s, 1));
+  double distinct = std::sqrt(scale) * double(once) + double(more) + 1.0;
+  int64_t estimatedDistinct =
+      std::min<int64_t>(n + 1, static_cast<int64_t>(std::llround(distinct)));
+  int64_t nonDefault = std::llround(double(s - counts[0]) * scale);
+  int64_t estimatedRuns = std::llround(double(runs) * scale);
+  auto [encoding, bytes] =
+      chooseEncoding(n, static_cast<int64_t>(group.columns.size()),
+                     estimatedDistinct, nonDefault, estimatedRuns);
+  group.estimate = {group.columns, encoding, estimatedDistinct, bytes};
+}
+
+/// The sampled codes of every column.
+std::vector<GroupSample> sampleColumns(const Source &source,
+                                       const Sample &sample) {
+  int64_t s = static_cast<int64_t>(sample.rows.size());
+  std::vector<GroupSample> columns(source.cols);
+  std::vector<CodeTable> tables(source.cols, CodeTable(/*firstCode=*/1));
+  for (int64_t c = 0; c < source.cols; ++c) {
+    columns[c].columns = {static_cast<int32_t>(c)};
+    columns[c].codes.assign(s, 0);
+  }
+  for (int64_t i = 0; i < s; ++i) {
+    int64_t r = sample.rows[i];
+    if (!source.isCSR()) {
+      const double *row = source.data + r * source.ld;
+      for (int64_t c = 0; c < source.cols; ++c)
+        if (row[c] != 0.0)
+          columns[c].codes[i] = tables[c].encode(CodeTable::bitsOf(row[c]));
+      continue;
+    }
+    for (int64_t p = source.rowOffsets[r]; p < source.rowOffsets[r + 1]; ++p)
+      if (double value = source.values[p]; value != 0.0)
+        columns[source.columnIndices[p]].codes[i] =
+            tables[source.columnIndices[p]].encode(CodeTable::bitsOf(value));
+  }
+  for (int64_t c = 0; c < source.cols; ++c) {
+    columns[c].numCodes = static_cast<uint32_t>(tables[c].getSize() + 1);
+    estimate(columns[c], sample);
+  }
+  return columns;
+}
+
+/// Joint codes of two groups' tuples (a direct table while the code pairs
+/// fit in one, a CodeTable beyond).
+class Merger {
+public:
+  GroupSample merge(const GroupSample &a, const GroupSample &b,
+                    const Sample &sample) {
+    GroupSample merged;
+    std::merge(a.columns.begin(), a.columns.end(), b.columns.begin(),
+               b.columns.end(), std::back_inserter(merged.columns));
+    size_t s = a.codes.size();
+    merged.codes.resize(s);
+    uint64_t pairs = uint64_t(a.numCodes) * b.numCodes;
+    if (pairs <= (uint64_t(1) << 20)) {
+      if (direct.size() < pairs)
+        direct.resize(pairs, -1);
+      direct[0] = 0;
+      uint32_t next = 1;
+      for (size_t i = 0; i < s; ++i) {
+        uint64_t key = uint64_t(a.codes[i]) * b.numCodes + b.codes[i];
+        if (direct[key] < 0) {
+          direct[key] = int32_t(next++);
+          touched.push_back(key);
+        }
+        merged.codes[i] = uint32_t(direct[key]);
+      }
+      for (uint64_t key : touched)
+        direct[key] = -1;
+      touched.clear();
+      merged.numCodes = next;
+    } else {
+      CodeTable table(/*firstCode=*/0);
+      table.encode(0);
+      for (size_t i = 0; i < s; ++i)
+        merged.codes[i] =
+            table.encode(uint64_t(a.codes[i]) * b.numCodes + b.codes[i]);
+      merged.numCodes = static_cast<uint32_t>(table.getSize());
+    }
+    estimate(merged, sample);
+    return merged;
+  }
+
+private:
+  std::vector<int32_t> direct;
+  std::vector<uint64_t> touched;
+};
+
+struct Candidate {
+  size_t a, b;
+  int64_t gain;
+  bool valid;
+};
+
+/// Greedy co-coding of `groups` (in column order).
+std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
+                                const Sample &sample,
+                                const CompressionSettings &settings) {
+  Merger merger;
+  auto dictionaryBytes = [](const GroupPlan &g) {
+    return getDictionarySize(g.encoding,
+                             static_cast<int64_t>(g.columns.size()),
+                             g.distinct);
+  };
+  auto rowBytes = [&](const GroupPlan &g) {
+    return g.bytes - dictionaryBytes(g);
+  };
+  uint64_t dictionaryLimit = uint64_t(sample.numRows) / 4;
+  bool allPairs = static_cast<int64_t>(groups.size()) <= settings.allPairsLimit;
+  // Active groups in column order, for the window.
+  std::vector<size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<Candidate> candidates;
+  auto consider = [&](size_t a, size_t b) {
+    GroupSample merged = merger.merge(groups[a], groups[b], sample);
+    if (merged.estimate.distinct > kMaxCoCodedDistinct ||
+        merged.estimate.encoding == Encoding::Uncompressed)
+      return;
+    const GroupPlan &x = groups[a].estimate, &y = groups[b].estimate,
+                    &z = merged.estimate;
+    int64_t gain = int64_t(x.bytes + y.bytes) - int64_t(z.bytes);
+    // The scaled row counts are rounded, each by up to half a row: 16 bytes
+    // of slack keep disjoint lists from looking worse merged.
+    if (gain > 0 || (rowBytes(z) <= rowBytes(x) + rowBytes(y) + 16 &&
+                     dictionaryBytes(z) <= dictionaryLimit))
+      candidates.push_back({a, b, gain, true});
+  };
+  auto neighbours = [&](size_t g, auto &&fn) {
+    size_t at = std::find(order.begin(), order.end(), g) - order.begin();
+    size_t window = allPairs ? order.size() : size_t(settings.coCodeWindow);
+    size_t lo = at >= window ? at - window : 0;
+    size_t hi = std::min(order.size(), at + window + 1);
+    for (size_t i = lo; i < hi; ++i)
+      if (order[i] != g)
+        fn(order[i]);
+  };
+  for (size_t i = 0; i < order.size(); ++i) {
+    size_t end = allPairs ? order.size()
+                          : std::min(order.size(),
+                                     i + 1 + size_t(settings.coCodeWindow));
+    for (size_t j = i + 1; j < end; ++j)
+      consider(order[i], order[j]);
+  }
+  while (true) {
+    Candidate *best = nullptr;
+    for (Candidate &candidate : candidates)
+      if (candidate.valid && (!best || candidate.gain > best->gain))
+        best = &candidate;
+    if (!best)
+      break;
+    size_t a = best->a, b = best->b;
+    GroupSample merged = merger.merge(groups[a], groups[b], sample);
+    groups[a].active = groups[b].active = false;
+    for (Candidate &candidate : candidates)
+      if (candidate.a == a || candidate.b == a || candidate.a == b ||
+          candidate.b == b)
+        candidate.valid = false;
+    size_t id = groups.size();
+    groups.push_back(std::move(merged));
+    // The merged group takes a's place in column order.
+    std::replace(order.begin(), order.end(), std::min(a, b), id);
+    order.erase(std::find(order.begin(), order.end(), std::max(a, b)));
+    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                    [](const Candidate &c) { return !c.valid; }),
+                     candidates.end());
+    neighbours(id, [&](size_t other) {
+      consider(std::min(id, other), std::max(id, other));
+    });
+  }
+  std::vector<GroupSample> result;
+  for (size_t g : order)
+    result.push_back(std::move(groups[g]));
+  return result;
+}
+
+} // namespace
+
+CompressionPlan compressed::planCompression(const Source &source,
+                                            const CompressionSettings &settings) {
+  CompressionPlan plan;
+  plan.sourceBytes = source.getSizeInBytes();
+  if (source.rows == 0 || source.cols == 0)
+    return plan;
+  // At most ~8 MiB of sampled codes, however wide the matrix.
+  int64_t wanted = std::min<int64_t>(
+      settings.sampleRows,
+      std::max<int64_t>(2048, (int64_t(8) << 20) / (4 * source.cols)));
+  Sample sample = drawSample(source.rows, wanted, settings.seed);
+  std::vector<GroupSample> columns = sampleColumns(source, sample);
+
+  std::vector<GroupSample> compressible;
+  std::vector<int32_t> uncompressed;
+  for (GroupSample &column : columns) {
+    if (column.estimate.encoding == Encoding::Uncompressed)
+      uncompressed.push_back(column.columns[0]);
+    else
+      compressible.push_back(std::move(column));
+  }
+  for (GroupSample &group :
+       coCode(std::move(compressible), sample, settings)) {
+    plan.estimatedBytes += group.estimate.bytes;
+    plan.groups.push_back(std::move(group.estimate));
+  }
+  // The columns that do not compress stay together: one matrix for BLAS.
+  if (!uncompressed.empty()) {
+    int64_t c = static_cast<int64_t>(uncompressed.size());
+    uint64_t bytes = getUncompressedSize(source.rows, c);
+    plan.estimatedBytes += bytes;
+    plan.groups.push_back({std::move(uncompressed), Encoding::Uncompressed, 0,
+                           bytes});
+  }
+  std::stable_sort(plan.groups.begin(), plan.groups.end(),
+                   [](const GroupPlan &a, const GroupPlan &b) {
+                     return a.columns.front() < b.columns.front();
+                   });
+  plan.compress =
+      double(plan.estimatedBytes) * settings.minRatio <= double(plan.sourceBytes);
+  return plan;
+}

@@ -1,0 +1,293 @@
+//===- CompressedTest.cpp - Compressed matrices against dense loops -------===//
+//
+// Every kernel on the compressed form is checked against plain loops over
+// the dense cells, on matrices built to produce each encoding (DDC with one-
+// and two-byte codes, OLE, RLE, uncompressed), co-coded groups, empty
+// columns, one-hot CSR input and a group that turns out to have too many
+// distinct tuples, at 1 and 2 threads. Decompression must give the cells
+// back bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/Compressed.h"
+#include "AMLS/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+using namespace amls::runtime::compressed;
+
+namespace {
+
+struct Dense {
+  int64_t rows = 0, cols = 0;
+  std::vector<double> cells;
+  double &at(int64_t r, int64_t c) { return cells[r * cols + c]; }
+  double at(int64_t r, int64_t c) const { return cells[r * cols + c]; }
+  Source source() const { return Source::dense(rows, cols, cells.data(), cols); }
+};
+
+/// Columns that each call for one encoding, a co-coded pair, an empty
+/// column and one that does not compress.
+Dense mixedMatrix(int64_t rows, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  Dense d{rows, 9, std::vector<double>(rows * 9, 0.0)};
+  for (int64_t r = 0; r < rows; ++r) {
+    d.at(r, 0) = double(1 + random() % 3);                 // DDC, 3 codes
+    d.at(r, 1) = d.at(r, 0) * 10.0;                        // co-codes with 0
+    d.at(r, 2) = double(random() % 40) - 7.5;              // DDC
+    d.at(r, 3) = unit(random) < 0.03 ? double(1 + random() % 4) : 0.0; // OLE
+    d.at(r, 4) = double((r * 5) / rows) + (r % 997 == 0);  // runs: RLE
+    d.at(r, 5) = 0.0;                                      // empty
+    d.at(r, 6) = unit(random);                             // uncompressed
+    d.at(r, 7) = double(random() % 700);                   // two-byte DDC
+    d.at(r, 8) = unit(random) < 0.5 ? -1.0 : 2.5;          // DDC, no zero
+  }
+  return d;
+}
+
+/// 0/1 columns of three one-hot features (4, 10 and 30 categories) as CSR.
+struct OneHot {
+  int64_t rows = 0, cols = 44;
+  std::vector<int64_t> offsets{0};
+  std::vector<int32_t> columns;
+  std::vector<double> values;
+  Dense dense() const {
+    Dense d{rows, cols, std::vector<double>(rows * cols, 0.0)};
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t p = offsets[r]; p < offsets[r + 1]; ++p)
+        d.at(r, columns[p]) = values[p];
+    return d;
+  }
+  Source source() const {
+    return Source::csr(rows, cols, offsets.data(), columns.data(),
+                       values.data());
+  }
+};
+
+OneHot oneHot(int64_t rows, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  OneHot m;
+  m.rows = rows;
+  for (int64_t r = 0; r < rows; ++r) {
+    int32_t base = 0;
+    for (int32_t categories : {4, 10, 30}) {
+      m.columns.push_back(base + int32_t(random() % categories));
+      m.values.push_back(1.0);
+      base += categories;
+    }
+    m.offsets.push_back(static_cast<int64_t>(m.columns.size()));
+  }
+  return m;
+}
+
+std::vector<double> randomVector(int64_t n, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (double &x : v)
+    x = unit(random);
+  return v;
+}
+
+void expectNear(const std::vector<double> &actual,
+                const std::vector<double> &expected, const char *what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    ASSERT_FALSE(std::isnan(actual[i])) << what << " cell " << i;
+    ASSERT_NEAR(actual[i], expected[i], 1e-9 * (1.0 + std::fabs(expected[i])))
+        << what << " cell " << i;
+  }
+}
+
+/// Every kernel of `x` against loops over `d`.
+void checkKernels(const CompressedMatrix &x, const Dense &d) {
+  int64_t n = d.rows, m = d.cols;
+  std::vector<double> cells(n * m, -7.0);
+  x.decompress(cells.data(), m);
+  ASSERT_EQ(cells, d.cells) << "decompression";
+
+  for (int64_t k : {1, 3}) {
+    std::vector<double> w = randomVector(m * k, 11 + k);
+    std::vector<double> expected(n * k, 0.0), actual(n * k, 5.0);
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < m; ++c)
+        for (int64_t j = 0; j < k; ++j)
+          expected[r * k + j] += d.at(r, c) * w[c * k + j];
+    x.multiplyRight(w.data(), k, k, actual.data(), k);
+    expectNear(actual, expected, k == 1 ? "X %*% v" : "X %*% W");
+
+    std::vector<double> y = randomVector(n * k, 23 + k);
+    std::vector<double> expectedLeft(m * k, 0.0), left(m * k, 5.0);
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < m; ++c)
+        for (int64_t j = 0; j < k; ++j)
+          expectedLeft[c * k + j] += d.at(r, c) * y[r * k + j];
+    x.multiplyLeftTransposed(y.data(), k, k, left.data(), k);
+    expectNear(left, expectedLeft, k == 1 ? "t(X) %*% v" : "t(X) %*% W");
+  }
+
+  std::vector<double> gram(m * m, 0.0), expectedGram(m * m, 0.0);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < m; ++j)
+        expectedGram[i * m + j] += d.at(r, i) * d.at(r, j);
+  x.multiplyTransposedSelf(gram.data(), m);
+  expectNear(gram, expectedGram, "t(X) %*% X");
+
+  std::vector<double> rowSums(n), expectedRowSums(n, 0.0);
+  std::vector<double> colSums(m), expectedColSums(m, 0.0);
+  double expectedSum = 0.0;
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t c = 0; c < m; ++c) {
+      expectedRowSums[r] += d.at(r, c);
+      expectedColSums[c] += d.at(r, c);
+      expectedSum += d.at(r, c);
+    }
+  x.rowSums(rowSums.data());
+  x.colSums(colSums.data());
+  expectNear(rowSums, expectedRowSums, "rowSums");
+  expectNear(colSums, expectedColSums, "colSums");
+  expectNear({x.sum()}, {expectedSum}, "sum");
+}
+
+std::set<Encoding> encodingsOf(const CompressedMatrix &x) {
+  std::set<Encoding> encodings;
+  for (const GroupPlan &group : x.describeGroups())
+    encodings.insert(group.encoding);
+  return encodings;
+}
+
+class Compressed : public testing::TestWithParam<int32_t> {
+protected:
+  void SetUp() override {
+    previous = amls_rt_get_num_threads();
+    amls_rt_set_num_threads(GetParam());
+  }
+  void TearDown() override { amls_rt_set_num_threads(previous); }
+  int32_t previous = 1;
+};
+
+TEST_P(Compressed, MixedColumnsUseEveryEncoding) {
+  Dense d = mixedMatrix(30000, 3);
+  CompressionPlan plan = planCompression(d.source());
+  std::shared_ptr<const CompressedMatrix> x = compress(d.source(), plan);
+  EXPECT_EQ(encodingsOf(*x),
+            (std::set<Encoding>{Encoding::DDC, Encoding::OLE, Encoding::RLE,
+                                Encoding::Uncompressed}))
+      << plan.describe();
+  // Column 1 is ten times column 0: co-coded, one tuple per pair.
+  bool coCoded = false;
+  for (const GroupPlan &group : x->describeGroups())
+    if (std::count(group.columns.begin(), group.columns.end(), 0) &&
+        std::count(group.columns.begin(), group.columns.end(), 1))
+      coCoded = true;
+  EXPECT_TRUE(coCoded) << plan.describe();
+  // Column 7's 700 values need two-byte codes; the continuous column 6
+  // stays as it is.
+  for (const GroupPlan &group : x->describeGroups()) {
+    if (group.columns == std::vector<int32_t>{6})
+      EXPECT_EQ(group.encoding, Encoding::Uncompressed);
+    if (std::count(group.columns.begin(), group.columns.end(), 7))
+      EXPECT_GT(group.distinct, 256);
+  }
+  checkKernels(*x, d);
+}
+
+TEST_P(Compressed, ScalarOperationsRewriteDictionaries) {
+  Dense d = mixedMatrix(20000, 5);
+  std::shared_ptr<const CompressedMatrix> x =
+      compress(d.source(), planCompression(d.source()));
+  // f(0) != 0: the OLE and RLE groups' default tuple becomes non-zero.
+  auto fn = [](double v) { return 2.0 * v + 1.0; };
+  std::shared_ptr<const CompressedMatrix> mapped = x->map(fn);
+  Dense expected = d;
+  for (double &v : expected.cells)
+    v = fn(v);
+  checkKernels(*mapped, expected);
+  // The original is unchanged (the groups share their codes and lists).
+  checkKernels(*x, d);
+}
+
+TEST_P(Compressed, OneHotCSRCoCodesEachFeature) {
+  OneHot m = oneHot(40000, 9);
+  CompressionPlan plan = planCompression(m.source());
+  EXPECT_TRUE(plan.compress) << plan.describe();
+  std::shared_ptr<const CompressedMatrix> x = compress(m.source(), plan);
+  // CSR takes 12 bytes a non-zero, 3 a row; co-coded DDC about one byte
+  // per feature and row.
+  EXPECT_LT(x->getSizeInBytes() * 3, m.source().getSizeInBytes())
+      << plan.describe();
+  EXPECT_LE(x->getGroups().size(), 6u) << plan.describe();
+  checkKernels(*x, m.dense());
+}
+
+TEST_P(Compressed, TooManyDistinctTuplesStayUncompressed) {
+  // A plan that (wrongly) groups a column of 70,000 distinct values: the
+  // encoder finds out and keeps the cells.
+  Dense d{70000, 2, std::vector<double>(140000)};
+  for (int64_t r = 0; r < d.rows; ++r) {
+    d.at(r, 0) = double(r) + 0.5;
+    d.at(r, 1) = double(r % 3);
+  }
+  CompressionPlan plan;
+  plan.groups = {{{0}, Encoding::DDC, 100, 0}, {{1}, Encoding::DDC, 3, 0}};
+  std::shared_ptr<const CompressedMatrix> x = compress(d.source(), plan);
+  std::vector<GroupPlan> groups = x->describeGroups();
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].encoding, Encoding::Uncompressed);
+  EXPECT_EQ(groups[1].encoding, Encoding::DDC);
+  EXPECT_EQ(groups[1].distinct, 3);
+  checkKernels(*x, d);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, Compressed, testing::Values(1, 2),
+                         [](const testing::TestParamInfo<int32_t> &info) {
+                           return std::to_string(info.param) + "threads";
+                         });
+
+TEST(CompressionPlanner, DecidesByEstimatedSize) {
+  // Continuous values do not compress; categorical codes do, at least 2x.
+  Dense continuous{20000, 4, randomVector(80000, 1)};
+  CompressionPlan keep = planCompression(continuous.source());
+  EXPECT_FALSE(keep.compress) << keep.describe();
+
+  Dense codes{200000, 6, std::vector<double>(1200000)};
+  std::mt19937_64 random(4);
+  for (int64_t r = 0; r < codes.rows; ++r)
+    for (int64_t c = 0; c < codes.cols; ++c)
+      codes.at(r, c) = double(1 + random() % (2 + 9 * c));
+  CompressionPlan plan = planCompression(codes.source());
+  EXPECT_TRUE(plan.compress) << plan.describe();
+  EXPECT_GE(double(plan.sourceBytes), 4.0 * double(plan.estimatedBytes))
+      << plan.describe();
+  // Column c has 2 + 9c values; the sample of 16,384 rows sees them all,
+  // so GEE is exact where columns are not merged.
+  for (const GroupPlan &group : plan.groups)
+    if (group.columns.size() == 1)
+      EXPECT_EQ(group.distinct, 3 + 9 * group.columns[0]) << plan.describe();
+  std::shared_ptr<const CompressedMatrix> x = compress(codes.source(), plan);
+  EXPECT_GE(double(codes.source().getSizeInBytes()),
+            4.0 * double(x->getSizeInBytes()));
+}
+
+TEST(CompressionPlanner, DescribeNamesGroupsAndRanges) {
+  OneHot m = oneHot(20000, 2);
+  CompressionPlan plan = planCompression(m.source());
+  std::string text = plan.describe();
+  EXPECT_EQ(text.rfind("compress: ", 0), 0u) << text;
+  EXPECT_NE(text.find("DDC columns [14-43]"), std::string::npos) << text;
+}
+
+TEST(CompressionPlanner, EmptyMatrix) {
+  Dense empty{0, 3, {}};
+  CompressionPlan plan = planCompression(empty.source());
+  EXPECT_FALSE(plan.compress);
+  EXPECT_TRUE(plan.groups.empty());
+}
+
+} // namespace
