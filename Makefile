@@ -22,6 +22,9 @@
 #                to end, with the bytes each collective moved per iteration
 #   make bench-mnc  what the MNC sketches cost (the optimizer's time with
 #                and without them) against the programs' run time
+#   make bench-compressed  the runtime's compressed kernels against NumPy
+#                (dense) and SciPy (CSR) on 2M x 50 categorical features and
+#                their one-hot encoding, with sizes and compression time
 #   make bench-embedding  the per-call overhead of a compiled function called
 #                from Python and from the C API
 #   make bench-threads  how many threads want a core at once (oversubscription)
@@ -62,7 +65,7 @@ PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-to
 BENCH_PACKAGES := gcc libgraphblas-dev python3-dask
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding bench-estimators bench-mnc leak-check \
+.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding bench-estimators bench-mnc bench-compressed leak-check \
         asan-build asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml fuzz-programs clean
@@ -182,6 +185,10 @@ bench-estimators: build
 # run time (sparse PageRank, one-hot products).
 bench-mnc: build
 	PYTHONPATH=$(BUILD_DIR)/python /usr/bin/python3 bench/mnc_cost.py
+
+bench-compressed: build
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	/usr/bin/python3 bench/compressed.py --amls-lib $(BUILD_DIR)/lib
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.

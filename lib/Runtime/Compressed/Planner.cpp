@@ -11,7 +11,7 @@
 //   runs             the sample's runs of non-zero tuples, scaled.
 //
 // and the size of each encoding (ColumnGroups.h). Co-coding then merges,
-// greedily, the pair of groups whose merge saves the most bytes, and also
+// greedily (first only groups whose rows never meet, then any), the pair of groups whose merge saves the most bytes, and also
 // merges that save nothing yet, as long as the bytes per row do not grow
 // and the merged dictionary stays below a quarter of a byte per row: the
 // disjoint sparse columns of a one-hot feature cost a dictionary entry each
@@ -71,14 +71,16 @@ Sample drawSample(int64_t n, int64_t wanted, uint64_t seed) {
   return sample;
 }
 
-/// A group of columns as the sample sees it: each sampled row's tuple code
-/// (0: the zero tuple), and the estimates.
+/// A group of columns as the sample sees it: the sampled rows (indices
+/// into Sample::rows, ascending) whose tuple is not the zero tuple, their
+/// tuple codes (from 1), and the estimates. Sparse, so that the columns of
+/// a one-hot feature cost what they store.
 struct GroupSample {
   std::vector<int32_t> columns;
+  std::vector<uint32_t> rows;
   std::vector<uint32_t> codes;
   uint32_t numCodes = 1;
   GroupPlan estimate;
-  bool active = true;
 };
 
 void estimate(GroupSample &group, const Sample &sample) {
@@ -86,10 +88,11 @@ void estimate(GroupSample &group, const Sample &sample) {
   int64_t n = sample.numRows;
   std::vector<int64_t> counts(group.numCodes, 0);
   int64_t runs = 0;
-  for (int64_t i = 0; i < s; ++i) {
-    uint32_t code = group.codes[i];
+  for (size_t p = 0; p < group.rows.size(); ++p) {
+    uint32_t i = group.rows[p], code = group.codes[p];
     ++counts[code];
-    runs += code != 0 && (sample.chunkStart[i] || group.codes[i - 1] != code);
+    runs += p == 0 || sample.chunkStart[i] || group.rows[p - 1] != i - 1 ||
+            group.codes[p - 1] != code;
   }
   int64_t once = 0, more = 0;
   for (uint32_t code = 1; code < group.numCodes; ++code) {
@@ -100,7 +103,7 @@ void estimate(GroupSample &group, const Sample &sample) {
   double distinct = std::sqrt(scale) * double(once) + double(more) + 1.0;
   int64_t estimatedDistinct =
       std::min<int64_t>(n + 1, static_cast<int64_t>(std::llround(distinct)));
-  int64_t nonDefault = std::llround(double(s - counts[0]) * scale);
+  int64_t nonDefault = std::llround(double(group.rows.size()) * scale);
   int64_t estimatedRuns = std::llround(double(runs) * scale);
   auto [encoding, bytes] =
       chooseEncoding(n, static_cast<int64_t>(group.columns.size()),
@@ -114,23 +117,24 @@ std::vector<GroupSample> sampleColumns(const Source &source,
   int64_t s = static_cast<int64_t>(sample.rows.size());
   std::vector<GroupSample> columns(source.cols);
   std::vector<CodeTable> tables(source.cols, CodeTable(/*firstCode=*/1));
-  for (int64_t c = 0; c < source.cols; ++c) {
+  for (int64_t c = 0; c < source.cols; ++c)
     columns[c].columns = {static_cast<int32_t>(c)};
-    columns[c].codes.assign(s, 0);
-  }
+  auto add = [&](int64_t c, int64_t i, double value) {
+    columns[c].rows.push_back(uint32_t(i));
+    columns[c].codes.push_back(tables[c].encode(CodeTable::bitsOf(value)));
+  };
   for (int64_t i = 0; i < s; ++i) {
     int64_t r = sample.rows[i];
     if (!source.isCSR()) {
       const double *row = source.data + r * source.ld;
       for (int64_t c = 0; c < source.cols; ++c)
         if (row[c] != 0.0)
-          columns[c].codes[i] = tables[c].encode(CodeTable::bitsOf(row[c]));
+          add(c, i, row[c]);
       continue;
     }
     for (int64_t p = source.rowOffsets[r]; p < source.rowOffsets[r + 1]; ++p)
-      if (double value = source.values[p]; value != 0.0)
-        columns[source.columnIndices[p]].codes[i] =
-            tables[source.columnIndices[p]].encode(CodeTable::bitsOf(value));
+      if (source.values[p] != 0.0)
+        add(source.columnIndices[p], i, source.values[p]);
   }
   for (int64_t c = 0; c < source.cols; ++c) {
     columns[c].numCodes = static_cast<uint32_t>(tables[c].getSize() + 1);
@@ -143,45 +147,60 @@ std::vector<GroupSample> sampleColumns(const Source &source,
 /// fit in one, a CodeTable beyond).
 class Merger {
 public:
+  /// The merged group; `exclusive` tells whether no sampled row has a
+  /// non-zero tuple in both. With `exclusiveOnly`, stops (returning an
+  /// incomplete group) at the first row they share.
   GroupSample merge(const GroupSample &a, const GroupSample &b,
-                    const Sample &sample) {
+                    const Sample &sample, bool &exclusive,
+                    bool exclusiveOnly = false) {
     GroupSample merged;
+    exclusive = a.rows.size() + b.rows.size() <= sample.rows.size();
+    if (exclusiveOnly && !exclusive)
+      return merged;
     std::merge(a.columns.begin(), a.columns.end(), b.columns.begin(),
                b.columns.end(), std::back_inserter(merged.columns));
-    size_t s = a.codes.size();
-    merged.codes.resize(s);
     uint64_t pairs = uint64_t(a.numCodes) * b.numCodes;
-    if (pairs <= (uint64_t(1) << 20)) {
-      if (direct.size() < pairs)
-        direct.resize(pairs, -1);
-      direct[0] = 0;
-      uint32_t next = 1;
-      for (size_t i = 0; i < s; ++i) {
-        uint64_t key = uint64_t(a.codes[i]) * b.numCodes + b.codes[i];
-        if (direct[key] < 0) {
-          direct[key] = int32_t(next++);
-          touched.push_back(key);
-        }
-        merged.codes[i] = uint32_t(direct[key]);
+    bool useDirect = pairs <= (uint64_t(1) << 20);
+    if (useDirect && direct.size() < pairs)
+      direct.resize(pairs, 0);
+    CodeTable table(/*firstCode=*/1);
+    uint32_t next = 1;
+    auto code = [&](uint64_t key) -> uint32_t {
+      if (!useDirect)
+        return table.encode(key);
+      if (!direct[key]) {
+        direct[key] = next++;
+        touched.push_back(key);
       }
-      for (uint64_t key : touched)
-        direct[key] = -1;
-      touched.clear();
-      merged.numCodes = next;
-    } else {
-      CodeTable table(/*firstCode=*/0);
-      table.encode(0);
-      for (size_t i = 0; i < s; ++i)
-        merged.codes[i] =
-            table.encode(uint64_t(a.codes[i]) * b.numCodes + b.codes[i]);
-      merged.numCodes = static_cast<uint32_t>(table.getSize());
+      return direct[key];
+    };
+    size_t p = 0, q = 0;
+    merged.rows.reserve(a.rows.size() + b.rows.size());
+    merged.codes.reserve(a.rows.size() + b.rows.size());
+    while (p < a.rows.size() || q < b.rows.size()) {
+      uint32_t i = std::min(p < a.rows.size() ? a.rows[p] : UINT32_MAX,
+                            q < b.rows.size() ? b.rows[q] : UINT32_MAX);
+      uint32_t ca = p < a.rows.size() && a.rows[p] == i ? a.codes[p++] : 0;
+      uint32_t cb = q < b.rows.size() && b.rows[q] == i ? b.codes[q++] : 0;
+      exclusive &= ca == 0 || cb == 0;
+      if (exclusiveOnly && !exclusive)
+        break;
+      merged.rows.push_back(i);
+      merged.codes.push_back(code(uint64_t(ca) * b.numCodes + cb));
     }
+    for (uint64_t key : touched)
+      direct[key] = 0;
+    touched.clear();
+    if (exclusiveOnly && !exclusive)
+      return merged;
+    merged.numCodes =
+        useDirect ? next : static_cast<uint32_t>(table.getSize() + 1);
     estimate(merged, sample);
     return merged;
   }
 
 private:
-  std::vector<int32_t> direct;
+  std::vector<uint32_t> direct;
   std::vector<uint64_t> touched;
 };
 
@@ -191,7 +210,11 @@ struct Candidate {
   bool valid;
 };
 
-/// Greedy co-coding of `groups` (in column order).
+/// Greedy co-coding of `groups` (in column order). The first round merges
+/// only groups whose sampled rows are disjoint where independent groups
+/// would share some (the columns of one one-hot or dummy-coded feature): completing each feature first keeps the second
+/// round, which merges any pair, from pairing half a feature with another
+/// and blocking the rest.
 std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
                                 const Sample &sample,
                                 const CompressionSettings &settings) {
@@ -205,66 +228,72 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
     return g.bytes - dictionaryBytes(g);
   };
   uint64_t dictionaryLimit = uint64_t(sample.numRows) / 4;
-  bool allPairs = static_cast<int64_t>(groups.size()) <= settings.allPairsLimit;
   // Active groups in column order, for the window.
   std::vector<size_t> order(groups.size());
   std::iota(order.begin(), order.end(), 0);
-  std::vector<Candidate> candidates;
-  auto consider = [&](size_t a, size_t b) {
-    GroupSample merged = merger.merge(groups[a], groups[b], sample);
-    if (merged.estimate.distinct > kMaxCoCodedDistinct ||
-        merged.estimate.encoding == Encoding::Uncompressed)
-      return;
-    const GroupPlan &x = groups[a].estimate, &y = groups[b].estimate,
-                    &z = merged.estimate;
-    int64_t gain = int64_t(x.bytes + y.bytes) - int64_t(z.bytes);
-    // The scaled row counts are rounded, each by up to half a row: 16 bytes
-    // of slack keep disjoint lists from looking worse merged.
-    if (gain > 0 || (rowBytes(z) <= rowBytes(x) + rowBytes(y) + 16 &&
-                     dictionaryBytes(z) <= dictionaryLimit))
-      candidates.push_back({a, b, gain, true});
-  };
-  auto neighbours = [&](size_t g, auto &&fn) {
-    size_t at = std::find(order.begin(), order.end(), g) - order.begin();
+  for (bool exclusiveOnly : {true, false}) {
+    bool allPairs =
+        static_cast<int64_t>(order.size()) <= settings.allPairsLimit;
+    std::vector<Candidate> candidates;
+    auto consider = [&](size_t a, size_t b) {
+      // Disjoint only counts where the sample would show, were the groups
+      // independent, at least three shared rows (none: p < 5%).
+      if (exclusiveOnly &&
+          double(groups[a].rows.size()) * double(groups[b].rows.size()) <
+              3.0 * double(sample.rows.size()))
+        return;
+      bool exclusive;
+      GroupSample merged =
+          merger.merge(groups[a], groups[b], sample, exclusive, exclusiveOnly);
+      if ((exclusiveOnly && !exclusive) ||
+          merged.estimate.distinct > kMaxCoCodedDistinct ||
+          merged.estimate.encoding == Encoding::Uncompressed)
+        return;
+      const GroupPlan &x = groups[a].estimate, &y = groups[b].estimate,
+                      &z = merged.estimate;
+      int64_t gain = int64_t(x.bytes + y.bytes) - int64_t(z.bytes);
+      // The scaled row counts are rounded, each by up to half a row: 16
+      // bytes of slack keep disjoint lists from looking worse merged.
+      if (gain > 0 || (rowBytes(z) <= rowBytes(x) + rowBytes(y) + 16 &&
+                       dictionaryBytes(z) <= dictionaryLimit))
+        candidates.push_back({a, b, gain, true});
+    };
     size_t window = allPairs ? order.size() : size_t(settings.coCodeWindow);
-    size_t lo = at >= window ? at - window : 0;
-    size_t hi = std::min(order.size(), at + window + 1);
-    for (size_t i = lo; i < hi; ++i)
-      if (order[i] != g)
-        fn(order[i]);
-  };
-  for (size_t i = 0; i < order.size(); ++i) {
-    size_t end = allPairs ? order.size()
-                          : std::min(order.size(),
-                                     i + 1 + size_t(settings.coCodeWindow));
-    for (size_t j = i + 1; j < end; ++j)
-      consider(order[i], order[j]);
-  }
-  while (true) {
-    Candidate *best = nullptr;
-    for (Candidate &candidate : candidates)
-      if (candidate.valid && (!best || candidate.gain > best->gain))
-        best = &candidate;
-    if (!best)
-      break;
-    size_t a = best->a, b = best->b;
-    GroupSample merged = merger.merge(groups[a], groups[b], sample);
-    groups[a].active = groups[b].active = false;
-    for (Candidate &candidate : candidates)
-      if (candidate.a == a || candidate.b == a || candidate.a == b ||
-          candidate.b == b)
-        candidate.valid = false;
-    size_t id = groups.size();
-    groups.push_back(std::move(merged));
-    // The merged group takes a's place in column order.
-    std::replace(order.begin(), order.end(), std::min(a, b), id);
-    order.erase(std::find(order.begin(), order.end(), std::max(a, b)));
-    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
-                                    [](const Candidate &c) { return !c.valid; }),
-                     candidates.end());
-    neighbours(id, [&](size_t other) {
-      consider(std::min(id, other), std::max(id, other));
-    });
+    for (size_t i = 0; i < order.size(); ++i)
+      for (size_t j = i + 1; j < std::min(order.size(), i + 1 + window); ++j)
+        consider(order[i], order[j]);
+    while (true) {
+      Candidate *best = nullptr;
+      for (Candidate &candidate : candidates)
+        if (candidate.valid && (!best || candidate.gain > best->gain))
+          best = &candidate;
+      if (!best)
+        break;
+      size_t a = best->a, b = best->b;
+      bool exclusive;
+      GroupSample merged = merger.merge(groups[a], groups[b], sample, exclusive);
+      for (Candidate &candidate : candidates)
+        if (candidate.a == a || candidate.b == a || candidate.a == b ||
+            candidate.b == b)
+          candidate.valid = false;
+      candidates.erase(
+          std::remove_if(candidates.begin(), candidates.end(),
+                         [](const Candidate &c) { return !c.valid; }),
+          candidates.end());
+      size_t id = groups.size();
+      groups.push_back(std::move(merged));
+      // The merged group takes the place of its first column's group.
+      size_t at = std::find(order.begin(), order.end(), std::min(a, b)) -
+                  order.begin();
+      order[at] = id;
+      order.erase(std::find(order.begin(), order.end(), std::max(a, b)));
+      at = std::find(order.begin(), order.end(), id) - order.begin();
+      size_t lo = at >= window ? at - window : 0;
+      size_t hi = std::min(order.size(), at + window + 1);
+      for (size_t i = lo; i < hi; ++i)
+        if (order[i] != id)
+          consider(std::min(id, order[i]), std::max(id, order[i]));
+    }
   }
   std::vector<GroupSample> result;
   for (size_t g : order)
@@ -280,10 +309,15 @@ CompressionPlan compressed::planCompression(const Source &source,
   plan.sourceBytes = source.getSizeInBytes();
   if (source.rows == 0 || source.cols == 0)
     return plan;
-  // At most ~8 MiB of sampled codes, however wide the matrix.
+  // At most ~8 MiB of sampled non-zeros (8 bytes each), however wide the
+  // matrix.
+  int64_t perRow = source.isCSR()
+                       ? std::max<int64_t>(1, source.rowOffsets[source.rows] /
+                                                  source.rows)
+                       : source.cols;
   int64_t wanted = std::min<int64_t>(
       settings.sampleRows,
-      std::max<int64_t>(2048, (int64_t(8) << 20) / (4 * source.cols)));
+      std::max<int64_t>(2048, (int64_t(1) << 20) / perRow));
   Sample sample = drawSample(source.rows, wanted, settings.seed);
   std::vector<GroupSample> columns = sampleColumns(source, sample);
 
