@@ -19,6 +19,9 @@ TOLERANCE = (1e-6, 1e-8)
 SIZES = {
     "small": dict(rows=200, cols=10, seed=11),
     "large": dict(rows=100000, cols=100, seed=12),
+    # Binned features (a few dozen values per column), for
+    # --formats=compressed.
+    "categorical": dict(rows=20000, cols=10, seed=13, categorical=True),
 }
 
 
@@ -27,6 +30,8 @@ def generate(directory, size="small"):
     n, m = spec["rows"], spec["cols"]
     rng = np.random.default_rng(spec["seed"])
     X = rng.standard_normal((n, m)) * rng.uniform(0.5, 2.0, size=m)
+    if spec.get("categorical"):
+        X = np.round(X * 4.0) / 4.0
     w = rng.standard_normal((m, 1))
     # Noisy linear labels with an offset: not separable, so there are support
     # vectors on both sides and the intercept matters.

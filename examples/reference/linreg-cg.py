@@ -19,6 +19,8 @@ TOLERANCE = (1e-6, 1e-9)
 SIZES = {
     "small": dict(rows=200, cols=10, seed=1),
     "large": dict(rows=100000, cols=100, seed=2),
+    # Binned features (30 to 160 values per column), for --formats=compressed.
+    "categorical": dict(rows=20000, cols=10, seed=3, categorical=True),
 }
 
 
@@ -35,6 +37,8 @@ def generate(directory, size="small"):
     Q, _ = np.linalg.qr(rng.standard_normal((m, m)))
     mix = Q @ np.diag(np.geomspace(1.0, 10.0, m)) @ Q.T
     X = (rng.standard_normal((n, m)) @ mix) * scales + offsets
+    if spec.get("categorical"):
+        X = np.round(X * (1 + np.arange(m) % 4) / scales) / 4.0
     beta = rng.uniform(-2.0, 2.0, size=(m, 1))
     y = X @ beta + 3.0 + 0.1 * rng.standard_normal((n, 1))
     paths = {name: os.path.join(directory, name + ".csv") for name in ("X", "y", "B")}

@@ -42,7 +42,8 @@ typedef struct AmlsSessionOptions {
   /// Operator fusion: "cost" (default, cost-based plans), "fuse-all",
   /// "fuse-no-redundancy", "none".
   const char *fusion;
-  /// Storage formats: "auto" (default), "dense", "csr".
+  /// Storage formats: "auto" (default), "dense", "csr", "compressed"
+  /// (docs/compression.md).
   const char *formats;
   /// Sums: "kahan" (default, as SystemDS) or "plain".
   const char *sums;

@@ -21,6 +21,11 @@ bool mlir::amls::isCSRMatrix(Type type) {
   return matrix && matrix.getFormat() == MatrixFormat::CSR;
 }
 
+bool mlir::amls::isCompressedMatrix(Type type) {
+  auto matrix = dyn_cast<MatrixType>(type);
+  return matrix && matrix.getFormat() == MatrixFormat::Compressed;
+}
+
 bool mlir::amls::mayHaveResultShape(Type operand, Type result) {
   auto type = dyn_cast<MatrixType>(operand);
   auto resultType = dyn_cast<MatrixType>(result);

@@ -122,6 +122,34 @@ static LogicalResult verifyMessageFormat(Operation *op, StringRef format,
   return success();
 }
 
+LogicalResult CompressOp::verify() {
+  auto input = cast<MatrixType>(getInput().getType());
+  auto result = cast<MatrixType>(getResult().getType());
+  if (isCompressedMatrix(input) || isCSRMatrix(input))
+    return emitOpError("compresses a dense matrix, not one of format ")
+           << stringifyMatrixFormat(*input.getFormat());
+  if (!input.getElementType().isF64())
+    return emitOpError("compresses f64 cells, not ")
+           << input.getElementType();
+  if (!isCompressedMatrix(result))
+    return emitOpError("result must have format = compressed, found ")
+           << result;
+  if (input.getRows() != result.getRows() ||
+      input.getCols() != result.getCols() ||
+      result.getElementType() != input.getElementType())
+    return emitOpError("result must have the input's sizes and element type, "
+                       "found ")
+           << result << " for " << input;
+  return success();
+}
+
+LogicalResult ReleaseOp::verify() {
+  if (!isCompressedMatrix(getMatrix().getType()))
+    return emitOpError("releases a compressed matrix, not ")
+           << getMatrix().getType();
+  return success();
+}
+
 LogicalResult PrintfOp::verify() {
   return verifyMessageFormat(*this, getFormat(), getValues().size());
 }

@@ -184,6 +184,11 @@ FailureOr<Program *> Session::load(OwningOpRef<ModuleOp> module,
     if (auto attr = entry.getArgAttrOfType<StringAttr>(
             i, AMLSDialect::getNameAttrName()))
       name = attr.getValue().str();
+    if (isCompressedMatrix(type))
+      return entry.emitError("parameter '")
+             << name << "' has type " << type
+             << ": a compressed matrix exists only inside a program "
+                "(amls.compress makes one); pass the dense matrix";
     bool supported =
         isa<MatrixType, FloatType, IndexType>(type) || type.isSignlessInteger();
     if (!supported)

@@ -308,8 +308,9 @@ std::string mlir::amls::checkCompileOptions(const CompileOptions &options) {
     return "expected sparsity-estimator 'mnc', 'metadata' or 'worst', found "
            "'" + options.sparsityEstimator + "'";
   StringRef formats = options.formats;
-  if (formats != "auto" && formats != "dense" && formats != "csr")
-    return "expected formats 'auto', 'dense' or 'csr', found '" +
+  if (formats != "auto" && formats != "dense" && formats != "csr" &&
+      formats != "compressed")
+    return "expected formats 'auto', 'dense', 'csr' or 'compressed', found '" +
            options.formats + "'";
   return "";
 }
@@ -329,7 +330,9 @@ void mlir::amls::buildCompileToPlanPipeline(OpPassManager &pm,
   parfor.explain = options.parforExplain;
   pm.addPass(createAMLSParfor(parfor));
   AMLSSelectFormatsOptions formats;
-  formats.mode = options.formats;
+  // Compressed: CSR as in auto, then the loops' products compressed.
+  bool compressed = options.formats == "compressed";
+  formats.mode = compressed ? std::string("auto") : options.formats.getValue();
   formats.explain = options.formatsExplain;
   formats.actualNnz = options.formatsActualNnz;
   formats.csrResults = options.csrResults;
@@ -349,6 +352,13 @@ void mlir::amls::buildCompileToPlanPipeline(OpPassManager &pm,
     fuse.fuseNoRedundancy = options.fusion == "fuse-no-redundancy";
     fuse.explain = options.fusionExplain;
     pm.addPass(createAMLSFuse(fuse));
+  }
+  // After fusion: the products it left as they are are the candidates (a
+  // fused operator reads its inputs dense).
+  if (compressed) {
+    AMLSSelectCompressionOptions compression;
+    compression.explain = options.formatsExplain;
+    pm.addPass(createAMLSSelectCompression(compression));
   }
   if (options.memoryLimit) {
     AMLSCheckMemoryOptions memory;

@@ -27,6 +27,9 @@
 // RUN: not amls-run %s --entry slice --input X=%t/X.csv --arg n=5 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // BOUNDS: amls: 'amls.slice' at {{.*}}errors.mlir:{{[0-9]+}}:{{[0-9]+}}: row range is out of bounds
 
+// RUN: not amls-run %s --entry compressed 2>&1 | FileCheck %s --check-prefix=COMPRESSED
+// COMPRESSED: error: parameter 'C' has type '!amls.matrix<?x?xf64, format = compressed>': a compressed matrix exists only inside a program (amls.compress makes one); pass the dense matrix
+
 // RUN: not amls-run %t/none.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: amls-run: error: cannot open input file '{{.*}}none.mlir'
 
@@ -60,4 +63,9 @@ func.func @slice(%X: !amls.matrix<?x?xf64> {amls.name = "X"}, %n: index {amls.na
   %c1 = arith.constant 1 : index
   %0 = amls.slice %X[%c0 : %n, %c0 : %c1] : !amls.matrix<?x?xf64> -> !amls.matrix<?x?xf64>
   return %0 : !amls.matrix<?x?xf64>
+}
+
+func.func @compressed(%C: !amls.matrix<?x?xf64, format = compressed> {amls.name = "C"}) -> f64 {
+  %z = arith.constant 0.0 : f64
+  return %z : f64
 }

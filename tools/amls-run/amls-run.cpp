@@ -116,7 +116,9 @@ static cl::opt<std::string> formats(
     "formats", cl::init("auto"),
     cl::desc("Storage formats (--amls-select-formats): auto (CSR for "
              "matrices below 40% non-zeros), dense, csr (CSR wherever a "
-             "kernel exists; for differential testing)"),
+             "kernel exists; for differential testing), compressed (auto, "
+             "and the matrices a loop multiplies compressed, "
+             "--amls-select-compression)"),
     cl::cat(category));
 static cl::opt<bool> formatsExplain(
     "formats-explain",
@@ -323,9 +325,10 @@ int main(int argc, char **argv) {
     return fail("--fuse expects cost, fuse-all, fuse-no-redundancy or none, "
                 "found '" +
                 fusion + "'");
-  if (formats != "auto" && formats != "dense" && formats != "csr")
-    return fail("--formats expects auto, dense or csr, found '" + formats +
-                "'");
+  if (formats != "auto" && formats != "dense" && formats != "csr" &&
+      formats != "compressed")
+    return fail("--formats expects auto, dense, csr or compressed, found '" +
+                formats + "'");
   if (sums != "kahan" && sums != "plain")
     return fail("--sums expects kahan or plain, found '" + sums + "'");
   // A DML script takes its arguments ($name) when it is imported, as in

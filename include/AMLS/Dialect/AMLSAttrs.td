@@ -14,7 +14,8 @@ class AMLS_I32Enum<string name, string summary, list<I32EnumAttrCase> cases>
 
 def AMLS_MatrixFormat : AMLS_I32Enum<"MatrixFormat", "physical matrix layout", [
   I32EnumAttrCase<"Dense", 0, "dense">,
-  I32EnumAttrCase<"CSR", 1, "csr">
+  I32EnumAttrCase<"CSR", 1, "csr">,
+  I32EnumAttrCase<"Compressed", 2, "compressed">
 ]>;
 
 def AMLS_StringPredicate : AMLS_I32Enum<"StringPredicate",

@@ -180,6 +180,8 @@ bool hasCSRKernel(Operation *op, ArrayRef<bool> csrOperands,
 
 /// Whether `type` is a matrix stored as CSR.
 bool isCSRMatrix(Type type);
+/// A matrix of format `compressed` (a runtime handle, docs/compression.md).
+bool isCompressedMatrix(Type type);
 
 /// Whether a CSR operand of `operand`'s type can keep its pattern as the
 /// element-wise result of type `result`: the sizes agree where both are

@@ -100,4 +100,41 @@ def AMLS_ConvertOp : AMLS_InferOp<"convert", [Pure]> {
   let hasFolder = 1;
 }
 
+def AMLS_CompressOp : AMLS_Op<"compress"> {
+  let summary = "compress a matrix into column groups (CLA)";
+  let description = [{
+    Plans and builds the compressed form of a dense f64 matrix at run time
+    (docs/compression.md): column groups in DDC, OLE, RLE or uncompressed
+    encodings, co-coded from a sample of rows. Where the plan finds the
+    matrix not at least 2x smaller compressed, all its columns form one
+    uncompressed group. The result is a handle that `amls.release` frees;
+    `--amls-select-compression` inserts both around a loop that reads the
+    matrix. With `explain`, the run prints the plan and the groups on
+    stderr.
+
+    ```mlir
+    %C = amls.compress %X : !amls.matrix<?x?xf64>
+         -> !amls.matrix<?x?xf64, format = compressed>
+    ```
+  }];
+  let arguments = (ins AMLS_Matrix:$input, UnitAttr:$explain);
+  let results = (outs Res<AMLS_Matrix, "", [MemAlloc<DefaultResource>]>:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def AMLS_ReleaseOp : AMLS_Op<"release"> {
+  let summary = "free a compressed matrix";
+  let description = [{
+    Frees what `amls.compress` built; the handle must not be used after.
+
+    ```mlir
+    amls.release %C : !amls.matrix<?x?xf64, format = compressed>
+    ```
+  }];
+  let arguments = (ins Arg<AMLS_Matrix, "", [MemFree<DefaultResource>]>:$matrix);
+  let assemblyFormat = "$matrix attr-dict `:` type($matrix)";
+  let hasVerifier = 1;
+}
+
 #endif // AMLS_DIALECT_AMLSSIZEANDCASTOPS_TD

@@ -158,7 +158,8 @@ struct CompileOptions : public PassPipelineOptions<CompileOptions> {
       *this, "formats",
       llvm::cl::desc("Storage formats (--amls-select-formats): auto "
                      "(sparsity-based), dense, csr (CSR wherever a kernel "
-                     "exists)"),
+                     "exists), compressed (auto, and the matrices a loop "
+                     "multiplies compressed)"),
       llvm::cl::init("auto")};
   PassOptions::Option<std::string> sparsityEstimator{
       *this, "sparsity-estimator",

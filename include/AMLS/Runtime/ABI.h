@@ -46,10 +46,13 @@ typedef enum AmlsRandomPdf {
   AMLS_PDF_NORMAL = 1
 } AmlsRandomPdf;
 
-/// Physical layouts of a matrix.
+/// Physical layouts of a matrix. A compressed matrix (docs/compression.md)
+/// is a handle to the runtime's CompressedMatrix, made and released inside
+/// one compiled program: it never crosses the entry boundary.
 typedef enum AmlsMatrixFormat {
   AMLS_MATRIX_DENSE = 0,
-  AMLS_MATRIX_CSR = 1
+  AMLS_MATRIX_CSR = 1,
+  AMLS_MATRIX_COMPRESSED = 2
 } AmlsMatrixFormat;
 
 /// Where the pieces of a message go: amls.printf prints on stdout,

@@ -105,6 +105,27 @@ void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
                                   AmlsMatrixF64 *w, AmlsMatrixF64 *out,
                                   int32_t useWeights);
 
+/// Compressed matrices (docs/compression.md, amls.compress): a handle to a
+/// runtime CompressedMatrix of `x`'s cells (all in one uncompressed group
+/// where the plan finds compression not worth 2x), printing the plan and the
+/// groups on stderr when `explain`; freed by amls_rt_compressed_release.
+int64_t _mlir_ciface_amls_rt_compressed_compress(AmlsMatrixF64 *x,
+                                                 int32_t explain);
+void amls_rt_compressed_release(int64_t handle);
+/// The rows (dim 0) or columns (dim 1) of a compressed matrix.
+int64_t amls_rt_compressed_size(int64_t handle, int32_t dim);
+/// out = X %*% w, or t(X) %*% w when `transposed`.
+void _mlir_ciface_amls_rt_compressed_multiply(int64_t handle, AmlsMatrixF64 *w,
+                                              AmlsMatrixF64 *out,
+                                              int32_t transposed);
+/// out = t(X) %*% (w * (X %*% v)) (w only when `useWeights`).
+void _mlir_ciface_amls_rt_compressed_mmchain(int64_t handle, AmlsMatrixF64 *v,
+                                             AmlsMatrixF64 *w,
+                                             AmlsMatrixF64 *out,
+                                             int32_t useWeights);
+/// out = t(X) %*% X.
+void _mlir_ciface_amls_rt_compressed_tsmm(int64_t handle, AmlsMatrixF64 *out);
+
 /// sum, sum of squares, min or max (`kind`: 0-3, AggKind's values) of the
 /// values of a vector (a CSR matrix's stored values): vectorized,
 /// multi-threaded above a size threshold. NaN propagates; an empty vector

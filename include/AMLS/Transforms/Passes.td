@@ -306,6 +306,40 @@ def AMLSVectorizeLoops : Pass<"amls-vectorize-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def AMLSSelectCompression : Pass<"amls-select-compression"> {
+  let summary = "Compress the matrices a loop multiplies (compressed linear "
+                "algebra)";
+  let description = [{
+    Finds the dense f64 matrices defined outside a loop (`scf.for`,
+    `scf.while`) that the loop multiplies: the left operand of
+    `amls.matmul` (also read through `amls.transpose`, `t(X) %*% w`) with a
+    right operand of at most `max-rhs-cols` columns, the input of
+    `amls.mmchain` and of `amls.tsmm left`. For each, it inserts
+    `amls.compress` before the outermost such loop and `amls.release` after
+    it, and lets those products read the compressed matrix (the runtime's
+    kernels on column groups, docs/compression.md); every other use keeps
+    the dense matrix. Matrices of known size with fewer than `min-cells`
+    cells are left alone. The plan is made at run time from the data: where
+    compression does not pay 2x, the matrix is kept as one uncompressed
+    group. `explain` prints a line per compressed matrix at compile time and
+    makes the run print each plan and the resulting groups on stderr.
+    amls-run's `--formats=compressed` adds this pass.
+  }];
+  let options = [
+    Option<"minCells", "min-cells", "int64_t", "65536",
+           "Matrices of known size with fewer cells stay dense">,
+    Option<"maxRhsCols", "max-rhs-cols", "int64_t", "64",
+           "Products whose right operand has more columns stay dense">,
+    Option<"explain", "explain", "bool", "false",
+           "Print the compressed matrices (and, at run time, their plans) "
+           "on stderr">,
+  ];
+  let statistics = [
+    Statistic<"numCompressed", "compressed-matrices",
+              "amls.compress ops inserted">,
+  ];
+}
+
 def AMLSSelectFormats : Pass<"amls-select-formats"> {
   let summary = "Choose dense or CSR storage for every matrix (SystemDS's "
                 "sparse-format decision)";

@@ -38,6 +38,7 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
   populateAMLSRegionLoweringPatterns(converter, patterns, schedule);
   populateAMLSFusedLoweringPatterns(converter, patterns, schedule);
   populateAMLSCSRLoweringPatterns(converter, patterns, schedule);
+  populateAMLSCompressedLoweringPatterns(converter, patterns, schedule);
 }
 
 namespace {

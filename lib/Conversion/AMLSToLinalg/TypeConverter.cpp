@@ -14,6 +14,8 @@ using namespace mlir;
 using namespace mlir::amls;
 
 AmlsMatrixFormat mlir::amls::getStorageFormat(MatrixType type) {
+  if (isCompressedMatrix(type))
+    return AMLS_MATRIX_COMPRESSED;
   return isCSRMatrix(type) ? AMLS_MATRIX_CSR : AMLS_MATRIX_DENSE;
 }
 
@@ -48,9 +50,14 @@ void mlir::amls::getStorageTypes(MatrixType type,
 }
 
 std::optional<ResultKind> mlir::amls::getResultKind(Type type) {
-  if (auto matrix = dyn_cast<MatrixType>(type))
+  if (auto matrix = dyn_cast<MatrixType>(type)) {
+    // A compressed matrix is a runtime handle that one run makes and
+    // releases: nothing a caller can receive.
+    if (isCompressedMatrix(matrix))
+      return std::nullopt;
     return getStorageFormat(matrix) == AMLS_MATRIX_CSR ? ResultKind::CSR
                                                        : ResultKind::Dense;
+  }
   if (isa<FloatType>(type))
     return ResultKind::Float;
   if (type.isIndex() || type.isSignlessInteger())
@@ -87,6 +94,40 @@ MatrixTypeConverter::MatrixTypeConverter() {
   });
 }
 
+/// Whether `op` either does not touch a compressed matrix or is one of the
+/// ops CompressedProducts.cpp lowers on one (the handle is captured by the
+/// loops around them, never carried).
+static bool hasCompressedKernel(Operation *op) {
+  auto compressed = [](Value value) {
+    return isCompressedMatrix(value.getType());
+  };
+  bool operands = llvm::any_of(op->getOperands(), compressed);
+  bool results = llvm::any_of(op->getResults(), compressed);
+  if (!operands && !results)
+    return true;
+  if (isa<CompressOp>(op))
+    return !operands;
+  if (isa<ReleaseOp>(op))
+    return true;
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return operands && results &&
+           llvm::all_of(transpose->getUsers(), [&](Operation *user) {
+             auto matmul = dyn_cast<MatmulOp>(user);
+             return matmul && matmul.getLhs() == transpose.getResult() &&
+                    !compressed(matmul.getRhs());
+           });
+  if (results)
+    return false;
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    return compressed(matmul.getLhs()) && !compressed(matmul.getRhs());
+  if (auto chain = dyn_cast<MMChainOp>(op))
+    return compressed(chain.getInput()) && !compressed(chain.getVector()) &&
+           (!chain.getWeights() || !compressed(chain.getWeights()));
+  if (auto tsmm = dyn_cast<TsmmOp>(op))
+    return tsmm.getSide() == TsmmSide::Left;
+  return false;
+}
+
 LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
   bool failed = false;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -94,6 +135,15 @@ LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
     // main input evaluates its body's ops itself, row by row).
     WalkResult next =
         isa<FusedOp>(op) ? WalkResult::skip() : WalkResult::advance();
+    if (!hasCompressedKernel(op)) {
+      op->emitError() << "'" << op->getName()
+                      << "' has no kernel for a compressed matrix; only "
+                         "amls.compress, amls.release, t(X), X %*% W, "
+                         "t(X) %*% W, amls.mmchain and amls.tsmm left read "
+                         "one (--amls-select-compression)";
+      failed = true;
+      return next;
+    }
     if (!touchesCSRMatrix(op))
       return next;
     // Structural ops pass the four values of a CSR matrix along.

@@ -33,7 +33,9 @@ static_assert(static_cast<int32_t>(RandPdf::Uniform) == AMLS_PDF_UNIFORM &&
                   static_cast<int32_t>(RandPdf::Normal) == AMLS_PDF_NORMAL,
               "amls::RandPdf differs from AmlsRandomPdf (ABI.h)");
 static_assert(static_cast<int32_t>(MatrixFormat::Dense) == AMLS_MATRIX_DENSE &&
-                  static_cast<int32_t>(MatrixFormat::CSR) == AMLS_MATRIX_CSR,
+                  static_cast<int32_t>(MatrixFormat::CSR) == AMLS_MATRIX_CSR &&
+                  static_cast<int32_t>(MatrixFormat::Compressed) ==
+                      AMLS_MATRIX_COMPRESSED,
               "amls::MatrixFormat differs from AmlsMatrixFormat (ABI.h)");
 static_assert(
     static_cast<int32_t>(ParforPartitioner::Naive) == AMLS_PARFOR_NAIVE &&

@@ -270,8 +270,10 @@ compressed::compress(const Source &source, const CompressionPlan &plan) {
   std::vector<std::vector<int64_t>> mine(threads);
   std::vector<int64_t> load(threads, 0), order(numGroups);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return plan.groups[a].columns.size() > plan.groups[b].columns.size();
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    size_t sizeA = plan.groups[a].columns.size();
+    size_t sizeB = plan.groups[b].columns.size();
+    return sizeA != sizeB ? sizeA > sizeB : a < b;
   });
   for (int64_t g : order) {
     int64_t t = std::min_element(load.begin(), load.end()) - load.begin();

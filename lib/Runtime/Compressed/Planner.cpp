@@ -342,7 +342,8 @@ CompressionPlan compressed::planCompression(const Source &source,
     plan.groups.push_back({std::move(uncompressed), Encoding::Uncompressed, 0,
                            bytes});
   }
-  std::stable_sort(plan.groups.begin(), plan.groups.end(),
+  // First columns are distinct: the order is total.
+  std::sort(plan.groups.begin(), plan.groups.end(),
                    [](const GroupPlan &a, const GroupPlan &b) {
                      return a.columns.front() < b.columns.front();
                    });

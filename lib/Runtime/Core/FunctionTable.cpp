@@ -75,9 +75,11 @@ template <> struct Expand<CSR> {
   AMLS_STORAGE_FIELD_##Format(Type)
 #define AMLS_STORAGE_FIELD_DENSE(Type)
 #define AMLS_STORAGE_FIELD_CSR(Type) , Type
+#define AMLS_STORAGE_FIELD_COMPRESSED(Type)
 #include "AMLS/Runtime/StorageLayouts.def"
 #undef AMLS_STORAGE_FIELD_DENSE
 #undef AMLS_STORAGE_FIELD_CSR
+#undef AMLS_STORAGE_FIELD_COMPRESSED
                                        >>::type;
 };
 

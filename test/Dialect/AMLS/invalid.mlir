@@ -1309,3 +1309,43 @@ func.func @string_compare_number(%s: !amls.string, %x: f64) -> i1 {
   %b = "amls.string_compare"(%s, %x) {predicate = 0 : i32} : (!amls.string, f64) -> i1
   return %b : i1
 }
+
+// -----
+
+func.func @compress_csr(%X: !amls.matrix<4x4xf64, format = csr>) {
+  // expected-error @+1 {{'amls.compress' op compresses a dense matrix, not one of format csr}}
+  %C = amls.compress %X : !amls.matrix<4x4xf64, format = csr> -> !amls.matrix<4x4xf64, format = compressed>
+  return
+}
+
+// -----
+
+func.func @compress_to_dense(%X: !amls.matrix<4x4xf64>) {
+  // expected-error @+1 {{'amls.compress' op result must have format = compressed, found '!amls.matrix<4x4xf64>'}}
+  %C = amls.compress %X : !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @compress_resized(%X: !amls.matrix<4x4xf64>) {
+  // expected-error @+1 {{'amls.compress' op result must have the input's sizes and element type}}
+  %C = amls.compress %X : !amls.matrix<4x4xf64> -> !amls.matrix<4x5xf64, format = compressed>
+  return
+}
+
+// -----
+
+func.func @compress_i64(%X: !amls.matrix<4x4xi64>) {
+  // expected-error @+1 {{'amls.compress' op compresses f64 cells, not 'i64'}}
+  %C = amls.compress %X : !amls.matrix<4x4xi64> -> !amls.matrix<4x4xi64, format = compressed>
+  return
+}
+
+// -----
+
+func.func @release_dense(%X: !amls.matrix<4x4xf64>) {
+  // expected-error @+1 {{'amls.release' op releases a compressed matrix, not '!amls.matrix<4x4xf64>'}}
+  amls.release %X : !amls.matrix<4x4xf64>
+  return
+}

@@ -100,6 +100,12 @@ void populateAMLSCSRLoweringPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      const LoweringSchedule &schedule);
 
+/// amls.compress and amls.release, and the products on a compressed matrix
+/// (runtime calls on its handle).
+void populateAMLSCompressedLoweringPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            const LoweringSchedule &schedule);
+
 /// All of the above.
 void populateAMLSToLinalgConversionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns,

@@ -1,0 +1,197 @@
+//===- CompressedProducts.cpp - Products on compressed matrices -----------===//
+//
+// A compressed matrix converts to one value, the index-typed handle of the
+// runtime's CompressedMatrix (StorageLayouts.def), which amls.compress makes
+// and amls.release frees. Its products are runtime calls
+// (lib/Runtime/Compressed/CInterface.cpp) writing a dense result that
+// tensorFromRuntime hands back as a tensor; t(X) is the same handle, read
+// transposed by the product that consumes it. --amls-select-compression
+// makes no other use of one, and checkMatrixFormats rejects any.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+using namespace mlir::amls::lowering;
+
+namespace {
+
+/// Matches only ops that read a compressed matrix, before the dense and
+/// CSR patterns.
+template <typename OpTy>
+struct CompressedPattern : public OpConversionPattern<OpTy> {
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  CompressedPattern(const TypeConverter &converter, MLIRContext *context,
+                    const LoweringSchedule &)
+      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/3) {}
+
+  virtual LogicalResult lower(OpTy op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!llvm::any_of(op->getOperandTypes(), isCompressedMatrix) &&
+        !llvm::any_of(op->getResultTypes(), isCompressedMatrix))
+      return failure();
+    return lower(op, adaptor, rewriter);
+  }
+
+  RankedTensorType tensorType(Value value) const {
+    return dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(value.getType()));
+  }
+};
+
+/// The handle as the runtime takes it (i64).
+Value runtimeHandle(OpBuilder &b, Location loc, Value handle) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), handle);
+}
+
+/// Rows (dim 0) or columns (dim 1) of the compressed matrix `handle`.
+Value compressedSize(OpBuilder &b, Location loc, Operation *op, Value handle,
+                     int32_t dim) {
+  Value size =
+      callRuntime(b, loc, op, RuntimeFunction::CompressedSize,
+                  {runtimeHandle(b, loc, handle), i32Constant(b, loc, dim)});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
+}
+
+struct LowerCompress : public CompressedPattern<CompressOp> {
+  using CompressedPattern::CompressedPattern;
+  LogicalResult lower(CompressOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value matrix = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
+    Value handle = callRuntime(
+        rewriter, loc, op, RuntimeFunction::CompressedCompress,
+        {matrix, i32Constant(rewriter, loc, op.getExplain() ? 1 : 0)});
+    rewriter.replaceOp(op, arith::IndexCastOp::create(
+                               rewriter, loc, rewriter.getIndexType(), handle)
+                               .getResult());
+    return success();
+  }
+};
+
+struct LowerRelease : public CompressedPattern<ReleaseOp> {
+  using CompressedPattern::CompressedPattern;
+  LogicalResult lower(ReleaseOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    callRuntime(rewriter, loc, op, RuntimeFunction::CompressedRelease,
+                {runtimeHandle(rewriter, loc, adaptor.getMatrix())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// t(X) of a compressed X is X's handle: the product reads it transposed.
+struct LowerCompressedTranspose : public CompressedPattern<TransposeOp> {
+  using CompressedPattern::CompressedPattern;
+  LogicalResult lower(TransposeOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+struct LowerCompressedMatmul : public CompressedPattern<MatmulOp> {
+  using CompressedPattern::CompressedPattern;
+  LogicalResult lower(MatmulOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (!isCompressedMatrix(op.getLhs().getType()) ||
+        isCompressedMatrix(op.getRhs().getType()))
+      return rewriter.notifyMatchFailure(op, "compressed only on the left");
+    Location loc = op.getLoc();
+    auto transpose = op.getLhs().getDefiningOp<TransposeOp>();
+    bool transposed =
+        transpose && isCompressedMatrix(transpose.getInput().getType());
+    Value handle = adaptor.getLhs();
+    Value rows = compressedSize(rewriter, loc, op, handle, transposed ? 1 : 0);
+    Value inner = compressedSize(rewriter, loc, op, handle, transposed ? 0 : 1);
+    Value rhs = adaptor.getRhs();
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, rhs, 0), inner, op,
+               "the right operand's rows differ from the left's columns");
+    Value cols = dimOf(rewriter, loc, rhs, 1);
+    Value rhsMatrix = asRuntimeMatrix(rewriter, loc, rhs);
+    Value runtime = runtimeHandle(rewriter, loc, handle);
+    Value result = tensorFromRuntime(
+        rewriter, loc, tensorType(op.getResult()), rows, cols, [&](Value out) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::CompressedMultiply,
+                      {runtime, rhsMatrix, out,
+                       i32Constant(rewriter, loc, transposed ? 1 : 0)});
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, result,
+                                  tensorType(op.getResult())));
+    return success();
+  }
+};
+
+struct LowerCompressedMMChain : public CompressedPattern<MMChainOp> {
+  using CompressedPattern::CompressedPattern;
+  LogicalResult lower(MMChainOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value handle = adaptor.getInput();
+    Value rows = compressedSize(rewriter, loc, op, handle, 0);
+    Value cols = compressedSize(rewriter, loc, op, handle, 1);
+    Value v = adaptor.getVector();
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, v, 0), cols, op,
+               "the vector's length differs from the matrix's columns");
+    if (Value w = adaptor.getWeights())
+      checkEqual(rewriter, loc, dimOf(rewriter, loc, w, 0), rows, op,
+                 "the weights' length differs from the matrix's rows");
+    Value vector = asRuntimeMatrix(rewriter, loc, v);
+    Value weights = adaptor.getWeights()
+                        ? asRuntimeMatrix(rewriter, loc, adaptor.getWeights())
+                        : vector;
+    Value runtime = runtimeHandle(rewriter, loc, handle);
+    Value one = indexConstant(rewriter, loc, 1);
+    Value result = tensorFromRuntime(
+        rewriter, loc, tensorType(op.getResult()), cols, one, [&](Value out) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::CompressedMMChain,
+                      {runtime, vector, weights, out,
+                       i32Constant(rewriter, loc,
+                                   adaptor.getWeights() ? 1 : 0)});
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, result,
+                                  tensorType(op.getResult())));
+    return success();
+  }
+};
+
+struct LowerCompressedTsmm : public CompressedPattern<TsmmOp> {
+  using CompressedPattern::CompressedPattern;
+  LogicalResult lower(TsmmOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const override {
+    if (op.getSide() != TsmmSide::Left)
+      return rewriter.notifyMatchFailure(op, "t(X) %*% X only");
+    Location loc = op.getLoc();
+    Value handle = adaptor.getInput();
+    Value cols = compressedSize(rewriter, loc, op, handle, 1);
+    Value runtime = runtimeHandle(rewriter, loc, handle);
+    Value result = tensorFromRuntime(
+        rewriter, loc, tensorType(op.getResult()), cols, cols, [&](Value out) {
+          callRuntime(rewriter, loc, op, RuntimeFunction::CompressedTsmm,
+                      {runtime, out});
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, result,
+                                  tensorType(op.getResult())));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::amls::populateAMLSCompressedLoweringPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const LoweringSchedule &schedule) {
+  addPatterns<LowerCompress, LowerRelease, LowerCompressedTranspose,
+              LowerCompressedMatmul, LowerCompressedMMChain,
+              LowerCompressedTsmm>(patterns, converter, schedule);
+}

@@ -1,0 +1,151 @@
+//===- CInterface.cpp - The compressed kernels compiled code calls --------===//
+//
+// amls.compress lowers to amls_rt_compressed_compress, which plans and
+// builds a CompressedMatrix and hands compiled code its address as a
+// number; the products on it take that number back, and amls.release frees
+// it. Operands arrive as memref descriptors, possibly strided: the kernels
+// take row-major rows, so a strided operand is copied first (a vector or a
+// narrow matrix: cheap next to the product).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/Compressed.h"
+#include "AMLS/Runtime/Runtime.h"
+
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+using namespace amls::runtime;
+using namespace amls::runtime::compressed;
+
+namespace {
+
+const CompressedMatrix &fromHandle(int64_t handle) {
+  return **reinterpret_cast<std::shared_ptr<const CompressedMatrix> *>(handle);
+}
+
+/// The cells of `m` row-major: its own memory when rows are contiguous,
+/// else a copy in `copy`. Sets the leading dimension.
+const double *rowMajor(const AmlsMatrixF64 *m, memory::Vector<double> &copy,
+                       int64_t &ld) {
+  const double *base = m->aligned + m->offset;
+  int64_t rows = m->sizes[0], cols = m->sizes[1];
+  // One column: only the row stride matters.
+  if (m->strides[1] == 1 || cols == 1) {
+    ld = m->strides[0];
+    return base;
+  }
+  copy.resize(uint64_t(rows) * cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      copy[r * cols + c] = base[r * m->strides[0] + c * m->strides[1]];
+  ld = cols;
+  return copy.data();
+}
+
+/// Runs `kernel(out, ldOut)` into `out`, through a row-major buffer when
+/// `out` is strided.
+template <typename Kernel> void intoRowMajor(AmlsMatrixF64 *out, Kernel kernel) {
+  double *base = out->aligned + out->offset;
+  int64_t rows = out->sizes[0], cols = out->sizes[1];
+  if (out->strides[1] == 1 || cols == 1) {
+    kernel(base, out->strides[0]);
+    return;
+  }
+  memory::Vector<double> buffer(uint64_t(rows) * cols);
+  kernel(buffer.data(), cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      base[r * out->strides[0] + c * out->strides[1]] = buffer[r * cols + c];
+}
+
+} // namespace
+
+extern "C" int64_t _mlir_ciface_amls_rt_compressed_compress(AmlsMatrixF64 *x,
+                                                            int32_t explain) {
+  memory::Vector<double> copy;
+  int64_t ld = 0;
+  const double *cells = rowMajor(x, copy, ld);
+  Source source = Source::dense(x->sizes[0], x->sizes[1], cells, ld);
+  CompressionPlan plan = planCompression(source);
+  if (explain)
+    std::fprintf(stderr, "amls.compress %lld x %lld: %s",
+                 (long long)source.rows, (long long)source.cols,
+                 plan.describe().c_str());
+  if (!plan.compress) {
+    // Not worth it: every column in one uncompressed group, which the
+    // kernels multiply with BLAS.
+    std::vector<int32_t> all(source.cols);
+    std::iota(all.begin(), all.end(), 0);
+    plan.groups = {{std::move(all), Encoding::Uncompressed, 0,
+                    source.getSizeInBytes()}};
+  }
+  auto *handle = new std::shared_ptr<const CompressedMatrix>(
+      compress(source, plan));
+  if (explain && plan.compress) {
+    uint64_t bytes = (*handle)->getSizeInBytes();
+    std::fprintf(stderr,
+                 "amls.compress %lld x %lld: compressed to %llu bytes "
+                 "(%.2fx)\n",
+                 (long long)source.rows, (long long)source.cols,
+                 (unsigned long long)bytes,
+                 bytes ? double(source.getSizeInBytes()) / double(bytes) : 0.0);
+  }
+  return reinterpret_cast<int64_t>(handle);
+}
+
+extern "C" void amls_rt_compressed_release(int64_t handle) {
+  delete reinterpret_cast<std::shared_ptr<const CompressedMatrix> *>(handle);
+}
+
+extern "C" int64_t amls_rt_compressed_size(int64_t handle, int32_t dim) {
+  const CompressedMatrix &x = fromHandle(handle);
+  return dim == 0 ? x.getRows() : x.getCols();
+}
+
+extern "C" void _mlir_ciface_amls_rt_compressed_multiply(int64_t handle,
+                                                         AmlsMatrixF64 *w,
+                                                         AmlsMatrixF64 *out,
+                                                         int32_t transposed) {
+  const CompressedMatrix &x = fromHandle(handle);
+  memory::Vector<double> copy;
+  int64_t ldw = 0;
+  const double *rhs = rowMajor(w, copy, ldw);
+  int64_t k = w->sizes[1];
+  intoRowMajor(out, [&](double *result, int64_t ldOut) {
+    if (transposed)
+      x.multiplyLeftTransposed(rhs, ldw, k, result, ldOut);
+    else
+      x.multiplyRight(rhs, ldw, k, result, ldOut);
+  });
+}
+
+extern "C" void _mlir_ciface_amls_rt_compressed_mmchain(int64_t handle,
+                                                        AmlsMatrixF64 *v,
+                                                        AmlsMatrixF64 *w,
+                                                        AmlsMatrixF64 *out,
+                                                        int32_t useWeights) {
+  const CompressedMatrix &x = fromHandle(handle);
+  memory::Vector<double> copy;
+  int64_t ldv = 0;
+  const double *vector = rowMajor(v, copy, ldv);
+  memory::Vector<double> xv(x.getRows());
+  x.multiplyRight(vector, ldv, 1, xv.data(), 1);
+  if (useWeights) {
+    const double *weights = w->aligned + w->offset;
+    for (int64_t r = 0; r < x.getRows(); ++r)
+      xv[r] *= weights[r * w->strides[0]];
+  }
+  intoRowMajor(out, [&](double *result, int64_t ldOut) {
+    x.multiplyLeftTransposed(xv.data(), 1, 1, result, ldOut);
+  });
+}
+
+extern "C" void _mlir_ciface_amls_rt_compressed_tsmm(int64_t handle,
+                                                     AmlsMatrixF64 *out) {
+  const CompressedMatrix &x = fromHandle(handle);
+  intoRowMajor(out, [&](double *result, int64_t ldOut) {
+    x.multiplyTransposedSelf(result, ldOut);
+  });
+}
