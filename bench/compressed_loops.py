@@ -63,12 +63,12 @@ def run(amls_run, script, args, extra, threads):
     if out.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{out.stdout}\n{out.stderr}")
     text = out.stdout + out.stderr
-    match = re.search(r"execute\D*([0-9.]+)\s*s", text)
+    match = re.search(r"timing \(ms\):.*execute ([0-9.]+)", text)
     peak = re.search(r"peak-kib (\d+)", text)
     if not match or not peak:
         sys.exit(f"no execute time in the output of {' '.join(command)}:\n"
                  f"{text}")
-    return float(match.group(1)), int(peak.group(1)) / 1024.0, text
+    return float(match.group(1)) / 1000.0, int(peak.group(1)) / 1024.0, text
 
 
 def main():

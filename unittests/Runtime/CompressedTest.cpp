@@ -131,6 +131,24 @@ void checkKernels(const CompressedMatrix &x, const Dense &d) {
     expectNear(left, expectedLeft, k == 1 ? "t(X) %*% v" : "t(X) %*% W");
   }
 
+  // t(X) %*% (w * (X %*% v)), with and without w.
+  std::vector<double> v = randomVector(m, 31), weights = randomVector(n, 37);
+  for (bool weighted : {false, true}) {
+    std::vector<double> xv(n, 0.0), expectedChain(m, 0.0), chain(m, 5.0);
+    for (int64_t r = 0; r < n; ++r) {
+      for (int64_t c = 0; c < m; ++c)
+        xv[r] += d.at(r, c) * v[c];
+      if (weighted)
+        xv[r] *= weights[r];
+    }
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < m; ++c)
+        expectedChain[c] += d.at(r, c) * xv[r];
+    x.multiplyChain(v.data(), 1, weighted ? weights.data() : nullptr, 1,
+                    chain.data());
+    expectNear(chain, expectedChain, weighted ? "mmchain with w" : "mmchain");
+  }
+
   std::vector<double> gram(m * m, 0.0), expectedGram(m * m, 0.0);
   for (int64_t r = 0; r < n; ++r)
     for (int64_t i = 0; i < m; ++i)

@@ -130,16 +130,17 @@ extern "C" void _mlir_ciface_amls_rt_compressed_mmchain(int64_t handle,
   memory::Vector<double> copy;
   int64_t ldv = 0;
   const double *vector = rowMajor(v, copy, ldv);
-  memory::Vector<double> xv(x.getRows());
-  x.multiplyRight(vector, ldv, 1, xv.data(), 1);
-  if (useWeights) {
-    const double *weights = w->aligned + w->offset;
-    for (int64_t r = 0; r < x.getRows(); ++r)
-      xv[r] *= weights[r * w->strides[0]];
+  const double *weights = useWeights ? w->aligned + w->offset : nullptr;
+  int64_t ldw = useWeights ? w->strides[0] : 0;
+  double *base = out->aligned + out->offset;
+  if (out->strides[0] == 1) {
+    x.multiplyChain(vector, ldv, weights, ldw, base);
+    return;
   }
-  intoRowMajor(out, [&](double *result, int64_t ldOut) {
-    x.multiplyLeftTransposed(xv.data(), 1, 1, result, ldOut);
-  });
+  memory::Vector<double> result(x.getCols());
+  x.multiplyChain(vector, ldv, weights, ldw, result.data());
+  for (int64_t c = 0; c < x.getCols(); ++c)
+    base[c * out->strides[0]] = result[c];
 }
 
 extern "C" void _mlir_ciface_amls_rt_compressed_tsmm(int64_t handle,

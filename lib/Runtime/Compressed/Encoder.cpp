@@ -81,6 +81,18 @@ public:
       failed = true;
       return 0;
     }
+    // One column: the tuple is the value, numbered alike (both from 1 in
+    // order of appearance), so no transition to look up.
+    if (columns.size() == 1) {
+      if (valueCode == states.size()) {
+        if (states.size() >= uint64_t(kMaxDistinct)) {
+          failed = true;
+          return 0;
+        }
+        states.push_back({0, 0, valueCode});
+      }
+      return valueCode;
+    }
     uint64_t key = (uint64_t(state) << 32) | (uint64_t(position) << 20) |
                    valueCode;
     uint32_t next = transitions.encode(key);

@@ -142,6 +142,52 @@ void CompressedMatrix::multiplyLeftTransposed(const double *w, int64_t ldw,
                           out, ldOut);
 }
 
+// Each block's X %*% v stays in cache for its t(X) %*% (.), so a group's
+// codes are read once per block instead of once per product.
+void CompressedMatrix::multiplyChain(const double *v, int64_t ldv,
+                                     const double *w, int64_t ldw,
+                                     double *out) const {
+  std::vector<std::vector<double>> prepared(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    prepared[g].resize(groups[g]->getPreparedSize(1));
+    groups[g]->prepareRight(v, ldv, 1, prepared[g].data());
+  }
+  int64_t block = blockRows(1);
+  int64_t threads = threadsFor(rows, 4 * block);
+  std::vector<std::vector<std::vector<double>>> aggregates(threads);
+  std::vector<double> columnSums(threads, 0.0);
+  // X %*% v, each thread writing its rows (addLeft reads by absolute row).
+  memory::Vector<double> xv(rows);
+  forRowRanges(rows, threads, [&](int64_t t, int64_t r0, int64_t r1) {
+    std::vector<std::vector<double>> &mine = aggregates[t];
+    mine.resize(groups.size());
+    for (size_t g = 0; g < groups.size(); ++g)
+      mine[g].assign(groups[g]->getAggregateSize(1), 0.0);
+    for (int64_t b0 = r0; b0 < r1; b0 += block) {
+      int64_t b1 = std::min(b0 + block, r1);
+      std::fill(xv.begin() + b0, xv.begin() + b1, 0.0);
+      for (size_t g = 0; g < groups.size(); ++g)
+        groups[g]->addRight(prepared[g].data(), 1, b0, b1, xv.data() + b0, 1);
+      if (w)
+        for (int64_t r = b0; r < b1; ++r)
+          xv[r] *= w[r * ldw];
+      for (size_t g = 0; g < groups.size(); ++g)
+        groups[g]->addLeft(xv.data(), 1, 1, b0, b1, mine[g].data());
+      for (int64_t r = b0; r < b1; ++r)
+        columnSums[t] += xv[r];
+    }
+  });
+  for (int64_t t = 1; t < threads; ++t) {
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (size_t i = 0; i < aggregates[0][g].size(); ++i)
+        aggregates[0][g][i] += aggregates[t][g][i];
+    columnSums[0] += columnSums[t];
+  }
+  std::fill_n(out, cols, 0.0);
+  for (size_t g = 0; g < groups.size(); ++g)
+    groups[g]->finishLeft(aggregates[0][g].data(), 1, &columnSums[0], out, 1);
+}
+
 // The cross terms of two groups need their joint codes, so this kernel
 // decompresses one cache-sized block of rows at a time (never the whole
 // matrix) and accumulates t(block) %*% block.
