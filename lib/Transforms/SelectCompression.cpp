@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::amls {
@@ -115,6 +116,8 @@ void SelectCompression::runOnOperation() {
   llvm::MapVector<std::pair<Value, Operation *>, SmallVector<CompressibleUse>>
       uses;
   getOperation()->walk([&](Operation *op) { collect(op, uses); });
+  // The dense transposes whose products now read the compressed matrix.
+  llvm::SetVector<Operation *> redirected;
   for (auto &[key, list] : uses) {
     auto [matrix, loop] = key;
     auto type = cast<MatrixType>(matrix.getType());
@@ -142,22 +145,17 @@ void SelectCompression::runOnOperation() {
                                          transposeType, compress.getResult());
       }
       use.operand->set(transposed);
+      redirected.insert(use.transpose);
     }
     ++numCompressed;
-    if (explain) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << "amls-select-compression: " << matrix.getLoc() << ": compress "
-         << type << " for " << list.size() << " product(s) in the loop at "
-         << loop->getLoc() << "\n";
-      llvm::errs() << text;
-    }
+    if (explain)
+      llvm::errs() << "amls-select-compression: " << matrix.getLoc()
+                   << ": compress " << type << " for " << list.size()
+                   << " product(s) in the loop at " << loop->getLoc() << "\n";
   }
-  // Transposes of dense matrices that no product reads any more.
-  getOperation()->walk([](TransposeOp transpose) {
+  for (Operation *transpose : redirected)
     if (transpose->use_empty())
       transpose->erase();
-  });
 }
 
 } // namespace

@@ -46,6 +46,17 @@ struct CompressedPattern : public OpConversionPattern<OpTy> {
     return dyn_cast_or_null<RankedTensorType>(
         this->getTypeConverter()->convertType(value.getType()));
   }
+
+  /// Replaces `op`'s result by the rows x cols matrix that `call` (given
+  /// the output buffer) writes through the runtime.
+  void replaceWithRuntimeResult(ConversionPatternRewriter &rewriter, OpTy op,
+                                Value rows, Value cols,
+                                function_ref<void(Value out)> call) const {
+    RankedTensorType type = tensorType(op.getResult());
+    Value result =
+        tensorFromRuntime(rewriter, op.getLoc(), type, rows, cols, call);
+    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), result, type));
+  }
 };
 
 /// The handle as the runtime takes it (i64).
@@ -120,14 +131,11 @@ struct LowerCompressedMatmul : public CompressedPattern<MatmulOp> {
     Value cols = dimOf(rewriter, loc, rhs, 1);
     Value rhsMatrix = asRuntimeMatrix(rewriter, loc, rhs);
     Value runtime = runtimeHandle(rewriter, loc, handle);
-    Value result = tensorFromRuntime(
-        rewriter, loc, tensorType(op.getResult()), rows, cols, [&](Value out) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CompressedMultiply,
-                      {runtime, rhsMatrix, out,
-                       i32Constant(rewriter, loc, transposed ? 1 : 0)});
-        });
-    rewriter.replaceOp(op, castTo(rewriter, loc, result,
-                                  tensorType(op.getResult())));
+    replaceWithRuntimeResult(rewriter, op, rows, cols, [&](Value out) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::CompressedMultiply,
+                  {runtime, rhsMatrix, out,
+                   i32Constant(rewriter, loc, transposed ? 1 : 0)});
+    });
     return success();
   }
 };
@@ -152,15 +160,11 @@ struct LowerCompressedMMChain : public CompressedPattern<MMChainOp> {
                         : vector;
     Value runtime = runtimeHandle(rewriter, loc, handle);
     Value one = indexConstant(rewriter, loc, 1);
-    Value result = tensorFromRuntime(
-        rewriter, loc, tensorType(op.getResult()), cols, one, [&](Value out) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CompressedMMChain,
-                      {runtime, vector, weights, out,
-                       i32Constant(rewriter, loc,
-                                   adaptor.getWeights() ? 1 : 0)});
-        });
-    rewriter.replaceOp(op, castTo(rewriter, loc, result,
-                                  tensorType(op.getResult())));
+    replaceWithRuntimeResult(rewriter, op, cols, one, [&](Value out) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::CompressedMMChain,
+                  {runtime, vector, weights, out,
+                   i32Constant(rewriter, loc, adaptor.getWeights() ? 1 : 0)});
+    });
     return success();
   }
 };
@@ -175,13 +179,10 @@ struct LowerCompressedTsmm : public CompressedPattern<TsmmOp> {
     Value handle = adaptor.getInput();
     Value cols = compressedSize(rewriter, loc, op, handle, 1);
     Value runtime = runtimeHandle(rewriter, loc, handle);
-    Value result = tensorFromRuntime(
-        rewriter, loc, tensorType(op.getResult()), cols, cols, [&](Value out) {
-          callRuntime(rewriter, loc, op, RuntimeFunction::CompressedTsmm,
-                      {runtime, out});
-        });
-    rewriter.replaceOp(op, castTo(rewriter, loc, result,
-                                  tensorType(op.getResult())));
+    replaceWithRuntimeResult(rewriter, op, cols, cols, [&](Value out) {
+      callRuntime(rewriter, loc, op, RuntimeFunction::CompressedTsmm,
+                  {runtime, out});
+    });
     return success();
   }
 };
