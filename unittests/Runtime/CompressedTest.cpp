@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -260,6 +261,39 @@ TEST_P(Compressed, TooManyDistinctTuplesStayUncompressed) {
   EXPECT_EQ(groups[0].encoding, Encoding::Uncompressed);
   EXPECT_EQ(groups[1].encoding, Encoding::DDC);
   EXPECT_EQ(groups[1].distinct, 3);
+  checkKernels(*x, d);
+}
+
+TEST_P(Compressed, CoCodedKeysGrowAndOverflow) {
+  // Planned groups whose columns keep bringing new values: the packed
+  // column codes widen (the tuples re-entered under the new layout) past
+  // the direct table's 16 bits, and a 20-column group needs more than 64
+  // bits, which the encoder hands to the row walk. Both must come out as
+  // the tuples the rows hold.
+  Dense d{30000, 23, std::vector<double>(30000 * 23)};
+  for (int64_t r = 0; r < d.rows; ++r) {
+    // Two values in the first 10,000 rows, 300 after.
+    double v = r < 10000 ? double(1 + r % 2) : double(1 + (r * 7) % 300);
+    d.at(r, 0) = v;
+    d.at(r, 1) = 2.0 * v;
+    d.at(r, 2) = r % 7 == 0 ? 0.0 : v + 1.0;
+    for (int64_t c = 3; c < 23; ++c)
+      d.at(r, c) = double(1 + (r + c) % 50);
+  }
+  std::vector<int32_t> wide(20);
+  std::iota(wide.begin(), wide.end(), 3);
+  CompressionPlan plan;
+  plan.groups = {{{0, 1, 2}, Encoding::DDC, 10, 0},
+                 {wide, Encoding::DDC, 50, 0}};
+  std::shared_ptr<const CompressedMatrix> x = compress(d.source(), plan);
+  std::vector<GroupPlan> groups = x->describeGroups();
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].encoding, Encoding::DDC);
+  // 300 values, each with and without column 2, and the zero tuple.
+  EXPECT_EQ(groups[0].distinct, 601);
+  EXPECT_EQ(groups[1].encoding, Encoding::DDC);
+  // Row r's tuple is fixed by (r + 3) % 50: 50 tuples and the zero tuple.
+  EXPECT_EQ(groups[1].distinct, 51);
   checkKernels(*x, d);
 }
 

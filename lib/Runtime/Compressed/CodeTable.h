@@ -45,6 +45,16 @@ public:
   /// Keys encoded so far.
   uint64_t getSize() const { return size; }
 
+  /// The keys in the order of their codes (the first one's code first).
+  std::vector<uint64_t> getKeysByCode() const {
+    std::vector<uint64_t> keys(size);
+    uint32_t first = next - static_cast<uint32_t>(size);
+    for (const Entry &entry : entries)
+      if (entry.used)
+        keys[entry.code - first] = entry.key;
+    return keys;
+  }
+
   static uint64_t bitsOf(double value) {
     uint64_t bits;
     std::memcpy(&bits, &value, sizeof(bits));

@@ -23,9 +23,12 @@
 #include "CodeTable.h"
 #include "ColumnGroups.h"
 
+#include "../Kernels/Threads.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <random>
 
 using namespace amls::runtime;
@@ -218,7 +221,8 @@ struct Candidate {
 std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
                                 const Sample &sample,
                                 const CompressionSettings &settings) {
-  Merger merger;
+  // One per thread.
+  std::vector<Merger> mergers(1);
   auto dictionaryBytes = [](const GroupPlan &g) {
     return getDictionarySize(g.encoding,
                              static_cast<int64_t>(g.columns.size()),
@@ -235,20 +239,22 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
     bool allPairs =
         static_cast<int64_t>(order.size()) <= settings.allPairsLimit;
     std::vector<Candidate> candidates;
-    auto consider = [&](size_t a, size_t b) {
+    // Whether merging a and b is a candidate, and its gain.
+    auto consider = [&](Merger &merger, size_t a,
+                        size_t b) -> std::optional<Candidate> {
       // Disjoint only counts where the sample would show, were the groups
       // independent, at least three shared rows (none: p < 5%).
       if (exclusiveOnly &&
           double(groups[a].rows.size()) * double(groups[b].rows.size()) <
               3.0 * double(sample.rows.size()))
-        return;
+        return std::nullopt;
       bool exclusive;
       GroupSample merged =
           merger.merge(groups[a], groups[b], sample, exclusive, exclusiveOnly);
       if ((exclusiveOnly && !exclusive) ||
           merged.estimate.distinct > kMaxCoCodedDistinct ||
           merged.estimate.encoding == Encoding::Uncompressed)
-        return;
+        return std::nullopt;
       const GroupPlan &x = groups[a].estimate, &y = groups[b].estimate,
                       &z = merged.estimate;
       int64_t gain = int64_t(x.bytes + y.bytes) - int64_t(z.bytes);
@@ -256,12 +262,31 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
       // bytes of slack keep disjoint lists from looking worse merged.
       if (gain > 0 || (rowBytes(z) <= rowBytes(x) + rowBytes(y) + 16 &&
                        dictionaryBytes(z) <= dictionaryLimit))
-        candidates.push_back({a, b, gain, true});
+        return Candidate{a, b, gain, true};
+      return std::nullopt;
+    };
+    // The pairs' merges are independent: evaluated by all threads, the
+    // candidates kept in the pairs' order (the greedy's ties go to the
+    // first), so that the plan does not depend on the thread count.
+    auto considerAll = [&](const std::vector<std::pair<size_t, size_t>> &pairs) {
+      std::vector<std::optional<Candidate>> found(pairs.size());
+      int64_t threads = threadsFor(static_cast<int64_t>(pairs.size()), 4);
+      if (mergers.size() < size_t(threads))
+        mergers.resize(threads);
+      runThreads(threads, [&](int64_t t) {
+        for (size_t p = t; p < pairs.size(); p += threads)
+          found[p] = consider(mergers[t], pairs[p].first, pairs[p].second);
+      });
+      for (const std::optional<Candidate> &candidate : found)
+        if (candidate)
+          candidates.push_back(*candidate);
     };
     size_t window = allPairs ? order.size() : size_t(settings.coCodeWindow);
+    std::vector<std::pair<size_t, size_t>> pairs;
     for (size_t i = 0; i < order.size(); ++i)
       for (size_t j = i + 1; j < std::min(order.size(), i + 1 + window); ++j)
-        consider(order[i], order[j]);
+        pairs.push_back({order[i], order[j]});
+    considerAll(pairs);
     while (true) {
       Candidate *best = nullptr;
       for (Candidate &candidate : candidates)
@@ -271,7 +296,8 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
         break;
       size_t a = best->a, b = best->b;
       bool exclusive;
-      GroupSample merged = merger.merge(groups[a], groups[b], sample, exclusive);
+      GroupSample merged =
+          mergers[0].merge(groups[a], groups[b], sample, exclusive);
       for (Candidate &candidate : candidates)
         if (candidate.a == a || candidate.b == a || candidate.a == b ||
             candidate.b == b)
@@ -290,9 +316,11 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
       at = std::find(order.begin(), order.end(), id) - order.begin();
       size_t lo = at >= window ? at - window : 0;
       size_t hi = std::min(order.size(), at + window + 1);
+      pairs.clear();
       for (size_t i = lo; i < hi; ++i)
         if (order[i] != id)
-          consider(std::min(id, order[i]), std::max(id, order[i]));
+          pairs.push_back({std::min(id, order[i]), std::max(id, order[i])});
+      considerAll(pairs);
     }
   }
   std::vector<GroupSample> result;
