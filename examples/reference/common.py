@@ -1,11 +1,41 @@
 """Helpers shared by the example references (imported next to check.py)."""
 
+import json
+import os
+
 import numpy as np
 
 
 def read_csv(path):
     """A matrix from a CSV file, always two-dimensional."""
     return np.loadtxt(path, delimiter=",", ndmin=2)
+
+
+def write_text_cell(path, X):
+    """X in SystemDS's text-cell format (an "i j v" line per non-zero) with
+    its .mtd file, which gives the sizes and non-zeros: a read of it has a
+    sparsity at compile time, and a sparse one is read straight into CSR."""
+    rows, cols = np.nonzero(X)
+    with open(path, "w") as f:
+        for i, j in zip(rows, cols):
+            f.write(f"{i + 1} {j + 1} {X[i, j]!r}\n")
+    with open(path + ".mtd", "w") as f:
+        json.dump({"data_type": "matrix", "value_type": "double",
+                   "rows": X.shape[0], "cols": X.shape[1],
+                   "nnz": int(len(rows)), "format": "text"}, f)
+
+
+def read_matrix(path):
+    """A matrix from a CSV file, or from a text-cell file with its .mtd."""
+    mtd = path + ".mtd"
+    if not os.path.exists(mtd):
+        return read_csv(path)
+    with open(mtd) as f:
+        meta = json.load(f)
+    X = np.zeros((meta["rows"], meta["cols"]))
+    cells = np.loadtxt(path, ndmin=2)
+    X[cells[:, 0].astype(int) - 1, cells[:, 1].astype(int) - 1] = cells[:, 2]
+    return X
 
 
 def as_bool(value):

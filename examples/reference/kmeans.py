@@ -24,6 +24,9 @@ SIZES = {
     "small": dict(rows=600, cols=4, clusters=5, seed=51, eps=1e-12, maxi=100),
     "large": dict(rows=200000, cols=20, clusters=10, seed=52, eps=0,
                   maxi=1000),
+    # Binned features (values on a 0.5 grid), for --formats=compressed.
+    "categorical": dict(rows=20000, cols=8, clusters=5, seed=53, eps=1e-12,
+                        maxi=100, categorical=True),
 }
 
 _ORACLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -43,6 +46,8 @@ def generate(directory, size="small"):
     rng = np.random.default_rng(spec["seed"])
     centres = rng.uniform(-10.0, 10.0, size=(k, m))
     X = centres[rng.integers(0, k, n)] + rng.standard_normal((n, m))
+    if spec.get("categorical"):
+        X = np.round(X * 2.0) / 2.0
     paths = {name: os.path.join(directory, name + ".csv") for name in ("X", "C", "Y")}
     np.savetxt(paths["X"], X, delimiter=",", fmt="%.17g")
     return {"X": paths["X"], "k": k, "C": paths["C"], "Y": paths["Y"],

@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from common import as_bool, read_csv
+from common import as_bool, read_csv, read_matrix, write_text_cell
 
 SCRIPT = "l2svm.dml"
 # A tight epsilon (1e-12) brings both runs to within ~1e-7 of the optimum, so
@@ -22,6 +22,10 @@ SIZES = {
     # Binned features (a few dozen values per column), for
     # --formats=compressed.
     "categorical": dict(rows=20000, cols=10, seed=13, categorical=True),
+    # Six categorical features one-hot encoded (78 columns, 6 non-zeros a
+    # row): CSR, which --formats=compressed compresses without densifying.
+    "onehot": dict(rows=20000, cols=78, seed=14,
+                   categories=(3, 5, 8, 12, 20, 30)),
 }
 
 
@@ -32,13 +36,21 @@ def generate(directory, size="small"):
     X = rng.standard_normal((n, m)) * rng.uniform(0.5, 2.0, size=m)
     if spec.get("categorical"):
         X = np.round(X * 4.0) / 4.0
+    if spec.get("categories"):
+        X = np.hstack([np.eye(c)[rng.integers(0, c, n)]
+                       for c in spec["categories"]])
     w = rng.standard_normal((m, 1))
     # Noisy linear labels with an offset: not separable, so there are support
     # vectors on both sides and the intercept matters.
     score = X @ w + 0.5 + 0.5 * np.sqrt(m) * rng.standard_normal((n, 1))
     Y = np.where(score > 0, 1.0, -1.0)
     paths = {name: os.path.join(directory, name + ".csv") for name in ("X", "Y", "w")}
-    np.savetxt(paths["X"], X, delimiter=",")
+    if spec.get("categories"):
+        # Text-cell with its .mtd: read straight into CSR.
+        paths["X"] = os.path.join(directory, "X")
+        write_text_cell(paths["X"], X)
+    else:
+        np.savetxt(paths["X"], X, delimiter=",")
     np.savetxt(paths["Y"], Y, delimiter=",")
     return {
         "X": paths["X"],
@@ -102,7 +114,7 @@ def l2svm(X, Y, intercept=False, epsilon=0.001, reg=1.0, maxIterations=100, maxi
 
 
 def reference(args):
-    X = read_csv(args["X"])
+    X = read_matrix(args["X"])
     Y = read_csv(args["Y"])
     reg = float(args.get("reg", 1.0))
     w, Xi, Ys, iters = l2svm(

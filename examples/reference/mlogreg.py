@@ -21,6 +21,10 @@ SIZES = {
     # Enough rows for the label matrix table(seq(1, N), Y) to be stored CSR.
     "medium": dict(rows=2000, cols=10, classes=3, seed=23),
     "large": dict(rows=100000, cols=100, classes=5, seed=22),
+    # Binned features (a few dozen values per column), for
+    # --formats=compressed.
+    "categorical": dict(rows=20000, cols=10, classes=3, seed=24,
+                        categorical=True),
 }
 
 
@@ -29,6 +33,8 @@ def generate(directory, size="small"):
     n, m, k = spec["rows"], spec["cols"], spec["classes"]
     rng = np.random.default_rng(spec["seed"])
     X = rng.standard_normal((n, m)) * rng.uniform(0.5, 3.0, size=m) + rng.uniform(-2.0, 2.0, size=m)
+    if spec.get("categorical"):
+        X = np.round(X * 4.0) / 4.0
     W = rng.standard_normal((m, k)) / np.sqrt(m)
     # Sample the labels from the softmax of a linear model (not separable).
     logits = (X - X.mean(axis=0)) @ W + rng.uniform(-0.5, 0.5, size=k)

@@ -21,11 +21,6 @@ bool mlir::amls::isCSRMatrix(Type type) {
   return matrix && matrix.getFormat() == MatrixFormat::CSR;
 }
 
-bool mlir::amls::isCompressedMatrix(Type type) {
-  auto matrix = dyn_cast<MatrixType>(type);
-  return matrix && matrix.getFormat() == MatrixFormat::Compressed;
-}
-
 bool mlir::amls::mayHaveResultShape(Type operand, Type result) {
   auto type = dyn_cast<MatrixType>(operand);
   auto resultType = dyn_cast<MatrixType>(result);
@@ -88,8 +83,8 @@ struct ConvertKernels
 };
 
 /// Ops that only look at a matrix's sizes, values or file (never build a
-/// matrix): `nrow`, `ncol`, `nnz`, `write`, and `cast`, which keeps the
-/// format.
+/// CSR matrix): `nrow`, `ncol`, `nnz`, `write`, `compress` (which reads the
+/// rows' non-zeros), and `cast`, which keeps the format.
 template <typename OpTy>
 struct ReadOnlyKernels
     : CSRKernelInterface::ExternalModel<ReadOnlyKernels<OpTy>, OpTy> {
@@ -438,6 +433,7 @@ void mlir::amls::registerCSRKernelModels(MLIRContext &context) {
   NColOp::attachInterface<ReadOnlyKernels<NColOp>>(context);
   NnzOp::attachInterface<ReadOnlyKernels<NnzOp>>(context);
   CastOp::attachInterface<ReadOnlyKernels<CastOp>>(context);
+  CompressOp::attachInterface<ReadOnlyKernels<CompressOp>>(context);
   MatmulOp::attachInterface<MatmulKernels>(context);
   TsmmOp::attachInterface<TsmmKernels>(context);
   MMChainOp::attachInterface<MainInputKernels<MMChainOp>>(context);

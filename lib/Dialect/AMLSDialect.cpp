@@ -44,6 +44,7 @@ void AMLSDialect::initialize() {
   addInterfaces<AMLSInlinerInterface>();
   registerRowLocalityModels(*getContext());
   registerCSRKernelModels(*getContext());
+  registerCompressedKernelModels(*getContext());
   registerMNCSketchModels(*getContext());
 }
 

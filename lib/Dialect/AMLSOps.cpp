@@ -125,9 +125,9 @@ static LogicalResult verifyMessageFormat(Operation *op, StringRef format,
 LogicalResult CompressOp::verify() {
   auto input = cast<MatrixType>(getInput().getType());
   auto result = cast<MatrixType>(getResult().getType());
-  if (isCompressedMatrix(input) || isCSRMatrix(input))
-    return emitOpError("compresses a dense matrix, not one of format ")
-           << stringifyMatrixFormat(*input.getFormat());
+  if (isCompressedMatrix(input))
+    return emitOpError("compresses a dense or CSR matrix, not one of format "
+                       "compressed");
   if (!input.getElementType().isF64())
     return emitOpError("compresses f64 cells, not ")
            << input.getElementType();

@@ -4,7 +4,7 @@
 // the planning and encoding cost about one pass over the data, each product
 // on the compressed form then reads a byte per row and column group instead
 // of eight per cell. So the candidates are loop-invariant left operands of
-// the products a loop computes; each gets one amls.compress before the
+// the products a loop computes (and right operands of t(W) %*% X); each gets one amls.compress before the
 // outermost loop that multiplies it and one amls.release after, and only
 // those products read the compressed matrix (docs/compression.md).
 //
@@ -69,8 +69,13 @@ private:
 
 bool SelectCompression::isCandidate(Value value) const {
   auto type = dyn_cast<MatrixType>(value.getType());
-  if (!type || !type.getElementType().isF64() || isCSRMatrix(type) ||
-      isCompressedMatrix(type))
+  // Dense or CSR: the runtime compresses either (CSR row by row, never
+  // densified: a one-hot matrix that only fits sparse still compresses).
+  if (!type || !type.getElementType().isF64() || isCompressedMatrix(type))
+    return false;
+  // A column vector's products are scalings and dot products: nothing to
+  // compress for.
+  if (type.getCols() == 1)
     return false;
   if (ShapedType::isDynamic(type.getRows()) ||
       ShapedType::isDynamic(type.getCols()))
@@ -90,20 +95,24 @@ void SelectCompression::collect(
                                    SmallVector<CompressibleUse>> &uses) const {
   auto add = [&](OpOperand &operand, Value matrix, TransposeOp transpose) {
     if (!isCandidate(matrix))
-      return;
+      return false;
     Operation *loop = outermostLoopOutside(op, matrix);
     if (!loop)
-      return;
+      return false;
     uses[{matrix, loop}].push_back({&operand, transpose});
+    return true;
   };
   if (auto matmul = dyn_cast<MatmulOp>(op)) {
-    if (!isNarrow(matmul.getRhs()))
-      return;
-    OpOperand &lhs = matmul->getOpOperand(0);
-    if (auto transpose = matmul.getLhs().getDefiningOp<TransposeOp>())
-      add(lhs, transpose.getInput(), transpose);
-    else
-      add(lhs, matmul.getLhs(), nullptr);
+    auto transpose = matmul.getLhs().getDefiningOp<TransposeOp>();
+    if (isNarrow(matmul.getRhs())) {
+      OpOperand &lhs = matmul->getOpOperand(0);
+      if (transpose ? add(lhs, transpose.getInput(), transpose)
+                    : add(lhs, matmul.getLhs(), nullptr))
+        return;
+    }
+    // t(W) %*% X (k-means' centroids t(P) %*% X): t(t(X) %*% W).
+    if (transpose && isNarrow(transpose.getInput()))
+      add(matmul->getOpOperand(1), matmul.getRhs(), nullptr);
   } else if (auto chain = dyn_cast<MMChainOp>(op)) {
     add(chain->getOpOperand(0), chain.getInput(), nullptr);
   } else if (auto tsmm = dyn_cast<TsmmOp>(op)) {

@@ -81,3 +81,55 @@ func.func @no_loop(%X: !amls.matrix<100x4xf64>, %v: !amls.matrix<4x1xf64>,
   %q = amls.matmul %X, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
   return %q : !amls.matrix<100x1xf64>
 }
+
+// -----
+
+// k-means: X %*% t(C) reads X on the left, the centroids' t(P) %*% X on the
+// right (t(t(X) %*% P)); one compress serves both. A column vector is never
+// compressed (its products are scalings and dot products).
+// CHECK-LABEL: func @kmeans_like
+// CHECK: %[[C:.*]] = amls.compress %{{.*}} : !amls.matrix<100x4xf64> -> !amls.matrix<100x4xf64, format = compressed>
+// CHECK: scf.for
+// CHECK: amls.matmul %[[C]], %{{.*}} : !amls.matrix<100x4xf64, format = compressed>, !amls.matrix<4x3xf64> -> !amls.matrix<100x3xf64>
+// CHECK: %[[TP:.*]] = amls.transpose %{{.*}} : !amls.matrix<100x3xf64> -> !amls.matrix<3x100xf64>
+// CHECK: amls.matmul %[[TP]], %[[C]] : !amls.matrix<3x100xf64>, !amls.matrix<100x4xf64, format = compressed> -> !amls.matrix<3x4xf64>
+// CHECK: amls.release %[[C]]
+// CHECK-NOT: amls.compress
+// CHECK: return
+// EXPLAIN: amls-select-compression: {{.*}}: compress !amls.matrix<100x4xf64> for 2 product(s) in the loop at
+func.func @kmeans_like(%X: !amls.matrix<100x4xf64>, %C0: !amls.matrix<4x3xf64>,
+                       %y: !amls.matrix<100x1xf64>, %w: !amls.matrix<1x2xf64>,
+                       %n: index) -> !amls.matrix<4x3xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%C = %C0) -> (!amls.matrix<4x3xf64>) {
+    %D = amls.matmul %X, %C : !amls.matrix<100x4xf64>, !amls.matrix<4x3xf64> -> !amls.matrix<100x3xf64>
+    %P = amls.abs %D : !amls.matrix<100x3xf64> -> !amls.matrix<100x3xf64>
+    %tP = amls.transpose %P : !amls.matrix<100x3xf64> -> !amls.matrix<3x100xf64>
+    %S = amls.matmul %tP, %X : !amls.matrix<3x100xf64>, !amls.matrix<100x4xf64> -> !amls.matrix<3x4xf64>
+    %tS = amls.transpose %S : !amls.matrix<3x4xf64> -> !amls.matrix<4x3xf64>
+    %o = amls.matmul %y, %w : !amls.matrix<100x1xf64>, !amls.matrix<1x2xf64> -> !amls.matrix<100x2xf64>
+    amls.print %o : !amls.matrix<100x2xf64>
+    scf.yield %tS : !amls.matrix<4x3xf64>
+  }
+  return %r : !amls.matrix<4x3xf64>
+}
+
+// -----
+
+// A CSR matrix compresses too (the runtime reads its rows' non-zeros).
+// CHECK-LABEL: func @csr_input
+// CHECK: %[[C:.*]] = amls.compress %{{.*}} : !amls.matrix<1000x60xf64, sparsity = 0.1, format = csr> -> !amls.matrix<1000x60xf64, sparsity = 0.1, format = compressed>
+// CHECK: scf.for
+// CHECK: amls.matmul %[[C]], %{{.*}} : !amls.matrix<1000x60xf64, sparsity = 0.1, format = compressed>, !amls.matrix<60x1xf64> -> !amls.matrix<1000x1xf64>
+// CHECK: amls.release %[[C]]
+func.func @csr_input(%X: !amls.matrix<1000x60xf64, sparsity = 0.1, format = csr>,
+                     %v: !amls.matrix<60x1xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %q = amls.matmul %X, %v : !amls.matrix<1000x60xf64, sparsity = 0.1, format = csr>, !amls.matrix<60x1xf64> -> !amls.matrix<1000x1xf64>
+    amls.print %q : !amls.matrix<1000x1xf64>
+  }
+  return
+}

@@ -198,6 +198,15 @@ bool touchesCSRMatrix(Operation *op);
 /// (called by the dialect's initialization).
 void registerCSRKernelModels(MLIRContext &context);
 
+/// Whether `op` has a kernel for its compressed operands and results: true
+/// when none is compressed, otherwise the op's `CompressedKernelInterface`;
+/// an op without it has none.
+bool hasCompressedKernel(Operation *op);
+
+/// Attaches the external models of `CompressedKernelInterface` to the AMLS
+/// ops (called by the dialect's initialization).
+void registerCompressedKernelModels(MLIRContext &context);
+
 /// Attaches the external models of `MNCSketchInterface` to the AMLS ops
 /// (called by the dialect's initialization).
 void registerMNCSketchModels(MLIRContext &context);

@@ -136,6 +136,30 @@ def AMLS_CSRKernelInterface : OpInterface<"CSRKernelInterface"> {
   ];
 }
 
+def AMLS_CompressedKernelInterface : OpInterface<"CompressedKernelInterface"> {
+  let cppNamespace = "::mlir::amls";
+  let description = [{
+    Whether an operation has a kernel for the compressed matrices among its
+    operands and results (docs/compression.md): the ops that make and free
+    the handle (`amls.compress`, `amls.release`), the transpose the
+    products read it through, and the products the compressed kernels
+    compute. This is the one definition of what the compressed lowering
+    covers: `--convert-amls-to-linalg` rejects, with an error naming the
+    op, any other op on a compressed matrix. Callers go through
+    `mlir::amls::hasCompressedKernel(op)`, which answers ops without a
+    compressed operand or result and ops without the interface (no
+    kernel). The models are external models in
+    `lib/Dialect/AMLSCompressedKernels.cpp`.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Whether the op has a kernel for the formats its operands and
+        results have (at least one of them compressed).
+      }],
+      "bool", "hasCompressedKernel", (ins)>
+  ];
+}
+
 def AMLS_MNCSketchInterface : OpInterface<"MNCSketchInterface"> {
   let cppNamespace = "::mlir::amls";
   let description = [{

@@ -103,8 +103,8 @@ def AMLS_ConvertOp : AMLS_InferOp<"convert", [Pure]> {
 def AMLS_CompressOp : AMLS_Op<"compress"> {
   let summary = "compress a matrix into column groups (CLA)";
   let description = [{
-    Plans and builds the compressed form of a dense f64 matrix at run time
-    (docs/compression.md): column groups in DDC, OLE, RLE or uncompressed
+    Plans and builds the compressed form of a dense or CSR f64 matrix at run
+    time (docs/compression.md): column groups in DDC, OLE, RLE or uncompressed
     encodings, co-coded from a sample of rows. Where the plan finds the
     matrix not at least 2x smaller compressed, all its columns form one
     uncompressed group. The result is a handle that `amls.release` frees;

@@ -55,6 +55,14 @@ typedef enum AmlsMatrixFormat {
   AMLS_MATRIX_COMPRESSED = 2
 } AmlsMatrixFormat;
 
+/// Which product amls_rt_compressed_multiply computes of a compressed X and
+/// a dense W.
+typedef enum AmlsCompressedProduct {
+  AMLS_COMPRESSED_X_W = 0,  /* X %*% W */
+  AMLS_COMPRESSED_XT_W = 1, /* t(X) %*% W */
+  AMLS_COMPRESSED_WT_X = 2  /* t(W) %*% X, as t(t(X) %*% W) */
+} AmlsCompressedProduct;
+
 /// Where the pieces of a message go: amls.printf prints on stdout,
 /// amls.stop reports on stderr and ends the run with status 1,
 /// amls.write_scalar writes the text to a file, amls.report prints a

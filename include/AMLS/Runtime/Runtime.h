@@ -111,13 +111,21 @@ void _mlir_ciface_amls_rt_mmchain(AmlsMatrixF64 *x, AmlsMatrixF64 *v,
 /// groups on stderr when `explain`; freed by amls_rt_compressed_release.
 int64_t _mlir_ciface_amls_rt_compressed_compress(AmlsMatrixF64 *x,
                                                  int32_t explain);
+/// The same of a CSR matrix (its arrays as the CSR kernels take them,
+/// SparseKernels.h), read row by row without densifying it.
+int64_t _mlir_ciface_amls_rt_compressed_compress_csr(AmlsVectorI64 *rowptr,
+                                                     AmlsVectorI32 *colidx,
+                                                     AmlsVectorF64 *values,
+                                                     int64_t cols,
+                                                     int32_t explain);
 void amls_rt_compressed_release(int64_t handle);
 /// The rows (dim 0) or columns (dim 1) of a compressed matrix.
 int64_t amls_rt_compressed_size(int64_t handle, int32_t dim);
-/// out = X %*% w, or t(X) %*% w when `transposed`.
+/// out = X %*% w, t(X) %*% w or t(w) %*% X (`product`, an
+/// AmlsCompressedProduct).
 void _mlir_ciface_amls_rt_compressed_multiply(int64_t handle, AmlsMatrixF64 *w,
                                               AmlsMatrixF64 *out,
-                                              int32_t transposed);
+                                              int32_t product);
 /// out = t(X) %*% (w * (X %*% v)) (w only when `useWeights`).
 void _mlir_ciface_amls_rt_compressed_mmchain(int64_t handle, AmlsMatrixF64 *v,
                                              AmlsMatrixF64 *w,

@@ -2,7 +2,7 @@
 //
 // A compressed matrix converts to one value, the index-typed handle of the
 // runtime's CompressedMatrix (StorageLayouts.def), which amls.compress makes
-// and amls.release frees. Its products are runtime calls
+// (of a dense or a CSR matrix) and amls.release frees. Its products are runtime calls
 // (lib/Runtime/Compressed/CInterface.cpp) writing a dense result that
 // tensorFromRuntime hands back as a tensor; t(X) is the same handle, read
 // transposed by the product that consumes it. --amls-select-compression
@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
+#include "CSRLowering.h"
+
+#include "AMLS/Runtime/ABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -77,11 +79,32 @@ struct LowerCompress : public CompressedPattern<CompressOp> {
   using CompressedPattern::CompressedPattern;
   LogicalResult lower(CompressOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
+    if (isCSRMatrix(op.getInput().getType()))
+      return rewriter.notifyMatchFailure(op, "CSR input: LowerCSRCompress");
     Location loc = op.getLoc();
     Value matrix = asRuntimeMatrix(rewriter, loc, adaptor.getInput());
     Value handle = callRuntime(
         rewriter, loc, op, RuntimeFunction::CompressedCompress,
         {matrix, i32Constant(rewriter, loc, op.getExplain() ? 1 : 0)});
+    rewriter.replaceOp(op, arith::IndexCastOp::create(
+                               rewriter, loc, rewriter.getIndexType(), handle)
+                               .getResult());
+    return success();
+  }
+};
+
+/// amls.compress of a CSR matrix: the runtime reads its rows' non-zeros,
+/// never a dense copy.
+struct LowerCSRCompress : public CSRPattern<CompressOp> {
+  using CSRPattern::CSRPattern;
+  LogicalResult lower(CompressOp op, ArrayRef<ValueRange> operands,
+                      ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> args;
+    CSRMatrix::fromRange(operands[0]).appendRuntimeArgs(rewriter, loc, args);
+    args.push_back(i32Constant(rewriter, loc, op.getExplain() ? 1 : 0));
+    Value handle = callRuntime(rewriter, loc, op,
+                               RuntimeFunction::CompressedCompressCSR, args);
     rewriter.replaceOp(op, arith::IndexCastOp::create(
                                rewriter, loc, rewriter.getIndexType(), handle)
                                .getResult());
@@ -115,9 +138,8 @@ struct LowerCompressedMatmul : public CompressedPattern<MatmulOp> {
   using CompressedPattern::CompressedPattern;
   LogicalResult lower(MatmulOp op, OpAdaptor adaptor,
                       ConversionPatternRewriter &rewriter) const override {
-    if (!isCompressedMatrix(op.getLhs().getType()) ||
-        isCompressedMatrix(op.getRhs().getType()))
-      return rewriter.notifyMatchFailure(op, "compressed only on the left");
+    if (isCompressedMatrix(op.getRhs().getType()))
+      return lowerCompressedRight(op, adaptor, rewriter);
     Location loc = op.getLoc();
     auto transpose = op.getLhs().getDefiningOp<TransposeOp>();
     bool transposed =
@@ -129,14 +151,44 @@ struct LowerCompressedMatmul : public CompressedPattern<MatmulOp> {
     checkEqual(rewriter, loc, dimOf(rewriter, loc, rhs, 0), inner, op,
                "the right operand's rows differ from the left's columns");
     Value cols = dimOf(rewriter, loc, rhs, 1);
-    Value rhsMatrix = asRuntimeMatrix(rewriter, loc, rhs);
+    multiply(rewriter, op, handle, rhs, rows, cols,
+             transposed ? AMLS_COMPRESSED_XT_W : AMLS_COMPRESSED_X_W);
+    return success();
+  }
+
+private:
+  /// t(W) %*% X: the runtime computes t(t(X) %*% W) from W, the dense
+  /// transpose's input (the transpose itself is then dead).
+  LogicalResult lowerCompressedRight(MatmulOp op, OpAdaptor adaptor,
+                                     ConversionPatternRewriter &rewriter) const {
+    auto transpose = op.getLhs().getDefiningOp<TransposeOp>();
+    if (!transpose)
+      return rewriter.notifyMatchFailure(op, "compressed right operand of a "
+                                             "product not with a transpose");
+    Location loc = op.getLoc();
+    Value handle = adaptor.getRhs();
+    Value w = rewriter.getRemappedValue(transpose.getInput());
+    if (!w)
+      return rewriter.notifyMatchFailure(op, "W not converted");
+    checkEqual(rewriter, loc, dimOf(rewriter, loc, w, 0),
+               compressedSize(rewriter, loc, op, handle, 0), op,
+               "the left operand's columns differ from the right's rows");
+    multiply(rewriter, op, handle, w, dimOf(rewriter, loc, w, 1),
+             compressedSize(rewriter, loc, op, handle, 1),
+             AMLS_COMPRESSED_WT_X);
+    return success();
+  }
+
+  void multiply(ConversionPatternRewriter &rewriter, MatmulOp op, Value handle,
+                Value w, Value rows, Value cols,
+                AmlsCompressedProduct product) const {
+    Location loc = op.getLoc();
+    Value wMatrix = asRuntimeMatrix(rewriter, loc, w);
     Value runtime = runtimeHandle(rewriter, loc, handle);
     replaceWithRuntimeResult(rewriter, op, rows, cols, [&](Value out) {
       callRuntime(rewriter, loc, op, RuntimeFunction::CompressedMultiply,
-                  {runtime, rhsMatrix, out,
-                   i32Constant(rewriter, loc, transposed ? 1 : 0)});
+                  {runtime, wMatrix, out, i32Constant(rewriter, loc, product)});
     });
-    return success();
   }
 };
 
@@ -192,7 +244,8 @@ struct LowerCompressedTsmm : public CompressedPattern<TsmmOp> {
 void mlir::amls::populateAMLSCompressedLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerCompress, LowerRelease, LowerCompressedTranspose,
+  addPatterns<LowerCompress, LowerCSRCompress, LowerRelease,
+              LowerCompressedTranspose,
               LowerCompressedMatmul, LowerCompressedMMChain,
               LowerCompressedTsmm>(patterns, converter, schedule);
 }

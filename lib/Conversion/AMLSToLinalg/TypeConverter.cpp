@@ -94,40 +94,6 @@ MatrixTypeConverter::MatrixTypeConverter() {
   });
 }
 
-/// Whether `op` either does not touch a compressed matrix or is one of the
-/// ops CompressedProducts.cpp lowers on one (the handle is captured by the
-/// loops around them, never carried).
-static bool hasCompressedKernel(Operation *op) {
-  auto compressed = [](Value value) {
-    return isCompressedMatrix(value.getType());
-  };
-  bool operands = llvm::any_of(op->getOperands(), compressed);
-  bool results = llvm::any_of(op->getResults(), compressed);
-  if (!operands && !results)
-    return true;
-  if (isa<CompressOp>(op))
-    return !operands;
-  if (isa<ReleaseOp>(op))
-    return true;
-  if (auto transpose = dyn_cast<TransposeOp>(op))
-    return operands && results &&
-           llvm::all_of(transpose->getUsers(), [&](Operation *user) {
-             auto matmul = dyn_cast<MatmulOp>(user);
-             return matmul && matmul.getLhs() == transpose.getResult() &&
-                    !compressed(matmul.getRhs());
-           });
-  if (results)
-    return false;
-  if (auto matmul = dyn_cast<MatmulOp>(op))
-    return compressed(matmul.getLhs()) && !compressed(matmul.getRhs());
-  if (auto chain = dyn_cast<MMChainOp>(op))
-    return compressed(chain.getInput()) && !compressed(chain.getVector()) &&
-           (!chain.getWeights() || !compressed(chain.getWeights()));
-  if (auto tsmm = dyn_cast<TsmmOp>(op))
-    return tsmm.getSide() == TsmmSide::Left;
-  return false;
-}
-
 LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
   bool failed = false;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -139,8 +105,8 @@ LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
       op->emitError() << "'" << op->getName()
                       << "' has no kernel for a compressed matrix; only "
                          "amls.compress, amls.release, t(X), X %*% W, "
-                         "t(X) %*% W, amls.mmchain and amls.tsmm left read "
-                         "one (--amls-select-compression)";
+                         "t(X) %*% W, t(W) %*% X, amls.mmchain and "
+                         "amls.tsmm left read one (--amls-select-compression)";
       failed = true;
       return next;
     }

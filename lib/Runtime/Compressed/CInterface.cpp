@@ -12,6 +12,7 @@
 #include "AMLS/Runtime/Compressed.h"
 #include "AMLS/Runtime/Runtime.h"
 
+#include <chrono>
 #include <cstdio>
 #include <numeric>
 #include <vector>
@@ -62,13 +63,14 @@ template <typename Kernel> void intoRowMajor(AmlsMatrixF64 *out, Kernel kernel) 
 
 } // namespace
 
-extern "C" int64_t _mlir_ciface_amls_rt_compressed_compress(AmlsMatrixF64 *x,
-                                                            int32_t explain) {
-  memory::Vector<double> copy;
-  int64_t ld = 0;
-  const double *cells = rowMajor(x, copy, ld);
-  Source source = Source::dense(x->sizes[0], x->sizes[1], cells, ld);
+namespace {
+
+/// Plans and compresses `source`, printing the plan and the result when
+/// `explain`; the handle compiled code keeps.
+int64_t compressToHandle(const Source &source, bool explain) {
+  auto start = std::chrono::steady_clock::now();
   CompressionPlan plan = planCompression(source);
+  auto planned = std::chrono::steady_clock::now();
   if (explain)
     std::fprintf(stderr, "amls.compress %lld x %lld: %s",
                  (long long)source.rows, (long long)source.cols,
@@ -83,16 +85,46 @@ extern "C" int64_t _mlir_ciface_amls_rt_compressed_compress(AmlsMatrixF64 *x,
   }
   auto *handle = new std::shared_ptr<const CompressedMatrix>(
       compress(source, plan));
-  if (explain && plan.compress) {
+  if (explain) {
+    auto seconds = [](auto from, auto to) {
+      return std::chrono::duration<double>(to - from).count();
+    };
+    auto done = std::chrono::steady_clock::now();
     uint64_t bytes = (*handle)->getSizeInBytes();
     std::fprintf(stderr,
-                 "amls.compress %lld x %lld: compressed to %llu bytes "
-                 "(%.2fx)\n",
+                 "amls.compress %lld x %lld: %s %llu bytes (%.2fx) in %.3f s "
+                 "(planning %.3f s, encoding %.3f s)\n",
                  (long long)source.rows, (long long)source.cols,
+                 plan.compress ? "compressed to" : "kept uncompressed,",
                  (unsigned long long)bytes,
-                 bytes ? double(source.getSizeInBytes()) / double(bytes) : 0.0);
+                 bytes ? double(source.getSizeInBytes()) / double(bytes) : 0.0,
+                 seconds(start, done), seconds(start, planned),
+                 seconds(planned, done));
   }
   return reinterpret_cast<int64_t>(handle);
+}
+
+} // namespace
+
+extern "C" int64_t _mlir_ciface_amls_rt_compressed_compress(AmlsMatrixF64 *x,
+                                                            int32_t explain) {
+  memory::Vector<double> copy;
+  int64_t ld = 0;
+  const double *cells = rowMajor(x, copy, ld);
+  return compressToHandle(Source::dense(x->sizes[0], x->sizes[1], cells, ld),
+                          explain != 0);
+}
+
+extern "C" int64_t _mlir_ciface_amls_rt_compressed_compress_csr(
+    AmlsVectorI64 *rowptr, AmlsVectorI32 *colidx, AmlsVectorF64 *values,
+    int64_t cols, int32_t explain) {
+  // The CSR kernels' arrays are contiguous (SparseKernels.h).
+  int64_t rows = rowptr->sizes[0] - 1;
+  return compressToHandle(
+      Source::csr(rows, cols, rowptr->aligned + rowptr->offset,
+                  colidx->aligned + colidx->offset,
+                  values->aligned + values->offset),
+      explain != 0);
 }
 
 extern "C" void amls_rt_compressed_release(int64_t handle) {
@@ -107,14 +139,26 @@ extern "C" int64_t amls_rt_compressed_size(int64_t handle, int32_t dim) {
 extern "C" void _mlir_ciface_amls_rt_compressed_multiply(int64_t handle,
                                                          AmlsMatrixF64 *w,
                                                          AmlsMatrixF64 *out,
-                                                         int32_t transposed) {
+                                                         int32_t product) {
   const CompressedMatrix &x = fromHandle(handle);
   memory::Vector<double> copy;
   int64_t ldw = 0;
   const double *rhs = rowMajor(w, copy, ldw);
   int64_t k = w->sizes[1];
+  if (product == AMLS_COMPRESSED_WT_X) {
+    // t(W) %*% X is t(t(X) %*% W): the cols(X) x k product, transposed
+    // into the k x cols(X) result.
+    int64_t cols = x.getCols();
+    memory::Vector<double> xtw(uint64_t(cols) * k);
+    x.multiplyLeftTransposed(rhs, ldw, k, xtw.data(), k);
+    double *base = out->aligned + out->offset;
+    for (int64_t j = 0; j < k; ++j)
+      for (int64_t c = 0; c < cols; ++c)
+        base[j * out->strides[0] + c * out->strides[1]] = xtw[c * k + j];
+    return;
+  }
   intoRowMajor(out, [&](double *result, int64_t ldOut) {
-    if (transposed)
+    if (product == AMLS_COMPRESSED_XT_W)
       x.multiplyLeftTransposed(rhs, ldw, k, result, ldOut);
     else
       x.multiplyRight(rhs, ldw, k, result, ldOut);

@@ -1312,9 +1312,9 @@ func.func @string_compare_number(%s: !amls.string, %x: f64) -> i1 {
 
 // -----
 
-func.func @compress_csr(%X: !amls.matrix<4x4xf64, format = csr>) {
-  // expected-error @+1 {{'amls.compress' op compresses a dense matrix, not one of format csr}}
-  %C = amls.compress %X : !amls.matrix<4x4xf64, format = csr> -> !amls.matrix<4x4xf64, format = compressed>
+func.func @compress_compressed(%X: !amls.matrix<4x4xf64, format = compressed>) {
+  // expected-error @+1 {{'amls.compress' op compresses a dense or CSR matrix, not one of format compressed}}
+  %C = amls.compress %X : !amls.matrix<4x4xf64, format = compressed> -> !amls.matrix<4x4xf64, format = compressed>
   return
 }
 

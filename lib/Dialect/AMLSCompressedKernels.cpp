@@ -1,0 +1,109 @@
+//===- AMLSCompressedKernels.cpp - Which ops read compressed matrices -----===//
+//
+// The one definition of what the compressed lowering covers
+// (CompressedKernelInterface), as external models attached by the dialect:
+// --amls-select-compression only makes these uses of a compressed matrix
+// (lib/Transforms/SelectCompression.cpp), the patterns in
+// lib/Conversion/AMLSToLinalg/CompressedProducts.cpp lower them, and
+// --convert-amls-to-linalg rejects every other op on one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Dialect/AMLSOps.h"
+
+using namespace mlir;
+using namespace mlir::amls;
+
+bool mlir::amls::isCompressedMatrix(Type type) {
+  auto matrix = dyn_cast<MatrixType>(type);
+  return matrix && matrix.getFormat() == MatrixFormat::Compressed;
+}
+
+bool mlir::amls::hasCompressedKernel(Operation *op) {
+  if (!llvm::any_of(op->getOperandTypes(), isCompressedMatrix) &&
+      !llvm::any_of(op->getResultTypes(), isCompressedMatrix))
+    return true;
+  auto kernels = dyn_cast<CompressedKernelInterface>(op);
+  return kernels && kernels.hasCompressedKernel();
+}
+
+namespace {
+
+bool isCompressed(Value value) { return isCompressedMatrix(value.getType()); }
+
+/// amls.compress makes a compressed matrix of a dense one.
+struct CompressKernels
+    : CompressedKernelInterface::ExternalModel<CompressKernels, CompressOp> {
+  bool hasCompressedKernel(Operation *op) const {
+    return !isCompressed(cast<CompressOp>(op).getInput());
+  }
+};
+
+/// amls.release frees one.
+struct ReleaseKernels
+    : CompressedKernelInterface::ExternalModel<ReleaseKernels, ReleaseOp> {
+  bool hasCompressedKernel(Operation *) const { return true; }
+};
+
+/// t(X) of a compressed X is X itself, read transposed: only by a product
+/// with a dense right operand, t(X) %*% W.
+struct TransposeKernels
+    : CompressedKernelInterface::ExternalModel<TransposeKernels, TransposeOp> {
+  bool hasCompressedKernel(Operation *op) const {
+    auto transpose = cast<TransposeOp>(op);
+    if (!isCompressed(transpose.getInput()) ||
+        !isCompressed(transpose.getResult()))
+      return false;
+    return llvm::all_of(transpose->getUsers(), [&](Operation *user) {
+      auto matmul = dyn_cast<MatmulOp>(user);
+      return matmul && matmul.getLhs() == transpose.getResult() &&
+             !isCompressed(matmul.getRhs());
+    });
+  }
+};
+
+/// X %*% W and t(X) %*% W with X compressed and W dense, and t(W) %*% X
+/// with t(W) a dense transpose.
+struct MatmulKernels
+    : CompressedKernelInterface::ExternalModel<MatmulKernels, MatmulOp> {
+  bool hasCompressedKernel(Operation *op) const {
+    auto matmul = cast<MatmulOp>(op);
+    if (isCompressed(matmul.getResult()))
+      return false;
+    bool lhs = isCompressed(matmul.getLhs()), rhs = isCompressed(matmul.getRhs());
+    if (lhs != rhs)
+      return lhs || matmul.getLhs().getDefiningOp<TransposeOp>();
+    return false;
+  }
+};
+
+/// t(X) %*% (w * (X %*% v)) with X compressed, v and w dense.
+struct MMChainKernels
+    : CompressedKernelInterface::ExternalModel<MMChainKernels, MMChainOp> {
+  bool hasCompressedKernel(Operation *op) const {
+    auto chain = cast<MMChainOp>(op);
+    return isCompressed(chain.getInput()) && !isCompressed(chain.getVector()) &&
+           (!chain.getWeights() || !isCompressed(chain.getWeights())) &&
+           !isCompressed(chain.getResult());
+  }
+};
+
+/// t(X) %*% X with X compressed.
+struct TsmmKernels
+    : CompressedKernelInterface::ExternalModel<TsmmKernels, TsmmOp> {
+  bool hasCompressedKernel(Operation *op) const {
+    auto tsmm = cast<TsmmOp>(op);
+    return tsmm.getSide() == TsmmSide::Left && !isCompressed(tsmm.getResult());
+  }
+};
+
+} // namespace
+
+void mlir::amls::registerCompressedKernelModels(MLIRContext &context) {
+  CompressOp::attachInterface<CompressKernels>(context);
+  ReleaseOp::attachInterface<ReleaseKernels>(context);
+  TransposeOp::attachInterface<TransposeKernels>(context);
+  MatmulOp::attachInterface<MatmulKernels>(context);
+  MMChainOp::attachInterface<MMChainKernels>(context);
+  TsmmOp::attachInterface<TsmmKernels>(context);
+}
