@@ -26,9 +26,10 @@ namespace {
 /// double: no overflow, exact up to 2^53). A dense matrix's are exact; of a
 /// CSR matrix only the row pointers are certain (the non-zeros are an
 /// estimate, often a worst case, and a kernel may keep an operand's
-/// pattern or never build the matrix: rowMaxs(G * t(c))).
+/// pattern or never build the matrix: rowMaxs(G * t(c))). A compressed
+/// matrix's size is the plan's, made at run time from the data.
 std::optional<double> storedBytes(MatrixType type) {
-  if (!type.hasStaticShape())
+  if (!type.hasStaticShape() || isCompressedMatrix(type))
     return std::nullopt;
   double rows = type.getRows(), cols = type.getCols();
   if (isCSRMatrix(type))

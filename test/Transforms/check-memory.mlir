@@ -62,3 +62,14 @@ func.func @in_branch(%p: i1, %v: f64) -> f64 {
   }
   return %r : f64
 }
+
+// -----
+
+// A compressed matrix's size is its plan's, known only at run time: a
+// one-hot matrix of 8 MB dense (above the limit) kept CSR and compressed
+// is not reported.
+func.func @compressed(%X: !amls.matrix<1000x1000xf64, sparsity = 0.001, format = csr>) {
+  %C = amls.compress %X : !amls.matrix<1000x1000xf64, sparsity = 0.001, format = csr> -> !amls.matrix<1000x1000xf64, sparsity = 0.001, format = compressed>
+  amls.release %C : !amls.matrix<1000x1000xf64, sparsity = 0.001, format = compressed>
+  return
+}
