@@ -19,9 +19,13 @@ bool mlir::amls::isCompressedMatrix(Type type) {
   return matrix && matrix.getFormat() == MatrixFormat::Compressed;
 }
 
+bool mlir::amls::touchesCompressedMatrix(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isCompressedMatrix) ||
+         llvm::any_of(op->getResultTypes(), isCompressedMatrix);
+}
+
 bool mlir::amls::hasCompressedKernel(Operation *op) {
-  if (!llvm::any_of(op->getOperandTypes(), isCompressedMatrix) &&
-      !llvm::any_of(op->getResultTypes(), isCompressedMatrix))
+  if (!touchesCompressedMatrix(op))
     return true;
   auto kernels = dyn_cast<CompressedKernelInterface>(op);
   return kernels && kernels.hasCompressedKernel();

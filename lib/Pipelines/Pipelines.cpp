@@ -346,19 +346,21 @@ void mlir::amls::buildCompileToPlanPipeline(OpPassManager &pm,
     distribute.explain = options.distributeExplain;
     pm.addPass(createAMLSDistribute(distribute));
   }
+  // After the formats (a CSR matrix compresses from its arrays); before
+  // fusion, which leaves the products on a compressed matrix to the
+  // runtime's kernels and fuses the element-wise work around them (fused
+  // first, t(X) %*% (a * b) would read X dense or CSR in a row operator).
+  if (compressed) {
+    AMLSSelectCompressionOptions compression;
+    compression.explain = options.formatsExplain;
+    pm.addPass(createAMLSSelectCompression(compression));
+  }
   if (options.fusion != "none") {
     AMLSFuseOptions fuse;
     fuse.fuseAll = options.fusion == "fuse-all";
     fuse.fuseNoRedundancy = options.fusion == "fuse-no-redundancy";
     fuse.explain = options.fusionExplain;
     pm.addPass(createAMLSFuse(fuse));
-  }
-  // After fusion: the products it left as they are are the candidates (a
-  // fused operator reads its inputs dense).
-  if (compressed) {
-    AMLSSelectCompressionOptions compression;
-    compression.explain = options.formatsExplain;
-    pm.addPass(createAMLSSelectCompression(compression));
   }
   if (options.memoryLimit) {
     AMLSCheckMemoryOptions memory;

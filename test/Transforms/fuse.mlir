@@ -458,6 +458,31 @@ func.func @csr_row_l2svm(%X: !amls.matrix<20000x100xf64, sparsity = 0.01, format
 
 // -----
 
+// The same gradient over a compressed X (--amls-select-compression runs
+// before fusion): the products stay the runtime's compressed kernels, no
+// row operator reads X, and the element-wise work between them is one cell
+// operator.
+// CHECK-LABEL: func @compressed_l2svm
+// CHECK: %[[XW:.*]] = amls.matmul %arg0, %arg2 : !amls.matrix<20000x100xf64, format = compressed>
+// CHECK: %[[R:.*]] = amls.fused cell ins(%arg1, %[[XW]], %{{.*}})
+// CHECK: %[[T:.*]] = amls.transpose %[[R]]
+// CHECK: amls.matmul %[[T]], %arg0 : !amls.matrix<1x20000xf64>, !amls.matrix<20000x100xf64, format = compressed> -> !amls.matrix<1x100xf64>
+// CHECK-NOT: amls.fused row
+// EXPLAIN-NOT: main input !amls.matrix<20000x100xf64, format = compressed>
+func.func @compressed_l2svm(%X: !amls.matrix<20000x100xf64, format = compressed>, %y: !amls.matrix<20000x1xf64>, %w: !amls.matrix<100x1xf64>) -> !amls.matrix<100x1xf64> {
+  %one = arith.constant 1.0 : f64
+  %xw = amls.matmul %X, %w : !amls.matrix<20000x100xf64, format = compressed>, !amls.matrix<100x1xf64> -> !amls.matrix<20000x1xf64>
+  %yx = amls.mul %y, %xw : !amls.matrix<20000x1xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x1xf64>
+  %o = amls.sub %one, %yx : f64, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x1xf64>
+  %oy = amls.mul %o, %y : !amls.matrix<20000x1xf64>, !amls.matrix<20000x1xf64> -> !amls.matrix<20000x1xf64>
+  %t = amls.transpose %oy : !amls.matrix<20000x1xf64> -> !amls.matrix<1x20000xf64>
+  %g = amls.matmul %t, %X : !amls.matrix<1x20000xf64>, !amls.matrix<20000x100xf64, format = compressed> -> !amls.matrix<1x100xf64>
+  %gt = amls.transpose %g : !amls.matrix<1x100xf64> -> !amls.matrix<100x1xf64>
+  return %gt : !amls.matrix<100x1xf64>
+}
+
+// -----
+
 // A narrow product X %*% S, row inputs and rowSums(X * Y) (a chain keeping
 // X's pattern, computed at X's stored entries) in one row operator; the
 // CSR X * Y stays inside.

@@ -198,6 +198,10 @@ bool touchesCSRMatrix(Operation *op);
 /// (called by the dialect's initialization).
 void registerCSRKernelModels(MLIRContext &context);
 
+/// Whether an operand or result of `op` is a compressed matrix. Fusion
+/// leaves such ops alone: its templates generate loops over dense cells.
+bool touchesCompressedMatrix(Operation *op);
+
 /// Whether `op` has a kernel for its compressed operands and results: true
 /// when none is compressed, otherwise the op's `CompressedKernelInterface`;
 /// an op without it has none.

@@ -310,11 +310,15 @@ def AMLSSelectCompression : Pass<"amls-select-compression"> {
   let summary = "Compress the matrices a loop multiplies (compressed linear "
                 "algebra)";
   let description = [{
-    Finds the dense f64 matrices defined outside a loop (`scf.for`,
-    `scf.while`) that the loop multiplies: the left operand of
-    `amls.matmul` (also read through `amls.transpose`, `t(X) %*% w`) with a
-    right operand of at most `max-rhs-cols` columns, the input of
-    `amls.mmchain` and of `amls.tsmm left`. For each, it inserts
+    Finds the dense or CSR f64 matrices (never a column vector) defined
+    outside a loop (`scf.for`, `scf.while`) that the loop multiplies: the
+    left operand of `amls.matmul` (also read through `amls.transpose`,
+    `t(X) %*% w`) with a right operand of at most `max-rhs-cols` columns,
+    the right operand of `t(W) %*% X` with `W` of at most `max-rhs-cols`
+    columns, the input of `amls.mmchain` and of `amls.tsmm left`. What
+    reads a compressed matrix is `CompressedKernelInterface`'s. It runs
+    after the format selection and before fusion, which leaves the
+    products on a compressed matrix alone. For each matrix, it inserts
     `amls.compress` before the outermost such loop and `amls.release` after
     it, and lets those products read the compressed matrix (the runtime's
     kernels on column groups, docs/compression.md); every other use keeps

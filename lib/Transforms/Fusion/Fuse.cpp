@@ -143,7 +143,8 @@ struct BlockGraph {
 BlockGraph buildGraph(Block &block) {
   BlockGraph graph;
   for (Operation &op : block) {
-    if (op.getNumResults() != 1 || touchesCSRMatrix(&op))
+    if (op.getNumResults() != 1 || touchesCSRMatrix(&op) ||
+        touchesCompressedMatrix(&op))
       continue;
     Value result = op.getResult(0);
     Node node;

@@ -117,6 +117,11 @@ std::optional<OuterCandidate> candidateAt(MatmulOp product) {
                    }) ||
       (candidate.sum && touchesCSRMatrix(candidate.sum) && !csrMain))
     return std::nullopt;
+  // A compressed matrix's products are the runtime's kernels.
+  if (touchesCompressedMatrix(product) || touchesCompressedMatrix(transpose) ||
+      llvm::any_of(candidate.chain, touchesCompressedMatrix) ||
+      (candidate.main && isCompressedMatrix(candidate.main.getType())))
+    return std::nullopt;
   return candidate;
 }
 

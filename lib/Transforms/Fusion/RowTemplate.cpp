@@ -205,6 +205,9 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(Operation *close) {
   bool sparse = isCSRMatrix(candidate.main.getType());
   if (!sparse && touchesCSRMatrix(close))
     return std::nullopt;
+  // A compressed X's products are the runtime's kernels.
+  if (llvm::any_of(candidate.closeOps, touchesCompressedMatrix))
+    return std::nullopt;
   candidate.rows = staticRows(candidate.main);
   auto resultType = cast<MatrixType>(close->getResult(0).getType());
   if (candidate.rows == ShapedType::kDynamic || candidate.rows < 2 ||
@@ -224,7 +227,7 @@ std::optional<RowCandidate> RowTemplateFusion::candidateAt(Operation *close) {
        llvm::reverse(llvm::make_range(block.begin(), Block::iterator(close)))) {
     if (op.getNumResults() != 1 || !needed.contains(op.getResult(0)) ||
         claimed.contains(&op) || (!sparse && touchesCSRMatrix(&op)) ||
-        !joins(&op, candidate.rows))
+        touchesCompressedMatrix(&op) || !joins(&op, candidate.rows))
       continue;
     bool onlyInside =
         llvm::all_of(op.getResult(0).getUsers(),
