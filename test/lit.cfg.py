@@ -24,7 +24,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.amls_tools_dir, config.llvm_tools_dir]
-tools = ["amls-capi-builtins", "amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-graph", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count", "mlir-opt", "mlir-runner"]
+tools = ["amls-capi-builtins", "amls-capi-compressed", "amls-capi-frontend", "amls-capi-fused-and-parfor", "amls-capi-graph", "amls-capi-session", "amls-example-ridge", "amls-opt", "amls-run", "amls-translate", "FileCheck", "not", "count", "mlir-opt", "mlir-runner"]
 config.substitutions.append(("%python", config.python_executable))
 # Tests that run several configurations into one folder clear what the
 # previous run wrote, keeping the inputs (test/Oracles/outputs.py).
