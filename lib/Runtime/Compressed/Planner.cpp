@@ -83,35 +83,76 @@ struct GroupSample {
   std::vector<uint32_t> rows;
   std::vector<uint32_t> codes;
   uint32_t numCodes = 1;
+  /// The sample's tuples seen once and more often, and its runs of
+  /// non-zero tuples: what the estimates are made of.
+  int64_t once = 0, more = 0, runs = 0;
   GroupPlan estimate;
 };
 
-void estimate(GroupSample &group, const Sample &sample) {
+/// The estimates of a group of `columns` from its sample's statistics.
+GroupPlan estimateFrom(std::vector<int32_t> columns, int64_t once,
+                       int64_t more, int64_t sampledRows, int64_t runs,
+                       const Sample &sample) {
   int64_t s = static_cast<int64_t>(sample.rows.size());
   int64_t n = sample.numRows;
-  std::vector<int64_t> counts(group.numCodes, 0);
-  int64_t runs = 0;
-  for (size_t p = 0; p < group.rows.size(); ++p) {
-    uint32_t i = group.rows[p], code = group.codes[p];
-    ++counts[code];
-    runs += p == 0 || sample.chunkStart[i] || group.rows[p - 1] != i - 1 ||
-            group.codes[p - 1] != code;
-  }
-  int64_t once = 0, more = 0;
-  for (uint32_t code = 1; code < group.numCodes; ++code) {
-    once += counts[code] == 1;
-    more += counts[code] > 1;
-  }
   double scale = double(n) / double(std::max<int64_t>(s, 1));
   double distinct = std::sqrt(scale) * double(once) + double(more) + 1.0;
   int64_t estimatedDistinct =
       std::min<int64_t>(n + 1, static_cast<int64_t>(std::llround(distinct)));
-  int64_t nonDefault = std::llround(double(group.rows.size()) * scale);
+  int64_t nonDefault = std::llround(double(sampledRows) * scale);
   int64_t estimatedRuns = std::llround(double(runs) * scale);
-  auto [encoding, bytes] =
-      chooseEncoding(n, static_cast<int64_t>(group.columns.size()),
-                     estimatedDistinct, nonDefault, estimatedRuns);
-  group.estimate = {group.columns, encoding, estimatedDistinct, bytes};
+  int64_t numColumns = static_cast<int64_t>(columns.size());
+  auto [encoding, bytes] = chooseEncoding(n, numColumns, estimatedDistinct,
+                                          nonDefault, estimatedRuns);
+  return {std::move(columns), encoding, estimatedDistinct, bytes};
+}
+
+void estimate(GroupSample &group, const Sample &sample) {
+  std::vector<int64_t> counts(group.numCodes, 0);
+  group.runs = 0;
+  for (size_t p = 0; p < group.rows.size(); ++p) {
+    uint32_t i = group.rows[p], code = group.codes[p];
+    ++counts[code];
+    group.runs += p == 0 || sample.chunkStart[i] ||
+                  group.rows[p - 1] != i - 1 || group.codes[p - 1] != code;
+  }
+  group.once = group.more = 0;
+  for (uint32_t code = 1; code < group.numCodes; ++code) {
+    group.once += counts[code] == 1;
+    group.more += counts[code] > 1;
+  }
+  group.estimate =
+      estimateFrom(group.columns, group.once, group.more,
+                   static_cast<int64_t>(group.rows.size()), group.runs, sample);
+}
+
+/// Whether no sampled row has a non-zero tuple in both groups.
+bool areDisjoint(const GroupSample &a, const GroupSample &b) {
+  size_t p = 0, q = 0;
+  while (p < a.rows.size() && q < b.rows.size()) {
+    if (a.rows[p] == b.rows[q])
+      return false;
+    if (a.rows[p] < b.rows[q])
+      ++p;
+    else
+      ++q;
+  }
+  return true;
+}
+
+/// The estimates of two disjoint groups merged, without merging them: their
+/// tuples stay apart (each is zero in the other's columns), so the merged
+/// sample's tuples seen once, more often, its rows and its runs are sums
+/// (a run never continues into the other group's different tuple). The
+/// same numbers as estimate() of the merged group.
+GroupPlan estimateDisjointMerge(const GroupSample &a, const GroupSample &b,
+                                const Sample &sample) {
+  std::vector<int32_t> columns;
+  std::merge(a.columns.begin(), a.columns.end(), b.columns.begin(),
+             b.columns.end(), std::back_inserter(columns));
+  return estimateFrom(std::move(columns), a.once + b.once, a.more + b.more,
+                      static_cast<int64_t>(a.rows.size() + b.rows.size()),
+                      a.runs + b.runs, sample);
 }
 
 /// The sampled codes of every column.
@@ -150,16 +191,10 @@ std::vector<GroupSample> sampleColumns(const Source &source,
 /// fit in one, a CodeTable beyond).
 class Merger {
 public:
-  /// The merged group; `exclusive` tells whether no sampled row has a
-  /// non-zero tuple in both. With `exclusiveOnly`, stops (returning an
-  /// incomplete group) at the first row they share.
+  /// The merged group.
   GroupSample merge(const GroupSample &a, const GroupSample &b,
-                    const Sample &sample, bool &exclusive,
-                    bool exclusiveOnly = false) {
+                    const Sample &sample) {
     GroupSample merged;
-    exclusive = a.rows.size() + b.rows.size() <= sample.rows.size();
-    if (exclusiveOnly && !exclusive)
-      return merged;
     std::merge(a.columns.begin(), a.columns.end(), b.columns.begin(),
                b.columns.end(), std::back_inserter(merged.columns));
     uint64_t pairs = uint64_t(a.numCodes) * b.numCodes;
@@ -185,17 +220,12 @@ public:
                             q < b.rows.size() ? b.rows[q] : UINT32_MAX);
       uint32_t ca = p < a.rows.size() && a.rows[p] == i ? a.codes[p++] : 0;
       uint32_t cb = q < b.rows.size() && b.rows[q] == i ? b.codes[q++] : 0;
-      exclusive &= ca == 0 || cb == 0;
-      if (exclusiveOnly && !exclusive)
-        break;
       merged.rows.push_back(i);
       merged.codes.push_back(code(uint64_t(ca) * b.numCodes + cb));
     }
     for (uint64_t key : touched)
       direct[key] = 0;
     touched.clear();
-    if (exclusiveOnly && !exclusive)
-      return merged;
     merged.numCodes =
         useDirect ? next : static_cast<uint32_t>(table.getSize() + 1);
     estimate(merged, sample);
@@ -248,15 +278,20 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
           double(groups[a].rows.size()) * double(groups[b].rows.size()) <
               3.0 * double(sample.rows.size()))
         return std::nullopt;
-      bool exclusive;
-      GroupSample merged =
-          merger.merge(groups[a], groups[b], sample, exclusive, exclusiveOnly);
-      if ((exclusiveOnly && !exclusive) ||
-          merged.estimate.distinct > kMaxCoCodedDistinct ||
-          merged.estimate.encoding == Encoding::Uncompressed)
+      // Disjoint groups' merge is estimated from their statistics alone;
+      // others are merged on the sample.
+      GroupPlan z;
+      if (exclusiveOnly) {
+        if (!areDisjoint(groups[a], groups[b]))
+          return std::nullopt;
+        z = estimateDisjointMerge(groups[a], groups[b], sample);
+      } else {
+        z = merger.merge(groups[a], groups[b], sample).estimate;
+      }
+      if (z.distinct > kMaxCoCodedDistinct ||
+          z.encoding == Encoding::Uncompressed)
         return std::nullopt;
-      const GroupPlan &x = groups[a].estimate, &y = groups[b].estimate,
-                      &z = merged.estimate;
+      const GroupPlan &x = groups[a].estimate, &y = groups[b].estimate;
       int64_t gain = int64_t(x.bytes + y.bytes) - int64_t(z.bytes);
       // The scaled row counts are rounded, each by up to half a row: 16
       // bytes of slack keep disjoint lists from looking worse merged.
@@ -295,9 +330,7 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
       if (!best)
         break;
       size_t a = best->a, b = best->b;
-      bool exclusive;
-      GroupSample merged =
-          mergers[0].merge(groups[a], groups[b], sample, exclusive);
+      GroupSample merged = mergers[0].merge(groups[a], groups[b], sample);
       for (Candidate &candidate : candidates)
         if (candidate.a == a || candidate.b == a || candidate.a == b ||
             candidate.b == b)
