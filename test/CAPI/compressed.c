@@ -14,23 +14,14 @@
 
 #include "amls-c/Session.h"
 
+#include "TestSupport.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { kRows = 20000, kCols = 4, kSteps = 3 };
-
-static MlirStringRef ref(const char *text) {
-  return mlirStringRefCreateFromCString(text);
-}
-
-static int report(AmlsError error) {
-  MlirStringRef message = amlsErrorGetMessage(error);
-  printf("failed: %.*s\n", (int)message.length, message.data);
-  amlsErrorDestroy(error);
-  return 1;
-}
 
 static const char *kScript = "v = matrix(1, rows=ncol(X), cols=1)\n"
                              "for (i in 1:3) {\n"

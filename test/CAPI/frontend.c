@@ -7,6 +7,8 @@
  */
 
 #include "amls-c/Dialect.h"
+
+#include "TestSupport.h"
 #include "amls-c/Session.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -14,10 +16,6 @@
 #include "mlir-c/IR.h"
 
 #include <stdio.h>
-
-static MlirStringRef ref(const char *text) {
-  return mlirStringRefCreateFromCString(text);
-}
 
 static void printToStdout(MlirStringRef text, void *userData) {
   (void)userData;

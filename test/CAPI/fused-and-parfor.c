@@ -18,18 +18,9 @@
 
 #include "amls-c/Session.h"
 
+#include "TestSupport.h"
+
 #include <stdio.h>
-
-static MlirStringRef ref(const char *text) {
-  return mlirStringRefCreateFromCString(text);
-}
-
-static int report(AmlsError error) {
-  MlirStringRef message = amlsErrorGetMessage(error);
-  printf("failed: %.*s\n", (int)message.length, message.data);
-  amlsErrorDestroy(error);
-  return 1;
-}
 
 int main(void) {
   AmlsSessionOptions options;

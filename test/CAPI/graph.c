@@ -9,13 +9,11 @@
  */
 
 #include "amls-c/Graph.h"
+
+#include "TestSupport.h"
 #include "amls-c/Session.h"
 
 #include <stdio.h>
-
-static MlirStringRef ref(const char *text) {
-  return mlirStringRefCreateFromCString(text);
-}
 
 static void printMessage(const char *what, AmlsError error) {
   MlirStringRef message = amlsErrorGetMessage(error);

@@ -9,6 +9,8 @@
  */
 
 #include "amls-c/Dialect.h"
+
+#include "TestSupport.h"
 #include "amls-c/Session.h"
 
 #include <math.h>
@@ -16,10 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static MlirStringRef ref(const char *text) {
-  return mlirStringRefCreateFromCString(text);
-}
 
 static void printError(const char *what, AmlsError error) {
   MlirStringRef message = amlsErrorGetMessage(error);

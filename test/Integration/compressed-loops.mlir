@@ -6,6 +6,11 @@
 // RUN: %oracle %s --no-differential --define %S/Inputs/compressed_loops.py --input X="binned(12000, 8)" --input v="rng.random((8, 1))" --input W="rng.random((8, 3)) - 0.5" --expect "power_steps(X, v, 5)" --expect "projections(X, W, 5)" -- --threads 2 --formats=compressed
 // RUN: %oracle %s --no-differential --define %S/Inputs/compressed_loops.py --input X="binned(12000, 8)" --input v="rng.random((8, 1))" --input W="rng.random((8, 3)) - 0.5" --expect "power_steps(X, v, 5)" --expect "projections(X, W, 5)" -- --threads 1 --formats=compressed --formats-explain 2>&1 | FileCheck %s
 // RUN: %oracle %s --no-differential --define %S/Inputs/compressed_loops.py --input X="binned(12000, 8)" --input v="rng.random((8, 1))" --input W="rng.random((8, 3)) - 0.5" --expect "power_steps(X, v, 5)" --expect "projections(X, W, 5)" -- --threads 2
+// Continuous values do not compress 2x: the plan keeps X as one
+// uncompressed group (its products BLAS on it), and the run says so.
+// RUN: %oracle %s --no-differential --define %S/Inputs/compressed_loops.py --input X="rng.random((12000, 8))" --input v="rng.random((8, 1))" --input W="rng.random((8, 3)) - 0.5" --expect "power_steps(X, v, 5)" --expect "projections(X, W, 5)" -- --threads 2 --formats=compressed --formats-explain 2>&1 | FileCheck %s --check-prefix=KEPT
+// KEPT: amls.compress 12000 x 8: keep: {{[0-9]+}} groups
+// KEPT: amls.compress 12000 x 8: kept uncompressed, 768000 bytes (1.00x) in {{[0-9.]+}} s
 // CHECK: amls-select-compression: {{.*}}: compress !amls.matrix<12000x8xf64{{.*}}> for 3 product(s) in the loop at
 // CHECK: amls.compress 12000 x 8: compress: {{[0-9]+}} groups
 // CHECK: DDC columns
