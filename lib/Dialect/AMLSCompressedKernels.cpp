@@ -35,7 +35,7 @@ namespace {
 
 bool isCompressed(Value value) { return isCompressedMatrix(value.getType()); }
 
-/// amls.compress makes a compressed matrix of a dense one.
+/// amls.compress makes a compressed matrix of a dense or CSR one.
 struct CompressKernels
     : CompressedKernelInterface::ExternalModel<CompressKernels, CompressOp> {
   bool hasCompressedKernel(Operation *op) const {
@@ -74,7 +74,8 @@ struct MatmulKernels
     auto matmul = cast<MatmulOp>(op);
     if (isCompressed(matmul.getResult()))
       return false;
-    bool lhs = isCompressed(matmul.getLhs()), rhs = isCompressed(matmul.getRhs());
+    bool lhs = isCompressed(matmul.getLhs()),
+         rhs = isCompressed(matmul.getRhs());
     if (lhs != rhs)
       return lhs || matmul.getLhs().getDefiningOp<TransposeOp>();
     return false;

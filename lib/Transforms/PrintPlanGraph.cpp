@@ -70,7 +70,8 @@ std::string describeType(Type type) {
 
 std::string formatOf(Value value) {
   if (auto matrix = dyn_cast<MatrixType>(value.getType()))
-    return stringifyMatrixFormat(matrix.getFormat().value_or(MatrixFormat::Dense))
+    return stringifyMatrixFormat(
+               matrix.getFormat().value_or(MatrixFormat::Dense))
         .str();
   return "scalar";
 }

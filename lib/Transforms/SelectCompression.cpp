@@ -4,9 +4,10 @@
 // the planning and encoding cost about one pass over the data, each product
 // on the compressed form then reads a byte per row and column group instead
 // of eight per cell. So the candidates are loop-invariant left operands of
-// the products a loop computes (and right operands of t(W) %*% X); each gets one amls.compress before the
-// outermost loop that multiplies it and one amls.release after, and only
-// those products read the compressed matrix (docs/compression.md).
+// the products a loop computes (and right operands of t(W) %*% X); each gets
+// one amls.compress before the outermost loop that multiplies it and one
+// amls.release after, and only those products read the compressed matrix
+// (docs/compression.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -86,9 +86,8 @@ static int run(const char *formats, const double *x, double expected,
   AmlsValue argument =
       amlsValueCreateDense(x, AMLS_ELEMENT_F64, kRows, kCols, kCols, 1);
   AmlsValue sum;
-  if (amlsProgramIsNull(program) ||
-      mlirLogicalResultIsFailure(
-          amlsProgramRun(program, &argument, 1, &sum, &error)))
+  if (amlsProgramIsNull(program) || mlirLogicalResultIsFailure(amlsProgramRun(
+                                        program, &argument, 1, &sum, &error)))
     return report(error);
   double s = amlsValueGetFloat(sum);
   int match = !isnan(s) && fabs(s - expected) <= 1e-12 * fabs(expected);

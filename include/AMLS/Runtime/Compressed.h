@@ -139,8 +139,8 @@ public:
                               double *out, int64_t ldOut) const;
   /// out (cols x 1) = t(this) %*% (w * (this %*% v)) (w, rows x 1 with
   /// stride ldw, may be null), reading the codes once per row block.
-  void multiplyChain(const double *v, int64_t ldv, const double *w,
-                     int64_t ldw, double *out) const;
+  void multiplyChain(const double *v, int64_t ldv, const double *w, int64_t ldw,
+                     double *out) const;
   /// out (cols x cols) = t(this) %*% this.
   void multiplyTransposedSelf(double *out, int64_t ldOut) const;
   /// out (rows x 1) = rowSums(this); out (1 x cols) = colSums(this).

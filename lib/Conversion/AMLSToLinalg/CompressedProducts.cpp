@@ -2,8 +2,8 @@
 //
 // A compressed matrix converts to one value, the index-typed handle of the
 // runtime's CompressedMatrix (StorageLayouts.def), which amls.compress makes
-// (of a dense or a CSR matrix) and amls.release frees. Its products are runtime calls
-// (lib/Runtime/Compressed/CInterface.cpp) writing a dense result that
+// (of a dense or a CSR matrix) and amls.release frees. Its products are runtime
+// calls (lib/Runtime/Compressed/CInterface.cpp) writing a dense result that
 // tensorFromRuntime hands back as a tensor; t(X) is the same handle, read
 // transposed by the product that consumes it. --amls-select-compression
 // makes no other use of one, and checkMatrixFormats rejects any.
@@ -159,8 +159,9 @@ struct LowerCompressedMatmul : public CompressedPattern<MatmulOp> {
 private:
   /// t(W) %*% X: the runtime computes t(t(X) %*% W) from W, the dense
   /// transpose's input (the transpose itself is then dead).
-  LogicalResult lowerCompressedRight(MatmulOp op, OpAdaptor adaptor,
-                                     ConversionPatternRewriter &rewriter) const {
+  LogicalResult
+  lowerCompressedRight(MatmulOp op, OpAdaptor adaptor,
+                       ConversionPatternRewriter &rewriter) const {
     auto transpose = op.getLhs().getDefiningOp<TransposeOp>();
     if (!transpose)
       return rewriter.notifyMatchFailure(op, "compressed right operand of a "
@@ -245,7 +246,7 @@ void mlir::amls::populateAMLSCompressedLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
   addPatterns<LowerCompress, LowerCSRCompress, LowerRelease,
-              LowerCompressedTranspose,
-              LowerCompressedMatmul, LowerCompressedMMChain,
-              LowerCompressedTsmm>(patterns, converter, schedule);
+              LowerCompressedTranspose, LowerCompressedMatmul,
+              LowerCompressedMMChain, LowerCompressedTsmm>(patterns, converter,
+                                                           schedule);
 }

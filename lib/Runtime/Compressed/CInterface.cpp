@@ -120,11 +120,11 @@ extern "C" int64_t _mlir_ciface_amls_rt_compressed_compress_csr(
     int64_t cols, int32_t explain) {
   // The CSR kernels' arrays are contiguous (SparseKernels.h).
   int64_t rows = rowptr->sizes[0] - 1;
-  return compressToHandle(
-      Source::csr(rows, cols, rowptr->aligned + rowptr->offset,
-                  colidx->aligned + colidx->offset,
-                  values->aligned + values->offset),
-      explain != 0);
+  return compressToHandle(Source::csr(rows, cols,
+                                      rowptr->aligned + rowptr->offset,
+                                      colidx->aligned + colidx->offset,
+                                      values->aligned + values->offset),
+                          explain != 0);
 }
 
 extern "C" void amls_rt_compressed_release(int64_t handle) {

@@ -81,8 +81,8 @@ public:
   /// (step).
   GroupEncoder(const std::vector<int32_t> &columns, int64_t rows, bool packed)
       : columns(columns), rows(rows), codes(rows),
-        columnCodes(columns.size(), CodeTable(/*firstCode=*/1)),
-        packed(packed), bits(columns.size(), 0), shifts(columns.size(), 0) {
+        columnCodes(columns.size(), CodeTable(/*firstCode=*/1)), packed(packed),
+        bits(columns.size(), 0), shifts(columns.size(), 0) {
     states.push_back({0, 0, 0});
     tupleCodes.assign(columns.size(), 0);
   }
@@ -105,8 +105,7 @@ public:
   /// The row walk's state after the non-zero `value` in the group's column
   /// `position`.
   uint32_t step(uint32_t state, uint32_t position, double value) {
-    uint32_t valueCode =
-        columnCodes[position].encode(CodeTable::bitsOf(value));
+    uint32_t valueCode = columnCodes[position].encode(CodeTable::bitsOf(value));
     if (valueCode >= (1u << 20)) {
       failed = true;
       return 0;
@@ -488,8 +487,8 @@ void encodeGroups(const Source &source, const CompressionPlan &plan,
       positionOf[columns[i]] = static_cast<int32_t>(i);
     }
     encoded.push_back(g);
-    encoders.push_back(std::make_unique<GroupEncoder>(columns, source.rows,
-                                                      !source.isCSR()));
+    encoders.push_back(
+        std::make_unique<GroupEncoder>(columns, source.rows, !source.isCSR()));
   }
   if (!source.isCSR()) {
     encodeDense(source, plan, encoded, encoders);

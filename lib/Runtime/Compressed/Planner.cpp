@@ -90,8 +90,8 @@ struct GroupSample {
 };
 
 /// The estimates of a group of `columns` from its sample's statistics.
-GroupPlan estimateFrom(std::vector<int32_t> columns, int64_t once,
-                       int64_t more, int64_t sampledRows, int64_t runs,
+GroupPlan estimateFrom(std::vector<int32_t> columns, int64_t once, int64_t more,
+                       int64_t sampledRows, int64_t runs,
                        const Sample &sample) {
   int64_t s = static_cast<int64_t>(sample.rows.size());
   int64_t n = sample.numRows;
@@ -303,19 +303,20 @@ std::vector<GroupSample> coCode(std::vector<GroupSample> groups,
     // The pairs' merges are independent: evaluated by all threads, the
     // candidates kept in the pairs' order (the greedy's ties go to the
     // first), so that the plan does not depend on the thread count.
-    auto considerAll = [&](const std::vector<std::pair<size_t, size_t>> &pairs) {
-      std::vector<std::optional<Candidate>> found(pairs.size());
-      int64_t threads = threadsFor(static_cast<int64_t>(pairs.size()), 4);
-      if (mergers.size() < size_t(threads))
-        mergers.resize(threads);
-      runThreads(threads, [&](int64_t t) {
-        for (size_t p = t; p < pairs.size(); p += threads)
-          found[p] = consider(mergers[t], pairs[p].first, pairs[p].second);
-      });
-      for (const std::optional<Candidate> &candidate : found)
-        if (candidate)
-          candidates.push_back(*candidate);
-    };
+    auto considerAll =
+        [&](const std::vector<std::pair<size_t, size_t>> &pairs) {
+          std::vector<std::optional<Candidate>> found(pairs.size());
+          int64_t threads = threadsFor(static_cast<int64_t>(pairs.size()), 4);
+          if (mergers.size() < size_t(threads))
+            mergers.resize(threads);
+          runThreads(threads, [&](int64_t t) {
+            for (size_t p = t; p < pairs.size(); p += threads)
+              found[p] = consider(mergers[t], pairs[p].first, pairs[p].second);
+          });
+          for (const std::optional<Candidate> &candidate : found)
+            if (candidate)
+              candidates.push_back(*candidate);
+        };
     size_t window = allPairs ? order.size() : size_t(settings.coCodeWindow);
     std::vector<std::pair<size_t, size_t>> pairs;
     for (size_t i = 0; i < order.size(); ++i)
