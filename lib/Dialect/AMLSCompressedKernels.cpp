@@ -4,7 +4,8 @@
 // (CompressedKernelInterface), as external models attached by the dialect:
 // --amls-select-compression only makes these uses of a compressed matrix
 // (lib/Transforms/SelectCompression.cpp), the patterns in
-// lib/Conversion/AMLSToLinalg/CompressedProducts.cpp lower them, and
+// lib/Conversion/AMLSToLinalg/CompressedProducts.cpp and
+// CompressedAggregates.cpp lower them, and
 // --convert-amls-to-linalg rejects every other op on one.
 //
 //===----------------------------------------------------------------------===//
@@ -40,6 +41,15 @@ struct CompressKernels
     : CompressedKernelInterface::ExternalModel<CompressKernels, CompressOp> {
   bool hasCompressedKernel(Operation *op) const {
     return !isCompressed(cast<CompressOp>(op).getInput());
+  }
+};
+
+/// amls.decompress writes one's cells, for the ops below do not cover.
+struct DecompressKernels
+    : CompressedKernelInterface::ExternalModel<DecompressKernels,
+                                               DecompressOp> {
+  bool hasCompressedKernel(Operation *op) const {
+    return isCompressed(cast<DecompressOp>(op).getInput());
   }
 };
 
@@ -102,6 +112,68 @@ struct TsmmKernels
   }
 };
 
+/// sum, mean, rowSums, rowMeans, colSums and colMeans: from the
+/// dictionaries and the tuples' counts (rowSums as a product with ones).
+struct AggKernels
+    : CompressedKernelInterface::ExternalModel<AggKernels, AggOp> {
+  bool hasCompressedKernel(Operation *op) const {
+    auto agg = cast<AggOp>(op);
+    return isCompressed(agg.getInput()) &&
+           llvm::is_contained({AggKind::Sum, AggKind::Mean}, agg.getKind());
+  }
+};
+
+/// nrow(X), ncol(X): the handle knows them.
+template <typename OpTy>
+struct SizeKernels
+    : CompressedKernelInterface::ExternalModel<SizeKernels<OpTy>, OpTy> {
+  bool hasCompressedKernel(Operation *) const { return true; }
+};
+
+/// f(X, s...) of a compressed X and scalars: f applied to the values every
+/// cell is one of (the dictionaries, OLE and RLE's default tuples, the
+/// uncompressed cells), the codes shared: a compressed result, which
+/// --amls-select-compression releases after its last use.
+template <typename OpTy>
+struct ElementwiseKernels
+    : CompressedKernelInterface::ExternalModel<ElementwiseKernels<OpTy>, OpTy> {
+  bool hasCompressedKernel(Operation *op) const {
+    if (op->getNumResults() != 1 || !isCompressed(op->getResult(0)))
+      return false;
+    auto result = cast<MatrixType>(op->getResult(0).getType());
+    if (!result.getElementType().isF64())
+      return false;
+    int compressedOperands = 0;
+    for (Value operand : op->getOperands()) {
+      if (isCompressed(operand)) {
+        auto type = cast<MatrixType>(operand.getType());
+        if (!type.getElementType().isF64() ||
+            type.getRows() != result.getRows() ||
+            type.getCols() != result.getCols())
+          return false;
+        ++compressedOperands;
+        continue;
+      }
+      // A broadcast row or column vector would need its cell per column or
+      // row of each value; only scalars apply to every value alike.
+      if (isa<MatrixType>(operand.getType()))
+        return false;
+    }
+    return compressedOperands == 1;
+  }
+};
+
+/// Attaches the element-wise model to every op with ElementwiseOpInterface.
+template <typename... OpTys>
+void attachElementwiseKernels(MLIRContext &context) {
+  (
+      [&] {
+        if constexpr (OpTys::template hasTrait<ElementwiseOpInterface::Trait>())
+          OpTys::template attachInterface<ElementwiseKernels<OpTys>>(context);
+      }(),
+      ...);
+}
+
 } // namespace
 
 void mlir::amls::registerCompressedKernelModels(MLIRContext &context) {
@@ -111,4 +183,12 @@ void mlir::amls::registerCompressedKernelModels(MLIRContext &context) {
   MatmulOp::attachInterface<MatmulKernels>(context);
   MMChainOp::attachInterface<MMChainKernels>(context);
   TsmmOp::attachInterface<TsmmKernels>(context);
+  DecompressOp::attachInterface<DecompressKernels>(context);
+  AggOp::attachInterface<AggKernels>(context);
+  NRowOp::attachInterface<SizeKernels<NRowOp>>(context);
+  NColOp::attachInterface<SizeKernels<NColOp>>(context);
+  attachElementwiseKernels<
+#define GET_OP_LIST
+#include "AMLS/Dialect/AMLSOps.cpp.inc"
+      >(context);
 }

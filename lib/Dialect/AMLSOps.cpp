@@ -122,6 +122,18 @@ static LogicalResult verifyMessageFormat(Operation *op, StringRef format,
   return success();
 }
 
+/// amls.compress and amls.decompress keep the sizes and the element type.
+static LogicalResult verifyChangesFormatOnly(Operation *op, MatrixType input,
+                                             MatrixType result) {
+  if (input.getRows() != result.getRows() ||
+      input.getCols() != result.getCols() ||
+      result.getElementType() != input.getElementType())
+    return op->emitOpError("result must have the input's sizes and element "
+                           "type, found ")
+           << result << " for " << input;
+  return success();
+}
+
 LogicalResult CompressOp::verify() {
   auto input = cast<MatrixType>(getInput().getType());
   auto result = cast<MatrixType>(getResult().getType());
@@ -134,13 +146,18 @@ LogicalResult CompressOp::verify() {
   if (!isCompressedMatrix(result))
     return emitOpError("result must have format = compressed, found ")
            << result;
-  if (input.getRows() != result.getRows() ||
-      input.getCols() != result.getCols() ||
-      result.getElementType() != input.getElementType())
-    return emitOpError("result must have the input's sizes and element type, "
-                       "found ")
-           << result << " for " << input;
-  return success();
+  return verifyChangesFormatOnly(*this, input, result);
+}
+
+LogicalResult DecompressOp::verify() {
+  auto input = cast<MatrixType>(getInput().getType());
+  auto result = cast<MatrixType>(getResult().getType());
+  if (!isCompressedMatrix(input))
+    return emitOpError("decompresses a matrix of format compressed, not ")
+           << input;
+  if (isCSRMatrix(result) || isCompressedMatrix(result))
+    return emitOpError("result must be dense, found ") << result;
+  return verifyChangesFormatOnly(*this, input, result);
 }
 
 LogicalResult ReleaseOp::verify() {

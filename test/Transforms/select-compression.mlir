@@ -2,9 +2,9 @@
 // RUN: amls-opt %s -split-input-file -amls-select-compression | FileCheck %s --check-prefix=SMALL
 // RUN: amls-opt %s -split-input-file -amls-select-compression="min-cells=0 explain" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 
-// X %*% v and t(X) %*% w in a loop: X is compressed once before the loop
-// and released after it; both products read the compressed X (the second
-// through a transpose of it); the sum after the loop reads the dense X.
+// X %*% v and t(X) %*% w in a loop: X is compressed once before the loop;
+// both products read the compressed X (the second through a transpose of
+// it), and so does the sum after the loop, after which it is released.
 // Below 65,536 cells (the default min-cells) nothing is compressed.
 // CHECK-LABEL: func @cg_like
 // CHECK: %[[C:.*]] = amls.compress %[[X:.*]] : !amls.matrix<100x4xf64> -> !amls.matrix<100x4xf64, format = compressed>
@@ -13,11 +13,12 @@
 // CHECK: amls.matmul %[[C]], %{{.*}} : !amls.matrix<100x4xf64, format = compressed>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
 // CHECK: amls.matmul %[[T]], %{{.*}} : !amls.matrix<4x100xf64, format = compressed>, !amls.matrix<100x1xf64> -> !amls.matrix<4x1xf64>
 // CHECK: }
+// CHECK-NEXT: amls.agg sum all %[[C]] : !amls.matrix<100x4xf64, format = compressed>
 // CHECK-NEXT: amls.release %[[C]] : !amls.matrix<100x4xf64, format = compressed>
-// CHECK: amls.agg sum all %[[X]] : !amls.matrix<100x4xf64>
 // SMALL-LABEL: func @cg_like
 // SMALL-NOT: amls.compress
 // EXPLAIN: amls-select-compression: {{.*}}: compress !amls.matrix<100x4xf64> for 2 product(s) in the loop at
+// EXPLAIN-NEXT: amls-select-compression: {{.*}}: 1 later op(s) read the compressed matrix, 0 a decompressed copy
 func.func @cg_like(%X: !amls.matrix<100x4xf64>, %v0: !amls.matrix<4x1xf64>,
                    %n: index) -> f64 {
   %c0 = arith.constant 0 : index
@@ -130,6 +131,110 @@ func.func @csr_input(%X: !amls.matrix<1000x60xf64, sparsity = 0.1, format = csr>
   scf.for %i = %c0 to %n step %c1 {
     %q = amls.matmul %X, %v : !amls.matrix<1000x60xf64, sparsity = 0.1, format = csr>, !amls.matrix<60x1xf64> -> !amls.matrix<1000x1xf64>
     amls.print %q : !amls.matrix<1000x1xf64>
+  }
+  return
+}
+
+// -----
+
+// X computed by the program (its buffer can go once X is compressed): after
+// the loop, colMeans, nrow and a scalar operation read the compressed X,
+// the latter making a compressed 2 * X that its product reads and that is
+// released after it; max has no kernel and reads a decompressed copy, after
+// which X is released.
+// CHECK-LABEL: func @later_uses
+// CHECK: %[[X:.*]] = amls.abs
+// CHECK: %[[C:.*]] = amls.compress %[[X]]
+// CHECK: scf.for
+// CHECK: }
+// CHECK-NEXT: amls.agg mean col %[[C]] : !amls.matrix<100x4xf64, format = compressed> -> !amls.matrix<1x4xf64>
+// CHECK-NEXT: amls.nrow %[[C]] : !amls.matrix<100x4xf64, format = compressed>
+// CHECK-NEXT: %[[Y:.*]] = amls.mul %[[C]], %{{.*}} : !amls.matrix<100x4xf64, format = compressed>, f64 -> !amls.matrix<100x4xf64, format = compressed>
+// CHECK-NEXT: amls.matmul %[[Y]], %{{.*}} : !amls.matrix<100x4xf64, format = compressed>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+// CHECK-NEXT: amls.release %[[Y]]
+// CHECK-NEXT: %[[D:.*]] = amls.decompress %[[C]] : !amls.matrix<100x4xf64, format = compressed> -> !amls.matrix<100x4xf64>
+// CHECK-NEXT: amls.release %[[C]]
+// CHECK-NEXT: amls.agg max all %[[D]] : !amls.matrix<100x4xf64> -> f64
+// EXPLAIN: compress !amls.matrix<100x4xf64> for 1 product(s)
+// EXPLAIN-NEXT: 3 later op(s) read the compressed matrix, 1 a decompressed copy
+func.func @later_uses(%X0: !amls.matrix<100x4xf64>, %v: !amls.matrix<4x1xf64>,
+                      %n: index)
+    -> (!amls.matrix<1x4xf64>, index, !amls.matrix<100x1xf64>, f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f64
+  %X = amls.abs %X0 : !amls.matrix<100x4xf64> -> !amls.matrix<100x4xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %q = amls.matmul %X, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+    amls.print %q : !amls.matrix<100x1xf64>
+  }
+  %m = amls.agg mean col %X : !amls.matrix<100x4xf64> -> !amls.matrix<1x4xf64>
+  %r = amls.nrow %X : !amls.matrix<100x4xf64>
+  %Y = amls.mul %X, %two : !amls.matrix<100x4xf64>, f64 -> !amls.matrix<100x4xf64>
+  %p = amls.matmul %Y, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+  %x = amls.agg max all %X : !amls.matrix<100x4xf64> -> f64
+  return %m, %r, %p, %x : !amls.matrix<1x4xf64>, index, !amls.matrix<100x1xf64>, f64
+}
+
+// -----
+
+// A parameter stays alive anyway: max reads it instead of a decompressed
+// copy. A scalar operation whose result is returned keeps the dense X too
+// (its result would need decompressing).
+// CHECK-LABEL: func @parameter_stays
+// CHECK: %[[C:.*]] = amls.compress %[[X:[^ ]*]]
+// CHECK: scf.for
+// CHECK: }
+// CHECK-NEXT: amls.release %[[C]]
+// CHECK-NEXT: amls.agg max all %[[X]] : !amls.matrix<100x4xf64> -> f64
+// CHECK-NEXT: amls.mul %[[X]], %{{.*}} : !amls.matrix<100x4xf64>, f64 -> !amls.matrix<100x4xf64>
+// CHECK-NOT: amls.decompress
+func.func @parameter_stays(%X: !amls.matrix<100x4xf64>, %v: !amls.matrix<4x1xf64>,
+                           %n: index) -> (f64, !amls.matrix<100x4xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f64
+  scf.for %i = %c0 to %n step %c1 {
+    %q = amls.matmul %X, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+    amls.print %q : !amls.matrix<100x1xf64>
+  }
+  %x = amls.agg max all %X : !amls.matrix<100x4xf64> -> f64
+  %Y = amls.mul %X, %two : !amls.matrix<100x4xf64>, f64 -> !amls.matrix<100x4xf64>
+  return %x, %Y : f64, !amls.matrix<100x4xf64>
+}
+
+// -----
+
+// In the loop: a scalar operation on X feeding a product is a compressed
+// map, released in the loop body after the product; max has no kernel and
+// reads the dense X, which must then stay (a copy per iteration would cost
+// more than keeping it).
+// CHECK-LABEL: func @in_loop
+// CHECK: %[[X:.*]] = amls.abs
+// CHECK: %[[C:.*]] = amls.compress %[[X]]
+// CHECK: scf.for
+// CHECK: %[[Y:.*]] = amls.mul %[[C]], %{{.*}} : !amls.matrix<100x4xf64, format = compressed>, f64 -> !amls.matrix<100x4xf64, format = compressed>
+// CHECK-NEXT: amls.matmul %[[Y]], %{{.*}} : !amls.matrix<100x4xf64, format = compressed>
+// CHECK-NEXT: amls.release %[[Y]]
+// CHECK: amls.agg max all %[[X]] : !amls.matrix<100x4xf64> -> f64
+// CHECK: }
+// CHECK-NEXT: amls.release %[[C]]
+// CHECK-NOT: amls.decompress
+func.func @in_loop(%X0: !amls.matrix<100x4xf64>, %v: !amls.matrix<4x1xf64>,
+                   %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %X = amls.abs %X0 : !amls.matrix<100x4xf64> -> !amls.matrix<100x4xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    %ii = arith.index_cast %i : index to i64
+    %s = arith.sitofp %ii : i64 to f64
+    %q = amls.matmul %X, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+    %Y = amls.mul %X, %s : !amls.matrix<100x4xf64>, f64 -> !amls.matrix<100x4xf64>
+    %p = amls.matmul %Y, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+    %x = amls.agg max all %X : !amls.matrix<100x4xf64> -> f64
+    amls.print %q : !amls.matrix<100x1xf64>
+    amls.print %p : !amls.matrix<100x1xf64>
+    amls.print %x : f64
   }
   return
 }

@@ -17,6 +17,7 @@
 #include "AMLS/Frontend/DML/ImportDML.h"
 #include "AMLS/Pipelines/Pipelines.h"
 #include "AMLS/Pipelines/Target.h"
+#include "AMLS/Runtime/Compressed.h"
 #include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Runtime/Memory.h"
@@ -524,6 +525,16 @@ int main(int argc, char **argv) {
         "({3:F1}%), peak {4} bytes live, limit {5} bytes\n",
         memory.allocations, memory.bytesAllocated, memory.poolHits, hitRate,
         memory.peakLiveBytes, runtime::memory::getLimit());
+    // --formats=compressed: what the compressed matrices cost beyond their
+    // kernels.
+    runtime::compressed::Statistics compressed =
+        runtime::compressed::getStatistics();
+    if (compressed.compressions || compressed.decompressions)
+      llvm::errs() << llvm::formatv(
+          "amls-run compressed: {0} matri{1} compressed, {2} decompressed "
+          "({3} bytes)\n",
+          compressed.compressions, compressed.compressions == 1 ? "x" : "ces",
+          compressed.decompressions, compressed.decompressedBytes);
   }
   if (execution)
     execution->printStatistics(llvm::errs(), options);

@@ -297,6 +297,76 @@ TEST_P(Compressed, CoCodedKeysGrowAndOverflow) {
   checkKernels(*x, d);
 }
 
+/// A descriptor of `data` as a rows x cols row-major matrix.
+AmlsMatrixF64 descriptor(std::vector<double> &data, int64_t rows,
+                         int64_t cols) {
+  return {data.data(), data.data(), 0, {rows, cols}, {cols, 1}};
+}
+
+TEST_P(Compressed, CInterfaceAggregatesValuesAndDecompression) {
+  // What compiled code calls (CompressedProducts.cpp): the six aggregates,
+  // a scalar operation as values copied out, rewritten and put back, and a
+  // counted decompression.
+  Dense d = mixedMatrix(12000, 11);
+  int64_t n = d.rows, m = d.cols;
+  std::vector<double> cells = d.cells;
+  AmlsMatrixF64 source = descriptor(cells, n, m);
+  int64_t handle = _mlir_ciface_amls_rt_compressed_compress(&source, 0);
+
+  std::vector<double> rowSums(n, 0.0), colSums(m, 0.0);
+  double sum = 0.0;
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t c = 0; c < m; ++c) {
+      rowSums[r] += d.at(r, c);
+      colSums[c] += d.at(r, c);
+      sum += d.at(r, c);
+    }
+  auto aggregate = [&](AmlsCompressedAggregate kind, int64_t rows,
+                       int64_t cols) {
+    std::vector<double> out(rows * cols, NAN);
+    AmlsMatrixF64 result = descriptor(out, rows, cols);
+    _mlir_ciface_amls_rt_compressed_aggregate(handle, &result, kind);
+    return out;
+  };
+  auto scaled = [](std::vector<double> v, double by) {
+    for (double &x : v)
+      x /= by;
+    return v;
+  };
+  expectNear(aggregate(AMLS_COMPRESSED_SUM_ALL, 1, 1), {sum}, "sum");
+  expectNear(aggregate(AMLS_COMPRESSED_SUM_ROWS, n, 1), rowSums, "rowSums");
+  expectNear(aggregate(AMLS_COMPRESSED_SUM_COLS, 1, m), colSums, "colSums");
+  expectNear(aggregate(AMLS_COMPRESSED_MEAN_ALL, 1, 1), {sum / double(n * m)},
+             "mean");
+  expectNear(aggregate(AMLS_COMPRESSED_MEAN_ROWS, n, 1),
+             scaled(rowSums, double(m)), "rowMeans");
+  expectNear(aggregate(AMLS_COMPRESSED_MEAN_COLS, 1, m),
+             scaled(colSums, double(n)), "colMeans");
+
+  // X == 2.5 (column 8's non-zero value, and no other's but by chance).
+  int64_t count = amls_rt_compressed_value_count(handle);
+  ASSERT_GT(count, 0);
+  std::vector<double> values(count, NAN);
+  AmlsMatrixF64 valuesOut = descriptor(values, count, 1);
+  _mlir_ciface_amls_rt_compressed_values(handle, &valuesOut);
+  for (double &v : values)
+    v = v == 2.5 ? 1.0 : 0.0;
+  int64_t mapped =
+      _mlir_ciface_amls_rt_compressed_with_values(handle, &valuesOut);
+  Statistics before = getStatistics();
+  std::vector<double> decompressed(n * m, NAN);
+  AmlsMatrixF64 out = descriptor(decompressed, n, m);
+  _mlir_ciface_amls_rt_compressed_decompress(mapped, &out);
+  Statistics after = getStatistics();
+  EXPECT_EQ(after.decompressions, before.decompressions + 1);
+  EXPECT_EQ(after.decompressedBytes,
+            before.decompressedBytes + uint64_t(n * m * 8));
+  for (int64_t i = 0; i < n * m; ++i)
+    ASSERT_EQ(decompressed[i], d.cells[i] == 2.5 ? 1.0 : 0.0) << "cell " << i;
+  amls_rt_compressed_release(mapped);
+  amls_rt_compressed_release(handle);
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, Compressed, testing::Values(1, 2),
                          [](const testing::TestParamInfo<int32_t> &info) {
                            return std::to_string(info.param) + "threads";

@@ -140,10 +140,13 @@ def AMLS_CompressedKernelInterface : OpInterface<"CompressedKernelInterface"> {
   let cppNamespace = "::mlir::amls";
   let description = [{
     Whether an operation has a kernel for the compressed matrices among its
-    operands and results (docs/compression.md): the ops that make and free
-    the handle (`amls.compress`, `amls.release`), the transpose the
-    products read it through, and the products the compressed kernels
-    compute. This is the one definition of what the compressed lowering
+    operands and results (docs/compression.md): the ops that make, free and
+    decompress the handle (`amls.compress`, `amls.release`,
+    `amls.decompress`), the transpose the products read it through, the
+    products the compressed kernels compute, `sum` and `mean` of all cells,
+    rows or columns, `nrow` and `ncol`, and element-wise ops of one
+    compressed matrix and scalars (a compressed result of rewritten
+    dictionaries). This is the one definition of what the compressed lowering
     covers: `--convert-amls-to-linalg` rejects, with an error naming the
     op, any other op on a compressed matrix. Callers go through
     `mlir::amls::hasCompressedKernel(op)`, which answers ops without a

@@ -137,4 +137,24 @@ def AMLS_ReleaseOp : AMLS_Op<"release"> {
   let hasVerifier = 1;
 }
 
+def AMLS_DecompressOp : AMLS_Op<"decompress"> {
+  let summary = "the dense cells of a compressed matrix";
+  let description = [{
+    Writes the cells of a compressed matrix into a new dense one, for an op
+    that has no kernel on the compressed form (`CompressedKernelInterface`).
+    `--amls-select-compression` inserts it where that lets the dense source
+    be freed once it is compressed; amls-run's `--stats` counts the
+    decompressions and their bytes.
+
+    ```mlir
+    %D = amls.decompress %C : !amls.matrix<?x?xf64, format = compressed>
+         -> !amls.matrix<?x?xf64>
+    ```
+  }];
+  let arguments = (ins Arg<AMLS_Matrix, "", [MemRead<DefaultResource>]>:$input);
+  let results = (outs AMLS_Matrix:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // AMLS_DIALECT_AMLSSIZEANDCASTOPS_TD

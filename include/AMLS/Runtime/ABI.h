@@ -63,6 +63,18 @@ typedef enum AmlsCompressedProduct {
   AMLS_COMPRESSED_WT_X = 2  /* t(W) %*% X, as t(t(X) %*% W) */
 } AmlsCompressedProduct;
 
+/// Which aggregate amls_rt_compressed_aggregate computes of a compressed X:
+/// its sum or mean over all cells (a 1 x 1 result), each row's (rows x 1)
+/// or each column's (1 x cols).
+typedef enum AmlsCompressedAggregate {
+  AMLS_COMPRESSED_SUM_ALL = 0,
+  AMLS_COMPRESSED_SUM_ROWS = 1,
+  AMLS_COMPRESSED_SUM_COLS = 2,
+  AMLS_COMPRESSED_MEAN_ALL = 3,
+  AMLS_COMPRESSED_MEAN_ROWS = 4,
+  AMLS_COMPRESSED_MEAN_COLS = 5
+} AmlsCompressedAggregate;
+
 /// Where the pieces of a message go: amls.printf prints on stdout,
 /// amls.stop reports on stderr and ends the run with status 1,
 /// amls.write_scalar writes the text to a file, amls.report prints a

@@ -147,8 +147,18 @@ public:
   void rowSums(double *out) const;
   void colSums(double *out) const;
   double sum() const;
-  /// fn applied to every cell: only the dictionaries (and the
-  /// uncompressed groups' cells) change.
+  /// The values every cell is one of, group by group: the dictionaries, the
+  /// default tuples of OLE and RLE groups and the cells of uncompressed
+  /// ones. A scalar operation on every cell (X * 2, X == 3, exp(X)) is the
+  /// same operation on these; compiled code applies it to a copy and
+  /// builds the result with withValues.
+  int64_t getNumValues() const;
+  void copyValues(double *values) const;
+  /// The matrix with `values` (getNumValues() of them, in copyValues'
+  /// order) instead of its own, sharing the codes and lists.
+  std::shared_ptr<const CompressedMatrix>
+  withValues(const double *values) const;
+  /// fn applied to every cell, through the values above.
   std::shared_ptr<const CompressedMatrix>
   map(const std::function<double(double)> &fn) const;
   /// The cells, row-major with leading dimension ld.
@@ -159,6 +169,16 @@ private:
   int64_t cols;
   std::vector<std::unique_ptr<ColumnGroup>> groups;
 };
+
+/// What compiled code did with compressed matrices, for --stats: the
+/// matrices it compressed, and the ones an op without a compressed kernel
+/// decompressed (with the bytes of the dense copies).
+struct Statistics {
+  uint64_t compressions = 0;
+  uint64_t decompressions = 0;
+  uint64_t decompressedBytes = 0;
+};
+Statistics getStatistics();
 
 /// Encodes `source` along `plan`'s groups (each group's encoding chosen
 /// from its exact statistics; a group with more than 65,535 distinct tuples

@@ -133,6 +133,22 @@ void _mlir_ciface_amls_rt_compressed_mmchain(int64_t handle, AmlsMatrixF64 *v,
                                              int32_t useWeights);
 /// out = t(X) %*% X.
 void _mlir_ciface_amls_rt_compressed_tsmm(int64_t handle, AmlsMatrixF64 *out);
+/// out = the sum or mean of all cells (1 x 1), each row's (rows x 1) or each
+/// column's (1 x cols) (`aggregate`, an AmlsCompressedAggregate).
+void _mlir_ciface_amls_rt_compressed_aggregate(int64_t handle,
+                                               AmlsMatrixF64 *out,
+                                               int32_t aggregate);
+/// The values every cell of X is one of (CompressedMatrix::copyValues): their
+/// count, and a copy into `out` (count x 1).
+int64_t amls_rt_compressed_value_count(int64_t handle);
+void _mlir_ciface_amls_rt_compressed_values(int64_t handle, AmlsMatrixF64 *out);
+/// A new compressed matrix: X's codes with `values` (count x 1) instead of
+/// its values; amls.release frees it.
+int64_t _mlir_ciface_amls_rt_compressed_with_values(int64_t handle,
+                                                    AmlsMatrixF64 *values);
+/// out (rows x cols) = the cells of X; counted for --stats.
+void _mlir_ciface_amls_rt_compressed_decompress(int64_t handle,
+                                                AmlsMatrixF64 *out);
 
 /// sum, sum of squares, min or max (`kind`: 0-3, AggKind's values) of the
 /// values of a vector (a CSR matrix's stored values): vectorized,

@@ -319,10 +319,18 @@ def AMLSSelectCompression : Pass<"amls-select-compression"> {
     reads a compressed matrix is `CompressedKernelInterface`'s. It runs
     after the format selection and before fusion, which leaves the
     products on a compressed matrix alone. For each matrix, it inserts
-    `amls.compress` before the outermost such loop and `amls.release` after
-    it, and lets those products read the compressed matrix (the runtime's
-    kernels on column groups, docs/compression.md); every other use keeps
-    the dense matrix. Matrices of known size with fewer than `min-cells`
+    `amls.compress` before the outermost such loop and lets those products
+    read the compressed matrix (the runtime's kernels on column groups,
+    docs/compression.md). Every later op with a kernel on the compressed
+    form reads it as well: products with narrow operands, `sum`/`mean` of
+    all cells, rows or columns, `nrow`/`ncol`, and scalar operations, whose
+    compressed results are read the same way (a scalar operation only where
+    all its result's uses have kernels). The other later ops read an
+    `amls.decompress` copy where that lets the dense source be freed (a
+    dense matrix the program computed, each copy made at most once per
+    compression), and the source otherwise (a parameter, a CSR matrix, an
+    op in a loop). Each compressed matrix gets an `amls.release` after its
+    last use. Matrices of known size with fewer than `min-cells`
     cells are left alone. The plan is made at run time from the data: where
     compression does not pay 2x, the matrix is kept as one uncompressed
     group. `explain` prints a line per compressed matrix at compile time and
@@ -341,6 +349,8 @@ def AMLSSelectCompression : Pass<"amls-select-compression"> {
   let statistics = [
     Statistic<"numCompressed", "compressed-matrices",
               "amls.compress ops inserted">,
+    Statistic<"numDecompressed", "decompressions",
+              "amls.decompress ops inserted">,
   ];
 }
 

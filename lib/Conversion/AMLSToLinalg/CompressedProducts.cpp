@@ -5,12 +5,14 @@
 // (of a dense or a CSR matrix) and amls.release frees. Its products are runtime
 // calls (lib/Runtime/Compressed/CInterface.cpp) writing a dense result that
 // tensorFromRuntime hands back as a tensor; t(X) is the same handle, read
-// transposed by the product that consumes it. --amls-select-compression
-// makes no other use of one, and checkMatrixFormats rejects any.
+// transposed by the product that consumes it. The other ops on one are in
+// CompressedCellOps.cpp; checkMatrixFormats rejects any op the kernel
+// models (lib/Dialect/AMLSCompressedKernels.cpp) do not admit.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CSRLowering.h"
+#include "CompressedLowering.h"
 
 #include "AMLS/Runtime/ABI.h"
 
@@ -21,59 +23,6 @@ using namespace mlir::amls;
 using namespace mlir::amls::lowering;
 
 namespace {
-
-/// Matches only ops that read a compressed matrix, before the dense and
-/// CSR patterns.
-template <typename OpTy>
-struct CompressedPattern : public OpConversionPattern<OpTy> {
-  using OpAdaptor = typename OpTy::Adaptor;
-
-  CompressedPattern(const TypeConverter &converter, MLIRContext *context,
-                    const LoweringSchedule &)
-      : OpConversionPattern<OpTy>(converter, context, /*benefit=*/3) {}
-
-  virtual LogicalResult lower(OpTy op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const = 0;
-
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
-    if (!llvm::any_of(op->getOperandTypes(), isCompressedMatrix) &&
-        !llvm::any_of(op->getResultTypes(), isCompressedMatrix))
-      return failure();
-    return lower(op, adaptor, rewriter);
-  }
-
-  RankedTensorType tensorType(Value value) const {
-    return dyn_cast_or_null<RankedTensorType>(
-        this->getTypeConverter()->convertType(value.getType()));
-  }
-
-  /// Replaces `op`'s result by the rows x cols matrix that `call` (given
-  /// the output buffer) writes through the runtime.
-  void replaceWithRuntimeResult(ConversionPatternRewriter &rewriter, OpTy op,
-                                Value rows, Value cols,
-                                function_ref<void(Value out)> call) const {
-    RankedTensorType type = tensorType(op.getResult());
-    Value result =
-        tensorFromRuntime(rewriter, op.getLoc(), type, rows, cols, call);
-    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), result, type));
-  }
-};
-
-/// The handle as the runtime takes it (i64).
-Value runtimeHandle(OpBuilder &b, Location loc, Value handle) {
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), handle);
-}
-
-/// Rows (dim 0) or columns (dim 1) of the compressed matrix `handle`.
-Value compressedSize(OpBuilder &b, Location loc, Operation *op, Value handle,
-                     int32_t dim) {
-  Value size =
-      callRuntime(b, loc, op, RuntimeFunction::CompressedSize,
-                  {runtimeHandle(b, loc, handle), i32Constant(b, loc, dim)});
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
-}
 
 struct LowerCompress : public CompressedPattern<CompressOp> {
   using CompressedPattern::CompressedPattern;
@@ -242,9 +191,24 @@ struct LowerCompressedTsmm : public CompressedPattern<TsmmOp> {
 
 } // namespace
 
+Value mlir::amls::lowering::runtimeHandle(OpBuilder &b, Location loc,
+                                          Value handle) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), handle);
+}
+
+Value mlir::amls::lowering::compressedSize(OpBuilder &b, Location loc,
+                                           Operation *op, Value handle,
+                                           int32_t dim) {
+  Value size =
+      callRuntime(b, loc, op, RuntimeFunction::CompressedSize,
+                  {runtimeHandle(b, loc, handle), i32Constant(b, loc, dim)});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
+}
+
 void mlir::amls::populateAMLSCompressedLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
+  populateCompressedCellOpPatterns(converter, patterns, schedule);
   addPatterns<LowerCompress, LowerCSRCompress, LowerRelease,
               LowerCompressedTranspose, LowerCompressedMatmul,
               LowerCompressedMMChain, LowerCompressedTsmm>(patterns, converter,

@@ -104,9 +104,11 @@ LogicalResult mlir::amls::checkMatrixFormats(Operation *root) {
     if (!hasCompressedKernel(op)) {
       op->emitError() << "'" << op->getName()
                       << "' has no kernel for a compressed matrix; only "
-                         "amls.compress, amls.release, t(X), X %*% W, "
-                         "t(X) %*% W, t(W) %*% X, amls.mmchain and "
-                         "amls.tsmm left read one (--amls-select-compression)";
+                         "its products (X %*% W, t(X) %*% W, t(W) %*% X, "
+                         "amls.mmchain, amls.tsmm left), sum and mean of "
+                         "all cells, rows or columns, nrow, ncol, scalar "
+                         "operations, t(X), amls.decompress and "
+                         "amls.release read one (--amls-select-compression)";
       failed = true;
       return next;
     }

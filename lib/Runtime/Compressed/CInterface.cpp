@@ -12,6 +12,7 @@
 #include "AMLS/Runtime/Compressed.h"
 #include "AMLS/Runtime/Runtime.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <numeric>
@@ -65,6 +66,26 @@ template <typename Kernel> void intoRowMajor(AmlsMatrixF64 *out, Kernel kernel) 
 
 namespace {
 
+/// Process-wide, as the runtime's threads are (--stats).
+std::atomic<uint64_t> compressions{0}, decompressions{0}, decompressedBytes{0};
+
+int64_t toHandle(std::shared_ptr<const CompressedMatrix> matrix) {
+  return reinterpret_cast<int64_t>(
+      new std::shared_ptr<const CompressedMatrix>(std::move(matrix)));
+}
+
+} // namespace
+
+Statistics amls::runtime::compressed::getStatistics() {
+  Statistics result;
+  result.compressions = compressions.load();
+  result.decompressions = decompressions.load();
+  result.decompressedBytes = decompressedBytes.load();
+  return result;
+}
+
+namespace {
+
 /// Plans and compresses `source`, printing the plan and the result when
 /// `explain`; the handle compiled code keeps.
 int64_t compressToHandle(const Source &source, bool explain) {
@@ -85,6 +106,7 @@ int64_t compressToHandle(const Source &source, bool explain) {
   }
   auto *handle = new std::shared_ptr<const CompressedMatrix>(
       compress(source, plan));
+  ++compressions;
   if (explain) {
     auto seconds = [](auto from, auto to) {
       return std::chrono::duration<double>(to - from).count();
@@ -193,4 +215,75 @@ extern "C" void _mlir_ciface_amls_rt_compressed_tsmm(int64_t handle,
   intoRowMajor(out, [&](double *result, int64_t ldOut) {
     x.multiplyTransposedSelf(result, ldOut);
   });
+}
+
+extern "C" void _mlir_ciface_amls_rt_compressed_aggregate(int64_t handle,
+                                                          AmlsMatrixF64 *out,
+                                                          int32_t aggregate) {
+  const CompressedMatrix &x = fromHandle(handle);
+  double *base = out->aligned + out->offset;
+  int64_t rows = x.getRows(), cols = x.getCols();
+  bool mean = aggregate >= AMLS_COMPRESSED_MEAN_ALL;
+  switch (aggregate % AMLS_COMPRESSED_MEAN_ALL) {
+  case AMLS_COMPRESSED_SUM_ALL: {
+    double count = double(rows) * double(cols);
+    base[0] = mean ? x.sum() / count : x.sum();
+    return;
+  }
+  case AMLS_COMPRESSED_SUM_ROWS: {
+    memory::Vector<double> sums(rows);
+    x.rowSums(sums.data());
+    for (int64_t r = 0; r < rows; ++r)
+      base[r * out->strides[0]] = mean ? sums[r] / double(cols) : sums[r];
+    return;
+  }
+  default: {
+    memory::Vector<double> sums(cols);
+    x.colSums(sums.data());
+    for (int64_t c = 0; c < cols; ++c)
+      base[c * out->strides[1]] = mean ? sums[c] / double(rows) : sums[c];
+    return;
+  }
+  }
+}
+
+extern "C" int64_t amls_rt_compressed_value_count(int64_t handle) {
+  return fromHandle(handle).getNumValues();
+}
+
+extern "C" void _mlir_ciface_amls_rt_compressed_values(int64_t handle,
+                                                       AmlsMatrixF64 *out) {
+  // A column vector the compiler allocated: one value per row.
+  const CompressedMatrix &x = fromHandle(handle);
+  double *base = out->aligned + out->offset;
+  if (out->strides[0] == 1) {
+    x.copyValues(base);
+    return;
+  }
+  memory::Vector<double> values(x.getNumValues());
+  x.copyValues(values.data());
+  for (int64_t i = 0; i < int64_t(values.size()); ++i)
+    base[i * out->strides[0]] = values[i];
+}
+
+extern "C" int64_t
+_mlir_ciface_amls_rt_compressed_with_values(int64_t handle,
+                                            AmlsMatrixF64 *values) {
+  const CompressedMatrix &x = fromHandle(handle);
+  const double *base = values->aligned + values->offset;
+  if (values->strides[0] == 1)
+    return toHandle(x.withValues(base));
+  memory::Vector<double> copy(values->sizes[0]);
+  for (int64_t i = 0; i < values->sizes[0]; ++i)
+    copy[i] = base[i * values->strides[0]];
+  return toHandle(x.withValues(copy.data()));
+}
+
+extern "C" void _mlir_ciface_amls_rt_compressed_decompress(int64_t handle,
+                                                           AmlsMatrixF64 *out) {
+  const CompressedMatrix &x = fromHandle(handle);
+  ++decompressions;
+  decompressedBytes += uint64_t(x.getRows()) * uint64_t(x.getCols()) * 8;
+  intoRowMajor(
+      out, [&](double *result, int64_t ldOut) { x.decompress(result, ldOut); });
 }

@@ -136,11 +136,10 @@ void addDictionaryTransposed(const double *dictionary, int64_t numTuples,
   }
 }
 
-Dictionary mapDictionary(const Dictionary &dictionary,
-                         const std::function<double(double)> &fn) {
-  Dictionary mapped(dictionary.size());
-  std::transform(dictionary.begin(), dictionary.end(), mapped.begin(), fn);
-  return mapped;
+Dictionary copyDictionary(const double *values, uint64_t size) {
+  Dictionary copy(size);
+  std::copy_n(values, size, copy.begin());
+  return copy;
 }
 
 } // namespace
@@ -247,11 +246,20 @@ void DDCGroup<CodeT>::addColumnSums(double *sums) const {
       sums[columns[i]] += double(counts[t]) * dictionary[t * c + i];
 }
 
+template <typename CodeT> int64_t DDCGroup<CodeT>::getNumValues() const {
+  return static_cast<int64_t>(dictionary.size());
+}
+
+template <typename CodeT>
+void DDCGroup<CodeT>::copyValues(double *values) const {
+  std::copy(dictionary.begin(), dictionary.end(), values);
+}
+
 template <typename CodeT>
 std::unique_ptr<ColumnGroup>
-DDCGroup<CodeT>::map(const std::function<double(double)> &fn) const {
+DDCGroup<CodeT>::withValues(const double *values) const {
   return std::make_unique<DDCGroup<CodeT>>(
-      columns, mapDictionary(dictionary, fn), codes, counts);
+      columns, copyDictionary(values, dictionary.size()), codes, counts);
 }
 
 template class amls::runtime::compressed::DDCGroup<uint8_t>;
@@ -412,14 +420,21 @@ void ListGroup::addColumnSums(double *sums) const {
   }
 }
 
-std::unique_ptr<ColumnGroup>
-ListGroup::map(const std::function<double(double)> &fn) const {
-  std::vector<double> mappedDefault(defaultTuple.size());
-  std::transform(defaultTuple.begin(), defaultTuple.end(),
-                 mappedDefault.begin(), fn);
-  return std::make_unique<ListGroup>(encoding, columns,
-                                     mapDictionary(dictionary, fn),
-                                     std::move(mappedDefault), rows, numRows);
+int64_t ListGroup::getNumValues() const {
+  return static_cast<int64_t>(dictionary.size() + defaultTuple.size());
+}
+
+void ListGroup::copyValues(double *values) const {
+  values = std::copy(dictionary.begin(), dictionary.end(), values);
+  std::copy(defaultTuple.begin(), defaultTuple.end(), values);
+}
+
+std::unique_ptr<ColumnGroup> ListGroup::withValues(const double *values) const {
+  const double *defaults = values + dictionary.size();
+  return std::make_unique<ListGroup>(
+      encoding, columns, copyDictionary(values, dictionary.size()),
+      std::vector<double>(defaults, defaults + defaultTuple.size()), rows,
+      numRows);
 }
 
 //===----------------------------------------------------------------------===//
@@ -522,10 +537,16 @@ void UncompressedGroup::addColumnSums(double *sums) const {
       sums[columns[i]] += cells[r * c + i];
 }
 
+int64_t UncompressedGroup::getNumValues() const {
+  return static_cast<int64_t>(cells.size());
+}
+
+void UncompressedGroup::copyValues(double *values) const {
+  std::copy(cells.begin(), cells.end(), values);
+}
+
 std::unique_ptr<ColumnGroup>
-UncompressedGroup::map(const std::function<double(double)> &fn) const {
-  memory::Vector<double> mapped(cells.size());
-  std::transform(cells.begin(), cells.end(), mapped.begin(), fn);
-  return std::make_unique<UncompressedGroup>(columns, std::move(mapped),
-                                             numRows);
+UncompressedGroup::withValues(const double *values) const {
+  return std::make_unique<UncompressedGroup>(
+      columns, copyDictionary(values, cells.size()), numRows);
 }

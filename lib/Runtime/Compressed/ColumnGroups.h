@@ -61,9 +61,15 @@ public:
                           int64_t ld) const = 0;
   /// sums[c] += colSums for the group's columns.
   virtual void addColumnSums(double *sums) const = 0;
-  /// The group with fn applied to every cell.
+  /// The values the group's cells are made of: the dictionary, the default
+  /// tuple of OLE and RLE, the cells of an uncompressed group. A scalar
+  /// operation on every cell is the same operation on these.
+  virtual int64_t getNumValues() const = 0;
+  virtual void copyValues(double *values) const = 0;
+  /// The group with `values` (getNumValues() of them, in copyValues' order)
+  /// instead of its own, sharing its codes or lists.
   virtual std::unique_ptr<ColumnGroup>
-  map(const std::function<double(double)> &fn) const = 0;
+  withValues(const double *values) const = 0;
 
 protected:
   ColumnGroup(Encoding encoding, std::vector<int32_t> columns)
@@ -101,8 +107,9 @@ public:
   void decompress(int64_t r0, int64_t r1, double *rows,
                   int64_t ld) const override;
   void addColumnSums(double *sums) const override;
-  std::unique_ptr<ColumnGroup>
-  map(const std::function<double(double)> &fn) const override;
+  int64_t getNumValues() const override;
+  void copyValues(double *values) const override;
+  std::unique_ptr<ColumnGroup> withValues(const double *values) const override;
 
 private:
   Dictionary dictionary;
@@ -140,8 +147,9 @@ public:
   void decompress(int64_t r0, int64_t r1, double *rows,
                   int64_t ld) const override;
   void addColumnSums(double *sums) const override;
-  std::unique_ptr<ColumnGroup>
-  map(const std::function<double(double)> &fn) const override;
+  int64_t getNumValues() const override;
+  void copyValues(double *values) const override;
+  std::unique_ptr<ColumnGroup> withValues(const double *values) const override;
 
 private:
   bool isRunLength() const { return encoding == Encoding::RLE; }
@@ -184,8 +192,9 @@ public:
   void decompress(int64_t r0, int64_t r1, double *rows,
                   int64_t ld) const override;
   void addColumnSums(double *sums) const override;
-  std::unique_ptr<ColumnGroup>
-  map(const std::function<double(double)> &fn) const override;
+  int64_t getNumValues() const override;
+  void copyValues(double *values) const override;
+  std::unique_ptr<ColumnGroup> withValues(const double *values) const override;
 
 private:
   memory::Vector<double> cells;

@@ -234,14 +234,38 @@ double CompressedMatrix::sum() const {
   return std::accumulate(sums.begin(), sums.end(), 0.0);
 }
 
+int64_t CompressedMatrix::getNumValues() const {
+  int64_t count = 0;
+  for (const std::unique_ptr<ColumnGroup> &group : groups)
+    count += group->getNumValues();
+  return count;
+}
+
+void CompressedMatrix::copyValues(double *values) const {
+  for (const std::unique_ptr<ColumnGroup> &group : groups) {
+    group->copyValues(values);
+    values += group->getNumValues();
+  }
+}
+
+std::shared_ptr<const CompressedMatrix>
+CompressedMatrix::withValues(const double *values) const {
+  std::vector<std::unique_ptr<ColumnGroup>> rewritten;
+  rewritten.reserve(groups.size());
+  for (const std::unique_ptr<ColumnGroup> &group : groups) {
+    rewritten.push_back(group->withValues(values));
+    values += group->getNumValues();
+  }
+  return std::make_shared<const CompressedMatrix>(rows, cols,
+                                                  std::move(rewritten));
+}
+
 std::shared_ptr<const CompressedMatrix>
 CompressedMatrix::map(const std::function<double(double)> &fn) const {
-  std::vector<std::unique_ptr<ColumnGroup>> mapped;
-  mapped.reserve(groups.size());
-  for (const std::unique_ptr<ColumnGroup> &group : groups)
-    mapped.push_back(group->map(fn));
-  return std::make_shared<const CompressedMatrix>(rows, cols,
-                                                  std::move(mapped));
+  memory::Vector<double> values(getNumValues());
+  copyValues(values.data());
+  std::transform(values.begin(), values.end(), values.begin(), fn);
+  return withValues(values.data());
 }
 
 void CompressedMatrix::decompress(double *out, int64_t ld) const {

@@ -1349,3 +1349,27 @@ func.func @release_dense(%X: !amls.matrix<4x4xf64>) {
   amls.release %X : !amls.matrix<4x4xf64>
   return
 }
+
+// -----
+
+func.func @decompress_dense(%X: !amls.matrix<4x4xf64>) {
+  // expected-error @+1 {{'amls.decompress' op decompresses a matrix of format compressed, not '!amls.matrix<4x4xf64>'}}
+  %D = amls.decompress %X : !amls.matrix<4x4xf64> -> !amls.matrix<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @decompress_to_csr(%C: !amls.matrix<4x4xf64, format = compressed>) {
+  // expected-error @+1 {{'amls.decompress' op result must be dense, found '!amls.matrix<4x4xf64, format = csr>'}}
+  %D = amls.decompress %C : !amls.matrix<4x4xf64, format = compressed> -> !amls.matrix<4x4xf64, format = csr>
+  return
+}
+
+// -----
+
+func.func @decompress_resized(%C: !amls.matrix<4x4xf64, format = compressed>) {
+  // expected-error @+1 {{'amls.decompress' op result must have the input's sizes and element type, found '!amls.matrix<4x5xf64>' for '!amls.matrix<4x4xf64, format = compressed>'}}
+  %D = amls.decompress %C : !amls.matrix<4x4xf64, format = compressed> -> !amls.matrix<4x5xf64>
+  return
+}
