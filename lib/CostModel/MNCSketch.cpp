@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cmath>
 #include <numeric>
+#include <thread>
 
 using namespace mlir::amls;
 using Counts = MNCSketch::Counts;
@@ -41,33 +42,72 @@ static bool wantsExtension(const MNCSketch &sketch) {
          sketch.maxRowCount() > 1 && sketch.maxColCount() > 1;
 }
 
+/// Runs fn(part) for part in [0, parts), on parts threads.
+template <typename Fn> static void runParts(int64_t parts, Fn fn) {
+  std::vector<std::thread> workers;
+  for (int64_t part = 1; part < parts; ++part)
+    workers.emplace_back(fn, part);
+  fn(0);
+  for (std::thread &worker : workers)
+    worker.join();
+}
+
 MNCSketch MNCSketch::fromCSR(int64_t rows, int64_t cols,
                              const int64_t *rowOffsets, const int32_t *columns,
-                             bool extended) {
+                             bool extended, int threads) {
   MNCSketch sketch;
-  sketch.rowCounts.assign(rows, 0);
-  sketch.colCounts.assign(cols, 0);
-  bool diagonal = rows == cols;
+  sketch.rowCounts.resize(rows);
+  bool diagonal = rows == cols && rows > 0;
   for (int64_t i = 0; i < rows; ++i) {
     int64_t begin = rowOffsets[i], end = rowOffsets[i + 1];
     sketch.rowCounts[i] = static_cast<uint32_t>(end - begin);
     diagonal &= end - begin == 1 && columns[begin] == i;
-    for (int64_t p = begin; p < end; ++p)
-      ++sketch.colCounts[columns[p]];
   }
-  sketch.fullDiagonal = diagonal && rows > 0;
+  sketch.fullDiagonal = diagonal;
+  // The column counts are random increments, one per non-zero: each
+  // thread counts the non-zeros of a range of rows (about equal non-zeros
+  // each) into counts of its own, summed after.
+  int64_t first = rowOffsets[0], nnz = rowOffsets[rows] - first;
+  int64_t parts = std::clamp<int64_t>(threads, 1, 8);
+  if (nnz < 4 * cols || nnz < (int64_t(1) << 20))
+    parts = 1;
+  std::vector<int64_t> bounds(parts + 1, first + nnz);
+  for (int64_t part = 0; part < parts; ++part)
+    bounds[part] = first + nnz * part / parts;
+  std::vector<Counts> partial(parts);
+  runParts(parts, [&](int64_t part) {
+    Counts &counts = part ? partial[part] : sketch.colCounts;
+    counts.assign(cols, 0);
+    for (int64_t p = bounds[part]; p < bounds[part + 1]; ++p)
+      ++counts[columns[p]];
+  });
+  for (int64_t part = 1; part < parts; ++part)
+    for (int64_t c = 0; c < cols; ++c)
+      sketch.colCounts[c] += partial[part][c];
   sketch.summarize();
   if (!extended || !wantsExtension(sketch))
     return sketch;
+  // A row's non-zeros in singleton columns (a bit per column, which the
+  // cache holds), and a column's non-zeros in singleton rows.
+  std::vector<uint64_t> singleton((cols + 63) / 64, 0);
+  for (int64_t c = 0; c < cols; ++c)
+    if (sketch.colCounts[c] == 1)
+      singleton[c / 64] |= uint64_t(1) << (c % 64);
   sketch.rowExtension.assign(rows, 0);
+  int64_t rowSpan = (rows + parts - 1) / parts;
+  runParts(parts, [&](int64_t part) {
+    int64_t end = std::min(rows, (part + 1) * rowSpan);
+    for (int64_t i = part * rowSpan; i < end; ++i) {
+      uint32_t count = 0;
+      for (int64_t p = rowOffsets[i]; p < rowOffsets[i + 1]; ++p)
+        count += (singleton[columns[p] / 64] >> (columns[p] % 64)) & 1;
+      sketch.rowExtension[i] = count;
+    }
+  });
   sketch.colExtension.assign(cols, 0);
-  for (int64_t i = 0; i < rows; ++i) {
-    int64_t begin = rowOffsets[i], end = rowOffsets[i + 1];
-    for (int64_t p = begin; p < end; ++p)
-      sketch.rowExtension[i] += sketch.colCounts[columns[p]] == 1;
-    if (end - begin == 1)
-      ++sketch.colExtension[columns[begin]];
-  }
+  for (int64_t i = 0; i < rows; ++i)
+    if (sketch.rowCounts[i] == 1)
+      ++sketch.colExtension[columns[rowOffsets[i]]];
   return sketch;
 }
 
@@ -186,17 +226,21 @@ bool MNCSketch::operator==(const MNCSketch &other) const {
 }
 
 size_t MNCSketch::hash() const {
-  // FNV-1a over the counts and the shape.
+  // FNV-1a over the shape, the non-zeros and up to 4,096 counts of each
+  // vector, evenly spaced: the attribute uniquer hashes every sketch it
+  // stores (millions of counts), and equal sketches still hash equally.
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](uint64_t value) {
     h ^= value;
     h *= 1099511628211ull;
   };
+  mix(static_cast<uint64_t>(nonZeros));
   for (const Counts *counts :
        {&rowCounts, &colCounts, &rowExtension, &colExtension}) {
     mix(counts->size());
-    for (uint32_t count : *counts)
-      mix(count);
+    size_t stride = std::max<size_t>(1, counts->size() / 4096);
+    for (size_t k = 0; k < counts->size(); k += stride)
+      mix((*counts)[k]);
   }
   mix(fullDiagonal);
   return static_cast<size_t>(h);

@@ -143,14 +143,15 @@ LogicalResult Program::specializeRowBlocks(ArrayRef<RuntimeValue> args,
 /// non-f64 dense matrix and one without zeros (whose type says as much)
 /// have none.
 static MNCSketchRef sketchArgument(const RuntimeValue &arg, Type type,
-                                   bool transposed) {
+                                   bool transposed, unsigned threads) {
   auto matrixType = dyn_cast<MatrixType>(type);
   if (!arg.isMatrix() || arg.isRowBlock() || transposed || !matrixType)
     return nullptr;
   const AmlsMatrixRef &ref = arg.getMatrix().getRef();
   if (arg.getMatrix().isCSR())
-    return std::make_shared<const MNCSketch>(MNCSketch::fromCSR(
-        ref.rows, ref.cols, ref.row_offsets, ref.column_indices));
+    return std::make_shared<const MNCSketch>(
+        MNCSketch::fromCSR(ref.rows, ref.cols, ref.row_offsets,
+                           ref.column_indices, /*extended=*/true, threads));
   std::optional<double> sparsity = matrixType.getSparsity();
   if (!sparsity || *sparsity >= 1.0 || ref.element_type != AMLS_ELEMENT_F64 ||
       ref.strides[1] != 1 || ref.rows * ref.cols == 0)
@@ -262,7 +263,8 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
   // later calls with the same types share (a plan choice, never a result).
   if (options.sparsityEstimator == "mnc")
     for (auto [i, arg, type] : llvm::enumerate(args, exactTypes)) {
-      if (auto sketch = sketchArgument(arg, type, transposed[i]))
+      if (auto sketch =
+              sketchArgument(arg, type, transposed[i], options.threads))
         entry.setArgAttr(i, AMLSDialect::getMNCSketchAttrName(),
                          MNCSketchAttr::get(entry.getContext(), sketch));
     }

@@ -281,6 +281,51 @@ TEST(MNCSketch, CountsAndSummary) {
   EXPECT_TRUE(identity(5).sketch().isFullDiagonal());
 }
 
+TEST(MNCSketch, ThreadedBuildMatchesDirectCounts) {
+  // A skewed pattern big enough for the threaded build (over 2^20
+  // non-zeros, more than four a column): rows of 0-15 non-zeros, a sixth of
+  // them singletons, columns drawn as a power law, so that many columns
+  // hold one non-zero or none. The counts and extension vectors, counted
+  // directly, must match the build at 1, 2 and 3 threads.
+  std::mt19937_64 random(5);
+  int64_t rows = 200000, cols = 300000;
+  std::vector<std::vector<int32_t>> pattern(rows);
+  for (auto &row : pattern) {
+    int64_t count = random() % 6 == 0 ? 1 : random() % 16;
+    for (int64_t k = 0; k < count; ++k) {
+      double u = std::uniform_real_distribution<double>(0, 1)(random);
+      row.push_back(static_cast<int32_t>(std::pow(u, 3.0) * (cols - 1)));
+    }
+  }
+  Pattern a = fromRows(cols, pattern);
+  ASSERT_GT(a.nnz(), int64_t(1) << 20);
+  ASSERT_GE(a.nnz(), 4 * cols);
+  MNCSketch::Counts rowCounts(rows), colCounts(cols, 0), rowExtension(rows, 0),
+      colExtension(cols, 0);
+  for (int64_t i = 0; i < rows; ++i) {
+    rowCounts[i] = static_cast<uint32_t>(a.offsets[i + 1] - a.offsets[i]);
+    for (int64_t p = a.offsets[i]; p < a.offsets[i + 1]; ++p)
+      ++colCounts[a.columns[p]];
+  }
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t p = a.offsets[i]; p < a.offsets[i + 1]; ++p) {
+      rowExtension[i] += colCounts[a.columns[p]] == 1;
+      colExtension[a.columns[p]] += rowCounts[i] == 1;
+    }
+  ASSERT_GT(std::count(colCounts.begin(), colCounts.end(), 1u), 1000);
+  for (int threads : {1, 2, 3}) {
+    MNCSketch s = MNCSketch::fromCSR(rows, cols, a.offsets.data(),
+                                     a.columns.data(), true, threads);
+    EXPECT_EQ(s.getRowCounts(), rowCounts) << threads << " threads";
+    EXPECT_EQ(s.getColCounts(), colCounts) << threads << " threads";
+    EXPECT_EQ(s.getRowCountsInSingletonCols(), rowExtension)
+        << threads << " threads";
+    EXPECT_EQ(s.getColCountsInSingletonRows(), colExtension)
+        << threads << " threads";
+    EXPECT_EQ(s.nnz(), a.nnz());
+  }
+}
+
 TEST(MNCSketch, DenseMatchesCSR) {
   Pattern a = uniformRandom(40, 30, 0.1, 21);
   std::vector<double> dense(40 * 31, 0.0); // leading dimension 31

@@ -31,10 +31,11 @@ public:
 
   /// The sketch of a CSR matrix (`rowOffsets` has rows + 1 entries, the
   /// column indices of each row's non-zeros follow in `columns`). Explicit
-  /// zeros in CSR count as non-zeros, as everywhere in AMLS's nnz.
+  /// zeros in CSR count as non-zeros, as everywhere in AMLS's nnz. One pass
+  /// over the non-zeros, on up to `threads` threads.
   static MNCSketch fromCSR(int64_t rows, int64_t cols,
                            const int64_t *rowOffsets, const int32_t *columns,
-                           bool extended = true);
+                           bool extended = true, int threads = 1);
   /// The sketch of a row-major dense matrix with leading dimension `ld`.
   static MNCSketch fromDense(int64_t rows, int64_t cols, const double *data,
                              int64_t ld, bool extended = true);
