@@ -81,7 +81,12 @@ void mlir::amls::buildOptimizePipeline(OpPassManager &pm,
     // invariant prefix of a chain (PageRank's e %*% u) would split it and
     // fix the order the chain was written in.
     if (families.matmulChain) {
-      pm.addPass(createAMLSMatmulChain());
+      // Sparsity-aware: a sparse factor is multiplied while its partner is
+      // small, by its sketch's structure where the estimator has one.
+      AMLSMatmulChainOptions chain;
+      chain.mode = sparsityEstimator == "mnc" ? MatmulChainCost::MNC
+                                              : MatmulChainCost::Sparse;
+      pm.addPass(createAMLSMatmulChain(chain));
       infer();
     }
     pm.addPass(createLoopInvariantCodeMotionPass());

@@ -11,6 +11,7 @@
 #include "AMLS/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::amls {
@@ -78,51 +79,85 @@ void collect(Value value, Operation *user, bool transposed, Chain &chain) {
   chain.factors.push_back({value, transposed});
 }
 
-/// The shape and estimated density of a chain node's value.
-struct NodeShape {
-  int64_t rows, cols;
-  double density;
+/// The view of t(A) from A's.
+void transpose(ChainOperand &operand) {
+  std::swap(operand.rows, operand.cols);
+  if (operand.sketch)
+    operand.sketch =
+        std::make_shared<const MNCSketch>(propagateTranspose(*operand.sketch));
+}
+
+/// How the costs see a factor: its shape, its estimated density (with
+/// `sparse`) and, with `sketched`, its MNC sketch where one is known: a
+/// parameter's (#amls.mnc), or the uniform one of a matrix whose type says
+/// it is all non-zero or all zero.
+ChainOperand chainOperand(Value value, bool transposed, bool sparse,
+                          bool sketched) {
+  auto type = cast<MatrixType>(value.getType());
+  ChainOperand operand{type.getRows(), type.getCols(),
+                       sparse ? type.getSparsity().value_or(1.0) : 1.0,
+                       nullptr};
+  if (sketched) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto function =
+          dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+      if (function && arg.getOwner()->isEntryBlock())
+        if (auto attr = function.getArgAttrOfType<MNCSketchAttr>(
+                arg.getArgNumber(), AMLSDialect::getMNCSketchAttrName()))
+          operand.sketch = attr.getSketch();
+    }
+    std::optional<double> sparsity = type.getSparsity();
+    if (!operand.sketch && type.hasStaticShape() && sparsity &&
+        (*sparsity == 0.0 || *sparsity == 1.0))
+      operand.sketch = std::make_shared<const MNCSketch>(
+          MNCSketch::uniform(type.getRows(), type.getCols(), *sparsity == 1.0));
+  }
+  if (transposed)
+    transpose(operand);
+  return operand;
+}
+
+/// The costs' view of a chain's factors, under `mode`: sketches only where
+/// every factor has one (a product of a sketched and an unsketched factor
+/// has no sketch to carry on).
+struct CostModel {
+  bool sparse, sketched;
+  const SparsityEstimator &estimator;
+
+  ChainOperand operand(Value value, bool transposed) const {
+    return chainOperand(value, transposed, sparse, sketched);
+  }
 };
 
-double writtenCost(MatmulOp product, bool sparse,
-                   const SparsityEstimator &estimator, NodeShape &shape);
+double writtenCost(MatmulOp product, const CostModel &model,
+                   ChainOperand &result);
 
 /// The cost of computing `value`, as `user` reads it within the chain, as
-/// written; sets `shape` to the value's.
-double writtenCost(Value value, Operation *user, bool sparse,
-                   const SparsityEstimator &estimator, NodeShape &shape) {
-  if (MatmulOp inner = getChainedProduct(value, user))
-    return writtenCost(inner, sparse, estimator, shape);
-  if (TransposeOp transpose = getChainedTranspose(value, user)) {
-    double cost =
-        writtenCost(transpose.getInput(), transpose, sparse, estimator, shape);
-    std::swap(shape.rows, shape.cols);
+/// written; sets `result` to the value's view.
+double writtenCost(Value value, Operation *user, const CostModel &model,
+                   bool transposed, ChainOperand &result) {
+  if (MatmulOp inner = getChainedProduct(value, user)) {
+    double cost = writtenCost(inner, model, result);
+    if (transposed)
+      transpose(result);
     return cost;
   }
-  auto type = cast<MatrixType>(value.getType());
-  shape = {type.getRows(), type.getCols(),
-           sparse ? type.getSparsity().value_or(1.0) : 1.0};
+  if (TransposeOp transpose = getChainedTranspose(value, user))
+    return writtenCost(transpose.getInput(), transpose, model, !transposed,
+                       result);
+  result = model.operand(value, transposed);
   return 0;
 }
 
-/// The cost of the chain as written below `product` (itself included), under
-/// the same model as the plan; sets `shape` to the product's.
-double writtenCost(MatmulOp product, bool sparse,
-                   const SparsityEstimator &estimator, NodeShape &shape) {
-  double cost = 0;
-  NodeShape operands[2];
-  for (auto [operand, operandShape] :
-       llvm::zip(product->getOperands(), operands))
-    cost += writtenCost(operand, product, sparse, estimator, operandShape);
-  const NodeShape &lhs = operands[0], &rhs = operands[1];
-  shape.rows = lhs.rows;
-  shape.cols = rhs.cols;
-  shape.density =
-      sparse
-          ? estimator.matmul(lhs.density, rhs.density, lhs.cols).value_or(1.0)
-          : 1.0;
-  return cost + double(lhs.rows) * double(lhs.cols) * double(rhs.cols) *
-                    lhs.density * rhs.density;
+/// The cost of the chain as written below `product` (itself included),
+/// under the same model as the plan; sets `result` to the product's view.
+double writtenCost(MatmulOp product, const CostModel &model,
+                   ChainOperand &result) {
+  ChainOperand lhs, rhs;
+  double cost =
+      writtenCost(product.getLhs(), product, model, /*transposed=*/false, lhs) +
+      writtenCost(product.getRhs(), product, model, /*transposed=*/false, rhs);
+  return cost + multiplyChainOperands(lhs, rhs, model.estimator, result);
 }
 
 /// Builds the product of factors [i, j] in the plan's order.
@@ -148,8 +183,9 @@ struct MatmulChainPass
   using AMLSMatmulChainBase::AMLSMatmulChainBase;
 
   void runOnOperation() override {
-    bool sparse = mode == MatmulChainCost::Sparse;
     SparsityEstimator estimator(EstimatorKind::AverageCase);
+    CostModel model{mode != MatmulChainCost::Dense,
+                    mode == MatmulChainCost::MNC, estimator};
 
     // Chain roots: products that are not an inner product of a longer
     // chain, directly or through a transpose.
@@ -178,33 +214,32 @@ struct MatmulChainPass
       if (chain.factors.size() < 3)
         continue;
       // Sizes must be known and agree (the verifier allows unknown ones).
-      SmallVector<int64_t> dims;
-      SmallVector<double> sparsities;
+      std::vector<ChainOperand> operands;
       bool known = true;
       for (const Factor &factor : chain.factors) {
         auto type = cast<MatrixType>(factor.value.getType());
-        int64_t rows = type.getRows(), cols = type.getCols();
-        if (factor.transposed)
-          std::swap(rows, cols);
-        if (!type.hasStaticShape() || (!dims.empty() && dims.back() != rows)) {
+        ChainOperand operand = model.operand(factor.value, factor.transposed);
+        if (!type.hasStaticShape() ||
+            (!operands.empty() && operands.back().cols != operand.rows)) {
           known = false;
           break;
         }
-        if (dims.empty())
-          dims.push_back(rows);
-        dims.push_back(cols);
-        sparsities.push_back(type.getSparsity().value_or(1.0));
+        operands.push_back(std::move(operand));
       }
       if (!known)
         continue;
+      CostModel chainModel = model;
+      if (llvm::any_of(operands, [](const ChainOperand &operand) {
+            return !operand.sketch;
+          })) {
+        chainModel.sketched = false;
+        for (ChainOperand &operand : operands)
+          operand.sketch = nullptr;
+      }
 
-      MatmulChainPlan plan = MatmulChainPlan::compute(
-          std::vector<int64_t>(dims.begin(), dims.end()),
-          sparse ? std::vector<double>(sparsities.begin(), sparsities.end())
-                 : std::vector<double>(),
-          estimator);
-      NodeShape rootShape;
-      double current = writtenCost(root, sparse, estimator, rootShape);
+      MatmulChainPlan plan = MatmulChainPlan::compute(operands, estimator);
+      ChainOperand rootOperand;
+      double current = writtenCost(root, chainModel, rootOperand);
       if (!(plan.getCost() < current))
         continue;
 

@@ -1,5 +1,6 @@
 // RUN: amls-opt %s -split-input-file -amls-matmul-chain | FileCheck %s
 // RUN: amls-opt %s -split-input-file -amls-matmul-chain=mode=sparse | FileCheck %s --check-prefix=SPARSE
+// RUN: amls-opt %s -split-input-file -amls-matmul-chain=mode=mnc | FileCheck %s --check-prefix=MNC
 
 // The textbook chain 30x35, 35x15, 15x5, 5x10, 10x20, 20x25 written left to
 // right (40500 multiplications) becomes ((A1(A2A3))((A4A5)A6)) (15125).
@@ -160,4 +161,43 @@ func.func @shared_transpose(%A: !amls.matrix<1000x500xf64>, %B: !amls.matrix<500
   %t = amls.transpose %ab : !amls.matrix<1000x1000xf64> -> !amls.matrix<1000x1000xf64>
   %r = amls.matmul %t, %v : !amls.matrix<1000x1000xf64>, !amls.matrix<1000x1xf64> -> !amls.matrix<1000x1xf64>
   return %r, %t : !amls.matrix<1000x1xf64>, !amls.matrix<1000x1000xf64>
+}
+
+// -----
+
+// The factors' sketches see what their densities do not: A's non-zeros are
+// all in column 0, B's row 0 is empty, so A %*% B is empty and (AB)C as
+// written costs nothing, where BC costs 90 non-zero pairs. The densities
+// (0.1, 0.45, 1) make A(BC) look cheaper (about 110 against 119
+// multiplications, MatmulChainTest's SketchesSeeStructure); mode=sparse
+// reorders, mode=mnc keeps the order. Without a sketch on one factor,
+// mode=mnc costs the chain by the densities too.
+// MNC-LABEL: func @structure
+// MNC: %[[AB:.*]] = amls.matmul %arg0, %arg1
+// MNC: amls.matmul %[[AB]], %arg2
+// SPARSE-LABEL: func @structure
+// SPARSE: %[[BC:.*]] = amls.matmul %arg1, %arg2
+// SPARSE: amls.matmul %arg0, %[[BC]]
+// MNC-LABEL: func @structure_without_sketch
+// MNC: %[[BC:.*]] = amls.matmul %arg1, %arg2
+// MNC: amls.matmul %arg0, %[[BC]]
+func.func @structure(
+    %A: !amls.matrix<10x10xf64, sparsity = 0.1, format = csr>
+        {amls.mnc = #amls.mnc<rows = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], cols = [10, 0, 0, 0, 0, 0, 0, 0, 0, 0]>},
+    %B: !amls.matrix<10x10xf64, sparsity = 0.45, format = csr>
+        {amls.mnc = #amls.mnc<rows = [0, 5, 5, 5, 5, 5, 5, 5, 5, 5], cols = [9, 9, 9, 9, 9, 0, 0, 0, 0, 0]>},
+    %C: !amls.matrix<10x2xf64, sparsity = 1.0>) -> !amls.matrix<10x2xf64> {
+  %AB = amls.matmul %A, %B : !amls.matrix<10x10xf64, sparsity = 0.1, format = csr>, !amls.matrix<10x10xf64, sparsity = 0.45, format = csr> -> !amls.matrix<10x10xf64>
+  %R = amls.matmul %AB, %C : !amls.matrix<10x10xf64>, !amls.matrix<10x2xf64, sparsity = 1.0> -> !amls.matrix<10x2xf64>
+  return %R : !amls.matrix<10x2xf64>
+}
+
+func.func @structure_without_sketch(
+    %A: !amls.matrix<10x10xf64, sparsity = 0.1, format = csr>,
+    %B: !amls.matrix<10x10xf64, sparsity = 0.45, format = csr>
+        {amls.mnc = #amls.mnc<rows = [0, 5, 5, 5, 5, 5, 5, 5, 5, 5], cols = [9, 9, 9, 9, 9, 0, 0, 0, 0, 0]>},
+    %C: !amls.matrix<10x2xf64, sparsity = 1.0>) -> !amls.matrix<10x2xf64> {
+  %AB = amls.matmul %A, %B : !amls.matrix<10x10xf64, sparsity = 0.1, format = csr>, !amls.matrix<10x10xf64, sparsity = 0.45, format = csr> -> !amls.matrix<10x10xf64>
+  %R = amls.matmul %AB, %C : !amls.matrix<10x10xf64>, !amls.matrix<10x2xf64, sparsity = 1.0> -> !amls.matrix<10x2xf64>
+  return %R : !amls.matrix<10x2xf64>
 }

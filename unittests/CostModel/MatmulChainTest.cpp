@@ -71,4 +71,47 @@ TEST(MatmulChain, SparsityAwareOrderDiffers) {
   EXPECT_LT(sparse.getCost(), sparseCostOfDensePlan / 9);
 }
 
+// A (10 x 10) holds one non-zero per row, all in column 0; B (10 x 10)
+// holds five a row in columns 0-4 but none in row 0; C is 10 x 2 dense.
+// The densities (0.1, 0.45, 1) make A(BC) look cheaper: (AB)C costs
+// 10^3 0.1 0.45 = 45 and 200 times AB's density 1 - (1 - 0.045)^10, A(BC)
+// 200 0.45 = 90 and 200 0.1 (1 - 0.55^10). The sketches see that A's
+// non-zeros meet B's empty row only: AB is empty, (AB)C costs nothing,
+// while BC still costs 45 * 2 = 90 pairs.
+TEST(MatmulChain, SketchesSeeStructure) {
+  MNCSketch::Counts aRows(10, 1), aCols(10, 0), bRows(10, 5), bCols(10, 0);
+  aCols[0] = 10;
+  bRows[0] = 0;
+  for (int c = 0; c < 5; ++c)
+    bCols[c] = 9;
+  auto a =
+      std::make_shared<const MNCSketch>(MNCSketch::fromCounts(aRows, aCols));
+  auto b =
+      std::make_shared<const MNCSketch>(MNCSketch::fromCounts(bRows, bCols));
+  auto c = std::make_shared<const MNCSketch>(MNCSketch::uniform(10, 2, true));
+  std::vector<ChainOperand> densities = {
+      {10, 10, 0.1, nullptr}, {10, 10, 0.45, nullptr}, {10, 2, 1.0, nullptr}};
+  MatmulChainPlan metadata =
+      MatmulChainPlan::compute(densities, SparsityEstimator());
+  EXPECT_EQ(metadata.toString(), "(A1(A2A3))");
+  double ab = 1 - std::pow(1 - 0.045, 10), bc = 1 - std::pow(0.55, 10);
+  EXPECT_NEAR(metadata.getLeftToRightCost(), 45 + 200 * ab, 1e-9);
+  EXPECT_NEAR(metadata.getCost(), 90 + 20 * bc, 1e-9);
+
+  std::vector<ChainOperand> sketched = densities;
+  sketched[0].sketch = a;
+  sketched[1].sketch = b;
+  sketched[2].sketch = c;
+  MatmulChainPlan mnc = MatmulChainPlan::compute(sketched, SparsityEstimator());
+  EXPECT_EQ(mnc.toString(), "((A1A2)A3)");
+  EXPECT_EQ(mnc.getCost(), 0.0);
+  EXPECT_EQ(mnc.getLeftToRightCost(), 0.0);
+  ChainOperand product;
+  EXPECT_EQ(multiplyChainOperands(sketched[1], sketched[2], SparsityEstimator(),
+                                  product),
+            90.0);
+  ASSERT_TRUE(product.sketch);
+  EXPECT_EQ(product.sketch->getRowCounts()[0], 0u);
+}
+
 } // namespace

@@ -10,13 +10,18 @@
 // of non-zero pairs under uniformly distributed non-zeros, p*q*r * sA * sB,
 // and propagates each sub-chain's estimated sparsity with the average-case
 // metadata estimator, so that a sparse factor is used while it is still
-// sparse (SystemDS's RewriteMatrixMultChainOptSparse).
+// sparse (SystemDS's RewriteMatrixMultChainOptSparse). Where every factor has
+// an MNC sketch, the cost of a product is the exact count of its non-zero
+// pairs for the sketches at hand, sum_j |A:j| |Bj:|, and each sub-chain's
+// sketch is propagated (MNCSketch.h), so that structure the densities do not
+// show (an empty row meeting a full column) decides the order.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AMLS_COSTMODEL_MATMULCHAIN_H
 #define AMLS_COSTMODEL_MATMULCHAIN_H
 
+#include "AMLS/CostModel/MNCSketch.h"
 #include "AMLS/CostModel/SparsityEstimator.h"
 
 #include <cstdint>
@@ -25,8 +30,26 @@
 
 namespace mlir::amls {
 
-/// The cost model of `--amls-matmul-chain`.
-enum class MatmulChainCost { Dense, Sparse };
+/// The cost model of `--amls-matmul-chain`: every factor dense, the
+/// factors' estimated sparsity, or their MNC sketches where all have one
+/// (the sparsity otherwise).
+enum class MatmulChainCost { Dense, Sparse, MNC };
+
+/// A factor or partial product of a chain as the costs see it.
+struct ChainOperand {
+  int64_t rows = 0, cols = 0;
+  /// The estimated fraction of non-zeros (1 in the dense model).
+  double density = 1.0;
+  /// Its MNC sketch, or null.
+  MNCSketchRef sketch;
+};
+
+/// The multiplications of lhs %*% rhs (of non-zero pairs unless both
+/// densities are 1) and, in `product`, the product: from the sketches where
+/// both have one, else from the densities and `estimator`.
+double multiplyChainOperands(const ChainOperand &lhs, const ChainOperand &rhs,
+                             const SparsityEstimator &estimator,
+                             ChainOperand &product);
 
 /// The optimal order of a chain of n >= 1 matrices.
 class MatmulChainPlan {
@@ -38,6 +61,10 @@ public:
   compute(const std::vector<int64_t> &dims,
           const std::vector<double> &sparsities = {},
           const SparsityEstimator &estimator = SparsityEstimator());
+  /// Plans the chain of `factors` (each one's cols the next one's rows)
+  /// under multiplyChainOperands' costs.
+  static MatmulChainPlan compute(const std::vector<ChainOperand> &factors,
+                                 const SparsityEstimator &estimator);
 
   /// The cost of the optimal order (scalar multiplications, expected ones
   /// in the sparsity-aware variant).

@@ -91,7 +91,12 @@ def AMLSMatmulChain : Pass<"amls-matmul-chain"> {
     under uniformly distributed non-zeros, using the factors' estimated
     sparsity (unknown counts as dense) and the average-case estimator for
     the sparsity of partial products, so that a sparse factor is multiplied
-    while its partner is still small or sparse.
+    while its partner is still small or sparse. With `mode=mnc` (the
+    pipeline's with `--sparsity-estimator=mnc`, its default), a chain whose
+    factors all have MNC sketches (a parameter's `amls.mnc`, or the uniform
+    sketch of a matrix of sparsity 0 or 1) counts each product's non-zero
+    pairs from the sketches, sum_j |A:j| |Bj:|, and propagates the partial
+    products' sketches; other chains are costed as with `mode=sparse`.
 
     Example (PageRank's teleport term, n x 1, 1 x n, n x 1):
 
@@ -120,7 +125,10 @@ def AMLSMatmulChain : Pass<"amls-matmul-chain"> {
                           "p*q*r scalar multiplications"),
                clEnumValN(::mlir::amls::MatmulChainCost::Sparse, "sparse",
                           "multiplications of non-zero pairs, from the "
-                          "estimated sparsity"))}]>
+                          "estimated sparsity"),
+               clEnumValN(::mlir::amls::MatmulChainCost::MNC, "mnc",
+                          "multiplications of non-zero pairs, from the "
+                          "factors' MNC sketches where all have one"))}]>
   ];
   let dependentDialects = ["::mlir::amls::AMLSDialect"];
 }
