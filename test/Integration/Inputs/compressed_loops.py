@@ -19,3 +19,8 @@ def projections(X, W, steps):
     for i in range(steps):
         acc = acc + X.T @ (X @ (W * (i + 1)))
     return acc
+
+
+def one_hot(codes, categories):
+    """The 1-based codes' one-hot matrix, as table(seq(1, n), codes)."""
+    return np.eye(categories)[codes[:, 0].astype(int) - 1]
