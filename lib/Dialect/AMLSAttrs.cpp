@@ -278,8 +278,10 @@ LogicalResult AMLSDialect::verifyRegionArgAttribute(Operation *op,
                          offset && !offset.getValue().isNegative(),
                          "a non-negative integer");
   }
-  if (name == getRowPartitionedAttrName()) {
-    // The caller passes each rank's block of rows (--amls-distribute).
+  if (name == getRowPartitionedAttrName() ||
+      name == getCompressibleAttrName()) {
+    // The caller passes each rank's block of rows (--amls-distribute), or
+    // data that looks compressible (--amls-select-compression).
     auto function = dyn_cast<FunctionOpInterface>(op);
     return expectOnValue(op, attribute, "parameter", argIndex,
                          isa<UnitAttr>(value) && function &&

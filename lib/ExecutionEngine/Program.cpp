@@ -13,12 +13,13 @@
 #include "AMLS/Conversion/Passes.h"
 #include "AMLS/Conversion/RuntimeABI/RuntimeABI.h"
 #include "AMLS/Dialect/AMLSDialect.h"
+#include "AMLS/Dialect/AMLSInterfaces.h"
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/ExecutionEngine/Session.h"
 #include "AMLS/ExecutionEngine/TargetExecution.h"
-#include "AMLS/Dialect/AMLSInterfaces.h"
-#include "AMLS/Pipelines/Target.h"
 #include "AMLS/Pipelines/Pipelines.h"
+#include "AMLS/Pipelines/Target.h"
+#include "AMLS/Runtime/Compressed.h"
 #include "AMLS/Runtime/Context.h"
 #include "AMLS/Runtime/Failure.h"
 #include "AMLS/Runtime/Memory.h"
@@ -162,6 +163,27 @@ static MNCSketchRef sketchArgument(const RuntimeValue &arg, Type type,
                            ref.strides[0]));
 }
 
+/// Whether a whole dense f64 argument of at least a million cells, stored
+/// row-major, looks compressible (compressed::looksCompressible: a look at
+/// 1,024 of its rows). Like a sketch, the first call's data decides for
+/// the signature's plan, which stays correct for any data (the run's plan
+/// keeps a matrix that does not compress as one uncompressed group).
+static bool looksCompressible(const RuntimeValue &arg, Type type,
+                              bool transposed) {
+  auto matrixType = dyn_cast<MatrixType>(type);
+  if (!arg.isMatrix() || arg.isRowBlock() || transposed || !matrixType ||
+      arg.getMatrix().isCSR())
+    return false;
+  const AmlsMatrixRef &ref = arg.getMatrix().getRef();
+  if (ref.element_type != AMLS_ELEMENT_F64 || ref.strides[1] != 1 ||
+      ref.rows * ref.cols < (int64_t(1) << 20))
+    return false;
+  return runtime::compressed::looksCompressible(
+      runtime::compressed::Source::dense(ref.rows, ref.cols,
+                                         static_cast<const double *>(ref.data),
+                                         ref.strides[0]));
+}
+
 FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
                                               PhaseTimes &times) {
   const SessionOptions &options = session.options;
@@ -268,6 +290,14 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
         entry.setArgAttr(i, AMLSDialect::getMNCSketchAttrName(),
                          MNCSketchAttr::get(entry.getContext(), sketch));
     }
+  // --formats=auto compresses the large dense arguments whose data looks
+  // compressible where a loop multiplies them (--amls-select-compression's
+  // only-compressible mode); the others keep their dense path untouched.
+  if (options.formats == "auto")
+    for (auto [i, arg, type] : llvm::enumerate(args, exactTypes))
+      if (looksCompressible(arg, type, transposed[i]))
+        entry.setArgAttr(i, AMLSDialect::getCompressibleAttrName(),
+                         UnitAttr::get(entry.getContext()));
   for (auto [i, offset] : llvm::enumerate(lineOffsets))
     if (offset)
       entry.setArgAttr(
@@ -307,13 +337,14 @@ FailureOr<CompiledProgram *> Program::compile(ArrayRef<RuntimeValue> args,
     writePlanGraph(*module, os);
   }
   // Parameter and result names and boolean marks are for binding only (and
-  // sketches for the plan only), in
+  // sketches and compressible marks for the plan only), in
   // every function of the module (the LLVM lowering would carry them to
   // the parameters of the C interface, and LLVM IR export warns about
   // them: "Unhandled parameter attribute 'amls.name'").
   for (StringRef name :
        {AMLSDialect::getNameAttrName(), AMLSDialect::getBooleanAttrName(),
-        AMLSDialect::getMNCSketchAttrName()}) {
+        AMLSDialect::getMNCSketchAttrName(),
+        AMLSDialect::getCompressibleAttrName()}) {
     StringAttr attr = StringAttr::get(module->getContext(), name);
     module->walk([&](func::FuncOp function) {
       for (unsigned i = 0; i < function.getNumArguments(); ++i)

@@ -355,9 +355,16 @@ void mlir::amls::buildCompileToPlanPipeline(OpPassManager &pm,
   // fusion, which leaves the products on a compressed matrix to the
   // runtime's kernels and fuses the element-wise work around them (fused
   // first, t(X) %*% (a * b) would read X dense or CSR in a row operator).
-  if (compressed) {
+  // auto: only where the session saw data that looks compressible
+  // (amls.compressible parameters), on the host targets that run whole
+  // matrices (the compressed kernels are the host runtime's, on one
+  // process); compressed: every candidate.
+  bool hostWhole =
+      target && !target->partitionsRows() && !target->runsOnDevice();
+  if (compressed || (options.formats == "auto" && hostWhole)) {
     AMLSSelectCompressionOptions compression;
     compression.explain = options.formatsExplain;
+    compression.onlyCompressible = !compressed;
     pm.addPass(createAMLSSelectCompression(compression));
   }
   if (options.fusion != "none") {

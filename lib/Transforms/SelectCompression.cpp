@@ -19,6 +19,7 @@
 #include "AMLS/Dialect/AMLSOps.h"
 #include "AMLS/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
@@ -140,7 +141,49 @@ private:
                                                   SmallVectorImpl<Value> &made);
 };
 
+/// Whether `value` holds the cells of a parameter the session marked
+/// compressible: the parameter, a cbind of it with a column (an
+/// intercept's), a cast of it, or a private function's parameter that
+/// every call passes such a matrix (`depth` bounds the calls followed).
+bool holdsCompressibleCells(Value value, unsigned depth = 4) {
+  if (auto cast = value.getDefiningOp<CastOp>())
+    return holdsCompressibleCells(cast.getInput(), depth);
+  if (auto cbind = value.getDefiningOp<CBindOp>()) {
+    OperandRange inputs = cbind.getInputs();
+    return !inputs.empty() &&
+           llvm::all_of(llvm::drop_begin(inputs),
+                        [](Value input) {
+                          return cast<MatrixType>(input.getType()).getCols() ==
+                                 1;
+                        }) &&
+           holdsCompressibleCells(inputs.front(), depth);
+  }
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return false;
+  auto function = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!function)
+    return false;
+  if (function.getArgAttr(arg.getArgNumber(),
+                          AMLSDialect::getCompressibleAttrName()))
+    return true;
+  if (!function.isPrivate() || depth == 0)
+    return false;
+  auto module = function->getParentOfType<ModuleOp>();
+  std::optional<SymbolTable::UseRange> uses =
+      module ? SymbolTable::getSymbolUses(function, module) : std::nullopt;
+  if (!uses || uses->empty())
+    return false;
+  return llvm::all_of(*uses, [&](const SymbolTable::SymbolUse &use) {
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    return call && holdsCompressibleCells(call.getOperand(arg.getArgNumber()),
+                                          depth - 1);
+  });
+}
+
 bool SelectCompression::isCandidate(Value value) const {
+  if (onlyCompressible && !holdsCompressibleCells(value))
+    return false;
   auto type = dyn_cast<MatrixType>(value.getType());
   // Dense or CSR: the runtime compresses either (CSR row by row, never
   // densified: a one-hot matrix that only fits sparse still compresses).

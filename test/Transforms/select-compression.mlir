@@ -1,6 +1,7 @@
 // RUN: amls-opt %s -split-input-file -amls-select-compression=min-cells=0 | FileCheck %s
 // RUN: amls-opt %s -split-input-file -amls-select-compression | FileCheck %s --check-prefix=SMALL
 // RUN: amls-opt %s -split-input-file -amls-select-compression="min-cells=0 explain" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: amls-opt %s -split-input-file -amls-select-compression="min-cells=0 only-compressible" | FileCheck %s --check-prefix=AUTO
 
 // X %*% v and t(X) %*% w in a loop: X is compressed once before the loop;
 // both products read the compressed X (the second through a transpose of
@@ -16,7 +17,7 @@
 // CHECK-NEXT: amls.agg sum all %[[C]] : !amls.matrix<100x4xf64, format = compressed>
 // CHECK-NEXT: amls.release %[[C]] : !amls.matrix<100x4xf64, format = compressed>
 // SMALL-LABEL: func @cg_like
-// SMALL-NOT: amls.compress
+// SMALL-NOT: = amls.compress
 // EXPLAIN: amls-select-compression: {{.*}}: compress !amls.matrix<100x4xf64> for 2 product(s) in the loop at
 // EXPLAIN-NEXT: amls-select-compression: {{.*}}: 1 later op(s) read the compressed matrix, 0 a decompressed copy
 func.func @cg_like(%X: !amls.matrix<100x4xf64>, %v0: !amls.matrix<4x1xf64>,
@@ -236,5 +237,70 @@ func.func @in_loop(%X0: !amls.matrix<100x4xf64>, %v: !amls.matrix<4x1xf64>,
     amls.print %p : !amls.matrix<100x1xf64>
     amls.print %x : f64
   }
+  return
+}
+
+// -----
+
+// only-compressible (--formats=auto): only matrices holding the cells of a
+// parameter the session marked amls.compressible: %X, not %Y.
+// AUTO-LABEL: func @auto_marked
+// AUTO: amls.compress %arg0
+// AUTO-NOT: amls.compress
+// AUTO: return
+func.func @auto_marked(%X: !amls.matrix<100x4xf64> {amls.compressible},
+                       %Y: !amls.matrix<100x4xf64>,
+                       %v: !amls.matrix<4x1xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %p = amls.matmul %X, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+    %q = amls.matmul %Y, %v : !amls.matrix<100x4xf64>, !amls.matrix<4x1xf64> -> !amls.matrix<100x1xf64>
+    amls.print %p : !amls.matrix<100x1xf64>
+    amls.print %q : !amls.matrix<100x1xf64>
+  }
+  return
+}
+
+// -----
+
+// Through a call: the private function's X is cbind(the marked parameter,
+// ones) at its only call, so its loop compresses X; the same function
+// called with an unmarked matrix does not.
+// AUTO-LABEL: func private @train
+// AUTO: amls.compress %arg0
+// AUTO-LABEL: func private @train_unmarked
+// AUTO-NOT: amls.compress
+// AUTO-LABEL: func @auto_call
+func.func private @train(%X: !amls.matrix<100x5xf64>, %v: !amls.matrix<5x1xf64>,
+                         %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %p = amls.matmul %X, %v : !amls.matrix<100x5xf64>, !amls.matrix<5x1xf64> -> !amls.matrix<100x1xf64>
+    amls.print %p : !amls.matrix<100x1xf64>
+  }
+  return
+}
+func.func private @train_unmarked(%X: !amls.matrix<100x5xf64>,
+                                  %v: !amls.matrix<5x1xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %p = amls.matmul %X, %v : !amls.matrix<100x5xf64>, !amls.matrix<5x1xf64> -> !amls.matrix<100x1xf64>
+    amls.print %p : !amls.matrix<100x1xf64>
+  }
+  return
+}
+func.func @auto_call(%X: !amls.matrix<100x4xf64> {amls.compressible},
+                     %Y: !amls.matrix<100x5xf64>,
+                     %v: !amls.matrix<5x1xf64>, %n: index) {
+  %one = arith.constant 1.0 : f64
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %ones = amls.fill %one, %c100, %c1 : f64 -> !amls.matrix<100x1xf64>
+  %X1 = amls.cbind %X, %ones : !amls.matrix<100x4xf64>, !amls.matrix<100x1xf64> -> !amls.matrix<100x5xf64>
+  func.call @train(%X1, %v, %n) : (!amls.matrix<100x5xf64>, !amls.matrix<5x1xf64>, index) -> ()
+  func.call @train_unmarked(%Y, %v, %n) : (!amls.matrix<100x5xf64>, !amls.matrix<5x1xf64>, index) -> ()
   return
 }

@@ -405,6 +405,27 @@ TEST(CompressionPlanner, DescribeNamesGroupsAndRanges) {
   EXPECT_NE(text.find("DDC columns [14-43]"), std::string::npos) << text;
 }
 
+TEST(CompressionPlanner, LooksCompressibleByHalfTheColumns) {
+  // Four columns of 3-40 codes and continuous ones: compressible while the
+  // coded columns are at least half (4 of 8), not with 4 of 9; a CSR or
+  // empty source never (the session asks this of dense arguments only).
+  std::mt19937_64 random(3);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto matrix = [&](int64_t cols) {
+    Dense d{50000, cols, std::vector<double>(50000 * cols)};
+    for (int64_t r = 0; r < d.rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        d.at(r, c) = c < 4 ? double(random() % (3 + 12 * c)) : unit(random);
+    return d;
+  };
+  Dense half = matrix(8), less = matrix(9);
+  EXPECT_TRUE(looksCompressible(half.source()));
+  EXPECT_FALSE(looksCompressible(less.source()));
+  OneHot m = oneHot(1000, 3);
+  EXPECT_FALSE(looksCompressible(m.source()));
+  EXPECT_FALSE(looksCompressible(Source::dense(0, 4, nullptr, 4)));
+}
+
 TEST(CompressionPlanner, EmptyMatrix) {
   Dense empty{0, 3, {}};
   CompressionPlan plan = planCompression(empty.source());

@@ -83,6 +83,12 @@ def AMLS_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getMNCSketchAttrName() {
       return "amls.mnc";
     }
+    /// On a dense matrix parameter (UnitAttr), the data the session
+    /// specialized to looks compressible (compressed::looksCompressible):
+    /// --amls-select-compression{only-compressible} may compress it.
+    static constexpr ::llvm::StringLiteral getCompressibleAttrName() {
+      return "amls.compressible";
+    }
     /// The operands of an op without results that are this rank's blocks
     /// of rows, which the op takes as they are (DenseI64ArrayAttr of operand
     /// numbers; --amls-distribute sets it on a write, which the ranks then

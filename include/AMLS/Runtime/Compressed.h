@@ -110,6 +110,13 @@ struct CompressionPlan {
 CompressionPlan planCompression(const Source &source,
                                 const CompressionSettings &settings = {});
 
+/// A quick look (1,024 rows, a few microseconds) at whether a dense source
+/// might compress 2x: at least half its columns hold at most 64 distinct
+/// values in those rows. The session asks it of each large dense argument
+/// to decide which ones --formats=auto lets --amls-select-compression
+/// consider; the plan then decides from a larger sample.
+bool looksCompressible(const Source &source);
+
 class ColumnGroup;
 
 /// A compressed matrix: immutable, shared by the values that hold it.

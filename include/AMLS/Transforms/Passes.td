@@ -338,7 +338,11 @@ def AMLSSelectCompression : Pass<"amls-select-compression"> {
     dense matrix the program computed, each copy made at most once per
     compression), and the source otherwise (a parameter, a CSR matrix, an
     op in a loop). Each compressed matrix gets an `amls.release` after its
-    last use. Matrices of known size with fewer than `min-cells`
+    last use. With `only-compressible` (amls-run's and the sessions'
+    default `--formats=auto`), a candidate must hold a parameter's cells
+    that the session marked `amls.compressible` (the parameter itself, a
+    `cbind` of it with a column such as an intercept's ones, or a private
+    function's parameter that every call passes such a matrix). Matrices of known size with fewer than `min-cells`
     cells are left alone. The plan is made at run time from the data: where
     compression does not pay 2x, the matrix is kept as one uncompressed
     group. `explain` prints a line per compressed matrix at compile time and
@@ -353,6 +357,10 @@ def AMLSSelectCompression : Pass<"amls-select-compression"> {
     Option<"explain", "explain", "bool", "false",
            "Print the compressed matrices (and, at run time, their plans) "
            "on stderr">,
+    Option<"onlyCompressible", "only-compressible", "bool", "false",
+           "Only matrices whose cells come from a parameter marked "
+           "amls.compressible (--formats=auto: the session saw data that "
+           "looks compressible)">,
   ];
   let statistics = [
     Statistic<"numCompressed", "compressed-matrices",

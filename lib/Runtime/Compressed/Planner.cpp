@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -412,4 +413,33 @@ CompressionPlan compressed::planCompression(const Source &source,
   plan.compress =
       double(plan.estimatedBytes) * settings.minRatio <= double(plan.sourceBytes);
   return plan;
+}
+
+bool compressed::looksCompressible(const Source &source) {
+  if (source.isCSR() || source.rows == 0 || source.cols == 0)
+    return false;
+  // Rows spread evenly over the matrix; a column is coded when they hold at
+  // most kFew distinct values (a set of kFew slots, compared bit for bit).
+  constexpr int64_t kRows = 1024, kFew = 64;
+  int64_t rows = std::min(source.rows, kRows);
+  int64_t coded = 0;
+  std::vector<uint64_t> seen;
+  for (int64_t c = 0; c < source.cols; ++c) {
+    seen.clear();
+    bool few = true;
+    for (int64_t k = 0; k < rows && few; ++k) {
+      int64_t r = k * source.rows / rows;
+      uint64_t bits;
+      std::memcpy(&bits, &source.data[r * source.ld + c], sizeof bits);
+      if (std::find(seen.begin(), seen.end(), bits) != seen.end())
+        continue;
+      seen.push_back(bits);
+      few = static_cast<int64_t>(seen.size()) <= kFew;
+    }
+    coded += few;
+  }
+  // Half the columns coded: their groups take a byte a row where the
+  // cells take eight, at least 2x smaller whatever the other half does
+  // (the plan, made later from a larger sample, decides).
+  return 2 * coded >= source.cols;
 }

@@ -98,3 +98,19 @@ func.func @unknown(%a: f64, %b: f64) -> f64 {
   %s = arith.addf %a, %b {amls.fast} : f64
   return %s : f64
 }
+
+// -----
+
+// amls.compressible marks a matrix parameter (the session's look at its
+// data), as a unit attribute.
+// expected-error @+1 {{expected 'amls.compressible' of parameter #0 to be a unit attribute on a matrix parameter, found unit}}
+func.func @compressible_scalar(%x: f64 {amls.compressible}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'amls.compressible' of parameter #0 to be a unit attribute on a matrix parameter, found true}}
+func.func @compressible_not_unit(%X: !amls.matrix<4x4xf64> {amls.compressible = true}) {
+  return
+}
