@@ -133,9 +133,9 @@ private:
   /// results, new compressed matrices, are added to `made`.
   void redirect(OpOperand &use, Value handle,
                 SmallVectorImpl<Value> &made) const;
-  /// The uses of `matrix` after `compress` (but `served`): those with a
-  /// kernel read the compressed matrix, the others a decompressed copy
-  /// where that lets the source be freed. Returns the number of each.
+  /// The uses of `matrix` after `compress`: those with a kernel read the
+  /// compressed matrix, the others a decompressed copy where that lets the
+  /// source be freed. Returns the number of each.
   std::pair<unsigned, unsigned> redirectLaterUses(Value matrix,
                                                   CompressOp compress,
                                                   SmallVectorImpl<Value> &made);
