@@ -105,6 +105,22 @@ void expectNear(const std::vector<double> &actual,
   }
 }
 
+/// The row sums, column sums and sum of `d`'s cells, by loops.
+struct Sums {
+  std::vector<double> rows, cols;
+  double all = 0.0;
+};
+Sums sumsOf(const Dense &d) {
+  Sums sums{std::vector<double>(d.rows, 0.0), std::vector<double>(d.cols, 0.0)};
+  for (int64_t r = 0; r < d.rows; ++r)
+    for (int64_t c = 0; c < d.cols; ++c) {
+      sums.rows[r] += d.at(r, c);
+      sums.cols[c] += d.at(r, c);
+      sums.all += d.at(r, c);
+    }
+  return sums;
+}
+
 /// Every kernel of `x` against loops over `d`.
 void checkKernels(const CompressedMatrix &x, const Dense &d) {
   int64_t n = d.rows, m = d.cols;
@@ -158,20 +174,13 @@ void checkKernels(const CompressedMatrix &x, const Dense &d) {
   x.multiplyTransposedSelf(gram.data(), m);
   expectNear(gram, expectedGram, "t(X) %*% X");
 
-  std::vector<double> rowSums(n), expectedRowSums(n, 0.0);
-  std::vector<double> colSums(m), expectedColSums(m, 0.0);
-  double expectedSum = 0.0;
-  for (int64_t r = 0; r < n; ++r)
-    for (int64_t c = 0; c < m; ++c) {
-      expectedRowSums[r] += d.at(r, c);
-      expectedColSums[c] += d.at(r, c);
-      expectedSum += d.at(r, c);
-    }
+  std::vector<double> rowSums(n), colSums(m);
+  Sums expected = sumsOf(d);
   x.rowSums(rowSums.data());
   x.colSums(colSums.data());
-  expectNear(rowSums, expectedRowSums, "rowSums");
-  expectNear(colSums, expectedColSums, "colSums");
-  expectNear({x.sum()}, {expectedSum}, "sum");
+  expectNear(rowSums, expected.rows, "rowSums");
+  expectNear(colSums, expected.cols, "colSums");
+  expectNear({x.sum()}, {expected.all}, "sum");
 }
 
 std::set<Encoding> encodingsOf(const CompressedMatrix &x) {
@@ -313,14 +322,9 @@ TEST_P(Compressed, CInterfaceAggregatesValuesAndDecompression) {
   AmlsMatrixF64 source = descriptor(cells, n, m);
   int64_t handle = _mlir_ciface_amls_rt_compressed_compress(&source, 0);
 
-  std::vector<double> rowSums(n, 0.0), colSums(m, 0.0);
-  double sum = 0.0;
-  for (int64_t r = 0; r < n; ++r)
-    for (int64_t c = 0; c < m; ++c) {
-      rowSums[r] += d.at(r, c);
-      colSums[c] += d.at(r, c);
-      sum += d.at(r, c);
-    }
+  Sums sums = sumsOf(d);
+  const std::vector<double> &rowSums = sums.rows, &colSums = sums.cols;
+  double sum = sums.all;
   auto aggregate = [&](AmlsCompressedAggregate kind, int64_t rows,
                        int64_t cols) {
     std::vector<double> out(rows * cols, NAN);

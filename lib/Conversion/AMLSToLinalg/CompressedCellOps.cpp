@@ -25,12 +25,16 @@ namespace {
 /// The runtime's aggregate for `kind` along `axis` (sum or mean only, as
 /// the kernel model admits).
 AmlsCompressedAggregate runtimeAggregate(AggKind kind, AggAxis axis) {
-  int32_t along = axis == AggAxis::All   ? AMLS_COMPRESSED_SUM_ALL
-                  : axis == AggAxis::Row ? AMLS_COMPRESSED_SUM_ROWS
-                                         : AMLS_COMPRESSED_SUM_COLS;
-  int32_t mean = AMLS_COMPRESSED_MEAN_ALL - AMLS_COMPRESSED_SUM_ALL;
-  return static_cast<AmlsCompressedAggregate>(
-      kind == AggKind::Mean ? along + mean : along);
+  bool mean = kind == AggKind::Mean;
+  switch (axis) {
+  case AggAxis::All:
+    return mean ? AMLS_COMPRESSED_MEAN_ALL : AMLS_COMPRESSED_SUM_ALL;
+  case AggAxis::Row:
+    return mean ? AMLS_COMPRESSED_MEAN_ROWS : AMLS_COMPRESSED_SUM_ROWS;
+  case AggAxis::Col:
+    return mean ? AMLS_COMPRESSED_MEAN_COLS : AMLS_COMPRESSED_SUM_COLS;
+  }
+  llvm_unreachable("unknown aggregation axis");
 }
 
 struct LowerCompressedAgg : public CompressedPattern<AggOp> {
@@ -146,9 +150,7 @@ struct LowerCompressedMap
     Value handle =
         callRuntime(rewriter, loc, op, RuntimeFunction::CompressedWithValues,
                     {runtime, asRuntimeMatrix(rewriter, loc, mapped)});
-    rewriter.replaceOp(op, arith::IndexCastOp::create(
-                               rewriter, loc, rewriter.getIndexType(), handle)
-                               .getResult());
+    rewriter.replaceOp(op, handleFromRuntime(rewriter, loc, handle));
     return success();
   }
 };

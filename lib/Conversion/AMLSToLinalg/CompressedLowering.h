@@ -54,8 +54,10 @@ struct CompressedPattern : public OpConversionPattern<OpTy> {
   }
 };
 
-/// The handle as the runtime takes it (i64).
+/// The handle as the runtime takes it (i64), and as compiled code keeps a
+/// runtime call's i64 result (index).
 Value runtimeHandle(OpBuilder &b, Location loc, Value handle);
+Value handleFromRuntime(OpBuilder &b, Location loc, Value handle);
 
 /// Rows (dim 0) or columns (dim 1) of the compressed matrix `handle`.
 Value compressedSize(OpBuilder &b, Location loc, Operation *op, Value handle,

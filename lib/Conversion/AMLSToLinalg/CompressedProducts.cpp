@@ -35,9 +35,7 @@ struct LowerCompress : public CompressedPattern<CompressOp> {
     Value handle = callRuntime(
         rewriter, loc, op, RuntimeFunction::CompressedCompress,
         {matrix, i32Constant(rewriter, loc, op.getExplain() ? 1 : 0)});
-    rewriter.replaceOp(op, arith::IndexCastOp::create(
-                               rewriter, loc, rewriter.getIndexType(), handle)
-                               .getResult());
+    rewriter.replaceOp(op, handleFromRuntime(rewriter, loc, handle));
     return success();
   }
 };
@@ -54,9 +52,7 @@ struct LowerCSRCompress : public CSRPattern<CompressOp> {
     args.push_back(i32Constant(rewriter, loc, op.getExplain() ? 1 : 0));
     Value handle = callRuntime(rewriter, loc, op,
                                RuntimeFunction::CompressedCompressCSR, args);
-    rewriter.replaceOp(op, arith::IndexCastOp::create(
-                               rewriter, loc, rewriter.getIndexType(), handle)
-                               .getResult());
+    rewriter.replaceOp(op, handleFromRuntime(rewriter, loc, handle));
     return success();
   }
 };
@@ -196,13 +192,18 @@ Value mlir::amls::lowering::runtimeHandle(OpBuilder &b, Location loc,
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), handle);
 }
 
+Value mlir::amls::lowering::handleFromRuntime(OpBuilder &b, Location loc,
+                                              Value handle) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), handle);
+}
+
 Value mlir::amls::lowering::compressedSize(OpBuilder &b, Location loc,
                                            Operation *op, Value handle,
                                            int32_t dim) {
   Value size =
       callRuntime(b, loc, op, RuntimeFunction::CompressedSize,
                   {runtimeHandle(b, loc, handle), i32Constant(b, loc, dim)});
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
+  return handleFromRuntime(b, loc, size);
 }
 
 void mlir::amls::populateAMLSCompressedLoweringPatterns(

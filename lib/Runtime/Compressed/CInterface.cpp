@@ -223,28 +223,33 @@ extern "C" void _mlir_ciface_amls_rt_compressed_aggregate(int64_t handle,
   const CompressedMatrix &x = fromHandle(handle);
   double *base = out->aligned + out->offset;
   int64_t rows = x.getRows(), cols = x.getCols();
-  bool mean = aggregate >= AMLS_COMPRESSED_MEAN_ALL;
-  switch (aggregate % AMLS_COMPRESSED_MEAN_ALL) {
-  case AMLS_COMPRESSED_SUM_ALL: {
-    double count = double(rows) * double(cols);
-    base[0] = mean ? x.sum() / count : x.sum();
+  switch (aggregate) {
+  case AMLS_COMPRESSED_SUM_ALL:
+    base[0] = x.sum();
     return;
-  }
-  case AMLS_COMPRESSED_SUM_ROWS: {
+  case AMLS_COMPRESSED_MEAN_ALL:
+    base[0] = x.sum() / (double(rows) * double(cols));
+    return;
+  case AMLS_COMPRESSED_SUM_ROWS:
+  case AMLS_COMPRESSED_MEAN_ROWS: {
+    double scale = aggregate == AMLS_COMPRESSED_MEAN_ROWS ? double(cols) : 1.0;
     memory::Vector<double> sums(rows);
     x.rowSums(sums.data());
     for (int64_t r = 0; r < rows; ++r)
-      base[r * out->strides[0]] = mean ? sums[r] / double(cols) : sums[r];
+      base[r * out->strides[0]] = sums[r] / scale;
     return;
   }
-  default: {
+  case AMLS_COMPRESSED_SUM_COLS:
+  case AMLS_COMPRESSED_MEAN_COLS: {
+    double scale = aggregate == AMLS_COMPRESSED_MEAN_COLS ? double(rows) : 1.0;
     memory::Vector<double> sums(cols);
     x.colSums(sums.data());
     for (int64_t c = 0; c < cols; ++c)
-      base[c * out->strides[1]] = mean ? sums[c] / double(rows) : sums[c];
+      base[c * out->strides[1]] = sums[c] / scale;
     return;
   }
   }
+  amls_rt_check(0, "amls_rt_compressed_aggregate: unknown aggregate");
 }
 
 extern "C" int64_t amls_rt_compressed_value_count(int64_t handle) {
