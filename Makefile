@@ -25,6 +25,9 @@
 #   make bench-compressed  the runtime's compressed kernels against NumPy
 #                (dense) and SciPy (CSR) on 2M x 50 categorical features and
 #                their one-hot encoding, with sizes and compression time
+#   make bench-frames  reading and encoding a 1,000,000-row mixed CSV
+#                (read(data_type="frame") + transformencode) against pandas
+#                read_csv + scikit-learn's encoders, with peak memory
 #   make bench-embedding  the per-call overhead of a compiled function called
 #                from Python and from the C API
 #   make bench-threads  how many threads want a core at once (oversubscription)
@@ -58,14 +61,15 @@ PACKAGES := cmake ninja-build ccache clang-22 g++ python3 llvm-22-dev llvm-22-to
             libomp-22-dev python3-numpy python3-scipy libboost-dev \
             python3-dev pybind11-dev python3-pytest python3-matplotlib \
             libopenmpi-dev openmpi-bin libmpich-dev mpich graphviz \
-            python3-sklearn python3-pandas python3-venv python3-pip
+            python3-sklearn python3-pandas python3-venv python3-pip \
+            nlohmann-json3-dev
 
 # What the benchmarks need beyond the build (the sparse bench compiles its
 # GraphBLAS and bandwidth programs with cc).
 BENCH_PACKAGES := gcc libgraphblas-dev python3-dask
 SPARSE_BENCH_FLAGS ?=
 
-.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding bench-estimators bench-mnc bench-compressed leak-check \
+.PHONY: all deps build install wheel demo examples check bench bench-distributed bench-sparse bench-memory bench-sums bench-parfor bench-threads bench-library bench-embedding bench-estimators bench-mnc bench-compressed bench-frames leak-check \
         asan-build asan-check \
         fuzz-readers docs \
         fuzz fuzz-dml fuzz-programs clean
@@ -189,6 +193,9 @@ bench-mnc: build
 bench-compressed: build
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	/usr/bin/python3 bench/compressed.py --amls-lib $(BUILD_DIR)/lib
+
+bench-frames: build
+	/usr/bin/python3 bench/frames.py --amls-run $(AMLS_RUN)
 
 # The runtime's pool against glibc's malloc: loops of temporaries, the
 # examples' wall time and peak memory, concurrent allocation.

@@ -168,6 +168,63 @@ static Type parseMatrixType(DialectAsmParser &parser) {
                                 dims[1], elementType, sparsity, format);
 }
 
+// frame-type ::= `frame` `<` dim `x` dim (`,` `[` value-type (`,`
+//                value-type)* `]`)? `>`
+static Type parseFrameType(DialectAsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t, 2> dims;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(dims, /*allowDynamic=*/true,
+                                /*withTrailingX=*/false))
+    return {};
+  if (dims.size() != 2) {
+    parser.emitError(loc, "expected a 2-D shape 'RxC' for a frame, found ")
+        << dims.size() << " dimension(s)";
+    return {};
+  }
+  SmallVector<FrameValueType> schema;
+  if (succeeded(parser.parseOptionalComma())) {
+    auto parseValueType = [&]() -> ParseResult {
+      StringRef name;
+      SMLoc nameLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&name))
+        return failure();
+      std::optional<FrameValueType> valueType = symbolizeFrameValueType(name);
+      if (!valueType)
+        return parser.emitError(nameLoc, "expected a frame column type (str, "
+                                         "f64, f32, i64, i32, bool), found '")
+               << name << "'";
+      schema.push_back(*valueType);
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                       parseValueType))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return FrameType::getChecked([&] { return parser.emitError(loc); },
+                               parser.getContext(), dims[0], dims[1], schema);
+}
+
+LogicalResult FrameType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t rows, int64_t cols,
+                                ArrayRef<FrameValueType> schema) {
+  if (rows < 0 && rows != ShapedType::kDynamic)
+    return emitError() << "frame row count must be non-negative or '?', got "
+                       << rows;
+  if (cols < 0 && cols != ShapedType::kDynamic)
+    return emitError() << "frame column count must be non-negative or '?', got "
+                       << cols;
+  if (!schema.empty() && cols != ShapedType::kDynamic &&
+      static_cast<int64_t>(schema.size()) != cols)
+    return emitError() << "frame schema lists " << schema.size()
+                       << " column type(s) for " << cols << " column(s)";
+  if (!schema.empty() && cols == ShapedType::kDynamic)
+    return emitError() << "a frame with a schema states its column count";
+  return success();
+}
+
 std::string mlir::amls::formatShortest(double value) {
   char buffer[32];
   auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
@@ -201,6 +258,8 @@ Type AMLSDialect::parseType(DialectAsmParser &parser) const {
     return parseMatrixType(parser);
   if (mnemonic == "string")
     return StringType::get(parser.getContext());
+  if (mnemonic == "frame")
+    return parseFrameType(parser);
   parser.emitError(loc, "unknown AMLS type '") << mnemonic << "'";
   return {};
 }
@@ -208,6 +267,22 @@ Type AMLSDialect::parseType(DialectAsmParser &parser) const {
 void AMLSDialect::printType(Type type, DialectAsmPrinter &printer) const {
   if (isa<StringType>(type)) {
     printer << "string";
+    return;
+  }
+  if (auto frame = dyn_cast<FrameType>(type)) {
+    printer << "frame<";
+    printDim(printer, frame.getRows());
+    printer << 'x';
+    printDim(printer, frame.getCols());
+    if (frame.hasSchema()) {
+      printer << ", [";
+      llvm::interleaveComma(frame.getSchema(), printer,
+                            [&](FrameValueType valueType) {
+                              printer << stringifyFrameValueType(valueType);
+                            });
+      printer << ']';
+    }
+    printer << '>';
     return;
   }
   auto matrix = cast<MatrixType>(type);

@@ -104,22 +104,23 @@ std::string parseMtd(const std::string &text, MtdMetadata &metadata) {
   std::string error = json::parseFlatObject(text, members);
   if (!error.empty())
     return "malformed metadata: " + error;
-  std::optional<std::string> dataType, valueType, format, separator;
+  std::optional<std::string> dataType, valueType, format, separator, schema;
   if (!(error = stringMember(members, "data_type", dataType)).empty() ||
       !(error = stringMember(members, "value_type", valueType)).empty() ||
       !(error = stringMember(members, "format", format)).empty() ||
       !(error = stringMember(members, "sep", separator)).empty() ||
+      !(error = stringMember(members, "schema", schema)).empty() ||
       !(error = sizeMember(members, "rows", metadata.rows)).empty() ||
       !(error = sizeMember(members, "cols", metadata.cols)).empty() ||
       !(error = sizeMember(members, "nnz", metadata.nonZeros)).empty())
     return error;
   if (dataType) {
-    if (*dataType == "frame" || *dataType == "list")
-      return "data_type \"" + *dataType +
-             "\" is not supported (AMLS reads "
-             "matrices and scalars)";
-    if (*dataType != "matrix" && *dataType != "scalar")
-      return "expected data_type \"matrix\" or \"scalar\", found " +
+    if (*dataType == "list")
+      return "data_type \"list\" is not supported (AMLS reads "
+             "matrices, frames and scalars)";
+    if (*dataType != "matrix" && *dataType != "scalar" && *dataType != "frame")
+      return "expected data_type \"matrix\", \"frame\" or \"scalar\", "
+             "found " +
              json::quote(*dataType);
     metadata.dataType = *dataType;
   }
@@ -148,6 +149,7 @@ std::string parseMtd(const std::string &text, MtdMetadata &metadata) {
     metadata.header = header->boolean;
   }
   metadata.separator = separator;
+  metadata.schema = schema;
   return "";
 }
 

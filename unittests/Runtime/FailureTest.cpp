@@ -13,8 +13,10 @@
 #include <omp.h>
 
 #include <atomic>
+#include <chrono>
 #include <csetjmp>
 #include <string>
+#include <thread>
 
 using namespace amls::runtime;
 
@@ -25,26 +27,52 @@ struct Loop {
   int64_t failing; // The iteration whose check fails; -1 for none.
   std::atomic<int64_t> completed{0};
   std::atomic<int64_t> started{0};
+  /// Set once the failing iteration's jump has landed (the region's record
+  /// says it failed by then).
+  std::atomic<bool> failureTrapped{false};
 };
 
 /// Runs `body` as compiled code runs an iteration of a region: under the
 /// region's trap, and not at all once the region failed. A failure in
 /// `body` jumps back here (this frame is live while `body` runs).
-template <typename Body> void underTrap(void *region, Body &&body) {
+template <typename Body, typename OnFailure>
+void underTrap(void *region, Body &&body, OnFailure &&onFailure) {
   auto *buffer = static_cast<std::jmp_buf *>(amls_rt_region_trap(region));
   if (!buffer)
     return;
   if (setjmp(*buffer) == 0)
     body();
+  else
+    onFailure();
   amls_rt_region_untrap();
 }
 
+template <typename Body> void underTrap(void *region, Body &&body) {
+  underTrap(region, body, [] {});
+}
+
+/// Holds an iteration after the failing one until the failure landed, so
+/// that the skipping is seen however the threads are scheduled (on a loaded
+/// machine the other thread could otherwise run every remaining iteration
+/// before the failing one reaches its check). Gives up after 10 s, so that
+/// a broken failure path fails the test instead of hanging it.
+void waitForFailure(Loop &loop) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!loop.failureTrapped && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+}
+
 void runIteration(void *region, Loop &loop, int64_t i) {
-  underTrap(region, [&] {
-    ++loop.started;
-    amls_rt_check(i != loop.failing, "iteration failed its check");
-    ++loop.completed;
-  });
+  underTrap(
+      region,
+      [&] {
+        if (loop.failing >= 0 && i > loop.failing)
+          waitForFailure(loop);
+        ++loop.started;
+        amls_rt_check(i != loop.failing, "iteration failed its check");
+        ++loop.completed;
+      },
+      [&] { loop.failureTrapped = true; });
 }
 
 void runLoop(void *context) {
@@ -64,9 +92,10 @@ TEST(RegionFailureTest, FailureInsideARegionReturnsAfterIt) {
   EXPECT_EQ(message, "iteration failed its check");
   EXPECT_EQ(getTrappedFailures(), before + 1);
   // The failing iteration did not complete; the iterations after the
-  // failure were skipped (the other thread may finish the ones it started).
+  // failure were skipped: at most the one the other thread held back
+  // (waitForFailure) started after it.
   EXPECT_EQ(loop.completed, loop.started - 1);
-  EXPECT_LT(loop.started, loop.iterations);
+  EXPECT_LE(loop.started, loop.failing + 2);
 }
 
 TEST(RegionFailureTest, RegionsWithoutFailuresComplete) {

@@ -100,6 +100,18 @@ def AMLS_FileFormat : AMLS_I32Enum<"FileFormat", "matrix file format", [
   I32EnumAttrCase<"Text", 3, "text">
 ]>;
 
+// The value types of frame columns (SystemDS's ValueType for frames); the
+// values are AmlsFrameValueType's (ABI.h), which the runtime reads.
+def AMLS_FrameValueType : AMLS_I32Enum<"FrameValueType",
+    "value type of a frame column", [
+  I32EnumAttrCase<"String", 0, "str">,
+  I32EnumAttrCase<"FP64", 1, "f64">,
+  I32EnumAttrCase<"FP32", 2, "f32">,
+  I32EnumAttrCase<"INT64", 3, "i64">,
+  I32EnumAttrCase<"INT32", 4, "i32">,
+  I32EnumAttrCase<"Boolean", 5, "bool">
+]>;
+
 def AMLS_ScalarType : AMLS_I32Enum<"ScalarType", "value type of a scalar in a file", [
   I32EnumAttrCase<"Double", 0, "double">,
   I32EnumAttrCase<"Int", 1, "int">,

@@ -37,6 +37,8 @@ def AMLS_String : Type<CPred<"::llvm::isa<::mlir::amls::StringType>($_self)">,
                        "AMLS string", "::mlir::amls::StringType">,
                   BuildableType<
                       "::mlir::amls::StringType::get($_builder.getContext())">;
+def AMLS_Frame : Type<CPred<"::llvm::isa<::mlir::amls::FrameType>($_self)">,
+                      "AMLS frame", "::mlir::amls::FrameType">;
 /// What a message (print, stop, a written scalar, a built string) shows.
 def AMLS_Printable : AnyTypeOf<[AMLS_Matrix, AMLS_Scalar, AMLS_String],
                                "AMLS matrix, scalar or string">;
@@ -58,6 +60,7 @@ include "AMLS/Dialect/AMLSNeuralNetworkOps.td"
 include "AMLS/Dialect/AMLSSizeAndCastOps.td"
 include "AMLS/Dialect/AMLSStatisticsOps.td"
 include "AMLS/Dialect/AMLSRegionOps.td"
+include "AMLS/Dialect/AMLSFrameOps.td"
 include "AMLS/Dialect/AMLSCollectiveOps.td"
 
 #endif // AMLS_DIALECT_AMLSOPS_TD

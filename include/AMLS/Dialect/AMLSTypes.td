@@ -84,4 +84,38 @@ def AMLS_StringType : TypeDef<AMLS_Dialect, "String"> {
   }];
 }
 
+def AMLS_FrameType : TypeDef<AMLS_Dialect, "Frame"> {
+  let typeName = "amls.frame";
+  let summary = "a table of typed, named columns (DML's frame)";
+  let description = [{
+    Syntax:
+
+    ```
+    frame-type ::= `!amls.frame<` dim `x` dim (`,` `[` value-type (`,`
+                   value-type)* `]`)? `>`
+    value-type ::= `str` | `f64` | `f32` | `i64` | `i32` | `bool`
+    ```
+
+    `R` rows of `C` columns, `?` where unknown; the schema lists the value
+    type of each column where the program or a `.mtd` file states it
+    (absent: unknown until the run; a CSV read without a schema reads every
+    column as `str`, as SystemDS does). Column names travel with the value
+    at run time. A frame lowers to a handle of the runtime's column store
+    (lib/Runtime/Frame), which owns it for the rest of the run.
+
+    ```mlir
+    !amls.frame<?x3, [str, f64, i64]>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$rows,
+    "int64_t":$cols,
+    ArrayRefParameter<"::mlir::amls::FrameValueType">:$schema
+  );
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool hasSchema() const { return !getSchema().empty(); }
+  }];
+}
+
 #endif // AMLS_DIALECT_AMLSTYPES_TD

@@ -40,6 +40,18 @@ typedef enum AmlsValueType {
   AMLS_VALUE_STRING = 3
 } AmlsValueType;
 
+/// Value types of frame columns (the ODS enum `FrameValueType`). Compiled
+/// code passes a frame's schema as a string of their digits ("013": a
+/// string, an FP64 and an INT64 column).
+typedef enum AmlsFrameValueType {
+  AMLS_FRAME_STRING = 0,
+  AMLS_FRAME_FP64 = 1,
+  AMLS_FRAME_FP32 = 2,
+  AMLS_FRAME_INT64 = 3,
+  AMLS_FRAME_INT32 = 4,
+  AMLS_FRAME_BOOLEAN = 5
+} AmlsFrameValueType;
+
 /// Distributions of rand().
 typedef enum AmlsRandomPdf {
   AMLS_PDF_UNIFORM = 0,

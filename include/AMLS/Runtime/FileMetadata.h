@@ -63,7 +63,7 @@ readMatrixFileMetadata(const std::string &path, AmlsFileFormat format);
 /// "rows": 3, "cols": 4, "nnz": 5, "format": "text", ...}. Members AMLS does
 /// not use ("author", "created", "description") are ignored.
 struct MtdMetadata {
-  std::string dataType = "matrix";  // "matrix" or "scalar"
+  std::string dataType = "matrix";  // "matrix", "frame" or "scalar"
   std::string valueType = "double"; // "double", "int", "boolean", "string"
   /// Sizes and non-zeros; unknown when absent or negative (SystemDS's -1).
   std::optional<int64_t> rows, cols, nonZeros;
@@ -72,6 +72,8 @@ struct MtdMetadata {
   /// CSV only: a header line, and the separator.
   std::optional<bool> header;
   std::optional<std::string> separator;
+  /// A frame's column types, as SystemDS writes them ("STRING,FP64,INT64").
+  std::optional<std::string> schema;
 
   /// The metadata of a matrix file (sizes, non-zeros), if the sizes are
   /// known.

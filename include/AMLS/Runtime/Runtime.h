@@ -150,6 +150,49 @@ int64_t _mlir_ciface_amls_rt_compressed_with_values(int64_t handle,
 void _mlir_ciface_amls_rt_compressed_decompress(int64_t handle,
                                                 AmlsMatrixF64 *out);
 
+/// Frames (docs/frames.md): a handle to a runtime frame, kept until the
+/// process ends. `where` names the op for messages. A CSV file read with a
+/// header line of names (`header`), fields separated by `sep`, the strings of
+/// `naStrings` (joined by 0x1F) missing, and `schema` a digit per column
+/// (AmlsFrameValueType; "" reads every column as a string).
+int64_t amls_rt_frame_read(const char *path, int32_t header, const char *sep,
+                           const char *naStrings, const char *schema,
+                           const char *where);
+/// Writes the frame as CSV and its .mtd file.
+void amls_rt_frame_write(int64_t frame, const char *path, int32_t header,
+                         const char *sep, const char *where);
+int64_t amls_rt_frame_rows(int64_t frame);
+int64_t amls_rt_frame_cols(int64_t frame);
+/// As SystemDS's toString(F), at most `rows` rows and `cols` columns (-1:
+/// all); the text lives until the process ends.
+const char *amls_rt_frame_to_string(int64_t frame, int64_t rows, int64_t cols);
+/// dest (rows x cols of the frame) = its cells as numbers (NaN: missing).
+void _mlir_ciface_amls_rt_frame_as_matrix(AmlsMatrixF64 *dest, int64_t frame,
+                                          const char *where);
+/// The whole file as a string (DML's read(..., value_type="string")).
+const char *amls_rt_read_text(const char *path, const char *where);
+/// The encoders of a transform spec, fitted to `frame` (transformencode) or
+/// rebuilt from the metadata frame `meta` (transformapply, -decode); freed
+/// by amls_rt_transform_release.
+int64_t amls_rt_transform_fit(int64_t frame, const char *spec,
+                              const char *where);
+int64_t amls_rt_transform_from_meta(int64_t meta, const char *spec,
+                                    const char *where);
+void amls_rt_transform_release(int64_t encoder);
+/// The metadata frame of a fitted encoder.
+int64_t amls_rt_transform_meta(int64_t encoder);
+/// The rows of `frame` the encoder keeps (the spec's omit) and the columns
+/// it encodes them into.
+int64_t amls_rt_transform_rows(int64_t encoder, int64_t frame);
+int64_t amls_rt_transform_cols(int64_t encoder);
+/// dest (rows x cols as above, row-major) = the encoded frame.
+void _mlir_ciface_amls_rt_transform_apply(AmlsMatrixF64 *dest, int64_t encoder,
+                                          int64_t frame, const char *where);
+/// The frame the encoded matrix `source` decodes to.
+int64_t _mlir_ciface_amls_rt_transform_decode(int64_t encoder,
+                                              AmlsMatrixF64 *source,
+                                              const char *where);
+
 /// sum, sum of squares, min or max (`kind`: 0-3, AggKind's values) of the
 /// values of a vector (a CSR matrix's stored values): vectorized,
 /// multi-threaded above a size threshold. NaN propagates; an empty vector

@@ -39,6 +39,7 @@ void mlir::amls::populateAMLSToLinalgConversionPatterns(
   populateAMLSFusedLoweringPatterns(converter, patterns, schedule);
   populateAMLSCSRLoweringPatterns(converter, patterns, schedule);
   populateAMLSCompressedLoweringPatterns(converter, patterns, schedule);
+  populateAMLSFrameLoweringPatterns(converter, patterns, schedule);
 }
 
 namespace {

@@ -80,6 +80,10 @@ MatrixTypeConverter::MatrixTypeConverter() {
   addConversion([](StringType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
+  // A frame is the handle of the runtime's frame (lib/Runtime/Frame).
+  addConversion([](FrameType type) -> Type {
+    return IntegerType::get(type.getContext(), 64);
+  });
   auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
                         Location loc) -> Value {
     return UnrealizedConversionCastOp::create(b, loc, type, inputs)

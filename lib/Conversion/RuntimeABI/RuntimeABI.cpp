@@ -29,6 +29,14 @@ static_assert(static_cast<int32_t>(ScalarType::Double) == AMLS_VALUE_DOUBLE &&
                       AMLS_VALUE_BOOLEAN &&
                   static_cast<int32_t>(ScalarType::String) == AMLS_VALUE_STRING,
               "amls::ScalarType differs from AmlsValueType (ABI.h)");
+static_assert(
+    static_cast<int32_t>(FrameValueType::String) == AMLS_FRAME_STRING &&
+        static_cast<int32_t>(FrameValueType::FP64) == AMLS_FRAME_FP64 &&
+        static_cast<int32_t>(FrameValueType::FP32) == AMLS_FRAME_FP32 &&
+        static_cast<int32_t>(FrameValueType::INT64) == AMLS_FRAME_INT64 &&
+        static_cast<int32_t>(FrameValueType::INT32) == AMLS_FRAME_INT32 &&
+        static_cast<int32_t>(FrameValueType::Boolean) == AMLS_FRAME_BOOLEAN,
+    "amls::FrameValueType differs from AmlsFrameValueType (ABI.h)");
 static_assert(static_cast<int32_t>(RandPdf::Uniform) == AMLS_PDF_UNIFORM &&
                   static_cast<int32_t>(RandPdf::Normal) == AMLS_PDF_NORMAL,
               "amls::RandPdf differs from AmlsRandomPdf (ABI.h)");

@@ -10,6 +10,8 @@
 
 #include "Importer.h"
 
+#include "AMLS/Runtime/FileMetadata.h"
+
 namespace mlir::amls::dml::importer {
 
 /// One call of a builtin being imported; the builders are its methods.
@@ -56,6 +58,11 @@ public:
   DValue buildPpred();
   DValue buildIfdef();
   DValue buildToString();
+
+  // Frames and feature transformation (BuiltinsFrame.cpp).
+  std::vector<DValue> buildTransformEncode();
+  DValue buildTransformApply();
+  DValue buildTransformDecode();
   DValue buildPrintOrStop();
   /// print(format, args...): the message Java's String.format makes of a
   /// format known before the run and the arguments (BoundArgs::rest).
@@ -145,6 +152,17 @@ private:
   std::optional<Value> distinctValues(const Expr *dir);
   /// read(..., data_type="scalar").
   DValue buildReadScalar(const std::string &path);
+  /// read(..., data_type="frame"), `mtd` the file's metadata if it has one.
+  DValue buildReadFrame(const std::string &path,
+                        const std::optional<::amls::runtime::MtdMetadata> &mtd);
+  /// toString(F) and print(F).
+  DValue frameToString(Value frame);
+  /// write(F, file).
+  DValue buildWriteFrame(Value frame, const std::string &path);
+  /// The frame argument #i (`what` in messages); null after an error.
+  std::optional<Value> frameArgument(size_t i, llvm::StringRef what);
+  /// The string argument #i as an !amls.string; null after an error.
+  std::optional<Value> runTimeStringArgument(size_t i, llvm::StringRef what);
   /// write(x, file) of a number, boolean or string.
   DValue buildWriteScalar(const DValue &x, const std::string &path);
 

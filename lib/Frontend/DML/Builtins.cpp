@@ -90,6 +90,13 @@ Builtin distribution(llvm::StringRef name) {
 Builtin multiple(llvm::StringRef name, size_t results, BuildMultipleFn build) {
   return {name, Form::Multiple, {"A"}, 1, nullptr, build, results};
 }
+/// A builtin of named parameters with `results` values.
+Builtin multipleNamed(llvm::StringRef name,
+                      std::vector<llvm::StringRef> parameters, size_t required,
+                      size_t results, BuildMultipleFn build) {
+  return {name,  Form::Multiple, std::move(parameters), required, nullptr,
+          build, results};
+}
 
 using B = BuiltinCall;
 
@@ -213,7 +220,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("seq", {"from", "to", "incr"}, 2, &B::buildSeq),
       named("read",
             {"file", "format", "header", "sep", "rows", "cols", "data_type",
-             "value_type", "nnz"},
+             "value_type", "nnz", "na.strings"},
             1, &B::buildRead),
 
       // Sizes, reorganisation and casts.
@@ -287,6 +294,14 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("avg_pool_backward",
             {"input", "dout", "input_shape", "pool_size", "stride", "padding"},
             6, &B::buildPooling),
+
+      // Frames and feature transformation (BuiltinsFrame.cpp).
+      multipleNamed("transformencode", {"target", "spec"}, 2, 2,
+                    &B::buildTransformEncode),
+      named("transformapply", {"target", "spec", "meta"}, 3,
+            &B::buildTransformApply),
+      named("transformdecode", {"target", "spec", "meta"}, 3,
+            &B::buildTransformDecode),
 
       // Command-line arguments and strings.
       named("ifdef", {"arg", "default"}, 2, &B::buildIfdef),
@@ -558,14 +573,20 @@ DValue BuiltinCall::buildSize() {
   if (v.isList() && name == "length")
     return DValue::integerScalar(
         im.constant(l, static_cast<double>(v.elements.size())));
-  if (!v.isMatrix()) {
-    im.error(args[0]->getLoc()) << "expected a matrix for the argument of '"
-                                << name << "', found " << kindName(v.kind);
+  if (!v.isMatrix() && !v.isFrame()) {
+    im.error(args[0]->getLoc())
+        << "expected a matrix or a frame for the argument of '" << name
+        << "', found " << kindName(v.kind);
     return {};
   }
-  std::optional<Value> x = v.value;
-  Value rows = NRowOp::create(builder, l, builder.getIndexType(), *x);
-  Value cols = NColOp::create(builder, l, builder.getIndexType(), *x);
+  Value rows, cols;
+  if (v.isFrame()) {
+    rows = FrameNRowOp::create(builder, l, builder.getIndexType(), v.value);
+    cols = FrameNColOp::create(builder, l, builder.getIndexType(), v.value);
+  } else {
+    rows = NRowOp::create(builder, l, builder.getIndexType(), v.value);
+    cols = NColOp::create(builder, l, builder.getIndexType(), v.value);
+  }
   if (name == "nrow")
     return DValue::integerScalar(im.indexToF64(l, rows));
   if (name == "ncol")
@@ -706,6 +727,9 @@ DValue BuiltinCall::buildAsMatrix() {
   DValue list = im.gen(args[0]);
   if (!list.isValid())
     return {};
+  if (list.isFrame())
+    return DValue::matrix(
+        FrameAsMatrixOp::create(builder, l, im.matrixType(), list.value));
   if (list.isList()) {
     // A list of one matrix is that matrix; a list of numbers a column.
     if (list.elements.size() == 1 && list.elements.front().isMatrix())

@@ -85,10 +85,10 @@ DValue BuiltinCall::buildRead() {
         im.genConstantString(args[6], "'data_type'");
     if (!text)
       return {};
-    if (*text != "matrix" && *text != "scalar") {
+    if (*text != "matrix" && *text != "scalar" && *text != "frame") {
       im.error(args[6]->getLoc())
           << "read(data_type=\"" << *text
-          << "\") is not supported: AMLS reads matrices and scalars";
+          << "\"): expected \"matrix\", \"frame\" or \"scalar\"";
       return {};
     }
     if (mtd && mtd->dataType != *text) {
@@ -101,6 +101,8 @@ DValue BuiltinCall::buildRead() {
   }
   if (dataType == "scalar")
     return buildReadScalar(*path);
+  if (dataType == "frame")
+    return buildReadFrame(*path, mtd);
   std::optional<FileFormat> mtdFormat;
   if (mtd && mtd->format)
     mtdFormat = static_cast<FileFormat>(*mtd->format);
@@ -201,11 +203,14 @@ DValue BuiltinCall::buildReadScalar(const std::string &path) {
     type = ScalarType::Int;
   } else if (valueType == "boolean") {
     type = ScalarType::Boolean;
+  } else if (valueType == "string") {
+    return DValue::runTime(
+        ReadTextOp::create(builder, l, StringType::get(builder.getContext()),
+                           builder.getStringAttr(path)));
   } else {
     im.error(args.has(7) ? args[7]->getLoc() : where)
         << "read(data_type=\"scalar\", value_type=\"" << valueType
-        << "\") is not supported: AMLS reads double, int and boolean "
-           "scalars (it has no string values computed at run time)";
+        << "\"): expected double, int, boolean or string";
     return {};
   }
   Value value = ReadScalarOp::create(builder, l, im.f64(),
@@ -220,6 +225,8 @@ DValue BuiltinCall::buildToString() {
   DValue x = im.gen(args[0]);
   if (!x.isValid() || x.isString())
     return x;
+  if (x.isFrame())
+    return frameToString(x.value);
   if (x.isList()) {
     im.error(where) << "toString of a list is not supported; print its "
                        "elements";
@@ -400,6 +407,8 @@ DValue BuiltinCall::buildPrintOrStop() {
                                    "supported; print its elements";
     return {};
   }
+  if (message.isFrame())
+    message = frameToString(message.value);
   if (!message.isString())
     message = DValue::string(
         {StringPiece{"", message.value, /*integer=*/message.integer}});
@@ -426,6 +435,8 @@ DValue BuiltinCall::buildWrite() {
                                    "its elements";
     return {};
   }
+  if (x.isFrame())
+    return buildWriteFrame(x.value, *path);
   if (!x.isMatrix())
     return buildWriteScalar(x, *path);
   std::optional<FileFormat> format =

@@ -55,6 +55,8 @@ llvm::StringRef importer::kindName(DValue::Kind kind) {
     return "a string";
   case DValue::Kind::List:
     return "a list";
+  case DValue::Kind::Frame:
+    return "a frame";
   }
   return "a value";
 }

@@ -71,6 +71,7 @@ Type Importer::typeOf(const TypeSpec &spec) {
     return builder.getI1Type();
   case TypeSpec::Kind::String:
   case TypeSpec::Kind::List:
+  case TypeSpec::Kind::Frame:
     return {};
   }
   return {};
@@ -89,6 +90,8 @@ DValue::Kind Importer::kindOf(const TypeSpec &spec) {
     return DValue::Kind::String;
   case TypeSpec::Kind::List:
     return DValue::Kind::List;
+  case TypeSpec::Kind::Frame:
+    return DValue::Kind::Frame;
   }
   return DValue::Kind::Invalid;
 }

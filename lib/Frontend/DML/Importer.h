@@ -50,9 +50,9 @@ struct StringPiece {
 
 /// What a DML expression evaluates to.
 struct DValue {
-  enum class Kind { Invalid, Matrix, Scalar, Bool, String, List };
+  enum class Kind { Invalid, Matrix, Scalar, Bool, String, List, Frame };
   Kind kind = Kind::Invalid;
-  Value value;                     // Matrix, Scalar (f64), Bool (i1)
+  Value value; // Matrix, Scalar (f64), Bool (i1), Frame (!amls.frame)
   std::vector<StringPiece> pieces; // String
   /// A number DML types as INT (integer literals, sizes, loop counters and
   /// integer arithmetic on them). It is still an f64 here; only printing
@@ -68,6 +68,7 @@ struct DValue {
   std::vector<std::string> names = {};
 
   static DValue matrix(Value v) { return {Kind::Matrix, v, {}}; }
+  static DValue frame(Value v) { return {Kind::Frame, v, {}}; }
   static DValue scalar(Value v) { return {Kind::Scalar, v, {}}; }
   static DValue number(Value v, bool integer) {
     return {Kind::Scalar, v, {}, integer};
@@ -103,6 +104,7 @@ struct DValue {
   bool isValid() const { return kind != Kind::Invalid; }
   bool isList() const { return kind == Kind::List; }
   bool isMatrix() const { return kind == Kind::Matrix; }
+  bool isFrame() const { return kind == Kind::Frame; }
   bool isNumeric() const { return kind == Kind::Scalar || kind == Kind::Bool; }
   bool isString() const { return kind == Kind::String; }
   /// The string if it is known at compile time.

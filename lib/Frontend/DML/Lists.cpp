@@ -76,6 +76,7 @@ void Importer::collectLeaves(const DValue &v, SmallVectorImpl<Value> &leaves) {
   case DValue::Kind::Matrix:
   case DValue::Kind::Scalar:
   case DValue::Kind::Bool:
+  case DValue::Kind::Frame:
     leaves.push_back(v.value);
     return;
   case DValue::Kind::String:
@@ -100,6 +101,7 @@ DValue Importer::rebuild(const DValue &shape, ArrayRef<Value> &leaves) {
   case DValue::Kind::Matrix:
   case DValue::Kind::Scalar:
   case DValue::Kind::Bool:
+  case DValue::Kind::Frame:
     result.value = leaves.front();
     leaves = leaves.drop_front();
     break;
@@ -124,6 +126,8 @@ std::string Importer::shapeKey(const DValue &v) {
   switch (v.kind) {
   case DValue::Kind::Matrix:
     return "M";
+  case DValue::Kind::Frame:
+    return "F";
   case DValue::Kind::Scalar:
     return v.integer ? "I" : "D";
   case DValue::Kind::Bool:

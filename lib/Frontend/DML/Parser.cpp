@@ -524,11 +524,20 @@ private:
       type.kind = TypeSpec::Kind::List;
       return type;
     }
+    // Frame[Unknown], frame[string], ...: the column types are not checked.
     if (name == "Frame" || name == "frame") {
-      error(type.loc, "Frame types are not supported: AMLS has no frames "
-                      "(matrices of doubles, numbers, booleans, strings and "
-                      "lists only)");
-      return std::nullopt;
+      if (current.is(Kind::LBracket)) {
+        advance();
+        if (!current.is(Kind::Identifier)) {
+          expected("a value type, e.g. Frame[Unknown]");
+          return std::nullopt;
+        }
+        advance();
+        if (!expect(Kind::RBracket, "after the value type"))
+          return std::nullopt;
+      }
+      type.kind = TypeSpec::Kind::Frame;
+      return type;
     }
     std::optional<TypeSpec::Kind> kind =
         llvm::StringSwitch<std::optional<TypeSpec::Kind>>(name)

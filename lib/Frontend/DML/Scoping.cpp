@@ -127,6 +127,8 @@ Value Importer::placeholder(Location l, const DValue &like) {
     return ub::PoisonOp::create(builder, l, matrixType());
   case DValue::Kind::Bool:
     return boolConstant(l, false);
+  case DValue::Kind::Frame:
+    return ub::PoisonOp::create(builder, l, like.value.getType());
   default:
     return constant(l, std::numeric_limits<double>::quiet_NaN());
   }

@@ -30,8 +30,11 @@ bool Importer::isGeneric(const FunctionStmt *function) {
   return llvm::any_of(
       llvm::concat<const Parameter>(function->parameters, function->results),
       [](const Parameter &p) {
+        // A frame's type carries its sizes and schema: instantiated per
+        // call, no cast between frame types is needed.
         return p.type.kind == TypeSpec::Kind::String ||
-               p.type.kind == TypeSpec::Kind::List;
+               p.type.kind == TypeSpec::Kind::List ||
+               p.type.kind == TypeSpec::Kind::Frame;
       });
 }
 

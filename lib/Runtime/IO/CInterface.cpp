@@ -6,6 +6,7 @@
 #include "AMLS/Runtime/Memory.h"
 #include "AMLS/Runtime/Runtime.h"
 #include "AMLS/Support/TextParsing.h"
+#include "RunStrings.h"
 
 #include <cerrno>
 #include <cmath>
@@ -354,14 +355,18 @@ extern "C" void amls_rt_emit_end(int32_t stream) {
 
 // Run-time strings live until the program ends: DML strings are short
 // messages, and a deque never moves the ones already handed out.
-extern "C" const char *amls_rt_string_take(void) {
+const char *amls::runtime::keepRunString(std::string text) {
   static std::mutex mutex;
   static std::deque<std::string> strings;
-  std::string text;
-  std::swap(text, messageBuffer(AMLS_STREAM_STRING));
   std::lock_guard<std::mutex> lock(mutex);
   strings.push_back(std::move(text));
   return strings.back().c_str();
+}
+
+extern "C" const char *amls_rt_string_take(void) {
+  std::string text;
+  std::swap(text, messageBuffer(AMLS_STREAM_STRING));
+  return keepRunString(std::move(text));
 }
 
 extern "C" int32_t amls_rt_string_compare(const char *a, const char *b) {

@@ -10,9 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/Runtime.h"
-#include "CsvRows.h"
-#include "MatrixCells.h"
 #include "AMLS/Support/TextParsing.h"
+#include "CsvRows.h"
+#include "MappedFile.h"
+#include "MatrixCells.h"
 
 #include <algorithm>
 #include <charconv>
@@ -20,11 +21,6 @@
 #include <string_view>
 #include <thread>
 #include <vector>
-
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace amls::runtime {
 namespace {
@@ -59,37 +55,6 @@ bool parseField(std::string_view field, double &value) {
 struct Line {
   const char *begin, *end;
   int64_t number;
-};
-
-class MappedFile {
-public:
-  explicit MappedFile(const std::string &path) {
-    int fd = ::open(path.c_str(), O_RDONLY);
-    if (fd < 0)
-      return;
-    struct stat info;
-    if (fstat(fd, &info) == 0) {
-      size = static_cast<size_t>(info.st_size);
-      opened = true;
-      if (size > 0) {
-        void *mapped = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (mapped == MAP_FAILED) {
-          opened = false;
-        } else {
-          data = static_cast<const char *>(mapped);
-          madvise(mapped, size, MADV_SEQUENTIAL);
-        }
-      }
-    }
-    ::close(fd);
-  }
-  ~MappedFile() {
-    if (data)
-      munmap(const_cast<char *>(data), size);
-  }
-  bool opened = false;
-  const char *data = nullptr;
-  size_t size = 0;
 };
 
 } // namespace

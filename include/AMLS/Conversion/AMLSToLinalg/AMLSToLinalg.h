@@ -106,6 +106,11 @@ void populateAMLSCompressedLoweringPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns,
                                             const LoweringSchedule &schedule);
 
+/// Frames and the transform ops (runtime calls on frame handles).
+void populateAMLSFrameLoweringPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       const LoweringSchedule &schedule);
+
 /// All of the above.
 void populateAMLSToLinalgConversionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns,

@@ -270,9 +270,17 @@ public:
 };
 
 /// A declared type: `Matrix[Double]`, `Double`, `Integer`, `Boolean`,
-/// `String`, `List[...]` (also the lower-case short forms).
+/// `String`, `List[...]`, `Frame[...]` (also the lower-case short forms).
 struct TypeSpec {
-  enum class Kind { Matrix, Double, Integer, Boolean, String, List } kind;
+  enum class Kind {
+    Matrix,
+    Double,
+    Integer,
+    Boolean,
+    String,
+    List,
+    Frame
+  } kind;
   llvm::SMLoc loc;
 };
 

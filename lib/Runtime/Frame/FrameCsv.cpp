@@ -1,0 +1,305 @@
+//===- FrameCsv.cpp - Reading and writing frames as CSV -------------------===//
+//
+// The file is mapped and its records are cut in one pass (a quoted field
+// may hold the separator and line breaks, so record ends are only known
+// from the start of the file); each field goes straight into its column's
+// array or arena. Errors name the file, the line and the column (1-based,
+// in bytes) where the problem starts, as the matrix reader's do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AMLS/Runtime/Frame/FrameIO.h"
+
+#include "../IO/MappedFile.h"
+#include "AMLS/Runtime/FileMetadata.h"
+
+#include <cstdio>
+#include <memory>
+
+namespace amls::runtime::frame {
+namespace {
+
+/// Cuts a mapped CSV file into records of fields, RFC 4180 style.
+class RecordReader {
+public:
+  RecordReader(const char *begin, const char *end, std::string_view sep)
+      : cursor(begin), end(end), lineStart(begin), sep(sep) {}
+
+  struct Field {
+    std::string_view text; // Unquoted text; for a quoted field, see `value`.
+    std::string value;     // A quoted field's text without its quotes.
+    bool quoted = false;
+    int64_t line, column;
+    std::string_view get() const { return quoted ? value : text; }
+  };
+
+  /// Reads the next non-blank record into `fields`; false at the end of the
+  /// file. A malformed record sets `problem`.
+  bool next(std::vector<Field> &fields, std::string &problem) {
+    fields.clear();
+    skipBlankLines();
+    if (cursor >= end)
+      return false;
+    recordLine = line;
+    while (true) {
+      Field &field = fields.emplace_back();
+      field.line = line;
+      field.column = cursor - lineStart + 1;
+      if (cursor < end && *cursor == '"') {
+        if (!readQuoted(field, problem))
+          return true;
+      } else {
+        const char *start = cursor;
+        while (cursor < end && *cursor != '\n' && !atSeparator())
+          ++cursor;
+        const char *stop = cursor;
+        if (stop > start && stop[-1] == '\r' &&
+            (cursor >= end || *cursor == '\n'))
+          --stop;
+        field.text = std::string_view(start, stop - start);
+      }
+      if (cursor < end && atSeparator()) {
+        cursor += sep.size();
+        continue;
+      }
+      if (cursor < end && *cursor == '\r')
+        ++cursor;
+      if (cursor < end && *cursor != '\n') {
+        problem = at(line, cursor - lineStart + 1,
+                     "expected the separator or the end of the line after a "
+                     "quoted field, found '" +
+                         std::string(1, *cursor) + "'");
+        return true;
+      }
+      if (cursor < end)
+        newLine(cursor + 1);
+      return true;
+    }
+  }
+
+  int64_t getRecordLine() const { return recordLine; }
+  std::string at(int64_t atLine, int64_t column, const std::string &what) {
+    return std::to_string(atLine) + ":" + std::to_string(column) + ": " + what;
+  }
+
+private:
+  bool atSeparator() const {
+    return static_cast<size_t>(end - cursor) >= sep.size() &&
+           std::string_view(cursor, sep.size()) == sep;
+  }
+  void newLine(const char *next) {
+    cursor = next;
+    lineStart = next;
+    ++line;
+  }
+  void skipBlankLines() {
+    while (cursor < end) {
+      const char *scan = cursor;
+      while (scan < end && (*scan == ' ' || *scan == '\t' || *scan == '\r'))
+        ++scan;
+      if (scan < end && *scan != '\n')
+        return;
+      if (scan >= end) {
+        cursor = end;
+        return;
+      }
+      newLine(scan + 1);
+    }
+  }
+  bool readQuoted(Field &field, std::string &problem) {
+    field.quoted = true;
+    int64_t openLine = line, openColumn = cursor - lineStart + 1;
+    ++cursor;
+    while (true) {
+      if (cursor >= end) {
+        problem = at(openLine, openColumn,
+                     "a quoted field is not closed before the end of the file");
+        return false;
+      }
+      char c = *cursor;
+      if (c == '"') {
+        if (cursor + 1 < end && cursor[1] == '"') {
+          field.value += '"';
+          cursor += 2;
+          continue;
+        }
+        ++cursor;
+        return true;
+      }
+      field.value += c;
+      if (c == '\n')
+        newLine(cursor + 1);
+      else
+        ++cursor;
+    }
+  }
+
+  const char *cursor, *end, *lineStart;
+  std::string_view sep;
+  int64_t line = 1, recordLine = 1;
+};
+
+bool isNaString(std::string_view text, const std::vector<std::string> &na) {
+  for (const std::string &word : na)
+    if (text == word)
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::string readCsv(const std::string &path, const CsvOptions &options,
+                    std::unique_ptr<Frame> &result) {
+  MappedFile file(path);
+  if (!file.opened)
+    return path + ": cannot open the file to read a frame";
+  RecordReader reader(file.data, file.data + file.size, options.sep);
+  auto frame = std::make_unique<Frame>();
+  std::vector<RecordReader::Field> fields;
+  std::string problem;
+  auto located = [&](const std::string &what) { return path + ":" + what; };
+
+  bool haveRecord = reader.next(fields, problem);
+  if (!problem.empty())
+    return located(problem);
+  if (!haveRecord) {
+    // An empty file is a frame of no rows; the schema gives its columns.
+    for (size_t col = 0; col < options.schema.size(); ++col)
+      frame->addColumn(defaultColumnName(col), options.schema[col]);
+    result = std::move(frame);
+    return "";
+  }
+  int64_t cols = static_cast<int64_t>(fields.size());
+  if (!options.schema.empty() &&
+      static_cast<int64_t>(options.schema.size()) != cols)
+    return located(
+        reader.at(reader.getRecordLine(), 1,
+                  "the schema has " + std::to_string(options.schema.size()) +
+                      " column(s), the file " + std::to_string(cols)));
+  for (int64_t col = 0; col < cols; ++col) {
+    AmlsFrameValueType type =
+        options.schema.empty() ? AMLS_FRAME_STRING : options.schema[col];
+    frame->addColumn(options.header ? std::string(fields[col].get())
+                                    : defaultColumnName(col),
+                     type);
+  }
+  if (options.header) {
+    haveRecord = reader.next(fields, problem);
+    if (!problem.empty())
+      return located(problem);
+  }
+  int64_t rows = 0;
+  while (haveRecord) {
+    if (static_cast<int64_t>(fields.size()) != cols) {
+      const RecordReader::Field &last = fields.back();
+      return located(reader.at(
+          reader.getRecordLine(),
+          fields.size() > static_cast<size_t>(cols) ? fields[cols].column
+                                                    : last.column,
+          "expected " + std::to_string(cols) + " field(s) as the first " +
+              (options.header ? "line" : "record") + " has, found " +
+              std::to_string(fields.size())));
+    }
+    for (int64_t col = 0; col < cols; ++col) {
+      const RecordReader::Field &field = fields[col];
+      std::string_view text = field.get();
+      Column &column = frame->column(col);
+      if ((!field.quoted && text.empty()) ||
+          isNaString(text, options.naStrings)) {
+        column.appendMissing();
+        continue;
+      }
+      if (isNumeric(column.getType())) {
+        double value;
+        if (!parseCell(text, column.getType(), value))
+          return located(reader.at(field.line, field.column,
+                                   std::string("expected a value of type ") +
+                                       getValueTypeName(column.getType()) +
+                                       " in column '" + column.getName() +
+                                       "', found '" + std::string(text) + "'"));
+        column.appendNumber(value);
+        continue;
+      }
+      column.appendString(text);
+    }
+    ++rows;
+    haveRecord = reader.next(fields, problem);
+    if (!problem.empty())
+      return located(problem);
+  }
+  frame->setRows(rows);
+  result = std::move(frame);
+  return "";
+}
+
+/// A field as CSV writes it: quoted when it holds the separator, a quote or
+/// a line break, or is empty but not missing.
+static void appendField(std::string &out, const Column &column, int64_t row,
+                        std::string_view sep) {
+  if (column.isMissing(row))
+    return;
+  std::string text = column.format(row);
+  bool quote = text.empty() || text.find(sep) != std::string::npos ||
+               text.find_first_of("\"\n\r") != std::string::npos;
+  if (!quote) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char c : text) {
+    if (c == '"')
+      out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+std::string writeCsv(const Frame &frame, const std::string &path, bool header,
+                     const std::string &sep) {
+  std::string out;
+  if (header) {
+    for (int64_t col = 0; col < frame.getCols(); ++col) {
+      if (col)
+        out += sep;
+      const std::string &name = frame.column(col).getName();
+      bool quote = name.find(sep) != std::string::npos ||
+                   name.find_first_of("\"\n\r") != std::string::npos;
+      out += quote ? "\"" + name + "\"" : name;
+    }
+    out += '\n';
+  }
+  for (int64_t row = 0; row < frame.getRows(); ++row) {
+    for (int64_t col = 0; col < frame.getCols(); ++col) {
+      if (col)
+        out += sep;
+      appendField(out, frame.column(col), row, sep);
+    }
+    out += '\n';
+  }
+  FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return path + ": cannot open the file to write a frame";
+  bool written = std::fwrite(out.data(), 1, out.size(), file) == out.size();
+  written = std::fclose(file) == 0 && written;
+  if (!written)
+    return path + ": cannot write the frame (disk full?)";
+  // The .mtd beside it, as SystemDS writes: sizes, format, header, schema.
+  std::string schema;
+  for (int64_t col = 0; col < frame.getCols(); ++col)
+    schema += std::string(col ? "," : "") +
+              getValueTypeName(frame.column(col).getType());
+  std::string mtd = "{\n    \"data_type\": \"frame\",\n    \"rows\": " +
+                    std::to_string(frame.getRows()) +
+                    ",\n    \"cols\": " + std::to_string(frame.getCols()) +
+                    ",\n    \"format\": \"csv\",\n    \"header\": " +
+                    (header ? "true" : "false") + ",\n    \"sep\": \"" + sep +
+                    "\",\n    \"schema\": \"" + schema + "\"\n}\n";
+  FILE *meta = std::fopen(mtdPathFor(path).c_str(), "wb");
+  if (!meta)
+    return mtdPathFor(path) + ": cannot open the file to write the metadata";
+  written = std::fwrite(mtd.data(), 1, mtd.size(), meta) == mtd.size();
+  written = std::fclose(meta) == 0 && written;
+  return written ? "" : mtdPathFor(path) + ": cannot write the metadata";
+}
+
+} // namespace amls::runtime::frame
