@@ -93,3 +93,18 @@ LogicalResult TransformApplyOp::verify() {
                        getMeta().getType().getCols(),
                        "target and metadata column counts");
 }
+
+LogicalResult FrameFromMatrixOp::verify() {
+  MatrixType matrix = getInput().getType();
+  FrameType frame = getResult().getType();
+  if (failed(checkSameSize(*this, matrix.getRows(), frame.getRows(),
+                           "matrix and frame row counts")) ||
+      failed(checkSameSize(*this, matrix.getCols(), frame.getCols(),
+                           "matrix and frame column counts")))
+    return failure();
+  if (llvm::any_of(frame.getSchema(), [](FrameValueType type) {
+        return type != FrameValueType::FP64;
+      }))
+    return emitOpError("makes FP64 columns, found the schema ") << frame;
+  return success();
+}

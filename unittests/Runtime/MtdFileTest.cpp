@@ -62,6 +62,13 @@ TEST(MtdFile, ParsesWhatSystemDSWrites) {
             "");
   EXPECT_EQ(m.dataType, "scalar");
   EXPECT_EQ(m.valueType, "int");
+  // A frame's metadata: its schema.
+  ASSERT_EQ(parseMtd("{\"data_type\": \"frame\", \"rows\": 2, \"cols\": 2, "
+                     "\"format\": \"csv\", \"schema\": \"STRING,FP64\"}",
+                     m),
+            "");
+  EXPECT_EQ(m.dataType, "frame");
+  EXPECT_EQ(*m.schema, "STRING,FP64");
 }
 
 TEST(MtdFile, RejectsWhatAMLSCannotRead) {
@@ -78,8 +85,12 @@ TEST(MtdFile, RejectsWhatAMLSCannotRead) {
            Case{"{\"format\": \"binary\"}",
                 "format \"binary\" is SystemDS's binary block format"},
            Case{"{\"format\": \"libsvm\"}", "unsupported format \"libsvm\""},
-           Case{"{\"data_type\": \"frame\"}",
-                "data_type \"frame\" is not supported"},
+           Case{"{\"data_type\": \"list\"}",
+                "data_type \"list\" is not supported"},
+           Case{"{\"data_type\": \"tensor\"}",
+                "expected data_type \"matrix\", \"frame\" or \"scalar\", "
+                "found \"tensor\""},
+           Case{"{\"schema\": 3}", "expected \"schema\" to be a string"},
            Case{"{\"value_type\": \"complex\"}",
                 "expected value_type \"double\", \"int\", \"boolean\" or "
                 "\"string\", found \"complex\""},

@@ -12,6 +12,8 @@
 #include "AMLS/Runtime/Frame/Encoder.h"
 #include "AMLS/Runtime/Runtime.h"
 
+#include "FrameTestUtils.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,23 +21,6 @@
 using namespace amls::runtime::frame;
 
 namespace {
-
-/// A frame of string columns; "" is a missing cell.
-Frame makeFrame(const std::vector<std::string> &names,
-                const std::vector<std::vector<std::string>> &rows) {
-  Frame frame;
-  for (const std::string &name : names)
-    frame.addColumn(name, AMLS_FRAME_STRING);
-  for (const std::vector<std::string> &row : rows)
-    for (size_t col = 0; col < names.size(); ++col) {
-      if (row[col].empty())
-        frame.column(col).appendMissing();
-      else
-        frame.column(col).appendString(row[col]);
-    }
-  frame.setRows(static_cast<int64_t>(rows.size()));
-  return frame;
-}
 
 struct Encoded {
   int64_t rows, cols;
@@ -121,13 +106,13 @@ TEST(TransformSpec, NamesTheKeyOfEachMistake) {
             "transform spec: \"bag_of_words\": this encoder is not supported "
             "yet (AMLS encodes recode, dummycode, bin, hash, impute and "
             "omit)");
-  Frame frame = makeFrame({"a", "b"}, {{"x", "1"}});
+  Frame frame = stringFrame({"a", "b"}, {{"x", "1"}});
   std::unique_ptr<Encoder> encoder;
   EXPECT_EQ(Encoder::fit(frame, "{recode: [a], bin: [{name: a, numbins: 2}]}",
                          encoder),
             "transform spec: \"bin\": column 'a' is already recoded");
   EXPECT_EQ(Encoder::fit(frame, "{}", encoder), "");
-  Frame words = makeFrame({"a"}, {{"x"}});
+  Frame words = stringFrame({"a"}, {{"x"}});
   EXPECT_EQ(Encoder::fit(words, "{}", encoder), "");
   Encoded out{1, 1, {0}};
   EXPECT_EQ(encoder->apply(words, out.cells.data(), 1),
@@ -137,10 +122,10 @@ TEST(TransformSpec, NamesTheKeyOfEachMistake) {
 
 TEST(Transform, RecodesAndDummyCodesInOrderOfFirstAppearance) {
   Frame frame =
-      makeFrame({"rank", "sex", "salary"}, {{"Prof", "Male", "139750"},
-                                            {"AsstProf", "Female", "79750"},
-                                            {"Prof", "", "115000"},
-                                            {"AssocProf", "Male", "101000"}});
+      stringFrame({"rank", "sex", "salary"}, {{"Prof", "Male", "139750"},
+                                              {"AsstProf", "Female", "79750"},
+                                              {"Prof", "", "115000"},
+                                              {"AssocProf", "Male", "101000"}});
   auto encoder = fit(frame, "{ids: true, recode: [1], dummycode: [2]}");
   ASSERT_EQ(encoder->getOutputCols(), 4); // rank, Male, Female, salary
   Encoded x = encode(*encoder, frame);
@@ -170,7 +155,7 @@ TEST(Transform, RecodesAndDummyCodesInOrderOfFirstAppearance) {
             "");
   EXPECT_EQ(encode(*rebuilt, frame).cells, expected);
   Frame unseen =
-      makeFrame({"rank", "sex", "salary"}, {{"Lecturer", "Other", "50000"}});
+      stringFrame({"rank", "sex", "salary"}, {{"Lecturer", "Other", "50000"}});
   Encoded y = encode(*rebuilt, unseen);
   EXPECT_TRUE(std::isnan(y.at(0, 0)));
   EXPECT_EQ(y.at(0, 1), 0);
@@ -201,7 +186,7 @@ TEST(Transform, BinsAsSystemDSComputesThem) {
   for (int v = 0; v <= 10; ++v)
     rows.push_back({std::to_string(v), std::to_string(v)});
   rows.push_back({"2.1", "2.1"});
-  Frame frame = makeFrame({"w", "h"}, rows);
+  Frame frame = stringFrame({"w", "h"}, rows);
   auto encoder = fit(frame, "{bin: [{name: w, method: equi-width, numbins: 5},"
                             "{name: h, method: equi-height, numbins: 2}]}");
   Encoded x = encode(*encoder, frame);
@@ -230,10 +215,10 @@ TEST(Transform, BinsAsSystemDSComputesThem) {
 }
 
 TEST(Transform, ImputesHashesAndOmits) {
-  Frame frame = makeFrame({"x", "c", "h", "o"}, {{"1", "a", "hello", "5"},
-                                                 {"", "b", "hello", "5"},
-                                                 {"4", "", "world", ""},
-                                                 {"7", "b", "", "5"}});
+  Frame frame = stringFrame({"x", "c", "h", "o"}, {{"1", "a", "hello", "5"},
+                                                   {"", "b", "hello", "5"},
+                                                   {"4", "", "world", ""},
+                                                   {"7", "b", "", "5"}});
   auto encoder = fit(frame, "{ids: true, recode: [2], hash: [3], K: 10,"
                             " impute: [{id: 1, method: global_mean},"
                             " {id: 2, method: global_mode}]}");
@@ -259,10 +244,11 @@ TEST(Transform, ImputesHashesAndOmits) {
   std::vector<double> cells(3 * 4);
   // Columns c and h pass through: they are not numbers.
   EXPECT_NE(constant->apply(frame, cells.data(), 4), "");
-  auto omitOnly = fit(makeFrame({"x", "o"}, {{"1", "k"}, {"", "k"}, {"4", ""}}),
-                      "{ids: true, recode: [2], omit: [2],"
-                      " impute: [{id: 1, method: constant, value: -1}]}");
-  Frame small = makeFrame({"x", "o"}, {{"1", "k"}, {"", "k"}, {"4", ""}});
+  auto omitOnly =
+      fit(stringFrame({"x", "o"}, {{"1", "k"}, {"", "k"}, {"4", ""}}),
+          "{ids: true, recode: [2], omit: [2],"
+          " impute: [{id: 1, method: constant, value: -1}]}");
+  Frame small = stringFrame({"x", "o"}, {{"1", "k"}, {"", "k"}, {"4", ""}});
   Encoded y = encode(*omitOnly, small);
   ASSERT_EQ(y.rows, 2);
   EXPECT_EQ(y.cells, (std::vector<double>{1, 1, -1, 1}));
@@ -274,7 +260,7 @@ TEST(Transform, OneAndTwoThreadsEncodeTheSame) {
     rows.push_back({"t" + std::to_string(i * 7919 % 97),
                     std::to_string((i * 31) % 1000 / 10.0),
                     i % 13 ? "c" + std::to_string(i % 5) : ""});
-  Frame frame = makeFrame({"a", "b", "c"}, rows);
+  Frame frame = stringFrame({"a", "b", "c"}, rows);
   std::string spec = "{recode: [a], bin: [{name: b, method: equi-height, "
                      "numbins: 7}], dummycode: [c]}";
   int32_t before = amls_rt_get_num_threads();

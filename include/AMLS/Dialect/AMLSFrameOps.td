@@ -102,6 +102,98 @@ def AMLS_FrameToStringOp : AMLS_Op<"frame_to_string", [NoMemoryEffect]> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
+def AMLS_FrameSliceOp : AMLS_Op<"frame_slice", [NoMemoryEffect]> {
+  let summary = "rows and columns of a frame [F[i:j, k:l]]";
+  let description = [{
+    Rows `[row_begin, row_end)` of columns `[col_begin, col_end)`, 0-based
+    and half-open as `amls.slice`; bounds outside the frame are an error at
+    run time. Names, types and transform metadata travel with the columns.
+  }];
+  let arguments = (ins AMLS_Frame:$input, Index:$row_begin, Index:$row_end,
+                       Index:$col_begin, Index:$col_end);
+  let results = (outs AMLS_Frame:$result);
+  let assemblyFormat = [{
+    $input `[` $row_begin `:` $row_end `,` $col_begin `:` $col_end `]`
+    attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def AMLS_FrameFromMatrixOp : AMLS_Op<"frame_from_matrix", [Pure]> {
+  let summary = "a matrix as a frame [as.frame(X)]";
+  let description = [{
+    An FP64 column per column of the matrix, named `C1`, `C2`, ...
+  }];
+  let arguments = (ins AMLS_Matrix:$input);
+  let results = (outs AMLS_Frame:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+class AMLS_FrameBindOp<string mnemonic, string builtin>
+    : AMLS_Op<mnemonic, [NoMemoryEffect]> {
+  let summary = "two frames side by side or one above the other "
+                "[" # builtin # "(A, B)]";
+  let arguments = (ins AMLS_Frame:$lhs, AMLS_Frame:$rhs);
+  let results = (outs AMLS_Frame:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+}
+
+def AMLS_FrameCBindOp : AMLS_FrameBindOp<"frame_cbind", "cbind"> {
+  let description = [{
+    The columns of `lhs` then those of `rhs`, which has as many rows (else
+    an error at run time).
+  }];
+}
+
+def AMLS_FrameRBindOp : AMLS_FrameBindOp<"frame_rbind", "rbind"> {
+  let description = [{
+    The rows of `lhs` then those of `rhs`, which has as many columns (else
+    an error at run time); a column whose types differ becomes a string
+    column, the names are `lhs`'s.
+  }];
+}
+
+def AMLS_FrameDetectSchemaOp : AMLS_Op<"frame_detect_schema", [Pure]> {
+  let summary = "the value types of a frame's columns [detectSchema(F)]";
+  let description = [{
+    A 1 x C frame of type names: a typed column's type, else the narrowest
+    type every cell of a string column parses as (INT64, FP64, BOOLEAN,
+    else STRING).
+  }];
+  let arguments = (ins AMLS_Frame:$input);
+  let results = (outs AMLS_Frame:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def AMLS_FrameApplySchemaOp : AMLS_Op<"frame_apply_schema", [NoMemoryEffect]> {
+  let summary = "a frame with the column types of a schema "
+                "[applySchema(F, S)]";
+  let description = [{
+    The columns converted to the types the 1 x C frame `schema` names; a
+    name that is not a type or a cell that does not parse is an error at
+    run time.
+  }];
+  let arguments = (ins AMLS_Frame:$input, AMLS_Frame:$schema);
+  let results = (outs AMLS_Frame:$result);
+  let assemblyFormat = [{
+    $input `,` $schema attr-dict `:` type($input) `,` type($schema) `->`
+    type($result)
+  }];
+}
+
+def AMLS_FrameCellOp : AMLS_Op<"frame_cell", [NoMemoryEffect]> {
+  let summary = "the cell of a 1 x 1 frame as a string [as.scalar(F)]";
+  let description = [{
+    The text of the cell (`NULL` where it is missing); a frame of other
+    sizes is an error at run time.
+  }];
+  let arguments = (ins AMLS_Frame:$input);
+  let results = (outs AMLS_String:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 def AMLS_ReadTextOp : AMLS_Op<"read_text", [
     MemoryEffects<[MemRead<DefaultResource>]>]> {
   let summary = "read a file as one string "

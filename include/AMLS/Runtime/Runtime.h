@@ -169,6 +169,21 @@ const char *amls_rt_frame_to_string(int64_t frame, int64_t rows, int64_t cols);
 /// dest (rows x cols of the frame) = its cells as numbers (NaN: missing).
 void _mlir_ciface_amls_rt_frame_as_matrix(AmlsMatrixF64 *dest, int64_t frame,
                                           const char *where);
+/// F[rowBegin:rowEnd, colBegin:colEnd] (0-based, half-open; checked).
+int64_t amls_rt_frame_slice(int64_t frame, int64_t rowBegin, int64_t rowEnd,
+                            int64_t colBegin, int64_t colEnd,
+                            const char *where);
+/// as.frame(X): FP64 columns C1, C2, ...
+int64_t _mlir_ciface_amls_rt_frame_from_matrix(AmlsMatrixF64 *x);
+/// cbind(A, B) (equal rows) and rbind(A, B) (equal columns).
+int64_t amls_rt_frame_cbind(int64_t a, int64_t b, const char *where);
+int64_t amls_rt_frame_rbind(int64_t a, int64_t b, const char *where);
+/// detectSchema(F) (1 x C type names) and applySchema(F, S).
+int64_t amls_rt_frame_detect_schema(int64_t frame);
+int64_t amls_rt_frame_apply_schema(int64_t frame, int64_t schema,
+                                   const char *where);
+/// as.scalar(F) of a 1 x 1 frame: its cell as text ("NULL" where missing).
+const char *amls_rt_frame_cell(int64_t frame, const char *where);
 /// The whole file as a string (DML's read(..., value_type="string")).
 const char *amls_rt_read_text(const char *path, const char *where);
 /// The encoders of a transform spec, fitted to `frame` (transformencode) or

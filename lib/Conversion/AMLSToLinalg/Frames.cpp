@@ -134,6 +134,50 @@ struct LowerFrameToString : public LowerToValue<FrameToStringOp> {
   }
 };
 
+Value indexToI64(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+struct LowerFrameSlice : public LowerToValue<FrameSliceOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(FrameSliceOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    return callRuntime(
+        rewriter, loc, op, RuntimeFunction::FrameSlice,
+        {adaptor.getInput(), indexToI64(rewriter, loc, adaptor.getRowBegin()),
+         indexToI64(rewriter, loc, adaptor.getRowEnd()),
+         indexToI64(rewriter, loc, adaptor.getColBegin()),
+         indexToI64(rewriter, loc, adaptor.getColEnd()),
+         createStringPointer(rewriter, loc, op, describeOp(op))});
+  }
+};
+
+struct LowerFrameFromMatrix : public LowerToValue<FrameFromMatrixOp> {
+  using LowerToValue::LowerToValue;
+  FailureOr<Value> lower(FrameFromMatrixOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    return callRuntime(rewriter, loc, op, RuntimeFunction::FrameFromMatrix,
+                       {asRuntimeMatrix(rewriter, loc, adaptor.getInput())});
+  }
+};
+
+/// An op of frames whose runtime function takes their handles, then (with
+/// `WithWhere`) the op's description.
+template <typename OpTy, RuntimeFunction Function, bool WithWhere>
+struct LowerFrameCall : public LowerToValue<OpTy> {
+  using LowerToValue<OpTy>::LowerToValue;
+  FailureOr<Value> lower(OpTy op, typename OpTy::Adaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> args(adaptor.getOperands());
+    if (WithWhere)
+      args.push_back(createStringPointer(rewriter, loc, op, describeOp(op)));
+    return callRuntime(rewriter, loc, op, Function, args);
+  }
+};
+
 struct LowerReadText : public LowerToValue<ReadTextOp> {
   using LowerToValue::LowerToValue;
   FailureOr<Value> lower(ReadTextOp op, OpAdaptor,
@@ -231,6 +275,14 @@ void mlir::amls::populateAMLSFrameLoweringPatterns(
               LowerFrameSize<FrameNRowOp, RuntimeFunction::FrameRows>,
               LowerFrameSize<FrameNColOp, RuntimeFunction::FrameCols>,
               LowerFrameAsMatrix, LowerFrameToString, LowerReadText,
+              LowerFrameSlice, LowerFrameFromMatrix,
+              LowerFrameCall<FrameCBindOp, RuntimeFunction::FrameCBind, true>,
+              LowerFrameCall<FrameRBindOp, RuntimeFunction::FrameRBind, true>,
+              LowerFrameCall<FrameDetectSchemaOp,
+                             RuntimeFunction::FrameDetectSchema, false>,
+              LowerFrameCall<FrameApplySchemaOp,
+                             RuntimeFunction::FrameApplySchema, true>,
+              LowerFrameCall<FrameCellOp, RuntimeFunction::FrameCell, true>,
               LowerTransformEncode, LowerTransformApply, LowerTransformDecode>(
       patterns, converter, schedule);
 }

@@ -63,6 +63,11 @@ public:
   std::vector<DValue> buildTransformEncode();
   DValue buildTransformApply();
   DValue buildTransformDecode();
+  DValue buildAsFrame();
+  DValue buildDetectSchema();
+  DValue buildApplySchema();
+  /// cbind/rbind of frames (all `values` must be frames).
+  DValue bindFrames(llvm::ArrayRef<DValue> values);
   DValue buildPrintOrStop();
   /// print(format, args...): the message Java's String.format makes of a
   /// format known before the run and the arguments (BoundArgs::rest).

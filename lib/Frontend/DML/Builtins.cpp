@@ -302,6 +302,9 @@ llvm::ArrayRef<Builtin> getBuiltins() {
             &B::buildTransformApply),
       named("transformdecode", {"target", "spec", "meta"}, 3,
             &B::buildTransformDecode),
+      unary("as.frame", &B::buildAsFrame),
+      unary("detectSchema", &B::buildDetectSchema),
+      named("applySchema", {"target", "schema"}, 2, &B::buildApplySchema),
 
       // Command-line arguments and strings.
       named("ifdef", {"arg", "default"}, 2, &B::buildIfdef),
@@ -715,8 +718,11 @@ DValue BuiltinCall::buildAsScalar() {
   // A string element of a list (as.scalar(L[i])) is that string.
   if (!x.isValid() || x.isNumeric() || x.isString())
     return x;
+  if (x.isFrame())
+    return DValue::runTime(FrameCellOp::create(
+        builder, l, StringType::get(builder.getContext()), x.value));
   if (!x.isMatrix()) {
-    im.error(where) << "as.scalar needs a 1x1 matrix, found "
+    im.error(where) << "as.scalar needs a 1x1 matrix or frame, found "
                     << kindName(x.kind);
     return {};
   }
@@ -821,6 +827,8 @@ DValue BuiltinCall::buildBind() {
     }
     return DValue::string(std::move(pieces));
   }
+  if (llvm::any_of(values, [](const DValue &v) { return v.isFrame(); }))
+    return bindFrames(values);
   llvm::SmallVector<Value> inputs;
   for (auto [arg, value] : llvm::zip(call->args, values)) {
     if (value.isString() || value.isList()) {

@@ -272,3 +272,62 @@ DValue BuiltinCall::buildTransformDecode() {
   return DValue::frame(
       TransformDecodeOp::create(builder, l, type, *target, *spec, *meta));
 }
+
+DValue BuiltinCall::buildAsFrame() {
+  DValue x = im.gen(args[0]);
+  if (!x.isValid() || x.isFrame())
+    return x;
+  if (!x.isMatrix() && !x.isNumeric()) {
+    im.error(args[0]->getLoc())
+        << "as.frame needs a matrix or a number, found " << kindName(x.kind);
+    return {};
+  }
+  Value matrix = im.asMatrix(
+      l, x.kind == DValue::Kind::Bool ? DValue::scalar(im.toF64(l, x)) : x);
+  auto type = FrameType::get(builder.getContext(), ShapedType::kDynamic,
+                             ShapedType::kDynamic, {});
+  return DValue::frame(FrameFromMatrixOp::create(builder, l, type, matrix));
+}
+
+DValue BuiltinCall::buildDetectSchema() {
+  std::optional<Value> frame = frameArgument(0, "'detectSchema'");
+  if (!frame)
+    return {};
+  auto type = FrameType::get(builder.getContext(), 1,
+                             cast<FrameType>(frame->getType()).getCols(), {});
+  return DValue::frame(FrameDetectSchemaOp::create(builder, l, type, *frame));
+}
+
+DValue BuiltinCall::buildApplySchema() {
+  std::optional<Value> frame = frameArgument(0, "the target of 'applySchema'");
+  if (!frame)
+    return {};
+  std::optional<Value> schema = frameArgument(1, "the schema of 'applySchema'");
+  if (!schema)
+    return {};
+  FrameType target = cast<FrameType>(frame->getType());
+  auto type = FrameType::get(builder.getContext(), target.getRows(),
+                             target.getCols(), {});
+  return DValue::frame(
+      FrameApplySchemaOp::create(builder, l, type, *frame, *schema));
+}
+
+DValue BuiltinCall::bindFrames(llvm::ArrayRef<DValue> values) {
+  for (auto [arg, value] : llvm::zip(call->args, values))
+    if (!value.isFrame()) {
+      im.error(arg.loc) << "'" << name << "' of frames needs frames only, "
+                        << "found " << kindName(value.kind)
+                        << " (as.frame converts a matrix)";
+      return {};
+    }
+  auto type = FrameType::get(builder.getContext(), ShapedType::kDynamic,
+                             ShapedType::kDynamic, {});
+  Value result = values.front().value;
+  for (const DValue &next : values.drop_front())
+    result = name == "rbind"
+                 ? FrameRBindOp::create(builder, l, type, result, next.value)
+                       .getResult()
+                 : FrameCBindOp::create(builder, l, type, result, next.value)
+                       .getResult();
+  return DValue::frame(result);
+}

@@ -387,11 +387,14 @@ std::optional<std::pair<Value, Value>>
 Importer::genRange(const IndexRange &range, Value matrix, bool rows) {
   Location l = loc(range.loc);
   if (range.isAll()) {
-    Value size =
-        rows ? NRowOp::create(builder, l, builder.getIndexType(), matrix)
-                   .getResult()
-             : NColOp::create(builder, l, builder.getIndexType(), matrix)
-                   .getResult();
+    Type index = builder.getIndexType();
+    Value size;
+    if (isa<FrameType>(matrix.getType()))
+      size = rows ? FrameNRowOp::create(builder, l, index, matrix).getResult()
+                  : FrameNColOp::create(builder, l, index, matrix).getResult();
+    else
+      size = rows ? NRowOp::create(builder, l, index, matrix).getResult()
+                  : NColOp::create(builder, l, index, matrix).getResult();
     return std::make_pair(indexConstant(l, 0), size);
   }
   std::optional<Value> begin = genNumber(range.begin.get(), "an index");
@@ -414,8 +417,8 @@ DValue Importer::genIndex(const IndexExpr *expr) {
     return {};
   if (base.isList())
     return genListIndex(expr, base);
-  if (!base.isMatrix()) {
-    error(expr->getLoc()) << "indexing needs a matrix, found "
+  if (!base.isMatrix() && !base.isFrame()) {
+    error(expr->getLoc()) << "indexing needs a matrix or a frame, found "
                           << kindName(base.kind);
     return {};
   }
@@ -423,6 +426,15 @@ DValue Importer::genIndex(const IndexExpr *expr) {
   auto cols = genRange(expr->cols, base.value, /*rows=*/false);
   if (!rows || !cols)
     return {};
+  if (base.isFrame()) {
+    auto type = FrameType::get(
+        builder.getContext(),
+        expr->rows.isAll() || expr->rows.end ? ShapedType::kDynamic : 1,
+        expr->cols.isAll() || expr->cols.end ? ShapedType::kDynamic : 1, {});
+    return DValue::frame(FrameSliceOp::create(
+        builder, loc(expr->getLoc()), type, base.value, rows->first,
+        rows->second, cols->first, cols->second));
+  }
   // A single position selects one row or column: say so in the type, so
   // that `X + B[i, ]` is known to broadcast a row vector.
   auto type = MatrixType::get(

@@ -146,6 +146,97 @@ extern "C" void _mlir_ciface_amls_rt_frame_as_matrix(AmlsMatrixF64 *dest,
     fail(withWhere(where, std::move(problem)));
 }
 
+extern "C" int64_t amls_rt_frame_slice(int64_t handle, int64_t rowBegin,
+                                       int64_t rowEnd, int64_t colBegin,
+                                       int64_t colEnd, const char *where) {
+  std::string problem;
+  int64_t result = 0;
+  {
+    const Frame &frame = frameOf(handle);
+    if (rowBegin < 0 || rowBegin > rowEnd || rowEnd > frame.getRows() ||
+        colBegin < 0 || colBegin > colEnd || colEnd > frame.getCols())
+      problem = "index out of bounds: rows " + std::to_string(rowBegin + 1) +
+                ":" + std::to_string(rowEnd) + ", columns " +
+                std::to_string(colBegin + 1) + ":" + std::to_string(colEnd) +
+                " of a " + std::to_string(frame.getRows()) + " x " +
+                std::to_string(frame.getCols()) + " frame";
+    else
+      result = keepFrame(frame.slice(rowBegin, rowEnd, colBegin, colEnd));
+  }
+  if (!problem.empty())
+    fail(withWhere(where, std::move(problem)));
+  return result;
+}
+
+extern "C" int64_t _mlir_ciface_amls_rt_frame_from_matrix(AmlsMatrixF64 *x) {
+  // The lowering passes a row-major view; a transposed one is copied.
+  const double *base = x->aligned + x->offset;
+  if (x->strides[1] == 1)
+    return keepFrame(
+        frameFromMatrix(base, x->sizes[0], x->sizes[1], x->strides[0]));
+  std::vector<double> cells(x->sizes[0] * x->sizes[1]);
+  for (int64_t row = 0; row < x->sizes[0]; ++row)
+    for (int64_t col = 0; col < x->sizes[1]; ++col)
+      cells[row * x->sizes[1] + col] =
+          base[row * x->strides[0] + col * x->strides[1]];
+  return keepFrame(
+      frameFromMatrix(cells.data(), x->sizes[0], x->sizes[1], x->sizes[1]));
+}
+
+/// cbind or rbind of two frames.
+static int64_t bindFrames(std::string (*bind)(const Frame &, const Frame &,
+                                              std::unique_ptr<Frame> &),
+                          int64_t a, int64_t b, const char *where) {
+  std::string problem;
+  int64_t result = 0;
+  {
+    std::unique_ptr<Frame> frame;
+    problem = bind(frameOf(a), frameOf(b), frame);
+    if (problem.empty())
+      result = keepFrame(std::move(frame));
+  }
+  if (!problem.empty())
+    fail(withWhere(where, std::move(problem)));
+  return result;
+}
+
+extern "C" int64_t amls_rt_frame_cbind(int64_t a, int64_t b,
+                                       const char *where) {
+  return bindFrames(cbindFrames, a, b, where);
+}
+
+extern "C" int64_t amls_rt_frame_rbind(int64_t a, int64_t b,
+                                       const char *where) {
+  return bindFrames(rbindFrames, a, b, where);
+}
+
+extern "C" int64_t amls_rt_frame_detect_schema(int64_t frame) {
+  return keepFrame(detectSchema(frameOf(frame)));
+}
+
+extern "C" int64_t amls_rt_frame_apply_schema(int64_t frame, int64_t schema,
+                                              const char *where) {
+  return bindFrames(applySchema, frame, schema, where);
+}
+
+extern "C" const char *amls_rt_frame_cell(int64_t handle, const char *where) {
+  std::string problem;
+  const char *text = nullptr;
+  {
+    const Frame &frame = frameOf(handle);
+    if (frame.getRows() != 1 || frame.getCols() != 1)
+      problem = "as.scalar: expected a 1 x 1 frame, found " +
+                std::to_string(frame.getRows()) + " x " +
+                std::to_string(frame.getCols());
+    else
+      text = keepRunString(
+          frame.column(0).isMissing(0) ? "NULL" : frame.column(0).format(0));
+  }
+  if (!problem.empty())
+    fail(withWhere(where, std::move(problem)));
+  return text;
+}
+
 extern "C" const char *amls_rt_read_text(const char *path, const char *where) {
   std::string problem;
   const char *text = nullptr;

@@ -171,4 +171,174 @@ bool parseCell(std::string_view text, AmlsFrameValueType type, double &value) {
   return true;
 }
 
+void Column::appendFrom(const Column &other, int64_t row) {
+  if (other.isMissing(row)) {
+    appendMissing();
+  } else if (isNumeric(type) && isNumeric(other.type)) {
+    appendNumber(other.getNumber(row));
+  } else if (type == AMLS_FRAME_STRING && other.type == AMLS_FRAME_STRING) {
+    appendString(other.getString(row));
+  } else if (type == AMLS_FRAME_STRING) {
+    appendString(other.format(row));
+  } else {
+    double value;
+    if (parseCell(other.getString(row), type, value))
+      appendNumber(value);
+    else
+      appendMissing();
+  }
+}
+
+std::unique_ptr<Frame> Frame::slice(int64_t rowBegin, int64_t rowEnd,
+                                    int64_t colBegin, int64_t colEnd) const {
+  auto result = std::make_unique<Frame>();
+  for (int64_t col = colBegin; col < colEnd; ++col) {
+    const Column &source = columns[col];
+    Column &column = result->addColumn(source.getName(), source.getType());
+    column.reserve(rowEnd - rowBegin);
+    for (int64_t row = rowBegin; row < rowEnd; ++row)
+      column.appendFrom(source, row);
+    column.numDistinct = source.numDistinct;
+    column.imputedValue = source.imputedValue;
+  }
+  result->setRows(rowEnd - rowBegin);
+  return result;
+}
+
+std::unique_ptr<Frame> frameFromMatrix(const double *cells, int64_t rows,
+                                       int64_t cols, int64_t stride) {
+  auto frame = std::make_unique<Frame>();
+  for (int64_t col = 0; col < cols; ++col) {
+    Column &column = frame->addColumn(defaultColumnName(col), AMLS_FRAME_FP64);
+    column.reserve(rows);
+    for (int64_t row = 0; row < rows; ++row)
+      column.appendNumber(cells[row * stride + col]);
+  }
+  frame->setRows(rows);
+  return frame;
+}
+
+std::string cbindFrames(const Frame &a, const Frame &b,
+                        std::unique_ptr<Frame> &result) {
+  if (a.getRows() != b.getRows())
+    return "cbind: the frames have " + std::to_string(a.getRows()) + " and " +
+           std::to_string(b.getRows()) + " rows";
+  auto frame = a.slice(0, a.getRows(), 0, a.getCols());
+  for (int64_t col = 0; col < b.getCols(); ++col) {
+    const Column &source = b.column(col);
+    Column &column = frame->addColumn(source.getName(), source.getType());
+    column.reserve(b.getRows());
+    for (int64_t row = 0; row < b.getRows(); ++row)
+      column.appendFrom(source, row);
+  }
+  result = std::move(frame);
+  return "";
+}
+
+std::string rbindFrames(const Frame &a, const Frame &b,
+                        std::unique_ptr<Frame> &result) {
+  if (a.getCols() != b.getCols())
+    return "rbind: the frames have " + std::to_string(a.getCols()) + " and " +
+           std::to_string(b.getCols()) + " columns";
+  auto frame = std::make_unique<Frame>();
+  for (int64_t col = 0; col < a.getCols(); ++col) {
+    const Column &top = a.column(col), &bottom = b.column(col);
+    AmlsFrameValueType type =
+        top.getType() == bottom.getType() ? top.getType() : AMLS_FRAME_STRING;
+    Column &column = frame->addColumn(top.getName(), type);
+    column.reserve(a.getRows() + b.getRows());
+    for (int64_t row = 0; row < a.getRows(); ++row)
+      column.appendFrom(top, row);
+    for (int64_t row = 0; row < b.getRows(); ++row)
+      column.appendFrom(bottom, row);
+  }
+  frame->setRows(a.getRows() + b.getRows());
+  result = std::move(frame);
+  return "";
+}
+
+bool parseValueTypeName(std::string_view name, AmlsFrameValueType &type) {
+  std::string upper;
+  for (char c : trim(name))
+    upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (AmlsFrameValueType candidate :
+       {AMLS_FRAME_STRING, AMLS_FRAME_FP64, AMLS_FRAME_FP32, AMLS_FRAME_INT64,
+        AMLS_FRAME_INT32, AMLS_FRAME_BOOLEAN})
+    if (upper == getValueTypeName(candidate)) {
+      type = candidate;
+      return true;
+    }
+  return false;
+}
+
+std::unique_ptr<Frame> detectSchema(const Frame &frame) {
+  auto schema = std::make_unique<Frame>();
+  for (int64_t col = 0; col < frame.getCols(); ++col) {
+    const Column &column = frame.column(col);
+    AmlsFrameValueType detected = column.getType();
+    if (detected == AMLS_FRAME_STRING) {
+      // The narrowest type every present cell parses as.
+      bool any = false;
+      bool integers = true, numbers = true, booleans = true;
+      for (int64_t row = 0; row < frame.getRows(); ++row) {
+        if (column.isMissing(row))
+          continue;
+        any = true;
+        std::string_view text = column.getString(row);
+        double value;
+        integers = integers && parseCell(text, AMLS_FRAME_INT64, value);
+        numbers = numbers && parseCell(text, AMLS_FRAME_FP64, value);
+        booleans =
+            booleans && !numbers && parseCell(text, AMLS_FRAME_BOOLEAN, value);
+        if (!integers && !numbers && !booleans)
+          break;
+      }
+      detected = !any       ? AMLS_FRAME_STRING
+                 : integers ? AMLS_FRAME_INT64
+                 : numbers  ? AMLS_FRAME_FP64
+                 : booleans ? AMLS_FRAME_BOOLEAN
+                            : AMLS_FRAME_STRING;
+    }
+    schema->addColumn(column.getName(), AMLS_FRAME_STRING)
+        .appendString(getValueTypeName(detected));
+  }
+  schema->setRows(1);
+  return schema;
+}
+
+std::string applySchema(const Frame &frame, const Frame &schema,
+                        std::unique_ptr<Frame> &result) {
+  if (schema.getRows() < 1 || schema.getCols() != frame.getCols())
+    return "applySchema: expected a schema frame of 1 x " +
+           std::to_string(frame.getCols()) + " type names, found " +
+           std::to_string(schema.getRows()) + " x " +
+           std::to_string(schema.getCols());
+  auto converted = std::make_unique<Frame>();
+  for (int64_t col = 0; col < frame.getCols(); ++col) {
+    const Column &source = frame.column(col);
+    std::string name = schema.column(col).format(0);
+    AmlsFrameValueType type;
+    if (!parseValueTypeName(name, type))
+      return "applySchema: column " + std::to_string(col + 1) + ": " +
+             quoted(name) +
+             " is not a value type (STRING, FP64, FP32, INT64, INT32, "
+             "BOOLEAN)";
+    Column &column = converted->addColumn(source.getName(), type);
+    column.reserve(frame.getRows());
+    for (int64_t row = 0; row < frame.getRows(); ++row) {
+      double value;
+      if (!source.isMissing(row) && isNumeric(type) &&
+          !isNumeric(source.getType()) &&
+          !parseCell(source.getString(row), type, value))
+        return "applySchema: column '" + source.getName() + "', row " +
+               std::to_string(row + 1) + ": " + quoted(source.getString(row)) +
+               " is not a value of type " + getValueTypeName(type);
+      column.appendFrom(source, row);
+    }
+  }
+  converted->setRows(frame.getRows());
+  result = std::move(converted);
+  return "";
+}
+
 } // namespace amls::runtime::frame

@@ -67,3 +67,27 @@ func.func @text(%F: !amls.frame<?x2>) -> (!amls.string, !amls.matrix<?x2xf64>, !
   %t = amls.read_text "spec.json"
   return %s, %X, %t : !amls.string, !amls.matrix<?x2xf64>, !amls.string
 }
+
+// -----
+
+// The frame operations are runtime calls on handles; indices pass as i64.
+// CHECK-LABEL: func @operations
+// CHECK: %[[I:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[G:.*]] = call @amls_rt_frame_slice(%{{.*}}, %[[I]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, !llvm.ptr) -> i64
+// CHECK: call @amls_rt_frame_from_matrix(%{{.*}}) : (memref<?x?xf64, strided<[?, ?], offset: ?>>) -> i64
+// CHECK: call @amls_rt_frame_cbind(%{{.*}}, %[[G]], %{{.*}}) : (i64, i64, !llvm.ptr) -> i64
+// CHECK: call @amls_rt_frame_rbind
+// CHECK: %[[S:.*]] = call @amls_rt_frame_detect_schema(%{{.*}}) : (i64) -> i64
+// CHECK: call @amls_rt_frame_apply_schema(%{{.*}}, %[[S]], %{{.*}})
+// CHECK: call @amls_rt_frame_cell(%[[G]], %{{.*}}) : (i64, !llvm.ptr) -> !llvm.ptr
+func.func @operations(%F: !amls.frame<?x4>, %X: !amls.matrix<3x2xf64>,
+                      %i: index, %j: index) -> (!amls.frame<?x?>, !amls.frame<?x4>, !amls.string) {
+  %G = amls.frame_slice %F[%i : %j, %i : %j] : !amls.frame<?x4> -> !amls.frame<?x?>
+  %A = amls.frame_from_matrix %X : !amls.matrix<3x2xf64> -> !amls.frame<3x2>
+  %C = amls.frame_cbind %A, %G : !amls.frame<3x2>, !amls.frame<?x?> -> !amls.frame<?x?>
+  %R = amls.frame_rbind %F, %F : !amls.frame<?x4>, !amls.frame<?x4> -> !amls.frame<?x4>
+  %S = amls.frame_detect_schema %R : !amls.frame<?x4> -> !amls.frame<1x4>
+  %T = amls.frame_apply_schema %R, %S : !amls.frame<?x4>, !amls.frame<1x4> -> !amls.frame<?x4>
+  %c = amls.frame_cell %G : !amls.frame<?x?>
+  return %C, %T, %c : !amls.frame<?x?>, !amls.frame<?x4>, !amls.string
+}

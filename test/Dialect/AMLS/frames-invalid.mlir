@@ -75,3 +75,19 @@ func.func @apply_meta(%F: !amls.frame<?x3>, %spec: !amls.string, %M: !amls.frame
   %X = amls.transform_apply %F, %spec, %M : !amls.frame<?x3>, !amls.frame<?x4> -> !amls.matrix<?x?xf64>
   return
 }
+
+// -----
+
+func.func @from_matrix_sizes(%X: !amls.matrix<3x2xf64>) {
+  // expected-error @+1 {{matrix and frame row counts differ: 3 vs 4}}
+  %F = amls.frame_from_matrix %X : !amls.matrix<3x2xf64> -> !amls.frame<4x2>
+  return
+}
+
+// -----
+
+func.func @from_matrix_schema(%X: !amls.matrix<3x2xf64>) {
+  // expected-error @+1 {{makes FP64 columns, found the schema '!amls.frame<3x2, [f64, str]>'}}
+  %F = amls.frame_from_matrix %X : !amls.matrix<3x2xf64> -> !amls.frame<3x2, [f64, str]>
+  return
+}

@@ -56,3 +56,25 @@ func.func @sizes(%F: !amls.frame<?x4>) -> (index, index) {
   %c = amls.frame_ncol %F : !amls.frame<?x4>
   return %r, %c : index, index
 }
+
+// -----
+
+// CHECK-LABEL: func @operations
+// CHECK: amls.frame_slice %{{.*}}[%{{.*}} : %{{.*}}, %{{.*}} : %{{.*}}] : !amls.frame<?x4> -> !amls.frame<?x?>
+// CHECK: amls.frame_from_matrix %{{.*}} : !amls.matrix<3x2xf64> -> !amls.frame<3x2, [f64, f64]>
+// CHECK: amls.frame_cbind %{{.*}}, %{{.*}} : !amls.frame<?x4>, !amls.frame<?x?> -> !amls.frame<?x?>
+// CHECK: amls.frame_rbind %{{.*}}, %{{.*}} : !amls.frame<?x4>, !amls.frame<?x4> -> !amls.frame<?x4>
+// CHECK: amls.frame_detect_schema %{{.*}} : !amls.frame<?x4> -> !amls.frame<1x4>
+// CHECK: amls.frame_apply_schema %{{.*}}, %{{.*}} : !amls.frame<?x4>, !amls.frame<1x4> -> !amls.frame<?x4>
+// CHECK: amls.frame_cell %{{.*}} : !amls.frame<?x?>
+func.func @operations(%F: !amls.frame<?x4>, %X: !amls.matrix<3x2xf64>,
+                      %i: index, %j: index) -> !amls.string {
+  %G = amls.frame_slice %F[%i : %j, %i : %j] : !amls.frame<?x4> -> !amls.frame<?x?>
+  %A = amls.frame_from_matrix %X : !amls.matrix<3x2xf64> -> !amls.frame<3x2, [f64, f64]>
+  %C = amls.frame_cbind %F, %G : !amls.frame<?x4>, !amls.frame<?x?> -> !amls.frame<?x?>
+  %R = amls.frame_rbind %F, %F : !amls.frame<?x4>, !amls.frame<?x4> -> !amls.frame<?x4>
+  %S = amls.frame_detect_schema %R : !amls.frame<?x4> -> !amls.frame<1x4>
+  %T = amls.frame_apply_schema %F, %S : !amls.frame<?x4>, !amls.frame<1x4> -> !amls.frame<?x4>
+  %c = amls.frame_cell %G : !amls.frame<?x?>
+  return %c : !amls.string
+}

@@ -18,6 +18,7 @@
 #include "AMLS/Runtime/ABI.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,9 @@ public:
   std::string format(int64_t row) const;
 
   void appendString(std::string_view text);
+  /// Appends cell `row` of `other`, converted to this column's type (a
+  /// string cell that does not parse becomes missing: callers check first).
+  void appendFrom(const Column &other, int64_t row);
   void appendNumber(double value);
   void appendMissing();
   void reserve(int64_t rows);
@@ -85,10 +89,40 @@ public:
   /// the first `maxRows` rows of the first `maxCols` columns.
   std::string toString(int64_t maxRows, int64_t maxCols) const;
 
+  /// Rows [rowBegin, rowEnd) of columns [colBegin, colEnd) (in range).
+  std::unique_ptr<Frame> slice(int64_t rowBegin, int64_t rowEnd,
+                               int64_t colBegin, int64_t colEnd) const;
+
 private:
   int64_t rows = 0;
   std::vector<Column> columns;
 };
+
+/// as.frame(X): FP64 columns C1, C2, ... of a row-major matrix with row
+/// stride `stride`.
+std::unique_ptr<Frame> frameFromMatrix(const double *cells, int64_t rows,
+                                       int64_t cols, int64_t stride);
+
+/// cbind(A, B) (the same rows) and rbind(A, B) (the same columns; a column
+/// whose types differ becomes a string column): "" or the problem.
+std::string cbindFrames(const Frame &a, const Frame &b,
+                        std::unique_ptr<Frame> &result);
+std::string rbindFrames(const Frame &a, const Frame &b,
+                        std::unique_ptr<Frame> &result);
+
+/// detectSchema(F): a 1 x C frame of the narrowest type every cell of each
+/// column parses as (INT64, FP64, BOOLEAN, else STRING; a column of missing
+/// cells is STRING).
+std::unique_ptr<Frame> detectSchema(const Frame &frame);
+
+/// applySchema(F, S): the columns converted to the types S (1 x C, type
+/// names) gives: "" or the problem (a name that is no type, a cell that
+/// does not parse).
+std::string applySchema(const Frame &frame, const Frame &schema,
+                        std::unique_ptr<Frame> &result);
+
+/// The type SystemDS names `name` (STRING, FP64, INT64, ...; any case).
+bool parseValueTypeName(std::string_view name, AmlsFrameValueType &type);
 
 /// The default name of column `col` (0-based), as SystemDS names them: C1,
 /// C2, ...
