@@ -14,7 +14,9 @@ scripts source others by paths relative to it).
 Command-line arguments (`$X`, `$1`) are bound as SystemDS's test harness
 would bind them: to a file path where the script reads or writes with
 them (directly or through a variable holding one, or builds a string with
-them), to "text" where they name a format, to ifdef()'s default where it
+them), to "text" where they name a format ("csv" in scripts that read
+frames), to "," and "STRING" where they name a separator or a frame's
+schema, to ifdef()'s default where it
 is a string, to the number 1 otherwise.
 
 Excluded, as the issue says: federated scripts (a path containing
@@ -77,6 +79,9 @@ FILE_OF = [
 ]
 FORMAT_ARG = re.compile(r"\bformat\s*=\s*\$(\w+)")
 FORMAT_VAR = re.compile(r"\bformat\s*=\s*(\w+)")
+SEP_ARG = re.compile(r"\bsep\s*=\s*\$(\w+)")
+SCHEMA_ARG = re.compile(r"\bschema\s*=\s*\$(\w+)")
+FRAME_READ = re.compile(r"data_type\s*=\s*[\"']frame[\"']")
 STRING_DEFAULT = re.compile(r"ifdef\s*\(\s*\$(\w+)\s*,\s*[\"']([^\"']*)[\"']")
 
 
@@ -86,7 +91,10 @@ def argument_bindings(text):
     As SystemDS's test harness would bind them: a file path where the
     script reads or writes with the argument (directly or through a
     variable that holds it) or builds a string with it, "text" where it is
-    a format, the default where ifdef() gives a string one, else 1."""
+    a format ("csv" in a script that reads frames: SystemDS's frame and
+    transform tests run on CSV), "," where it is a separator, "STRING"
+    where it is a frame's schema, the default where ifdef() gives a string
+    one, else 1."""
     paths = {m for pattern in PATH_USE for m in pattern.findall(text)}
     formats = set(FORMAT_ARG.findall(text))
     holders = collections.defaultdict(set)
@@ -98,10 +106,17 @@ def argument_bindings(text):
     for variable in FORMAT_VAR.findall(text):
         formats |= holders.get(variable, set())
     defaults = dict(STRING_DEFAULT.findall(text))
+    separators = set(SEP_ARG.findall(text))
+    schemas = set(SCHEMA_ARG.findall(text))
+    format_value = "csv" if FRAME_READ.search(text) else "text"
     bindings = []
     for name in sorted(set(ARGUMENT.findall(text))):
         if name in formats:
-            value = "text"
+            value = format_value
+        elif name in separators:
+            value = ","
+        elif name in schemas:
+            value = "STRING"
         elif name in paths:
             value = f"/tmp/amls-dml-coverage/{name}"
         elif name in defaults:

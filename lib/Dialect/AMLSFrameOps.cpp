@@ -108,3 +108,26 @@ LogicalResult FrameFromMatrixOp::verify() {
     return emitOpError("makes FP64 columns, found the schema ") << frame;
   return success();
 }
+
+LogicalResult FrameCastOp::verify() {
+  FrameType from = getInput().getType(), to = getResult().getType();
+  if (failed(
+          checkSameSize(*this, from.getRows(), to.getRows(), "row counts")) ||
+      failed(
+          checkSameSize(*this, from.getCols(), to.getCols(), "column counts")))
+    return failure();
+  if (from.hasSchema() && to.hasSchema() && from.getSchema() != to.getSchema())
+    return emitOpError("cannot change the schema of ") << from << " to " << to;
+  return success();
+}
+
+OpFoldResult FrameCastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  // A cast of a cast is one cast from the first input.
+  if (auto inner = getInput().getDefiningOp<FrameCastOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}

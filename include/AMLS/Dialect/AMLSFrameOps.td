@@ -194,6 +194,31 @@ def AMLS_FrameCellOp : AMLS_Op<"frame_cell", [NoMemoryEffect]> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
+def AMLS_FrameCastOp : AMLS_Op<"frame_cast", [Pure]> {
+  let summary = "the same frame under a less precise type";
+  let description = [{
+    Forgets sizes or the schema the input type states (the importer relaxes
+    a frame to `!amls.frame<?x?>` where paths or loop iterations join); the
+    types agree where both state a size, and where both state a schema.
+    Folds away when the types are equal.
+  }];
+  let arguments = (ins AMLS_Frame:$input);
+  let results = (outs AMLS_Frame:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def AMLS_FrameColNamesOp : AMLS_Op<"frame_colnames", [Pure]> {
+  let summary = "the column names of a frame [colnames(F)]";
+  let description = [{
+    A 1 x C frame of strings: column j holds the name of column j.
+  }];
+  let arguments = (ins AMLS_Frame:$input);
+  let results = (outs AMLS_Frame:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 def AMLS_ReadTextOp : AMLS_Op<"read_text", [
     MemoryEffects<[MemRead<DefaultResource>]>]> {
   let summary = "read a file as one string "

@@ -182,6 +182,8 @@ int64_t amls_rt_frame_rbind(int64_t a, int64_t b, const char *where);
 int64_t amls_rt_frame_detect_schema(int64_t frame);
 int64_t amls_rt_frame_apply_schema(int64_t frame, int64_t schema,
                                    const char *where);
+/// colnames(F): a 1 x C frame of the column names.
+int64_t amls_rt_frame_colnames(int64_t frame);
 /// as.scalar(F) of a 1 x 1 frame: its cell as text ("NULL" where missing).
 const char *amls_rt_frame_cell(int64_t frame, const char *where);
 /// The whole file as a string (DML's read(..., value_type="string")).

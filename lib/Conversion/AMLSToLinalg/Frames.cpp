@@ -178,6 +178,17 @@ struct LowerFrameCall : public LowerToValue<OpTy> {
   }
 };
 
+/// A cast changes no handle.
+struct LowerFrameCast : public AMLSPattern<FrameCastOp> {
+  using AMLSPattern::AMLSPattern;
+  LogicalResult
+  matchAndRewrite(FrameCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
 struct LowerReadText : public LowerToValue<ReadTextOp> {
   using LowerToValue::LowerToValue;
   FailureOr<Value> lower(ReadTextOp op, OpAdaptor,
@@ -271,18 +282,20 @@ struct LowerTransformDecode : public LowerToValue<TransformDecodeOp> {
 void mlir::amls::populateAMLSFrameLoweringPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const LoweringSchedule &schedule) {
-  addPatterns<LowerFrameRead, LowerFrameWrite,
-              LowerFrameSize<FrameNRowOp, RuntimeFunction::FrameRows>,
-              LowerFrameSize<FrameNColOp, RuntimeFunction::FrameCols>,
-              LowerFrameAsMatrix, LowerFrameToString, LowerReadText,
-              LowerFrameSlice, LowerFrameFromMatrix,
-              LowerFrameCall<FrameCBindOp, RuntimeFunction::FrameCBind, true>,
-              LowerFrameCall<FrameRBindOp, RuntimeFunction::FrameRBind, true>,
-              LowerFrameCall<FrameDetectSchemaOp,
-                             RuntimeFunction::FrameDetectSchema, false>,
-              LowerFrameCall<FrameApplySchemaOp,
-                             RuntimeFunction::FrameApplySchema, true>,
-              LowerFrameCall<FrameCellOp, RuntimeFunction::FrameCell, true>,
-              LowerTransformEncode, LowerTransformApply, LowerTransformDecode>(
-      patterns, converter, schedule);
+  addPatterns<
+      LowerFrameRead, LowerFrameWrite,
+      LowerFrameSize<FrameNRowOp, RuntimeFunction::FrameRows>,
+      LowerFrameSize<FrameNColOp, RuntimeFunction::FrameCols>,
+      LowerFrameAsMatrix, LowerFrameToString, LowerReadText, LowerFrameSlice,
+      LowerFrameFromMatrix,
+      LowerFrameCall<FrameCBindOp, RuntimeFunction::FrameCBind, true>,
+      LowerFrameCall<FrameRBindOp, RuntimeFunction::FrameRBind, true>,
+      LowerFrameCall<FrameDetectSchemaOp, RuntimeFunction::FrameDetectSchema,
+                     false>,
+      LowerFrameCall<FrameApplySchemaOp, RuntimeFunction::FrameApplySchema,
+                     true>,
+      LowerFrameCall<FrameCellOp, RuntimeFunction::FrameCell, true>,
+      LowerFrameCall<FrameColNamesOp, RuntimeFunction::FrameColNames, false>,
+      LowerFrameCast, LowerTransformEncode, LowerTransformApply,
+      LowerTransformDecode>(patterns, converter, schedule);
 }

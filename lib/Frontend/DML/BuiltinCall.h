@@ -65,6 +65,7 @@ public:
   DValue buildTransformDecode();
   DValue buildAsFrame();
   DValue buildDetectSchema();
+  DValue buildColNames();
   DValue buildApplySchema();
   /// cbind/rbind of frames (all `values` must be frames).
   DValue bindFrames(llvm::ArrayRef<DValue> values);

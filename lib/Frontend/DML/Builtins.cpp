@@ -220,7 +220,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
       named("seq", {"from", "to", "incr"}, 2, &B::buildSeq),
       named("read",
             {"file", "format", "header", "sep", "rows", "cols", "data_type",
-             "value_type", "nnz", "na.strings"},
+             "value_type", "nnz", "na.strings", "naStrings", "schema"},
             1, &B::buildRead),
 
       // Sizes, reorganisation and casts.
@@ -304,6 +304,7 @@ llvm::ArrayRef<Builtin> getBuiltins() {
             &B::buildTransformDecode),
       unary("as.frame", &B::buildAsFrame),
       unary("detectSchema", &B::buildDetectSchema),
+      unary("colnames", &B::buildColNames),
       named("applySchema", {"target", "schema"}, 2, &B::buildApplySchema),
 
       // Command-line arguments and strings.

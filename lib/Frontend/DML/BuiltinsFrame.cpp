@@ -11,6 +11,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::amls;
 using namespace mlir::amls::dml;
@@ -81,9 +83,15 @@ DValue BuiltinCall::buildReadFrame(
         << sep << "\"";
     return {};
   }
+  // na.strings, also spelled naStrings.
   SmallVector<Attribute> naStrings;
-  if (args.has(9)) {
-    DValue na = im.gen(args[9]);
+  if (args.has(9) && args.has(10)) {
+    im.error(args[10]->getLoc())
+        << "read: give 'na.strings' or 'naStrings', not both";
+    return {};
+  }
+  if (size_t naParameter = args.has(10) ? 10 : 9; args.has(naParameter)) {
+    DValue na = im.gen(args[naParameter]);
     if (!na.isValid())
       return {};
     std::vector<DValue> words = na.isList() ? na.elements : std::vector{na};
@@ -91,7 +99,7 @@ DValue BuiltinCall::buildReadFrame(
       std::optional<std::string> text =
           word.isString() ? word.constantString() : std::nullopt;
       if (!text) {
-        im.error(args[9]->getLoc())
+        im.error(args[naParameter]->getLoc())
             << "read: 'na.strings' expects strings known before the run, "
                "found "
             << kindName(word.kind);
@@ -100,20 +108,54 @@ DValue BuiltinCall::buildReadFrame(
       naStrings.push_back(builder.getStringAttr(*text));
     }
   }
+  // The schema: the schema= argument ("STRING,FP64"), else the .mtd file's.
   SmallVector<FrameValueType> schema;
-  if (mtd && mtd->schema) {
+  std::optional<std::string> schemaText = mtd ? mtd->schema : std::nullopt;
+  if (args.has(11)) {
+    schemaText = im.genConstantString(args[11], "read's 'schema'");
+    if (!schemaText)
+      return {};
+  }
+  if (schemaText) {
     std::string problem;
     std::optional<SmallVector<FrameValueType>> parsed =
-        parseMtdSchema(*mtd->schema, problem);
+        parseMtdSchema(*schemaText, problem);
     if (!parsed) {
-      im.error(where) << "read: the metadata file '" << mtdPath
-                      << "': " << problem;
+      if (args.has(11))
+        im.error(args[11]->getLoc()) << "read: " << problem;
+      else
+        im.error(where) << "read: the metadata file '" << mtdPath
+                        << "': " << problem;
       return {};
     }
     schema = std::move(*parsed);
   }
-  int64_t rows = mtd && mtd->rows ? *mtd->rows : ShapedType::kDynamic;
-  int64_t cols = mtd && mtd->cols ? *mtd->cols : ShapedType::kDynamic;
+  // rows= and cols= state the sizes where the .mtd file does not.
+  int64_t sizes[2] = {mtd && mtd->rows ? *mtd->rows : ShapedType::kDynamic,
+                      mtd && mtd->cols ? *mtd->cols : ShapedType::kDynamic};
+  for (int d = 0; d < 2; ++d) {
+    size_t parameter = d ? 5 : 4;
+    if (!args.has(parameter))
+      continue;
+    std::optional<Value> size = im.genNumber(args[parameter], "read's size");
+    if (!size)
+      return {};
+    std::optional<double> known = Importer::constantNumber(*size);
+    if (!known)
+      continue;
+    if (*known < 0 || *known != std::floor(*known) ||
+        (!ShapedType::isDynamic(sizes[d]) &&
+         sizes[d] != static_cast<int64_t>(*known))) {
+      im.error(args[parameter]->getLoc())
+          << "read: " << (d ? "cols" : "rows") << "=" << *known
+          << (ShapedType::isDynamic(sizes[d])
+                  ? std::string(" is not a count")
+                  : " disagrees with the metadata file '" + mtdPath + "'");
+      return {};
+    }
+    sizes[d] = static_cast<int64_t>(*known);
+  }
+  int64_t rows = sizes[0], cols = sizes[1];
   if (!schema.empty()) {
     if (cols != ShapedType::kDynamic &&
         cols != static_cast<int64_t>(schema.size())) {
@@ -123,7 +165,7 @@ DValue BuiltinCall::buildReadFrame(
     }
     cols = static_cast<int64_t>(schema.size());
   }
-  for (size_t i : {4, 5, 7, 8})
+  for (size_t i : {7, 8})
     if (args.has(i) && !im.gen(args[i]).isValid())
       return {};
   auto type = FrameType::get(builder.getContext(), rows, cols, schema);
@@ -296,6 +338,15 @@ DValue BuiltinCall::buildDetectSchema() {
   auto type = FrameType::get(builder.getContext(), 1,
                              cast<FrameType>(frame->getType()).getCols(), {});
   return DValue::frame(FrameDetectSchemaOp::create(builder, l, type, *frame));
+}
+
+DValue BuiltinCall::buildColNames() {
+  std::optional<Value> frame = frameArgument(0, "'colnames'");
+  if (!frame)
+    return {};
+  auto type = FrameType::get(builder.getContext(), 1,
+                             cast<FrameType>(frame->getType()).getCols(), {});
+  return DValue::frame(FrameColNamesOp::create(builder, l, type, *frame));
 }
 
 DValue BuiltinCall::buildApplySchema() {

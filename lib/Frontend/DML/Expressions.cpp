@@ -66,6 +66,13 @@ llvm::StringRef importer::kindName(DValue::Kind kind) {
 //===----------------------------------------------------------------------===//
 
 Value Importer::relaxed(Location l, Value matrix) {
+  if (auto frame = dyn_cast<FrameType>(matrix.getType())) {
+    auto unknown = FrameType::get(builder.getContext(), ShapedType::kDynamic,
+                                  ShapedType::kDynamic, {});
+    if (frame == unknown)
+      return matrix;
+    return FrameCastOp::create(builder, l, unknown, matrix);
+  }
   if (matrix.getType() == matrixType())
     return matrix;
   return CastOp::create(builder, l, matrixType(), matrix);

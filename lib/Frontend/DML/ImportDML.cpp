@@ -368,7 +368,7 @@ void Importer::genMultipleBuiltinAssign(const AssignStmt *assign,
 std::optional<Value> Importer::coerce(Location l, const DValue &value,
                                       const DValue &like,
                                       const std::string &name, SMLoc where) {
-  if (value.kind == like.kind && value.isMatrix())
+  if (value.kind == like.kind && (value.isMatrix() || value.isFrame()))
     return relaxed(l, value.value);
   if (value.kind == like.kind && !value.isString())
     return value.value;

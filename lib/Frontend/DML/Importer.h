@@ -191,8 +191,9 @@ public:
     return arith::ConstantIndexOp::create(builder, l, value);
   }
 
-  /// A matrix as !amls.matrix<?x?xf64>: the type every variable has where
-  /// control flow joins or functions are called.
+  /// A matrix as !amls.matrix<?x?xf64>, a frame as !amls.frame<?x?>: the
+  /// types every variable has where control flow joins or functions are
+  /// called.
   Value relaxed(Location l, Value matrix);
   /// A number as f64 (booleans are 0/1).
   Value toF64(Location l, const DValue &v);

@@ -128,7 +128,12 @@ Value Importer::placeholder(Location l, const DValue &like) {
   case DValue::Kind::Bool:
     return boolConstant(l, false);
   case DValue::Kind::Frame:
-    return ub::PoisonOp::create(builder, l, like.value.getType());
+    // `like` may come from a speculative import whose ops are gone: its
+    // value has no type to read. Joins relax frames to this one.
+    return ub::PoisonOp::create(builder, l,
+                                FrameType::get(builder.getContext(),
+                                               ShapedType::kDynamic,
+                                               ShapedType::kDynamic, {}));
   default:
     return constant(l, std::numeric_limits<double>::quiet_NaN());
   }

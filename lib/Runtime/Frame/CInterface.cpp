@@ -219,6 +219,16 @@ extern "C" int64_t amls_rt_frame_apply_schema(int64_t frame, int64_t schema,
   return bindFrames(applySchema, frame, schema, where);
 }
 
+extern "C" int64_t amls_rt_frame_colnames(int64_t handle) {
+  const Frame &frame = frameOf(handle);
+  auto names = std::make_unique<Frame>();
+  for (int64_t col = 0; col < frame.getCols(); ++col)
+    names->addColumn(frame.column(col).getName(), AMLS_FRAME_STRING)
+        .appendString(frame.column(col).getName());
+  names->setRows(1);
+  return keepFrame(std::move(names));
+}
+
 extern "C" const char *amls_rt_frame_cell(int64_t handle, const char *where) {
   std::string problem;
   const char *text = nullptr;
