@@ -69,11 +69,45 @@ static int32_t javaStringHash(std::string_view text) {
   return static_cast<int32_t>(hash);
 }
 
-/// The cell's text as a token ("" where missing).
+/// The cell's text as a token ("" where missing): a view of a string
+/// cell, else of its formatted text in `scratch`.
+static std::string_view tokenOf(const Column &column, int64_t row,
+                                std::string &scratch) {
+  if (column.getType() == AMLS_FRAME_STRING)
+    return column.getString(row);
+  scratch = column.format(row);
+  return scratch;
+}
+
 static std::string tokenOf(const Column &column, int64_t row) {
-  return column.getType() == AMLS_FRAME_STRING
-             ? std::string(column.getString(row))
-             : column.format(row);
+  std::string scratch;
+  return std::string(tokenOf(column, row, scratch));
+}
+
+int64_t ColumnEncoding::addToken(std::string_view token) {
+  if (auto found = codes.find(token); found != codes.end())
+    return found->second;
+  tokens.emplace_back(token);
+  int64_t code = static_cast<int64_t>(tokens.size());
+  codes.emplace(tokens.back(), code);
+  return code;
+}
+
+double ColumnEncoding::binCode(double value) const {
+  if (std::isnan(value))
+    return value;
+  int64_t bins = static_cast<int64_t>(binMaxs.size());
+  if (binMethod == BinMethod::EquiWidth) {
+    double min = binMins.front(), max = binMaxs.back();
+    if (max == min)
+      return 1;
+    double code = std::ceil((value - min) / (max - min) * bins);
+    return std::clamp<double>(code, 1, bins);
+  }
+  // Equi-height: the first bin whose upper bound holds the value.
+  auto bound = std::lower_bound(binMaxs.begin(), binMaxs.end(), value);
+  return static_cast<double>(
+      std::min<int64_t>(bound - binMaxs.begin() + 1, bins));
 }
 
 /// The cell as a number: "" or the problem.
@@ -83,7 +117,7 @@ static std::string numberOf(const Column &column, int64_t row, double &value) {
     return "";
   }
   std::string_view text = column.getString(row);
-  if (parseNumber(trim(text), value))
+  if (parseDouble(trim(text), value))
     return "";
   return "column '" + column.getName() + "', row " + std::to_string(row + 1) +
          ": expected a number, found " + quoted(text) +
@@ -136,17 +170,32 @@ std::string Encoder::configure(const TransformSpec &spec) {
 }
 
 /// Fits one column: the imputed value, then the recode map or the bins.
+/// Keeps each row's code or number in `encoding.fitted`, which applying
+/// the encoder to the same frame reads instead of parsing and looking up
+/// every cell again.
 static std::string fitColumn(const Column &column, ColumnEncoding &encoding) {
   int64_t rows = column.size();
+  bool numeric =
+      encoding.kind == Kind::Bin || encoding.kind == Kind::PassThrough;
+  std::vector<double> &fitted = encoding.fitted;
+  if (numeric || encoding.impute == ImputeMethod::GlobalMean) {
+    fitted.assign(rows, NAN);
+    const char *what = encoding.impute == ImputeMethod::GlobalMean
+                           ? "impute global_mean: "
+                       : encoding.kind == Kind::Bin ? "bin: "
+                                                    : "";
+    for (int64_t row = 0; row < rows; ++row)
+      if (!column.isMissing(row))
+        if (std::string problem = numberOf(column, row, fitted[row]);
+            !problem.empty())
+          return what + problem;
+  }
   if (encoding.impute == ImputeMethod::GlobalMean) {
     double sum = 0, compensation = 0;
     int64_t count = 0;
-    for (int64_t row = 0; row < rows; ++row) {
-      if (column.isMissing(row))
+    for (double value : fitted) {
+      if (std::isnan(value))
         continue;
-      double value;
-      if (std::string problem = numberOf(column, row, value); !problem.empty())
-        return "impute global_mean: " + problem;
       // Kahan-compensated, as SystemDS's mean.
       double y = value - compensation, t = sum + y;
       compensation = (t - sum) - y;
@@ -174,38 +223,38 @@ static std::string fitColumn(const Column &column, ColumnEncoding &encoding) {
   bool imputes = encoding.impute != ImputeMethod::None;
 
   if (encoding.kind == Kind::Recode) {
-    auto add = [&](std::string token) {
-      if (token.empty())
-        return;
-      if (encoding.codes.emplace(token, encoding.tokens.size() + 1).second)
-        encoding.tokens.push_back(std::move(token));
-    };
+    fitted.assign(rows, NAN);
+    std::string scratch;
     for (int64_t row = 0; row < rows; ++row) {
-      if (column.isMissing(row)) {
-        if (imputes)
-          add(encoding.imputed);
-        continue;
-      }
-      add(tokenOf(column, row));
+      std::string_view token =
+          column.isMissing(row)
+              ? std::string_view(imputes ? encoding.imputed : "")
+              : tokenOf(column, row, scratch);
+      if (!token.empty())
+        fitted[row] = static_cast<double>(encoding.addToken(token));
     }
     return "";
+  }
+  if (!numeric) {
+    fitted.clear();
+    return "";
+  }
+  if (imputes) {
+    double imputedValue;
+    if (!parseDouble(encoding.imputed, imputedValue))
+      return "column '" + column.getName() + "': the imputed value " +
+             quoted(encoding.imputed) + " is not a number";
+    for (int64_t row = 0; row < rows; ++row)
+      if (column.isMissing(row))
+        fitted[row] = imputedValue;
   }
   if (encoding.kind != Kind::Bin)
     return "";
   std::vector<double> values;
   values.reserve(rows);
-  double imputedValue = NAN;
-  if (imputes && !parseNumber(encoding.imputed, imputedValue))
-    return "column '" + column.getName() + "': the imputed value " +
-           quoted(encoding.imputed) + " of a binned column is not a number";
-  for (int64_t row = 0; row < rows; ++row) {
-    double value = imputedValue;
-    if (!column.isMissing(row))
-      if (std::string problem = numberOf(column, row, value); !problem.empty())
-        return "bin: " + problem;
+  for (double value : fitted)
     if (!std::isnan(value))
       values.push_back(value);
-  }
   if (values.empty())
     return "bin: column '" + column.getName() + "' has no values to bin";
   int64_t bins = static_cast<int64_t>(encoding.binMaxs.size());
@@ -276,6 +325,7 @@ std::string Encoder::fit(const Frame &frame, std::string_view specText,
   if (std::string problem = encoder->configure(frame, specText);
       !problem.empty())
     return problem;
+  encoder->fittedFrame = &frame;
   if (std::string problem = forEachInParallel(
           frame.getCols(), 1,
           [&](int64_t col) {
@@ -321,12 +371,13 @@ std::string Encoder::fromMeta(const Frame &meta, std::string_view specText,
         std::string cell = tokenOf(column, row);
         std::string_view token, code;
         double value;
-        if (!splitMeta(cell, token, code) || !parseNumber(code, value) ||
+        if (!splitMeta(cell, token, code) || !parseDouble(code, value) ||
             value != static_cast<double>(row + 1))
           return problemAt(row,
                            "'token·code' with code " + std::to_string(row + 1));
-        encoding.codes.emplace(std::string(token), row + 1);
-        encoding.tokens.emplace_back(token);
+        if (encoding.codes.count(token))
+          return problemAt(row, "a token the rows above do not list");
+        encoding.addToken(token);
       }
     } else if (encoding.kind == Kind::Bin) {
       encoding.binMins.clear();
@@ -337,8 +388,8 @@ std::string Encoder::fromMeta(const Frame &meta, std::string_view specText,
         std::string cell = tokenOf(column, row);
         std::string_view low, high;
         double min, max;
-        if (!splitMeta(cell, low, high) || !parseNumber(low, min) ||
-            !parseNumber(high, max))
+        if (!splitMeta(cell, low, high) || !parseDouble(low, min) ||
+            !parseDouble(high, max))
           return problemAt(row, "the bin bounds 'min·max'");
         encoding.binMins.push_back(min);
         encoding.binMaxs.push_back(max);
@@ -381,7 +432,9 @@ double Encoder::encodeCell(const ColumnEncoding &encoding, const Column &column,
   switch (encoding.kind) {
   case Kind::Recode:
   case Kind::Hash: {
-    std::string token = missing ? encoding.imputed : tokenOf(column, row);
+    std::string scratch;
+    std::string_view token = missing ? std::string_view(encoding.imputed)
+                                     : tokenOf(column, row, scratch);
     if (encoding.kind == Kind::Hash)
       return std::fmod(std::fabs(static_cast<double>(javaStringHash(token))),
                        static_cast<double>(encoding.buckets)) +
@@ -394,27 +447,13 @@ double Encoder::encodeCell(const ColumnEncoding &encoding, const Column &column,
   case Kind::PassThrough: {
     double value = NAN;
     if (missing) {
-      if (!parseNumber(encoding.imputed, value))
+      if (!parseDouble(encoding.imputed, value))
         problem = "column '" + column.getName() + "': the imputed value " +
                   quoted(encoding.imputed) + " is not a number";
     } else {
       problem = numberOf(column, row, value);
     }
-    if (encoding.kind == Kind::PassThrough || std::isnan(value))
-      return value;
-    const std::vector<double> &maxs = encoding.binMaxs;
-    int64_t bins = static_cast<int64_t>(maxs.size());
-    if (encoding.binMethod == BinMethod::EquiWidth) {
-      double min = encoding.binMins.front(), max = maxs.back();
-      if (max == min)
-        return 1;
-      double code = std::ceil((value - min) / (max - min) * bins);
-      return std::clamp<double>(code, 1, bins);
-    }
-    // Equi-height: the first bin whose upper bound holds the value.
-    auto bound = std::lower_bound(maxs.begin(), maxs.end(), value);
-    return static_cast<double>(
-        std::min<int64_t>(bound - maxs.begin() + 1, bins));
+    return encoding.kind == Kind::PassThrough ? value : encoding.binCode(value);
   }
   }
   return NAN;
@@ -449,7 +488,13 @@ std::string Encoder::apply(const Frame &frame, double *out,
       double *row = out + i * stride;
       for (int64_t col = 0; col < getInputCols(); ++col) {
         const ColumnEncoding &encoding = columns[col];
-        double code = encodeCell(encoding, frame.column(col), kept[i], problem);
+        double code;
+        if (&frame == fittedFrame && !encoding.fitted.empty())
+          code = encoding.kind == Kind::Bin
+                     ? encoding.binCode(encoding.fitted[kept[i]])
+                     : encoding.fitted[kept[i]];
+        else
+          code = encodeCell(encoding, frame.column(col), kept[i], problem);
         if (!problem.empty())
           return problem;
         double *cells = row + offsets[col];

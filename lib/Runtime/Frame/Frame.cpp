@@ -143,6 +143,16 @@ std::string Frame::toString(int64_t maxRows, int64_t maxCols) const {
   return text;
 }
 
+bool parseDouble(std::string_view text, double &value) {
+  if (text.empty())
+    return false;
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc() && end == text.data() + text.size())
+    return true;
+  return parseNumber(text, value);
+}
+
 bool parseCell(std::string_view text, AmlsFrameValueType type, double &value) {
   text = trim(text);
   if (type == AMLS_FRAME_BOOLEAN) {
@@ -164,7 +174,7 @@ bool parseCell(std::string_view text, AmlsFrameValueType type, double &value) {
     }
     return false;
   }
-  if (!parseNumber(text, value))
+  if (!parseDouble(text, value))
     return false;
   if (type == AMLS_FRAME_INT64 || type == AMLS_FRAME_INT32)
     return value == std::trunc(value);

@@ -14,6 +14,7 @@
 #include "AMLS/Runtime/FileMetadata.h"
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace amls::runtime::frame {
@@ -83,9 +84,13 @@ public:
   }
 
 private:
+  // Called at every byte of a field: the first byte decides most often.
   bool atSeparator() const {
-    return static_cast<size_t>(end - cursor) >= sep.size() &&
-           std::string_view(cursor, sep.size()) == sep;
+    if (*cursor != sep.front())
+      return false;
+    return sep.size() == 1 ||
+           (static_cast<size_t>(end - cursor) >= sep.size() &&
+            std::memcmp(cursor, sep.data(), sep.size()) == 0);
   }
   void newLine(const char *next) {
     cursor = next;

@@ -23,6 +23,7 @@
 #include "AMLS/Runtime/Frame/Frame.h"
 #include "AMLS/Runtime/Frame/TransformSpec.h"
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -35,6 +36,18 @@ namespace amls::runtime::frame {
 inline constexpr std::string_view kMetaSeparator = "\xC2\xB7";
 
 struct ColumnEncoding {
+  ColumnEncoding() = default;
+  // A copy's `codes` would view the original's tokens.
+  ColumnEncoding(const ColumnEncoding &) = delete;
+  ColumnEncoding &operator=(const ColumnEncoding &) = delete;
+  ColumnEncoding(ColumnEncoding &&) = default;
+  ColumnEncoding &operator=(ColumnEncoding &&) = default;
+
+  /// The code of `token`, the next one unless it has one.
+  int64_t addToken(std::string_view token);
+  /// The bin of a number (NaN stays NaN).
+  double binCode(double value) const;
+
   enum class Kind { PassThrough, Recode, Bin, Hash };
   Kind kind = Kind::PassThrough;
   bool dummy = false;
@@ -44,13 +57,19 @@ struct ColumnEncoding {
   std::string imputed;
 
   // Recode.
-  std::vector<std::string> tokens; // tokens[code - 1]
-  std::unordered_map<std::string, int64_t> codes;
+  // tokens[code - 1]; a deque, so that the views `codes` is keyed by stay
+  // where they are while tokens are added (a lookup makes no string).
+  std::deque<std::string> tokens;
+  std::unordered_map<std::string_view, int64_t> codes;
   // Bin.
   BinMethod binMethod = BinMethod::EquiWidth;
   std::vector<double> binMins, binMaxs;
   // Hash.
   int64_t buckets = 0;
+  /// What fitting computed per row of the frame it read: the recode code,
+  /// or the number (imputed) of a binned or passed-through column; empty
+  /// otherwise.
+  std::vector<double> fitted;
 
   /// The number of codes (recode, bin, hash); 0 for a passed-through column.
   int64_t getNumCodes() const;
@@ -87,6 +106,8 @@ public:
 private:
   std::vector<std::string> names;
   std::vector<ColumnEncoding> columns;
+  /// The frame `fit` read, whose cells `ColumnEncoding::fitted` holds.
+  const Frame *fittedFrame = nullptr;
 
   /// Takes the column names of `columnsOf` (the target or the metadata
   /// frame) and the encodings the spec gives them.

@@ -128,6 +128,10 @@ bool parseValueTypeName(std::string_view name, AmlsFrameValueType &type);
 /// C2, ...
 std::string defaultColumnName(int64_t col);
 
+/// Parses all of `text` (already trimmed) as a number: std::from_chars,
+/// and strtod for the syntax only it accepts (a leading '+', hex floats).
+bool parseDouble(std::string_view text, double &value);
+
 /// Parses a cell under a numeric or boolean type: "true"/"false" (any case)
 /// for booleans, else a number; false when it is neither.
 bool parseCell(std::string_view text, AmlsFrameValueType type, double &value);
