@@ -199,6 +199,19 @@ void Column::appendFrom(const Column &other, int64_t row) {
   }
 }
 
+void Column::appendColumn(const Column &other) {
+  missing.insert(missing.end(), other.missing.begin(), other.missing.end());
+  if (type != AMLS_FRAME_STRING) {
+    numbers.insert(numbers.end(), other.numbers.begin(), other.numbers.end());
+    return;
+  }
+  uint64_t base = arena.size();
+  arena.append(other.arena);
+  offsets.reserve(offsets.size() + other.offsets.size() - 1);
+  for (size_t i = 1; i < other.offsets.size(); ++i)
+    offsets.push_back(base + other.offsets[i]);
+}
+
 std::unique_ptr<Frame> Frame::slice(int64_t rowBegin, int64_t rowEnd,
                                     int64_t colBegin, int64_t colEnd) const {
   auto result = std::make_unique<Frame>();

@@ -1,18 +1,20 @@
 //===- FrameCsv.cpp - Reading and writing frames as CSV -------------------===//
 //
-// The file is mapped and its records are cut in one pass (a quoted field
-// may hold the separator and line breaks, so record ends are only known
-// from the start of the file); each field goes straight into its column's
-// array or arena. Errors name the file, the line and the column (1-based,
-// in bytes) where the problem starts, as the matrix reader's do.
+// The file is mapped and cut into a range of records per thread (a quoted
+// field may hold the separator and line breaks: a cut is placed by the
+// quotes before it, parseInParallel); each field goes straight into its
+// column's array or arena. Errors name the file, the line and the column
+// (1-based, in bytes) where the problem starts, as the matrix reader's do.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AMLS/Runtime/Frame/FrameIO.h"
 
 #include "../IO/MappedFile.h"
+#include "../Kernels/Threads.h"
 #include "AMLS/Runtime/FileMetadata.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -23,8 +25,12 @@ namespace {
 /// Cuts a mapped CSV file into records of fields, RFC 4180 style.
 class RecordReader {
 public:
-  RecordReader(const char *begin, const char *end, std::string_view sep)
-      : cursor(begin), end(end), lineStart(begin), sep(sep) {}
+  /// Reads [begin, end), whose first byte starts line `line`, until a
+  /// record would start at or after `stop`.
+  RecordReader(const char *begin, const char *end, std::string_view sep,
+               int64_t line = 1, const char *stop = nullptr)
+      : cursor(begin), end(end), stop(stop ? stop : end), lineStart(begin),
+        sep(sep), line(line) {}
 
   struct Field {
     std::string_view text; // Unquoted text; for a quoted field, see `value`.
@@ -39,7 +45,7 @@ public:
   bool next(std::vector<Field> &fields, std::string &problem) {
     fields.clear();
     skipBlankLines();
-    if (cursor >= end)
+    if (cursor >= stop)
       return false;
     recordLine = line;
     while (true) {
@@ -79,6 +85,9 @@ public:
   }
 
   int64_t getRecordLine() const { return recordLine; }
+  /// Where the next record (or blank line) starts.
+  const char *position() const { return cursor; }
+  int64_t getLine() const { return line; }
   std::string at(int64_t atLine, int64_t column, const std::string &what) {
     return std::to_string(atLine) + ":" + std::to_string(column) + ": " + what;
   }
@@ -139,9 +148,9 @@ private:
     }
   }
 
-  const char *cursor, *end, *lineStart;
+  const char *cursor, *end, *stop, *lineStart;
   std::string_view sep;
-  int64_t line = 1, recordLine = 1;
+  int64_t line, recordLine = 1;
 };
 
 bool isNaString(std::string_view text, const std::vector<std::string> &na) {
@@ -152,6 +161,167 @@ bool isNaString(std::string_view text, const std::vector<std::string> &na) {
 }
 
 } // namespace
+
+/// Appends the records `reader` reads to the columns of `part`: "" or the
+/// problem (line and column, without the path).
+static std::string parseRecords(RecordReader &reader, const CsvOptions &options,
+                                Frame &part) {
+  std::vector<RecordReader::Field> fields;
+  std::string problem;
+  int64_t cols = part.getCols(), rows = 0;
+  while (reader.next(fields, problem)) {
+    if (!problem.empty())
+      return problem;
+    if (static_cast<int64_t>(fields.size()) != cols) {
+      const RecordReader::Field &last = fields.back();
+      return reader.at(
+          reader.getRecordLine(),
+          fields.size() > static_cast<size_t>(cols) ? fields[cols].column
+                                                    : last.column,
+          "expected " + std::to_string(cols) + " field(s) as the first " +
+              (options.header ? "line" : "record") + " has, found " +
+              std::to_string(fields.size()));
+    }
+    for (int64_t col = 0; col < cols; ++col) {
+      const RecordReader::Field &field = fields[col];
+      std::string_view text = field.get();
+      Column &column = part.column(col);
+      if ((!field.quoted && text.empty()) ||
+          isNaString(text, options.naStrings)) {
+        column.appendMissing();
+        continue;
+      }
+      if (isNumeric(column.getType())) {
+        double value;
+        if (!parseCell(text, column.getType(), value))
+          return reader.at(field.line, field.column,
+                           std::string("expected a value of type ") +
+                               getValueTypeName(column.getType()) +
+                               " in column '" + column.getName() +
+                               "', found '" + std::string(text) + "'");
+        column.appendNumber(value);
+        continue;
+      }
+      column.appendString(text);
+    }
+    ++rows;
+  }
+  part.setRows(part.getRows() + rows);
+  return problem;
+}
+
+/// Below this many bytes a file is parsed by one thread.
+constexpr size_t kMinBytesPerThread = 4 << 20;
+
+/// The start of the first non-blank line after the first line break at or
+/// after `from` that is outside a quoted field; `quoted` is whether `from`
+/// is inside one.
+static const char *nextRecordStart(const char *from, const char *end,
+                                   bool quoted) {
+  const char *cursor = from;
+  for (; cursor < end; ++cursor) {
+    if (*cursor == '"')
+      quoted = !quoted;
+    else if (*cursor == '\n' && !quoted)
+      break;
+  }
+  if (cursor >= end)
+    return end;
+  ++cursor;
+  // Blank lines belong to no record.
+  while (cursor < end) {
+    const char *scan = cursor;
+    while (scan < end && (*scan == ' ' || *scan == '\t' || *scan == '\r'))
+      ++scan;
+    if (scan >= end)
+      return end;
+    if (*scan != '\n')
+      return cursor;
+    cursor = scan + 1;
+  }
+  return end;
+}
+
+/// Parses the records of [data, end) into `frame`'s columns, in parallel
+/// where the file is large: the bytes are cut into a range per thread at
+/// record boundaries (a line break outside quotes, the quote state at a
+/// cut known from the quotes before it: a doubled quote keeps it), each
+/// range is parsed into a frame of its own, and the columns are joined in
+/// order. A range whose records do not end where the next one begins (a
+/// quote inside an unquoted field, which RFC 4180 does not allow and the
+/// reader keeps as text, fools the quote count) is parsed again in one
+/// pass.
+static std::string parseInParallel(const char *data, const char *end,
+                                   int64_t dataLine, const CsvOptions &options,
+                                   Frame &frame) {
+  auto emptyLike = [&] {
+    auto part = std::make_unique<Frame>();
+    for (int64_t col = 0; col < frame.getCols(); ++col)
+      part->addColumn(frame.column(col).getName(), frame.column(col).getType());
+    return part;
+  };
+  int64_t bytes = end - data;
+  int64_t threads = threadsFor(bytes, kMinBytesPerThread);
+  std::string_view sep = options.sep;
+  if (threads > 1) {
+    std::vector<const char *> starts = {data};
+    std::vector<int64_t> lines = {dataLine};
+    const char *counted = data;
+    int64_t quotes = 0, breaks = 0;
+    for (int64_t t = 1; t < threads; ++t) {
+      const char *target = data + bytes * t / threads;
+      if (target <= starts.back())
+        continue;
+      quotes += std::count(counted, target, '"');
+      const char *start = nextRecordStart(target, end, quotes % 2 == 1);
+      quotes += std::count(target, start, '"');
+      breaks += std::count(starts.back(), start, '\n');
+      counted = start;
+      if (start >= end)
+        break;
+      starts.push_back(start);
+      lines.push_back(dataLine + breaks);
+    }
+    int64_t ranges = static_cast<int64_t>(starts.size());
+    std::vector<std::unique_ptr<Frame>> parts(ranges);
+    std::vector<std::string> problems(ranges);
+    std::vector<const char *> stopped(ranges);
+    // The first range is parsed into `frame` itself, the others are
+    // appended to it.
+    runThreads(ranges, [&](int64_t t) {
+      if (t)
+        parts[t] = emptyLike();
+      Frame &part = t ? *parts[t] : frame;
+      const char *stop = t + 1 < ranges ? starts[t + 1] : end;
+      RecordReader reader(starts[t], end, sep, lines[t], stop);
+      problems[t] = parseRecords(reader, options, part);
+      stopped[t] = reader.position();
+    });
+    bool aligned = true;
+    for (int64_t t = 0; t + 1 < ranges; ++t)
+      aligned = aligned && stopped[t] == starts[t + 1];
+    if (aligned) {
+      for (std::string &problem : problems)
+        if (!problem.empty())
+          return std::move(problem);
+      for (int64_t col = 0; col < frame.getCols(); ++col)
+        for (int64_t t = 1; t < ranges; ++t)
+          frame.column(col).appendColumn(parts[t]->column(col));
+      int64_t rows = frame.getRows();
+      for (int64_t t = 1; t < ranges; ++t)
+        rows += parts[t]->getRows();
+      frame.setRows(rows);
+      return "";
+    }
+    // Read again from scratch: empty the columns the first range filled.
+    Frame empty;
+    for (int64_t col = 0; col < frame.getCols(); ++col)
+      empty.addColumn(frame.column(col).getName(), frame.column(col).getType());
+    frame = std::move(empty);
+  }
+  RecordReader reader(data, end, sep, dataLine);
+  return parseRecords(reader, options, frame);
+}
 
 std::string readCsv(const std::string &path, const CsvOptions &options,
                     std::unique_ptr<Frame> &result) {
@@ -188,51 +358,13 @@ std::string readCsv(const std::string &path, const CsvOptions &options,
                                     : defaultColumnName(col),
                      type);
   }
-  if (options.header) {
-    haveRecord = reader.next(fields, problem);
-    if (!problem.empty())
-      return located(problem);
-  }
-  int64_t rows = 0;
-  while (haveRecord) {
-    if (static_cast<int64_t>(fields.size()) != cols) {
-      const RecordReader::Field &last = fields.back();
-      return located(reader.at(
-          reader.getRecordLine(),
-          fields.size() > static_cast<size_t>(cols) ? fields[cols].column
-                                                    : last.column,
-          "expected " + std::to_string(cols) + " field(s) as the first " +
-              (options.header ? "line" : "record") + " has, found " +
-              std::to_string(fields.size())));
-    }
-    for (int64_t col = 0; col < cols; ++col) {
-      const RecordReader::Field &field = fields[col];
-      std::string_view text = field.get();
-      Column &column = frame->column(col);
-      if ((!field.quoted && text.empty()) ||
-          isNaString(text, options.naStrings)) {
-        column.appendMissing();
-        continue;
-      }
-      if (isNumeric(column.getType())) {
-        double value;
-        if (!parseCell(text, column.getType(), value))
-          return located(reader.at(field.line, field.column,
-                                   std::string("expected a value of type ") +
-                                       getValueTypeName(column.getType()) +
-                                       " in column '" + column.getName() +
-                                       "', found '" + std::string(text) + "'"));
-        column.appendNumber(value);
-        continue;
-      }
-      column.appendString(text);
-    }
-    ++rows;
-    haveRecord = reader.next(fields, problem);
-    if (!problem.empty())
-      return located(problem);
-  }
-  frame->setRows(rows);
+  // Without a header, the first record is data: read it again.
+  const char *data = options.header ? reader.position() : file.data;
+  int64_t dataLine = options.header ? reader.getLine() : 1;
+  const char *fileEnd = file.data + file.size;
+  problem = parseInParallel(data, fileEnd, dataLine, options, *frame);
+  if (!problem.empty())
+    return located(problem);
   result = std::move(frame);
   return "";
 }

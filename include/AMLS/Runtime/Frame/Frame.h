@@ -53,6 +53,8 @@ public:
   /// Appends cell `row` of `other`, converted to this column's type (a
   /// string cell that does not parse becomes missing: callers check first).
   void appendFrom(const Column &other, int64_t row);
+  /// Appends all of `other`, a column of the same type.
+  void appendColumn(const Column &other);
   void appendNumber(double value);
   void appendMissing();
   void reserve(int64_t rows);
