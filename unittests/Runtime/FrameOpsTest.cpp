@@ -101,6 +101,16 @@ TEST(FrameOps, DetectsAndAppliesSchemas) {
   EXPECT_EQ(applySchema(frame, unknown, typed),
             "applySchema: column 4: 'TEXT' is not a value type (STRING, "
             "FP64, FP32, INT64, INT32, BOOLEAN)");
+  // A boolean column may hold 0 and 1 among its words; numbers that are
+  // not integers do not become integers.
+  Frame mixed = stringFrame({"b"}, {{"0"}, {"true"}});
+  EXPECT_EQ(detectSchema(mixed)->column(0).getString(0), "BOOLEAN");
+  std::unique_ptr<Frame> fractions =
+      frameFromMatrix(std::vector<double>{1.5}.data(), 1, 1, /*stride=*/1);
+  Frame integer = stringFrame({"C1"}, {{"INT64"}});
+  EXPECT_EQ(applySchema(*fractions, integer, typed),
+            "applySchema: column 'C1', row 1: '1.5' is not a value of type "
+            "INT64");
   Frame narrow = stringFrame({"i"}, {{"INT64"}});
   EXPECT_EQ(applySchema(frame, narrow, typed),
             "applySchema: expected a schema frame of 1 x 5 type names, found "

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AMLS/Runtime/FileMetadata.h"
 #include "AMLS/Runtime/Frame/FrameIO.h"
 #include "AMLS/Runtime/Runtime.h"
 
@@ -187,6 +188,75 @@ TEST(FrameCsv, ToStringAsSystemDSPrintsAFrame) {
                                    "# a b\n"
                                    "# STRING FP64\n"
                                    "x 1.500\n");
+}
+
+TEST(FrameCsv, WritesRowsOfMissingValuesThatReadBack) {
+  // A one-column frame writes a missing cell as an empty line, and a row of
+  // missing cells under a tab separator is a line of tabs: both are rows.
+  TempDir dir;
+  std::string one = dir.file("one.csv", "x\n\nz\n\n");
+  CsvOptions options;
+  options.header = true;
+  std::unique_ptr<Frame> frame;
+  ASSERT_EQ(readCsv(one, options, frame), "");
+  ASSERT_EQ(frame->getRows(), 2);
+  EXPECT_TRUE(frame->column(0).isMissing(0));
+  EXPECT_EQ(frame->column(0).getString(1), "z");
+  std::string out = dir.path("one-out.csv");
+  dir.path("one-out.csv.mtd");
+  ASSERT_EQ(writeCsv(*frame, out, /*header=*/true, ","), "");
+  std::unique_ptr<Frame> back;
+  ASSERT_EQ(readCsv(out, options, back), "");
+  EXPECT_EQ(back->getRows(), 2);
+  EXPECT_TRUE(back->column(0).isMissing(0));
+
+  std::string tabs = dir.file("tabs.csv", "a\tb \tc\n\t\t\n1\t2\t3\n");
+  options.sep = "\t";
+  ASSERT_EQ(readCsv(tabs, options, frame), "");
+  ASSERT_EQ(frame->getRows(), 2);
+  EXPECT_EQ(frame->column(1).getName(), "b ");
+  EXPECT_TRUE(frame->column(2).isMissing(0));
+  // The .mtd escapes the tab, so that it reads back.
+  std::string written = dir.path("tabs-out.csv");
+  dir.path("tabs-out.csv.mtd");
+  ASSERT_EQ(writeCsv(*frame, written, /*header=*/true, "\t"), "");
+  std::optional<amls::runtime::MtdMetadata> mtd;
+  ASSERT_EQ(amls::runtime::readMtdFor(written, mtd), "");
+  EXPECT_EQ(*mtd->separator, "\t");
+  EXPECT_EQ(mtd->dataType, "frame");
+}
+
+TEST(FrameCsv, SkipsAByteOrderMarkAndQuotesNames) {
+  TempDir dir;
+  std::string path = dir.file("bom.csv", "\xEF\xBB\xBF\"a\"\"b\",c\n1,2\n");
+  CsvOptions options;
+  options.header = true;
+  std::unique_ptr<Frame> frame;
+  ASSERT_EQ(readCsv(path, options, frame), "");
+  EXPECT_EQ(frame->column(0).getName(), "a\"b");
+  std::string out = dir.path("names.csv");
+  dir.path("names.csv.mtd");
+  ASSERT_EQ(writeCsv(*frame, out, /*header=*/true, ","), "");
+  EXPECT_EQ(read(out), "\"a\"\"b\",c\n1,2\n");
+}
+
+TEST(FrameCsv, FormatsNumbersAsJavaAndChecksIntegerRanges) {
+  Frame frame;
+  Column &column = frame.addColumn("x", AMLS_FRAME_FP64);
+  for (double value : {100000.0, 1e7, 2.5e-4, 0.001, -1.5, 1e21, 123456.789})
+    column.appendNumber(value);
+  std::vector<std::string> texts;
+  for (int64_t row = 0; row < column.size(); ++row)
+    texts.push_back(column.format(row));
+  EXPECT_EQ(texts,
+            (std::vector<std::string>{"100000.0", "1.0E7", "2.5E-4", "0.001",
+                                      "-1.5", "1.0E21", "123456.789"}));
+  double value;
+  EXPECT_TRUE(parseCell("-42", AMLS_FRAME_INT64, value));
+  EXPECT_FALSE(parseCell("1e19", AMLS_FRAME_INT64, value));
+  EXPECT_FALSE(parseCell("inf", AMLS_FRAME_INT64, value));
+  EXPECT_FALSE(parseCell("3000000000", AMLS_FRAME_INT32, value));
+  EXPECT_FALSE(parseCell("2", AMLS_FRAME_BOOLEAN, value));
 }
 
 /// A CSV of `records` records (a header, then two lines each: a quoted

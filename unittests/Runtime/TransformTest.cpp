@@ -46,6 +46,8 @@ TEST(TransformSpec, ReadsSystemDSsLenientJson) {
                            "method:equi-width, numbins:10}]}"),
             "{\"ids\":true, \"recode\":[1,2], \"bin\":[{\"id\":4, "
             "\"method\":\"equi-width\", \"numbins\":10}]}");
+  EXPECT_EQ(quoteBareWords("{recode: [inf, nan, .5, -2]}"),
+            "{\"recode\": [\"inf\", \"nan\", \".5\", -2]}");
   EXPECT_EQ(quoteBareWords("{'a b': \"x\\\"y\", n: -1.5e3}"),
             "{\"a b\": \"x\\\"y\", \"n\": -1.5e3}");
   TransformSpec spec;
@@ -98,6 +100,12 @@ TEST(TransformSpec, NamesTheKeyOfEachMistake) {
   EXPECT_EQ(problem("{impute: [{name: b, method: mean}]}"),
             "transform spec: \"impute\": unknown method 'mean' (expected "
             "global_mean, global_mode or constant)");
+  EXPECT_EQ(problem("{bin: [{name: a, method: 1, numbins: 2}]}"),
+            "transform spec: \"bin\": expected the method as a string, "
+            "found 1");
+  EXPECT_EQ(problem("{impute: [{name: a, method: [x]}]}"),
+            "transform spec: \"impute\": expected the method as a string, "
+            "found [\"x\"]");
   EXPECT_EQ(problem("{hash: [a]}"),
             "transform spec: \"hash\" needs the number of buckets \"K\"");
   EXPECT_EQ(problem("{recode: [a"),
@@ -259,6 +267,29 @@ TEST(Transform, ImputesHashesAndOmits) {
   Encoded y = encode(*omitOnly, small);
   ASSERT_EQ(y.rows, 2);
   EXPECT_EQ(y.cells, (std::vector<double>{1, 1, -1, 1}));
+}
+
+TEST(Transform, MetadataWithoutItsImputedValues) {
+  // A constant comes from the spec; a mean from the metadata, which a frame
+  // read back from a file has lost: an error rather than NaN.
+  Frame frame = stringFrame({"x", "y"}, {{"1", "2"}, {"", ""}, {"3", "4"}});
+  std::string spec = "{impute: [{name: x, method: constant, value: 7},"
+                     " {name: y, method: global_mean}]}";
+  auto encoder = fit(frame, spec);
+  std::unique_ptr<Frame> meta = encoder->getMeta();
+  std::unique_ptr<Encoder> rebuilt;
+  ASSERT_EQ(Encoder::fromMeta(*meta, spec, rebuilt), "");
+  Encoded x = encode(*rebuilt, frame);
+  EXPECT_EQ(x.at(1, 0), 7);
+  EXPECT_EQ(x.at(1, 1), 3);
+  meta->column(0).imputedValue.clear();
+  ASSERT_EQ(Encoder::fromMeta(*meta, spec, rebuilt), "");
+  EXPECT_EQ(encode(*rebuilt, frame).at(1, 0), 7);
+  meta->column(1).imputedValue.clear();
+  EXPECT_EQ(Encoder::fromMeta(*meta, spec, rebuilt),
+            "the metadata frame does not hold the imputed value of column "
+            "'y' (pass the metadata transformencode returned, not one read "
+            "back from a file)");
 }
 
 TEST(Transform, OneAndTwoThreadsEncodeTheSame) {

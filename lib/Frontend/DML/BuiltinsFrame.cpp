@@ -215,7 +215,8 @@ DValue BuiltinCall::buildWriteFrame(Value frame, const std::string &path) {
         << "write: AMLS writes frames as CSV (format=\"csv\")";
     return {};
   }
-  std::optional<bool> header = true;
+  // No header unless asked for, as SystemDS writes.
+  std::optional<bool> header = false;
   if (args.has(3) && !(header = flagArgument(3, "write: 'header'")))
     return {};
   std::string sep = ",";
@@ -224,6 +225,13 @@ DValue BuiltinCall::buildWriteFrame(Value frame, const std::string &path) {
     if (!text)
       return {};
     sep = *text;
+  }
+  if (sep.empty() || sep.find_first_of("\"\n\r") != std::string::npos) {
+    im.error(args[4]->getLoc())
+        << "write: expected a separator without a quote or a line break, "
+           "found \""
+        << sep << "\"";
+    return {};
   }
   if (args.has(5) && !im.gen(args[5]).isValid())
     return {};

@@ -43,8 +43,12 @@ const Frame &frameOf(int64_t handle) {
   return *reinterpret_cast<const Frame *>(handle);
 }
 
-std::string withWhere(const char *where, std::string problem) {
-  return where && *where ? std::string(where) + ": " + problem : problem;
+/// Fails with `problem` (the caller's local, emptied before the jump, so
+/// that nothing the caller owns is left behind) after the op's `where`.
+[[noreturn]] void failAt(const char *where, std::string &problem) {
+  if (where && *where)
+    problem.insert(0, std::string(where) + ": ");
+  fail(std::move(problem));
 }
 
 /// "013" -> string, FP64, INT64 (ABI.h's AmlsFrameValueType digits).
@@ -91,7 +95,7 @@ extern "C" int64_t amls_rt_frame_read(const char *path, int32_t header,
       handle = keepFrame(std::move(frame));
   }
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
   return handle;
 }
 
@@ -100,7 +104,7 @@ extern "C" void amls_rt_frame_write(int64_t frame, const char *path,
                                     const char *where) {
   std::string problem = writeCsv(frameOf(frame), path, header != 0, sep);
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
 }
 
 extern "C" int64_t amls_rt_frame_rows(int64_t frame) {
@@ -143,7 +147,7 @@ extern "C" void _mlir_ciface_amls_rt_frame_as_matrix(AmlsMatrixF64 *dest,
     }
   }
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
 }
 
 extern "C" int64_t amls_rt_frame_slice(int64_t handle, int64_t rowBegin,
@@ -164,7 +168,7 @@ extern "C" int64_t amls_rt_frame_slice(int64_t handle, int64_t rowBegin,
       result = keepFrame(frame.slice(rowBegin, rowEnd, colBegin, colEnd));
   }
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
   return result;
 }
 
@@ -196,7 +200,7 @@ static int64_t bindFrames(std::string (*bind)(const Frame &, const Frame &,
       result = keepFrame(std::move(frame));
   }
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
   return result;
 }
 
@@ -243,7 +247,7 @@ extern "C" const char *amls_rt_frame_cell(int64_t handle, const char *where) {
           frame.column(0).isMissing(0) ? "NULL" : frame.column(0).format(0));
   }
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
   return text;
 }
 
@@ -261,7 +265,7 @@ extern "C" const char *amls_rt_read_text(const char *path, const char *where) {
     }
   }
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
   return text;
 }
 
@@ -274,8 +278,10 @@ extern "C" int64_t amls_rt_transform_fit(int64_t frame, const char *spec,
     problem = Encoder::fit(frameOf(frame), spec, fitted);
     encoder = fitted.release();
   }
-  if (!problem.empty())
-    fail(withWhere(where, "transformencode: " + problem));
+  if (!problem.empty()) {
+    problem.insert(0, "transformencode: ");
+    failAt(where, problem);
+  }
   return reinterpret_cast<int64_t>(encoder);
 }
 
@@ -289,7 +295,7 @@ extern "C" int64_t amls_rt_transform_from_meta(int64_t meta, const char *spec,
     encoder = rebuilt.release();
   }
   if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+    failAt(where, problem);
   return reinterpret_cast<int64_t>(encoder);
 }
 
@@ -327,8 +333,11 @@ extern "C" void _mlir_ciface_amls_rt_transform_apply(AmlsMatrixF64 *dest,
       problem = encoderOf(encoder).apply(
           frameOf(frame), dest->aligned + dest->offset, dest->strides[0]);
   }
-  if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+  if (!problem.empty()) {
+    // The lowering's release after this call is skipped by the failure.
+    amls_rt_transform_release(encoder);
+    failAt(where, problem);
+  }
 }
 
 extern "C" int64_t _mlir_ciface_amls_rt_transform_decode(int64_t encoder,
@@ -353,7 +362,9 @@ extern "C" int64_t _mlir_ciface_amls_rt_transform_decode(int64_t encoder,
         handle = keepFrame(std::move(frame));
     }
   }
-  if (!problem.empty())
-    fail(withWhere(where, std::move(problem)));
+  if (!problem.empty()) {
+    amls_rt_transform_release(encoder);
+    failAt(where, problem);
+  }
   return handle;
 }

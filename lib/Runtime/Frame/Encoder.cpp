@@ -226,10 +226,13 @@ static std::string fitColumn(const Column &column, ColumnEncoding &encoding) {
     fitted.assign(rows, NAN);
     std::string scratch;
     for (int64_t row = 0; row < rows; ++row) {
-      std::string_view token =
-          column.isMissing(row)
-              ? std::string_view(imputes ? encoding.imputed : "")
-              : tokenOf(column, row, scratch);
+      // (Views on both sides: `imputes ? imputed : ""` would view a
+      // temporary string.)
+      std::string_view none, imputed = encoding.imputed;
+      std::string_view token = !column.isMissing(row)
+                                   ? tokenOf(column, row, scratch)
+                               : imputes ? imputed
+                                         : none;
       if (!token.empty())
         fitted[row] = static_cast<double>(encoding.addToken(token));
     }
@@ -357,8 +360,19 @@ std::string Encoder::fromMeta(const Frame &meta, std::string_view specText,
   for (int64_t col = 0; col < meta.getCols(); ++col) {
     const Column &column = meta.column(col);
     ColumnEncoding &encoding = encoder->columns[col];
-    if (encoding.impute != ImputeMethod::None)
+    // A constant comes from the spec; a mean or a mode from the metadata,
+    // which holds it only as transformencode made it (a metadata frame
+    // written as CSV and read back has lost it).
+    if (encoding.impute == ImputeMethod::GlobalMean ||
+        encoding.impute == ImputeMethod::GlobalMode) {
+      if (column.imputedValue.empty())
+        return "the metadata frame does not hold the imputed value of column "
+               "'" +
+               column.getName() +
+               "' (pass the metadata transformencode returned, not one "
+               "read back from a file)";
       encoding.imputed = column.imputedValue;
+    }
     auto problemAt = [&](int64_t row, const std::string &what) {
       return "the metadata frame's column '" + column.getName() + "', row " +
              std::to_string(row + 1) + ": expected " + what + ", found " +

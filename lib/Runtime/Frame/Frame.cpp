@@ -2,6 +2,7 @@
 
 #include "AMLS/Runtime/Frame/Frame.h"
 
+#include "AMLS/Runtime/MatrixIO.h"
 #include "AMLS/Support/TextParsing.h"
 
 #include <charconv>
@@ -34,19 +35,22 @@ std::string defaultColumnName(int64_t col) {
   return "C" + std::to_string(col + 1);
 }
 
-/// Java's Double.toString for the values SystemDS writes: the shortest
-/// text that reads back, with ".0" on integral values.
-static std::string formatDouble(double value) {
-  if (std::isnan(value))
-    return "NaN";
-  if (std::isinf(value))
-    return value > 0 ? "Infinity" : "-Infinity";
-  char buffer[32];
-  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  std::string text(buffer, end);
-  if (text.find_first_of(".e") == std::string::npos)
-    text += ".0";
-  return text;
+/// Java's Double.toString, as SystemDS writes doubles (MatrixIO's).
+static std::string formatDouble(double value) { return formatScalar(value); }
+
+/// Whether a number is a value of a numeric or boolean type: integral and in
+/// range for the integer types, 0 or 1 for booleans.
+static bool fitsType(double value, AmlsFrameValueType type) {
+  switch (type) {
+  case AMLS_FRAME_INT64:
+    return value == std::trunc(value) && std::fabs(value) < 0x1p63;
+  case AMLS_FRAME_INT32:
+    return value == std::trunc(value) && value >= -0x1p31 && value < 0x1p31;
+  case AMLS_FRAME_BOOLEAN:
+    return value == 0 || value == 1;
+  default:
+    return true;
+  }
 }
 
 std::string Column::format(int64_t row) const {
@@ -176,9 +180,7 @@ bool parseCell(std::string_view text, AmlsFrameValueType type, double &value) {
   }
   if (!parseDouble(text, value))
     return false;
-  if (type == AMLS_FRAME_INT64 || type == AMLS_FRAME_INT32)
-    return value == std::trunc(value);
-  return true;
+  return fitsType(value, type);
 }
 
 void Column::appendFrom(const Column &other, int64_t row) {
@@ -311,8 +313,7 @@ std::unique_ptr<Frame> detectSchema(const Frame &frame) {
         double value;
         integers = integers && parseCell(text, AMLS_FRAME_INT64, value);
         numbers = numbers && parseCell(text, AMLS_FRAME_FP64, value);
-        booleans =
-            booleans && !numbers && parseCell(text, AMLS_FRAME_BOOLEAN, value);
+        booleans = booleans && parseCell(text, AMLS_FRAME_BOOLEAN, value);
         if (!integers && !numbers && !booleans)
           break;
       }
@@ -350,11 +351,13 @@ std::string applySchema(const Frame &frame, const Frame &schema,
     column.reserve(frame.getRows());
     for (int64_t row = 0; row < frame.getRows(); ++row) {
       double value;
-      if (!source.isMissing(row) && isNumeric(type) &&
-          !isNumeric(source.getType()) &&
-          !parseCell(source.getString(row), type, value))
+      bool fits = source.isMissing(row) || !isNumeric(type) ||
+                  (isNumeric(source.getType())
+                       ? fitsType(source.getNumber(row), type)
+                       : parseCell(source.getString(row), type, value));
+      if (!fits)
         return "applySchema: column '" + source.getName() + "', row " +
-               std::to_string(row + 1) + ": " + quoted(source.getString(row)) +
+               std::to_string(row + 1) + ": " + quoted(source.format(row)) +
                " is not a value of type " + getValueTypeName(type);
       column.appendFrom(source, row);
     }

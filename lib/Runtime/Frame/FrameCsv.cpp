@@ -13,6 +13,7 @@
 #include "../IO/MappedFile.h"
 #include "../Kernels/Threads.h"
 #include "AMLS/Runtime/FileMetadata.h"
+#include "AMLS/Runtime/FlatJson.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -44,7 +45,12 @@ public:
   /// file. A malformed record sets `problem`.
   bool next(std::vector<Field> &fields, std::string &problem) {
     fields.clear();
-    skipBlankLines();
+    if (!emptyLinesAreRecords) {
+      skipBlankLines();
+    } else if (!nonBlankFollows()) {
+      cursor = end;
+      return false;
+    }
     if (cursor >= stop)
       return false;
     recordLine = line;
@@ -85,6 +91,10 @@ public:
   }
 
   int64_t getRecordLine() const { return recordLine; }
+  /// In a file of one column an empty line is a missing value (the writer
+  /// writes one so), not a blank line; only the blank lines at the end of
+  /// the file are none.
+  void setEmptyLinesAreRecords() { emptyLinesAreRecords = true; }
   /// Where the next record (or blank line) starts.
   const char *position() const { return cursor; }
   int64_t getLine() const { return line; }
@@ -106,10 +116,25 @@ private:
     lineStart = next;
     ++line;
   }
+  /// Space, a tab or a carriage return, unless the separator holds it (a
+  /// line of tab separators is a record of missing values).
+  bool isBlank(char c) const {
+    return (c == ' ' || c == '\t' || c == '\r') &&
+           sep.find(c) == std::string_view::npos;
+  }
+  bool nonBlankFollows() {
+    if (!lastNonBlank) {
+      lastNonBlank = end;
+      while (lastNonBlank > cursor &&
+             (isBlank(lastNonBlank[-1]) || lastNonBlank[-1] == '\n'))
+        --lastNonBlank;
+    }
+    return cursor < lastNonBlank;
+  }
   void skipBlankLines() {
     while (cursor < end) {
       const char *scan = cursor;
-      while (scan < end && (*scan == ' ' || *scan == '\t' || *scan == '\r'))
+      while (scan < end && isBlank(*scan))
         ++scan;
       if (scan < end && *scan != '\n')
         return;
@@ -151,6 +176,10 @@ private:
   const char *cursor, *end, *stop, *lineStart;
   std::string_view sep;
   int64_t line, recordLine = 1;
+  bool emptyLinesAreRecords = false;
+  /// Past the last byte that is neither blank nor a line break (computed
+  /// once, for emptyLinesAreRecords).
+  const char *lastNonBlank = nullptr;
 };
 
 bool isNaString(std::string_view text, const std::vector<std::string> &na) {
@@ -261,7 +290,9 @@ static std::string parseInParallel(const char *data, const char *end,
     return part;
   };
   int64_t bytes = end - data;
-  int64_t threads = threadsFor(bytes, kMinBytesPerThread);
+  // One column: the cuts skip blank lines, which are values there.
+  int64_t threads =
+      frame.getCols() == 1 ? 1 : threadsFor(bytes, kMinBytesPerThread);
   std::string_view sep = options.sep;
   if (threads > 1) {
     std::vector<const char *> starts = {data};
@@ -320,6 +351,8 @@ static std::string parseInParallel(const char *data, const char *end,
     frame = std::move(empty);
   }
   RecordReader reader(data, end, sep, dataLine);
+  if (frame.getCols() == 1)
+    reader.setEmptyLinesAreRecords();
   return parseRecords(reader, options, frame);
 }
 
@@ -328,7 +361,11 @@ std::string readCsv(const std::string &path, const CsvOptions &options,
   MappedFile file(path);
   if (!file.opened)
     return path + ": cannot open the file to read a frame";
-  RecordReader reader(file.data, file.data + file.size, options.sep);
+  // A UTF-8 byte-order mark (spreadsheets write one) is not data.
+  const char *begin = file.data;
+  if (file.size >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0)
+    begin += 3;
+  RecordReader reader(begin, file.data + file.size, options.sep);
   auto frame = std::make_unique<Frame>();
   std::vector<RecordReader::Field> fields;
   std::string problem;
@@ -359,7 +396,7 @@ std::string readCsv(const std::string &path, const CsvOptions &options,
                      type);
   }
   // Without a header, the first record is data: read it again.
-  const char *data = options.header ? reader.position() : file.data;
+  const char *data = options.header ? reader.position() : begin;
   int64_t dataLine = options.header ? reader.getLine() : 1;
   const char *fileEnd = file.data + file.size;
   problem = parseInParallel(data, fileEnd, dataLine, options, *frame);
@@ -401,7 +438,14 @@ std::string writeCsv(const Frame &frame, const std::string &path, bool header,
       const std::string &name = frame.column(col).getName();
       bool quote = name.find(sep) != std::string::npos ||
                    name.find_first_of("\"\n\r") != std::string::npos;
-      out += quote ? "\"" + name + "\"" : name;
+      if (!quote) {
+        out += name;
+        continue;
+      }
+      out += '"';
+      for (char c : name)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+      out += '"';
     }
     out += '\n';
   }
@@ -429,8 +473,9 @@ std::string writeCsv(const Frame &frame, const std::string &path, bool header,
                     std::to_string(frame.getRows()) +
                     ",\n    \"cols\": " + std::to_string(frame.getCols()) +
                     ",\n    \"format\": \"csv\",\n    \"header\": " +
-                    (header ? "true" : "false") + ",\n    \"sep\": \"" + sep +
-                    "\",\n    \"schema\": \"" + schema + "\"\n}\n";
+                    (header ? "true" : "false") +
+                    ",\n    \"sep\": " + json::quote(sep) +
+                    ",\n    \"schema\": " + json::quote(schema) + "\n}\n";
   FILE *meta = std::fopen(mtdPathFor(path).c_str(), "wb");
   if (!meta)
     return mtdPathFor(path) + ": cannot open the file to write the metadata";

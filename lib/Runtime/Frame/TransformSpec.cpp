@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <charconv>
 
 namespace amls::runtime::frame {
@@ -11,6 +12,12 @@ namespace amls::runtime::frame {
 using nlohmann::json;
 
 static bool isJsonNumber(std::string_view word) {
+  // JSON's numbers start with a digit or a minus and a digit (from_chars
+  // also reads "inf", "nan" and ".5").
+  size_t first = !word.empty() && word[0] == '-' ? 1 : 0;
+  if (first >= word.size() ||
+      !std::isdigit(static_cast<unsigned char>(word[first])))
+    return false;
   double value;
   auto [end, error] =
       std::from_chars(word.data(), word.data() + word.size(), value);
@@ -182,6 +189,11 @@ std::string parseTransformSpec(std::string_view text,
           if (!(problem = resolver.resolveEntry(entry, key, bin.column))
                    .empty())
             break;
+          if (entry.contains("method") && !entry["method"].is_string()) {
+            problem = "\"bin\": expected the method as a string, found " +
+                      entry["method"].dump();
+            break;
+          }
           std::string method = entry.value("method", "equi-width");
           if (method == "equi-width") {
             bin.method = BinMethod::EquiWidth;
@@ -213,6 +225,11 @@ std::string parseTransformSpec(std::string_view text,
           if (!(problem = resolver.resolveEntry(entry, key, impute.column))
                    .empty())
             break;
+          if (entry.contains("method") && !entry["method"].is_string()) {
+            problem = "\"impute\": expected the method as a string, found " +
+                      entry["method"].dump();
+            break;
+          }
           std::string method = entry.value("method", "");
           if (method == "global_mean") {
             impute.method = ImputeMethod::GlobalMean;
