@@ -9,8 +9,11 @@ distinct tokens and 10 numeric columns with 5% missing values, written once
   - recode the 8 string columns of 30 to 10,000 tokens, dummy-code the two
     of 10 tokens, impute the numeric columns by their mean and bin five of
     them (equi-width, 10 bins);
-  - the encoded matrix (dense, 1 + ... columns) is summed, so that neither
-    side can skip work.
+  - the encoded matrix (dense, 38 columns) is summed, so that neither side
+    can skip work;
+  - then, end to end, a linear regression of the last encoded column (n9,
+    imputed) on the others: AMLS's lm (a direct solve), scikit-learn's
+    LinearRegression without intercept.
 AMLS: amls-run on a DML script (read(data_type="frame") + transformencode),
 the execute time (--timing: no compile), at THREADS threads. The peer:
 pandas.read_csv, then scikit-learn's OrdinalEncoder, OneHotEncoder,
@@ -86,8 +89,11 @@ PEER = textwrap.dedent("""
         ("impute", SimpleImputer(strategy="mean"), rest)])
     X = encoder.fit_transform(df)
     total = time.perf_counter() - start
+    from sklearn.linear_model import LinearRegression
+    model = LinearRegression(fit_intercept=False).fit(X[:, :-1], X[:, -1])
+    trained = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{read} {total} {X.shape[1]} {float(X.sum())} {peak}")
+    print(f"{read} {total} {X.shape[1]} {float(X.sum())} {peak} {trained}")
 """)
 
 
@@ -98,12 +104,13 @@ def run_peer(path):
                          capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"the pandas/scikit-learn run failed:\n{out.stderr}")
-    read, total, cols, total_sum, peak = out.stdout.split()
-    return float(read), float(total), int(cols), float(total_sum), float(peak)
+    read, total, cols, total_sum, peak, trained = out.stdout.split()
+    return (float(read), float(total), int(cols), float(total_sum),
+            float(peak), float(trained))
 
 
-def run_amls(amls_run, directory, path, threads):
-    script = os.path.join(directory, "encode.dml")
+def run_amls(amls_run, directory, path, threads, train=False):
+    script = os.path.join(directory, "train.dml" if train else "encode.dml")
     with open(os.path.join(directory, "spec.json"), "w") as f:
         f.write(spec())
     with open(script, "w") as f:
@@ -113,6 +120,9 @@ def run_amls(amls_run, directory, path, threads):
                 f'value_type="string")\n'
                 '[X, M] = transformencode(target=F, spec=spec)\n'
                 'print(ncol(X) + " " + sum(X))\n')
+        if train:
+            f.write('B = lm(X=X[, 1:ncol(X) - 1], y=X[, ncol(X)], '
+                    'verbose=FALSE)\nprint(sum(B))\n')
     command = ["/usr/bin/time", "-f", "peak-kib %M", amls_run, script,
                "--threads", str(threads), "--timing"]
     out = subprocess.run(command, capture_output=True, text=True)
@@ -141,9 +151,11 @@ def main():
     size = os.path.getsize(path) / 2**20
     print(f"{options.rows} rows x 20 columns, {size:.0f} MiB of CSV")
 
-    read, peer, peer_cols, peer_sum, peer_peak = run_peer(path)
+    read, peer, peer_cols, peer_sum, peer_peak, peer_trained = run_peer(path)
     amls, cols, amls_sum, amls_peak = run_amls(options.amls_run, directory,
                                                path, options.threads)
+    amls_trained, _, _, trained_peak = run_amls(
+        options.amls_run, directory, path, options.threads, train=True)
     if cols != peer_cols:
         sys.exit(f"the encodings differ in width: AMLS {cols}, "
                  f"scikit-learn {peer_cols}")
@@ -153,6 +165,9 @@ def main():
           f"{peer_peak:9.0f}")
     print(f"{f'AMLS read + transformencode, {options.threads} thr':34s} "
           f"{amls:8.2f} {amls_peak:9.0f}")
+    print(f"{'pandas + scikit-learn, + regression':34s} {peer_trained:8.2f}")
+    print(f"{'AMLS, + lm':34s} {amls_trained:8.2f} {trained_peak:9.0f}")
+    print(f"end to end with the regression: {peer_trained / amls_trained:.2f}x")
     print(f"AMLS speed-up over pandas + scikit-learn: {peer / amls:.2f}x "
           f"({cols} encoded columns; sums {amls_sum:.6g} vs {peer_sum:.6g}, "
           "which differ by the codes' order: scikit-learn sorts the "
