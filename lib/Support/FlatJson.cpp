@@ -156,9 +156,11 @@ private:
       value.kind = Value::Kind::String;
       return parseString(value.text);
     }
-    if (c == '{' || c == '[')
-      return problem("expected a string, number, true, false or null (a "
-                     "metadata file holds no nested objects or arrays)");
+    if (c == '[')
+      return parseArray(value);
+    if (c == '{')
+      return problem("expected a string, number, true, false, null or an "
+                     "array (a metadata file holds no nested objects)");
     bool isTrue = literal("true");
     if (isTrue || literal("false")) {
       value.kind = Value::Kind::Boolean;
@@ -203,10 +205,36 @@ private:
   }
 
   /// A value ends at a blank, ',' or '}' ("truex" and "12a" are errors).
+  /// An array of scalars (no nested arrays or objects).
+  std::string parseArray(Value &value) {
+    value.kind = Value::Kind::Array;
+    ++pos; // '['
+    skipSpace();
+    if (consume(']'))
+      return checkValueEnd();
+    while (true) {
+      skipSpace();
+      if (peek() == '[' || peek() == '{')
+        return problem("expected a string, number, true, false or null in "
+                       "the array (a metadata file holds no nested arrays "
+                       "or objects)");
+      Value element;
+      if (std::string problem = parseValue(element); !problem.empty())
+        return problem;
+      value.elements.push_back(std::move(element));
+      skipSpace();
+      if (consume(','))
+        continue;
+      if (consume(']'))
+        return checkValueEnd();
+      return problem("expected ',' or ']' in the array");
+    }
+  }
+
   std::string checkValueEnd() {
     char c = peek();
-    if (atEnd() || c == ',' || c == '}' || c == ' ' || c == '\t' || c == '\n' ||
-        c == '\r')
+    if (atEnd() || c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' ||
+        c == '\n' || c == '\r')
       return "";
     return problem("expected ',' or '}' after the value");
   }

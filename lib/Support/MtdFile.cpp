@@ -150,6 +150,17 @@ std::string parseMtd(const std::string &text, MtdMetadata &metadata) {
   }
   metadata.separator = separator;
   metadata.schema = schema;
+  if (const json::Value *na = json::find(members, "naStrings")) {
+    std::vector<std::string> words;
+    bool strings = na->kind == json::Value::Kind::Array;
+    for (const json::Value &word : na->elements)
+      strings = strings && word.kind == json::Value::Kind::String;
+    if (!strings)
+      return "expected \"naStrings\" to be an array of strings";
+    for (const json::Value &word : na->elements)
+      words.push_back(word.text);
+    metadata.naStrings = std::move(words);
+  }
   return "";
 }
 

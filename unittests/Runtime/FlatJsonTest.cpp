@@ -53,8 +53,12 @@ TEST(FlatJson, MalformedTextIsAnErrorWithItsPosition) {
            Case{"{\n\"rows\": 3,\n}", "line 3, column 1: expected a key after "
                                       "',' (no trailing comma), found '}'"},
            Case{"{\"a\": 1, \"a\": 2}", "the key \"a\" appears twice"},
-           Case{"{\"a\": {\"b\": 1}}", "no nested objects or arrays"},
-           Case{"{\"a\": [1]}", "no nested objects or arrays"},
+           Case{"{\"a\": {\"b\": 1}}", "no nested objects"},
+           Case{"{\"a\": [1, [2]]}", "no nested arrays or objects"},
+           Case{"{\"a\": [1 2]}", "line 1, column 10: expected ',' or ']' in "
+                                  "the array, found '2'"},
+           Case{"{\"a\": [1,]}", "expected a string, number, true, false or "
+                                 "null, found ']'"},
            Case{"{\"a\": 01}", "expected ',' or '}' after the value"},
            Case{"{\"a\": 1.}", "expected digits after the decimal point"},
            Case{"{\"a\": tru}", "expected a string, number, true, false or "

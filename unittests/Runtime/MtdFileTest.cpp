@@ -69,6 +69,12 @@ TEST(MtdFile, ParsesWhatSystemDSWrites) {
             "");
   EXPECT_EQ(m.dataType, "frame");
   EXPECT_EQ(*m.schema, "STRING,FP64");
+  // SystemDS's frame metadata lists its missing-value strings.
+  ASSERT_EQ(parseMtd("{\"data_type\": \"frame\", \"format\": \"csv\", "
+                     "\"header\": true, \"naStrings\": [ \"NA\", \"\" ]}",
+                     m),
+            "");
+  EXPECT_EQ(*m.naStrings, (std::vector<std::string>{"NA", ""}));
 }
 
 TEST(MtdFile, RejectsWhatAMLSCannotRead) {
@@ -91,6 +97,8 @@ TEST(MtdFile, RejectsWhatAMLSCannotRead) {
                 "expected data_type \"matrix\", \"frame\" or \"scalar\", "
                 "found \"tensor\""},
            Case{"{\"schema\": 3}", "expected \"schema\" to be a string"},
+           Case{"{\"naStrings\": [\"NA\", 1]}",
+                "expected \"naStrings\" to be an array of strings"},
            Case{"{\"value_type\": \"complex\"}",
                 "expected value_type \"double\", \"int\", \"boolean\" or "
                 "\"string\", found \"complex\""},

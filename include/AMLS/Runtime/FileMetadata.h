@@ -17,6 +17,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace amls::runtime {
 
@@ -74,6 +75,8 @@ struct MtdMetadata {
   std::optional<std::string> separator;
   /// A frame's column types, as SystemDS writes them ("STRING,FP64,INT64").
   std::optional<std::string> schema;
+  /// A frame's missing-value strings ("naStrings": ["NA", ""]).
+  std::optional<std::vector<std::string>> naStrings;
 
   /// The metadata of a matrix file (sizes, non-zeros), if the sizes are
   /// known.

@@ -2,7 +2,8 @@
 //
 // A strict parser and a writer for the one kind of JSON that SystemDS's
 // `.mtd` metadata files hold: one object whose members are strings,
-// numbers, booleans or null (no nested objects or arrays). The runtime does
+// numbers, booleans, null or arrays of those (a frame's "naStrings"; no
+// nested objects, no arrays in arrays). The runtime does
 // not link LLVM, so it cannot use llvm::json; this is the part it needs.
 //
 //===----------------------------------------------------------------------===//
@@ -19,12 +20,15 @@ namespace amls::runtime::json {
 /// A member's value. Numbers keep their text (an integer such as "rows"
 /// is checked as one by whoever reads it).
 struct Value {
-  enum class Kind { String, Number, Boolean, Null };
+  enum class Kind { String, Number, Boolean, Null, Array };
   Kind kind = Kind::Null;
   /// The decoded string, or the number's text as written.
   std::string text;
   double number = 0.0;
   bool boolean = false;
+  /// An array's elements: scalars (SystemDS's frame metadata lists its
+  /// na.strings so).
+  std::vector<Value> elements;
 };
 
 struct Member {
@@ -32,11 +36,11 @@ struct Member {
   Value value;
 };
 
-/// Parses `text` as one JSON object of scalar members into `members`, in
-/// file order. Returns "" or the problem with its line and column
-/// ("line 2, column 7: expected ':' after the key \"rows\""). Duplicate
-/// keys, nested values, trailing commas and anything after the object are
-/// errors.
+/// Parses `text` as one JSON object of scalar (or array of scalar) members
+/// into `members`, in file order. Returns "" or the problem with its line
+/// and column ("line 2, column 7: expected ':' after the key \"rows\"").
+/// Duplicate keys, nested objects and arrays, trailing commas and anything
+/// after the object are errors.
 std::string parseFlatObject(std::string_view text,
                             std::vector<Member> &members);
 

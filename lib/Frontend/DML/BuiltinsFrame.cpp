@@ -108,6 +108,10 @@ DValue BuiltinCall::buildReadFrame(
       naStrings.push_back(builder.getStringAttr(*text));
     }
   }
+  // The .mtd file's naStrings where the read names none.
+  if (naStrings.empty() && mtd && mtd->naStrings)
+    for (const std::string &word : *mtd->naStrings)
+      naStrings.push_back(builder.getStringAttr(word));
   // The schema: the schema= argument ("STRING,FP64"), else the .mtd file's.
   SmallVector<FrameValueType> schema;
   std::optional<std::string> schemaText = mtd ? mtd->schema : std::nullopt;
